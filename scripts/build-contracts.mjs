@@ -216,7 +216,7 @@ function writeArtifacts(artifacts) {
   for (const [key, artifact] of Object.entries(artifacts)) {
     const name = `${key}Artifact`
     writeFileSync(join(outDir, `${key}.ts`), `${header}export const ${name} = ${toTs(artifact)} as const\n`)
-    exports.push(`export { ${name} } from './${key}.js'`)
+    exports.push(`export { ${name} } from './${key}'`)
   }
   writeFileSync(join(outDir, 'index.ts'), `${header}${exports.join('\n')}\n`)
 }

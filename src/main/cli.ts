@@ -1,0 +1,158 @@
+import { parseArgs } from 'node:util'
+import { defaultDataDir, DEFAULT_PORT, type ServiceConfigInput } from './service/config'
+import { createService, type Service } from './service/createService'
+import { AppError } from './service/errors'
+
+const USAGE = `Usage: opstation serve [options]
+
+Runs the Opstation gas service headless: bundler, paymaster, dashboard API, chain and console.
+
+Options:
+  --host <host>            address to listen on (default 127.0.0.1)
+  --port <port>            port to listen on (default ${DEFAULT_PORT}; 0 = any free port)
+  --data-dir <dir>         data folder (default ${defaultDataDir()})
+  --rpc-url <url>          use this node instead of the embedded anvil
+  --chain-id <id>          chain id of the embedded anvil (default 31337)
+  --block-time <seconds>   embedded anvil block time (default: mine on every transaction)
+  --anvil-path <file>      anvil binary to use
+  --no-chain               run without a chain (dashboard API only)
+  --unsafe                 skip ERC-7562 validation rules in the bundler
+  --bundling-mode <mode>   auto | interval | manual (default auto)
+  --webhook-timeout <ms>   time-out for dApp webhooks (default 3000)
+  --log-level <level>      fatal | error | warn | info | debug (default warn; logs go to stderr)
+  -h, --help               show this help
+  -v, --version            show the version
+
+When ready it prints one line: "opstation ready " followed by a JSON object with the URLs.`
+
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+/** Turns argv (after the command) into a service config. Throws UsageError with a one-line message. */
+export function parseServeArgs(args: string[], env = process.env): ServiceConfigInput {
+  let values: ReturnType<typeof parse>['values']
+  function parse() {
+    return parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'rpc-url': { type: 'string' },
+        'chain-id': { type: 'string' },
+        'block-time': { type: 'string' },
+        'anvil-path': { type: 'string' },
+        'no-chain': { type: 'boolean' },
+        unsafe: { type: 'boolean' },
+        'bundling-mode': { type: 'string' },
+        'webhook-timeout': { type: 'string' },
+        'log-level': { type: 'string' },
+      },
+    })
+  }
+  try {
+    values = parse().values
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0] ?? 'invalid arguments')
+  }
+  const int = (name: string, value: string | undefined, min: number, max: number) => {
+    if (value === undefined) return undefined
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`)
+    }
+    return Number(value)
+  }
+  const blockTime = values['block-time']
+  if (blockTime !== undefined && !(Number(blockTime) > 0)) {
+    throw new UsageError(`--block-time must be a positive number of seconds (got "${blockTime}")`)
+  }
+  const rpcUrl = values['rpc-url']
+  if (rpcUrl !== undefined && !/^(https?|wss?):\/\/.+/.test(rpcUrl)) {
+    throw new UsageError(`--rpc-url must be an http(s) or ws(s) URL (got "${rpcUrl}")`)
+  }
+  const mode = values['bundling-mode']
+  if (mode !== undefined && !['auto', 'interval', 'manual'].includes(mode)) {
+    throw new UsageError(`--bundling-mode must be auto, interval or manual (got "${mode}")`)
+  }
+  const level = values['log-level']
+  if (level !== undefined && !['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
+    throw new UsageError(`--log-level must be fatal, error, warn, info or debug (got "${level}")`)
+  }
+  return {
+    host: values.host ?? '127.0.0.1',
+    port: int('port', values.port, 0, 65535) ?? DEFAULT_PORT,
+    dataDir: values['data-dir'] ?? env.OPSTATION_DATA_DIR ?? defaultDataDir(),
+    rpcUrl,
+    chainId: int('chain-id', values['chain-id'], 1, 2 ** 53 - 1),
+    blockTime: blockTime === undefined ? undefined : Number(blockTime),
+    anvilPath: values['anvil-path'],
+    noChain: values['no-chain'] ?? false,
+    unsafe: values.unsafe ?? false,
+    bundlingMode: mode as ServiceConfigInput['bundlingMode'],
+    webhookTimeoutMs: int('webhook-timeout', values['webhook-timeout'], 1, 600_000),
+    logLevel: level as ServiceConfigInput['logLevel'],
+  }
+}
+
+/** Prints the one ready line other programs (tests, scripts, the start script) wait for. */
+export function formatReadyLine(service: Service): string {
+  const info = service.info()
+  return `opstation ready ${JSON.stringify({ ...info, authToken: service.authToken() })}`
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv
+  if (command === '-h' || command === '--help' || command === 'help' || command === undefined) {
+    process.stdout.write(`${USAGE}\n`)
+    return command === undefined ? 1 : 0
+  }
+  if (command === '-v' || command === '--version') {
+    const { readPackageVersion } = await import('./service/packageRoot')
+    process.stdout.write(`${readPackageVersion()}\n`)
+    return 0
+  }
+  if (command !== 'serve') {
+    process.stderr.write(`opstation: unknown command "${command}" (try: opstation serve --help)\n`)
+    return 2
+  }
+  if (rest.includes('-h') || rest.includes('--help')) {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
+  let input: ServiceConfigInput
+  try {
+    input = parseServeArgs(rest)
+  } catch (err) {
+    process.stderr.write(`opstation: ${(err as Error).message}\n`)
+    return 2
+  }
+  let service: Service
+  try {
+    service = await createService(input)
+  } catch (err) {
+    const message = err instanceof AppError ? err.shortMessage : (err as Error).message
+    process.stderr.write(`opstation: error: ${message}\n`)
+    return 1
+  }
+  process.stdout.write(`${formatReadyLine(service)}\n`)
+  return new Promise<number>((resolve) => {
+    let stopping = false
+    const stop = (signal: string) => {
+      if (stopping) return
+      stopping = true
+      process.stderr.write(`opstation: ${signal} received, shutting down\n`)
+      service.close().then(
+        () => resolve(0),
+        (err) => {
+          process.stderr.write(`opstation: error while shutting down: ${(err as Error).message}\n`)
+          resolve(1)
+        },
+      )
+    }
+    process.once('SIGINT', () => stop('SIGINT'))
+    process.once('SIGTERM', () => stop('SIGTERM'))
+  })
+}

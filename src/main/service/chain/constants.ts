@@ -1,0 +1,47 @@
+import type { Address } from 'viem'
+
+/** Canonical addresses (biconomy-protocol.md section 3; the SDK and viem hard-code them). */
+export const canonicalAddresses = {
+  /** Deterministic deployment proxy (Arachnid); anvil predeploys it. */
+  create2Deployer: '0x4e59b44847b379578588920ca78fbf26c0b4956c',
+  entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
+  /** v0.6 SimpleAccountFactory as CREATE2(deployer, salt 0, bytecode ‖ abi.encode(entryPoint)). */
+  simpleAccountFactory: '0x9406Cc6185a346906296840746125a0E44976454',
+  smartAccountFactory: '0x000000a56Aaca3e9a4C479ea6b6CD0DbcB6634F5',
+  smartAccountImplementation: '0x0000002512019Dafb59528B82CB92D3c5D2423aC',
+  fallbackHandler: '0x0bBa6d96BD616BedC6BFaa341742FD43c60b83C1',
+  ecdsaModule: '0x0000001c5b32F37F5beA87BDD5374eB2aC54eA8e',
+  verifyingPaymaster: '0x00000f79B7FaF42EEBAdbA19aCc07cD08Af44789',
+  tokenPaymaster: '0x00000f7365cA6C59A2C93719ad53d567ed49c14C',
+} as const satisfies Record<string, Address>
+
+/**
+ * Runtime code of the deterministic deployment proxy (github.com/Arachnid/deterministic-deployment-proxy):
+ * calldata = salt (32 bytes) ‖ init code; returns the 20-byte address of the created contract.
+ */
+export const create2DeployerRuntimeCode =
+  '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3' as const
+
+/** Test ERC20 tokens deployed on every chain (CREATE2, salt 0: same address everywhere). */
+export const testTokens = [
+  { name: 'Test USD Coin', symbol: 'tUSDC', decimals: 6 },
+  { name: 'Test DAI', symbol: 'tDAI', decimals: 18 },
+] as const
+
+export const defaults = {
+  chainId: 31337,
+  /** Gas tank funding per dApp on a local chain. */
+  gasTankWei: 10n * 10n ** 18n,
+  /** Token paymaster's own EntryPoint deposit (topped up when below half of it). */
+  tokenPaymasterDepositWei: 10n * 10n ** 18n,
+  /** Stake of each paymaster and the SA v2 factory on the EntryPoint. */
+  stakeWei: 1n * 10n ** 18n,
+  /** Unstake delay of those stakes (ERC-7562 needs at least 1 day). */
+  unstakeDelaySec: 86_400,
+  /** ETH given to the executor on dev chains (topped up when below a tenth of it). */
+  executorBalanceWei: 10_000n * 10n ** 18n,
+  /** anvil dumps its state this often, so a hard kill loses at most this many seconds. */
+  stateIntervalSec: 2,
+  /** Block gas limit of the embedded anvil (large bundles and simulations fit). */
+  blockGasLimit: 100_000_000n,
+} as const

@@ -1,0 +1,45 @@
+import os from 'node:os'
+import path from 'node:path'
+import { z } from 'zod'
+
+export const APP_NAME = 'Opstation'
+export const DEFAULT_PORT = 4337
+export const DEFAULT_CHAIN_ID = 31337
+
+export const ServiceConfigSchema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  /** 0 = any free port. */
+  port: z.number().int().min(0).max(65535).default(DEFAULT_PORT),
+  dataDir: z.string().min(1),
+  /** Use this node instead of the embedded anvil. */
+  rpcUrl: z.string().url().optional(),
+  /** Chain id of the embedded anvil (an external node's id is read from the node). */
+  chainId: z.number().int().positive().default(DEFAULT_CHAIN_ID),
+  /** Embedded anvil block time in seconds; unset = mine on every transaction. */
+  blockTime: z.number().positive().optional(),
+  anvilPath: z.string().optional(),
+  /** Start without any chain: dashboard API only. */
+  noChain: z.boolean().default(false),
+  /** Skip ERC-7562 validation rules in the bundler. */
+  unsafe: z.boolean().default(false),
+  bundlingMode: z.enum(['auto', 'interval', 'manual']).default('auto'),
+  webhookTimeoutMs: z.number().int().positive().default(3000),
+  /** Folder holding the built console (index.html); default: out/renderer of the package. */
+  consoleDir: z.string().optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  /** Largest accepted request body, bytes. */
+  bodyLimit: z.number().int().positive().default(1024 * 1024),
+})
+export type ServiceConfig = z.output<typeof ServiceConfigSchema>
+export type ServiceConfigInput = z.input<typeof ServiceConfigSchema>
+
+/** The OS application-data folder for Opstation (the same folder Electron's `userData` uses). */
+export function defaultDataDir(platform = process.platform, env = process.env, home = os.homedir()): string {
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), APP_NAME)
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', APP_NAME)
+  return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), APP_NAME)
+}
+
+export function parseServiceConfig(input: ServiceConfigInput): ServiceConfig {
+  return ServiceConfigSchema.parse(input)
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { InvalidInputError } from '../errors'
+import type { Logger } from '../log'
+import { sendOk } from '../server/restEnvelope'
+import { createDapp, listDapps } from '../store/dapps.repo'
+import type { Store } from '../store/openStore'
+import type { Dapp } from '../store/schema'
+import { AUTH_AND_API_KEY_REQUIRED, AUTH_TOKEN_REQUIRED, authenticate } from './auth'
+import { jsonObject, parseInput, requiredString } from './fields'
+
+export type PaymasterRoutesOptions = {
+  store: Store
+  /** Chain ids the service serves now. */
+  getSupportedChainIds: () => number[]
+  /** Gives a new dApp its on-chain gas tank; failures are logged, the dApp is kept. */
+  provisionDapp?: (dapp: Dapp) => Promise<void>
+  log: Logger
+}
+
+const CreatePaymasterBody = jsonObject({
+  name: requiredString('name', { max: 100 }),
+  type: z.string({ error: (iss) => (iss.input === undefined ? 'type is required' : 'type must be a string') }).refine(
+    (t) => t.toUpperCase() === 'HYBRID',
+    { error: 'type must be HYBRID' },
+  ),
+  chainId: z
+    .number({ error: (iss) => (iss.input === undefined ? 'chainId is required' : 'chainId must be a number') })
+    .int({ error: 'chainId must be an integer' })
+    .positive({ error: 'chainId must be positive' }),
+  version: requiredString('version', { max: 50 }),
+})
+
+/** The dApp as the dashboard API shows it: the spec's fields first, then Opstation's own. */
+export function toPaymasterView(dapp: Dapp) {
+  return {
+    name: dapp.name,
+    chainId: dapp.chainId,
+    apiKey: dapp.apiKey,
+    type: dapp.type,
+    version: dapp.version,
+    active: dapp.active,
+    paymasterId: dapp.paymasterId,
+    createdAt: dapp.createdAt,
+  }
+}
+
+/** `GET|POST /api/v2/public/sdk/paymaster` (spec 4.4). */
+export async function registerPaymasterRoutes(app: FastifyInstance, options: PaymasterRoutesOptions): Promise<void> {
+  const { store } = options
+
+  app.get('/api/v2/public/sdk/paymaster', async (request, reply) => {
+    const { account } = authenticate(store, request, { apiKey: false, missingMessage: AUTH_AND_API_KEY_REQUIRED })
+    return sendOk(reply, 'Paymasters fetched', listDapps(store, account.id).map(toPaymasterView))
+  })
+
+  app.post('/api/v2/public/sdk/paymaster', async (request, reply) => {
+    const { account } = authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
+    const body = parseInput(CreatePaymasterBody, request.body)
+    if (!options.getSupportedChainIds().includes(body.chainId)) throw new InvalidInputError('Chain ID not supported')
+    const dapp = await createDapp(store, {
+      accountId: account.id,
+      name: body.name,
+      chainId: body.chainId,
+      type: body.type.toUpperCase(),
+      version: body.version,
+    })
+    if (options.provisionDapp) {
+      await options.provisionDapp(dapp).catch((err) => options.log.warn({ err, dapp: dapp.id }, 'gas tank not created yet'))
+    }
+    return sendOk(reply, 'Paymaster created', { name: dapp.name, chainId: dapp.chainId, apiKey: dapp.apiKey })
+  })
+}

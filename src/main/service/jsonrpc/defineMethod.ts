@@ -1,0 +1,38 @@
+import type { z } from 'zod'
+import type { Logger } from '../log'
+import type { Account, Dapp } from '../store/schema'
+
+/** What a method handler knows about the request beyond its params. */
+export type RpcContext = {
+  /** The endpoint the request came to. */
+  endpoint: 'bundler' | 'paymaster'
+  chainId: number
+  /** The account that owns the key in the URL. */
+  account: Account
+  /** The dApp of the paymaster apiKey (paymaster endpoint) or of a dApp key used as bundler key. */
+  dapp: Dapp | undefined
+  log: Logger
+}
+
+export type RpcMethod<TParams extends z.ZodType = z.ZodType> = {
+  name: string
+  /** Positional params as a zod tuple; a failure becomes -32602 naming the field. */
+  params: TParams
+  handler: (params: z.output<TParams>, ctx: RpcContext) => Promise<unknown> | unknown
+}
+
+/** Declares one wire method; the params type flows from the schema into the handler. */
+export function defineMethod<TParams extends z.ZodType>(method: RpcMethod<TParams>): RpcMethod<TParams> {
+  return method
+}
+
+export type RpcMethodRegistry = ReadonlyMap<string, RpcMethod>
+
+export function createMethodRegistry(methods: RpcMethod[]): RpcMethodRegistry {
+  const registry = new Map<string, RpcMethod>()
+  for (const method of methods) {
+    if (registry.has(method.name)) throw new Error(`duplicate JSON-RPC method ${method.name}`)
+    registry.set(method.name, method)
+  }
+  return registry
+}

@@ -1,0 +1,104 @@
+import path from 'node:path'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { ServiceInfo } from '../../../shared/serviceInfo'
+import { registerPaymasterRoutes } from '../dashboard/paymasters.routes'
+import { registerSmartContractRoutes } from '../dashboard/smartContracts.routes'
+import { registerWebhookRoutes } from '../dashboard/webhooks.routes'
+import type { RpcMethodRegistry } from '../jsonrpc/defineMethod'
+import type { Store } from '../store/openStore'
+import type { Dapp } from '../store/schema'
+import { registerConsoleRoutes } from './consoleRoutes'
+import { createHostCheck } from './hostGuard'
+import { toHttpError } from './restEnvelope'
+import { BUNDLER_ROUTE, PAYMASTER_ROUTE, registerRpcRoutes } from './rpcRoutes'
+
+export type BuildServerParameters = {
+  store: Store
+  host: string
+  bodyLimit: number
+  logLevel: string
+  consoleDir: string
+  bundlerMethods: RpcMethodRegistry
+  paymasterMethods: RpcMethodRegistry
+  getChainId: () => number
+  getSupportedChainIds: () => number[]
+  getServiceInfo: () => ServiceInfo
+  provisionDapp?: (dapp: Dapp) => Promise<void>
+  /** Extra routes (console API of later features). */
+  plugins?: ((app: FastifyInstance) => Promise<void>)[]
+}
+
+const RPC_PATH = /^\/api\/v[12]\/\d+\/[^/]+\/?$/
+
+/** The Fastify app with every route; it does not listen (the caller does). */
+export async function buildServer(params: BuildServerParameters): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: params.bodyLimit,
+    logger: { level: params.logLevel, stream: process.stderr },
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  })
+
+  const isAllowedHost = createHostCheck(params.host)
+  app.addHook('onRequest', async (request, reply) => {
+    const isRpc = RPC_PATH.test(request.url.split('?')[0] ?? '')
+    const refuse = (status: number, message: string) =>
+      isRpc
+        ? reply.code(status).send({ jsonrpc: '2.0', id: null, error: { code: -32600, message } })
+        : reply.code(status).send({ statusCode: status, message })
+    if (!isAllowedHost(request.headers.host)) {
+      return refuse(403, `Host "${request.headers.host ?? ''}" is not allowed: use localhost or 127.0.0.1`)
+    }
+    const origin = request.headers.origin
+    if (!isRpc && origin && origin !== 'null' && !isSameOrigin(origin, request.headers.host)) {
+      return refuse(403, 'Cross-origin requests are not allowed on this route')
+    }
+  })
+
+  app.setErrorHandler((err, request, reply) => {
+    const body = toHttpError(err, request.log)
+    return reply.code(body.statusCode).send(body)
+  })
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
+  )
+
+  await app.register(async (rpc) =>
+    registerRpcRoutes(rpc, {
+      store: params.store,
+      bundlerMethods: params.bundlerMethods,
+      paymasterMethods: params.paymasterMethods,
+      getChainId: params.getChainId,
+    }),
+  )
+  await app.register(async (rest) => {
+    await registerPaymasterRoutes(rest, {
+      store: params.store,
+      getSupportedChainIds: params.getSupportedChainIds,
+      provisionDapp: params.provisionDapp,
+      log: app.log,
+    })
+    await registerSmartContractRoutes(rest, { store: params.store })
+    await registerWebhookRoutes(rest, { store: params.store })
+    for (const plugin of params.plugins ?? []) await plugin(rest)
+  })
+  await app.register(async (ui) =>
+    registerConsoleRoutes(ui, {
+      store: params.store,
+      consoleDir: path.resolve(params.consoleDir),
+      getServiceInfo: params.getServiceInfo,
+    }),
+  )
+  app.get('/health', async () => ({ status: 'ok' }))
+  return app
+}
+
+export { BUNDLER_ROUTE, PAYMASTER_ROUTE }
+
+function isSameOrigin(origin: string, host: string | undefined): boolean {
+  try {
+    return new URL(origin).host === host
+  } catch {
+    return false
+  }
+}

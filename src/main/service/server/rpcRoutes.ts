@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { RpcError, UnauthorizedError } from '../errors'
+import { RpcCode } from '../jsonrpc/codes'
+import type { RpcContext, RpcMethodRegistry } from '../jsonrpc/defineMethod'
+import { dispatchRpcRequest } from '../jsonrpc/dispatchRpcRequest'
+import { toRpcError } from '../jsonrpc/toRpcError'
+import { findAccountByBundlerKey } from '../store/accounts.repo'
+import { findDappByApiKey } from '../store/dapps.repo'
+import type { Store } from '../store/openStore'
+
+export const BUNDLER_ROUTE = '/api/v2/:chainId/:bundlerKey'
+export const PAYMASTER_ROUTE = '/api/v1/:chainId/:paymasterApiKey'
+
+export type RpcRoutesOptions = {
+  store: Store
+  bundlerMethods: RpcMethodRegistry
+  paymasterMethods: RpcMethodRegistry
+  /** The chain id served now (read per request: an external node may be switched in settings). */
+  getChainId: () => number
+}
+
+type RpcParams = { chainId: string; bundlerKey?: string; paymasterApiKey?: string }
+
+/**
+ * The bundler and paymaster JSON-RPC endpoints in Biconomy's URL shapes. Bodies are parsed here, not by
+ * Fastify, so malformed JSON becomes a JSON-RPC -32700 error. These routes are open to any origin
+ * (browser dApps call them); nothing else on the server is.
+ */
+export async function registerRpcRoutes(app: FastifyInstance, options: RpcRoutesOptions): Promise<void> {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Access-Control-Allow-Origin', '*')
+    reply.header('Vary', 'Origin')
+    if (request.method === 'OPTIONS') {
+      reply.header('Access-Control-Allow-Methods', 'POST, OPTIONS')
+      reply.header(
+        'Access-Control-Allow-Headers',
+        request.headers['access-control-request-headers'] ?? 'content-type, accept',
+      )
+      reply.header('Access-Control-Max-Age', '86400')
+      if (request.headers['access-control-request-private-network'] === 'true') {
+        reply.header('Access-Control-Allow-Private-Network', 'true')
+      }
+    }
+  })
+
+  app.setErrorHandler((err: { statusCode?: number; message?: string }, request, reply) => {
+    const status = err.statusCode
+    const { error, httpStatus } = toRpcError(
+      status === 413
+        ? new RpcError('Request body is too large', RpcCode.invalidRequest, { httpStatus: 413 })
+        : typeof status === 'number' && status >= 400 && status < 500
+          ? new RpcError(`Invalid request: ${err.message}`, RpcCode.invalidRequest, { httpStatus: status })
+          : err,
+      request.log,
+    )
+    return reply.code(httpStatus).send({ jsonrpc: '2.0', id: null, error })
+  })
+
+  const preflight = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(204).send()
+  app.options(BUNDLER_ROUTE, preflight)
+  app.options(PAYMASTER_ROUTE, preflight)
+
+  const handle = (endpoint: RpcContext['endpoint'], methods: RpcMethodRegistry) =>
+    async (request: FastifyRequest<{ Params: RpcParams }>, reply: FastifyReply) => {
+      let ctx: RpcContext
+      try {
+        ctx = resolveContext(endpoint, request, options)
+      } catch (err) {
+        const { error, httpStatus } = toRpcError(err, request.log)
+        return reply.code(httpStatus).send({ jsonrpc: '2.0', id: peekId(request.body), error })
+      }
+      const body = typeof request.body === 'string' ? request.body : ''
+      const result = await dispatchRpcRequest(body, methods, ctx)
+      if (result.body === undefined) return reply.code(204).send()
+      return reply.code(result.httpStatus).type('application/json').send(result.body)
+    }
+
+  app.post(BUNDLER_ROUTE, handle('bundler', options.bundlerMethods))
+  app.post(PAYMASTER_ROUTE, handle('paymaster', options.paymasterMethods))
+}
+
+function resolveContext(
+  endpoint: RpcContext['endpoint'],
+  request: FastifyRequest<{ Params: RpcParams }>,
+  { store, getChainId }: RpcRoutesOptions,
+): RpcContext {
+  const chainId = getChainId()
+  const { chainId: urlChainId } = request.params
+  if (!/^\d+$/.test(urlChainId) || Number(urlChainId) !== chainId) {
+    throw new RpcError(
+      `Chain ID ${urlChainId} in the URL is not served here; this service runs chain ${chainId}`,
+      RpcCode.badRequest,
+    )
+  }
+  if (endpoint === 'bundler') {
+    const key = request.params.bundlerKey ?? ''
+    const account = findAccountByBundlerKey(store, key)
+    if (account) return { endpoint, chainId, account, dapp: undefined, log: request.log }
+    const dapp = findDappByApiKey(store, key)
+    const owner = dapp && store.data.accounts.find((a) => a.id === dapp.accountId)
+    if (dapp && owner) return { endpoint, chainId, account: owner, dapp, log: request.log }
+    throw new UnauthorizedError(
+      `Unknown bundler key "${key}": use the bundler URL shown by Opstation (or a dApp apiKey)`,
+      { data: { reason: 'UNKNOWN_BUNDLER_KEY' } },
+    )
+  }
+  const apiKey = request.params.paymasterApiKey ?? ''
+  const dapp = findDappByApiKey(store, apiKey)
+  const owner = dapp && store.data.accounts.find((a) => a.id === dapp.accountId)
+  if (!dapp || !owner) {
+    throw new UnauthorizedError(
+      `Unknown paymaster apiKey "${apiKey}": create a paymaster (dApp) and use its paymaster URL`,
+    )
+  }
+  if (dapp.chainId !== chainId) {
+    throw new RpcError(`The paymaster "${dapp.name}" is for chain ${dapp.chainId}, not ${chainId}`, RpcCode.badRequest)
+  }
+  return { endpoint, chainId, account: owner, dapp, log: request.log }
+}
+
+function peekId(body: unknown): string | number | null {
+  if (typeof body !== 'string') return null
+  try {
+    const id = (JSON.parse(body) as { id?: unknown }).id
+    return typeof id === 'string' || typeof id === 'number' ? id : null
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto'
+import { chmod, open, readFile, rename, unlink } from 'node:fs/promises'
+import path from 'node:path'
+import type { Adapter } from 'lowdb'
+
+type Waiter = { resolve: () => void; reject: (err: unknown) => void }
+
+/**
+ * lowdb adapter that writes a JSON file atomically (temp file, fsync, rename) with mode 0600.
+ * Concurrent writes are coalesced: while one write is on disk, later calls wait and the newest
+ * document is written once for all of them, so every caller resolves only after a write that
+ * contains its change has reached the disk.
+ */
+export class AtomicJsonFile<T> implements Adapter<T> {
+  readonly filename: string
+  readonly #mode: number
+  #writing = false
+  #next: { data: T; waiters: Waiter[] } | undefined
+
+  constructor(filename: string, options: { mode?: number } = {}) {
+    this.filename = filename
+    this.#mode = options.mode ?? 0o600
+  }
+
+  /** Reads the raw text; `null` when the file does not exist. Parsing is the caller's job. */
+  async readText(): Promise<string | null> {
+    try {
+      return await readFile(this.filename, 'utf8')
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw err
+    }
+  }
+
+  async read(): Promise<T | null> {
+    const text = await this.readText()
+    return text === null ? null : (JSON.parse(text) as T)
+  }
+
+  write(data: T): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.#next) {
+        this.#next.data = data
+        this.#next.waiters.push({ resolve, reject })
+      } else {
+        this.#next = { data, waiters: [{ resolve, reject }] }
+      }
+      if (!this.#writing) void this.#drain()
+    })
+  }
+
+  async #drain(): Promise<void> {
+    this.#writing = true
+    while (this.#next) {
+      const { data, waiters } = this.#next
+      this.#next = undefined
+      try {
+        await writeFileAtomically(this.filename, JSON.stringify(data, null, 2), this.#mode)
+        for (const w of waiters) w.resolve()
+      } catch (err) {
+        for (const w of waiters) w.reject(err)
+      }
+    }
+    this.#writing = false
+  }
+}
+
+/** Writes `text` to `filename` so that a crash leaves either the old or the new file, never a mix. */
+export async function writeFileAtomically(filename: string, text: string, mode = 0o600): Promise<void> {
+  const tmp = path.join(
+    path.dirname(filename),
+    `.${path.basename(filename)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  )
+  const handle = await open(tmp, 'w', mode)
+  try {
+    await handle.writeFile(text, 'utf8')
+    await handle.sync()
+  } catch (err) {
+    await handle.close()
+    await unlink(tmp).catch(() => {})
+    throw err
+  }
+  await handle.close()
+  await chmod(tmp, mode)
+  await rename(tmp, filename)
+}

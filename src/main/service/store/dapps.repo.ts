@@ -1,0 +1,53 @@
+import { ConflictError } from '../errors'
+import { generateApiKey, generateId } from './ids'
+import type { Store } from './openStore'
+import type { Dapp } from './schema'
+
+export type CreateDappParameters = {
+  accountId: string
+  name: string
+  chainId: number
+  type: string
+  version: string
+}
+
+/** Creates a dApp (a "paymaster" in the dashboard API). Names are unique per account and chain. */
+export async function createDapp(store: Store, params: CreateDappParameters, now = new Date()): Promise<Dapp> {
+  const dapp: Dapp = {
+    id: generateId(),
+    accountId: params.accountId,
+    name: params.name,
+    chainId: params.chainId,
+    apiKey: generateApiKey(),
+    type: params.type,
+    version: params.version,
+    active: true,
+    paymasterId: null,
+    policies: { limits: [], validAfter: null, validUntil: null, premiumPercentage: 10 },
+    createdAt: now.toISOString(),
+  }
+  return store.update((doc) => {
+    const taken = doc.dapps.some(
+      (d) => d.accountId === params.accountId && d.chainId === params.chainId && d.name === params.name,
+    )
+    if (taken) throw new ConflictError('paymaster_name_exists')
+    doc.dapps.push(dapp)
+    return dapp
+  })
+}
+
+export function listDapps(store: Store, accountId: string): Dapp[] {
+  return store.data.dapps.filter((d) => d.accountId === accountId)
+}
+
+/** Finds a dApp by apiKey; with `accountId`, a dApp of another account is treated as absent. */
+export function findDappByApiKey(store: Store, apiKey: string, accountId?: string): Dapp | undefined {
+  return store.data.dapps.find((d) => d.apiKey === apiKey && (accountId === undefined || d.accountId === accountId))
+}
+
+export async function setDappPaymasterId(store: Store, dappId: string, paymasterId: string): Promise<void> {
+  await store.update((doc) => {
+    const dapp = doc.dapps.find((d) => d.id === dappId)
+    if (dapp) dapp.paymasterId = paymasterId
+  })
+}

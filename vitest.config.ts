@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Each file starts its own service and chain; two at a time fit a 2-core machine.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+})
