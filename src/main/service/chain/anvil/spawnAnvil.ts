@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { StartupError } from '../../errors'
+
+export type SpawnAnvilParameters = {
+  binary: string
+  port: number
+  chainId: number
+  statePath: string
+  stateIntervalSec: number
+  gasLimit: bigint
+  host?: string
+  /** Milliseconds to wait for the first RPC answer. */
+  readyTimeoutMs?: number
+}
+
+export type AnvilProcess = {
+  child: ChildProcess
+  pid: number
+  rpcUrl: string
+  /** Resolves when the process exits (code, signal). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /** Last lines anvil printed (for error messages). */
+  output: () => string
+}
+
+/** The anvil 1.7.1 command line we run (automine; interval mining is switched on over RPC after deployment). */
+export function buildAnvilArgs(p: SpawnAnvilParameters): string[] {
+  return [
+    '--host',
+    p.host ?? '127.0.0.1',
+    '--port',
+    String(p.port),
+    '--chain-id',
+    String(p.chainId),
+    // Loads the file when it exists, dumps on exit, and every --state-interval seconds.
+    '--state',
+    p.statePath,
+    '--state-interval',
+    String(p.stateIntervalSec),
+    '--gas-limit',
+    String(p.gasLimit),
+    '--no-request-size-limit',
+  ]
+}
+
+async function answersRpc(rpcUrl: string): Promise<boolean> {
+  try {
+    const res = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      signal: AbortSignal.timeout(500),
+    })
+    return res.ok
+  } catch {
+    return false
+  }
+}
+
+/** Spawns anvil and resolves once it answers `eth_chainId`. Throws a StartupError if it exits or times out. */
+export async function spawnAnvil(p: SpawnAnvilParameters): Promise<AnvilProcess> {
+  const host = p.host ?? '127.0.0.1'
+  const rpcUrl = `http://${host}:${p.port}`
+  const child = spawn(p.binary, buildAnvilArgs(p), { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true })
+  let buffer = ''
+  const collect = (chunk: Buffer) => {
+    buffer = (buffer + chunk.toString('utf8')).slice(-4000)
+  }
+  child.stdout?.on('data', collect)
+  child.stderr?.on('data', collect)
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  })
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve))
+
+  let done = false
+  const deadline = Date.now() + (p.readyTimeoutMs ?? 15_000)
+  const failure = Promise.race([
+    exited.then(({ code, signal }) => `anvil exited during start (code ${code}, signal ${signal})`),
+    spawnError.then((err) => `anvil could not be started: ${err.message}`),
+  ]).then((reason) => {
+    done = true
+    return reason
+  })
+  const ready = (async () => {
+    while (!done) {
+      if (await answersRpc(rpcUrl)) return true
+      if (Date.now() > deadline) return false
+      await new Promise((r) => setTimeout(r, 15))
+    }
+    return false
+  })()
+
+  const outcome = await Promise.race([ready, failure])
+  if (outcome !== true) {
+    done = true
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    const reason = typeof outcome === 'string' ? outcome : `anvil did not answer on ${rpcUrl} in time`
+    throw new StartupError(`${reason}: ${buffer.trim().split('\n').slice(-5).join(' | ')}`, {
+      data: { binary: p.binary, args: buildAnvilArgs(p), output: buffer },
+    })
+  }
+  return { child, pid: child.pid ?? 0, rpcUrl, exited, output: () => buffer }
+}

@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs'
+import { mkdir, rename } from 'node:fs/promises'
+import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
+import type { Logger } from '../../log'
+import { defaults } from '../constants'
+import type { ChainEvent } from '../types'
+import { writeFileAtomic } from '../writeFileAtomic'
+import { findFreePort } from './findFreePort'
+import { resolveAnvilBinary } from './resolveAnvilBinary'
+import { type AnvilProcess, spawnAnvil } from './spawnAnvil'
+
+export type StartEmbeddedNodeParameters = {
+  dataDir: string
+  chainId: number
+  anvilPath?: string
+  log: Logger
+  emit: (event: ChainEvent) => void
+  /** Runs after an unexpected exit and restart, before `chain.restarted` is emitted (re-verify contracts). */
+  afterRestart: () => Promise<void>
+}
+
+export type EmbeddedNode = {
+  rpcUrl: string
+  port: number
+  binary: string
+  statePath: string
+  /** pid of the current anvil process. */
+  pid: () => number
+  /** Dumps the state (anvil_dumpState) to the state file and stops anvil. */
+  stop: () => Promise<void>
+}
+
+async function dumpState(rpcUrl: string, statePath: string): Promise<void> {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_dumpState', params: [] }),
+    signal: AbortSignal.timeout(10_000),
+  })
+  const body = (await res.json()) as { result?: string; error?: { message: string } }
+  if (!body.result) throw new Error(`anvil_dumpState failed: ${body.error?.message ?? 'no result'}`)
+  const bytes = Buffer.from(body.result.slice(2), 'hex')
+  // anvil_dumpState returns gzip; --state loads plain JSON.
+  const json = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes
+  await writeFileAtomic(statePath, json)
+}
+
+/**
+ * Starts anvil on 127.0.0.1 and a free port with its state in `<dataDir>/chain/anvil-state.json`, and keeps it
+ * running: if it exits unexpectedly it is restarted from the saved state on the same port.
+ */
+export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise<EmbeddedNode> {
+  const binary = resolveAnvilBinary(p.anvilPath)
+  const chainDir = join(p.dataDir, 'chain')
+  await mkdir(chainDir, { recursive: true })
+  const statePath = join(chainDir, 'anvil-state.json')
+  const port = await findFreePort()
+  const spawnParameters = {
+    binary,
+    port,
+    chainId: p.chainId,
+    statePath,
+    stateIntervalSec: defaults.stateIntervalSec,
+    gasLimit: defaults.blockGasLimit,
+  }
+
+  const spawnWithRecovery = async (): Promise<AnvilProcess> => {
+    try {
+      return await spawnAnvil(spawnParameters)
+    } catch (err) {
+      if (!existsSync(statePath)) throw err
+      // A state file anvil cannot load (e.g. cut off by a hard kill while dumping): keep it aside, start fresh.
+      const aside = `${statePath}.unreadable-${Date.now()}`
+      await rename(statePath, aside)
+      p.log.warn({ err, aside }, 'anvil could not load its state file; moved it aside and starting with a fresh chain')
+      return await spawnAnvil(spawnParameters)
+    }
+  }
+
+  let current = await spawnWithRecovery()
+  let stopping = false
+  p.log.info({ rpcUrl: current.rpcUrl, pid: current.pid, binary, statePath }, 'embedded anvil started')
+
+  const restart = async (attempt: number): Promise<void> => {
+    const started = Date.now()
+    try {
+      current = await spawnWithRecovery()
+      watch(current)
+      await p.afterRestart()
+      p.log.info({ rpcUrl: current.rpcUrl, pid: current.pid, ms: Date.now() - started }, 'embedded anvil restarted')
+      p.emit({ type: 'chain.restarted', rpcUrl: current.rpcUrl, restartMs: Date.now() - started })
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err))
+      p.log.error({ err: error, attempt }, 'restarting the embedded anvil failed')
+      p.emit({ type: 'chain.error', error })
+      if (attempt < 5 && !stopping) {
+        await new Promise((r) => setTimeout(r, 200 * 2 ** attempt))
+        if (!stopping) await restart(attempt + 1)
+      }
+    }
+  }
+
+  const watch = (proc: AnvilProcess) => {
+    void proc.exited.then(({ code, signal }) => {
+      if (stopping || proc !== current) return
+      p.log.warn({ code, signal, pid: proc.pid, output: proc.output().slice(-1000) }, 'embedded anvil exited')
+      p.emit({ type: 'chain.exited', code, signal })
+      void restart(0)
+    })
+  }
+  watch(current)
+
+  return {
+    rpcUrl: current.rpcUrl,
+    port,
+    binary,
+    statePath,
+    pid: () => current.pid,
+    stop: async () => {
+      stopping = true
+      const proc = current
+      if (proc.child.exitCode !== null || proc.child.signalCode !== null) return
+      try {
+        await dumpState(proc.rpcUrl, statePath)
+      } catch (err) {
+        p.log.warn({ err }, 'anvil_dumpState on stop failed; relying on the last interval dump')
+      }
+      proc.child.kill('SIGTERM')
+      const timer = setTimeout(() => proc.child.kill('SIGKILL'), 3000)
+      await proc.exited
+      clearTimeout(timer)
+    },
+  }
+}

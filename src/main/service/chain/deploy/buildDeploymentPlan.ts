@@ -1,0 +1,199 @@
+import { type Address, concat, encodeAbiParameters, getContractAddress, type Hex, pad } from 'viem'
+import {
+  biconomyTokenPaymasterArtifact,
+  defaultCallbackHandlerArtifact,
+  ecdsaOwnershipRegistryModuleArtifact,
+  entryPointArtifact,
+  simpleAccountFactoryArtifact,
+  smartAccountArtifact,
+  smartAccountFactoryArtifact,
+  testTokenArtifact,
+  verifyingSingletonPaymasterArtifact,
+} from '../artifacts'
+import { canonicalAddresses, testTokens } from '../constants'
+import { getSmartAccountFactoryCode } from './getSmartAccountFactoryCode'
+import { getAddressMappingSlot, getStorageSlot, toSlotHex, toStorageWord } from './getStorageSlot'
+import { fillZeroPush32, patchImmutables } from './patchImmutables'
+
+export type PlannedContract = {
+  /** Name used in logs, `missing` and `mismatched`. */
+  name: string
+  address: Address
+  /** Runtime code the address must hold. */
+  expectedCode: Hex
+} & (
+  | { via: 'create2'; initCode: Hex }
+  | { via: 'setCode'; storage: StorageWord[] }
+)
+
+/** A storage word the constructor would have written. `verify`: re-checked (and repaired) on every start. */
+export type StorageWord = { label: string; slot: Hex; value: Hex; verify: boolean }
+
+export type BuildDeploymentPlanParameters = {
+  /** The node has `anvil_setCode`/`hardhat_setCode`: paymasters at Biconomy's addresses, else CREATE2-deployed. */
+  canSetCode: boolean
+  /** Owner of the paymasters and the SA v2 factory. */
+  owner: Address
+  /** Verifying signer of both paymasters. */
+  signer: Address
+}
+
+const zeroSalt = pad('0x00', { size: 32 })
+const SENTINEL_MODULES: Address = '0x0000000000000000000000000000000000000001'
+/** OpenZeppelin 4.9 ReentrancyGuard `_NOT_ENTERED`. */
+const NOT_ENTERED = 1n
+/** VerifyingSingletonPaymaster constructor default. */
+const UNACCOUNTED_EP_GAS_OVERHEAD = 9600n
+
+/** Address a CREATE2-deployer deployment with salt 0 lands at. */
+export function getCreate2Address(initCode: Hex): Address {
+  return getContractAddress({ opcode: 'CREATE2', from: canonicalAddresses.create2Deployer, salt: zeroSalt, bytecode: initCode })
+}
+
+function create2(name: string, initCode: Hex, expectedCode: (address: Address) => Hex): PlannedContract {
+  const address = getCreate2Address(initCode)
+  return { name, address, via: 'create2', initCode, expectedCode: expectedCode(address) }
+}
+
+const word = (label: string, slot: bigint, value: bigint | Address, verify = true): StorageWord => ({
+  label,
+  slot: toSlotHex(slot),
+  value: toStorageWord(value),
+  verify,
+})
+
+function planPaymasters(p: BuildDeploymentPlanParameters): PlannedContract[] {
+  const ep = canonicalAddresses.entryPoint
+  const vp = verifyingSingletonPaymasterArtifact
+  const tp = biconomyTokenPaymasterArtifact
+  const vpCode = patchImmutables(vp.deployedBytecode, vp.immutables, { ENTRY_POINT: ep })
+  const tpCode = patchImmutables(tp.deployedBytecode, tp.immutables, { ENTRY_POINT: ep })
+  if (p.canSetCode) {
+    const vpAddress = canonicalAddresses.verifyingPaymaster
+    const tpAddress = canonicalAddresses.tokenPaymaster
+    return [
+      {
+        name: 'verifyingPaymaster',
+        address: vpAddress,
+        via: 'setCode',
+        expectedCode: vpCode,
+        storage: [
+          word('_owner', getStorageSlot(vp.storage, '_owner'), p.owner),
+          word('_status', getStorageSlot(vp.storage, '_status'), NOT_ENTERED, false),
+          word(
+            '_unaccountedEPGasOverhead',
+            getStorageSlot(vp.storage, '_unaccountedEPGasOverhead'),
+            UNACCOUNTED_EP_GAS_OVERHEAD,
+            false,
+          ),
+          word('verifyingSigner', getStorageSlot(vp.storage, 'verifyingSigner'), p.signer),
+        ],
+      },
+      {
+        name: 'tokenPaymaster',
+        address: tpAddress,
+        via: 'setCode',
+        expectedCode: tpCode,
+        storage: [
+          word('_owner', getStorageSlot(tp.storage, '_owner'), p.owner),
+          word('_status', getStorageSlot(tp.storage, '_status'), NOT_ENTERED, false),
+          word('verifyingSigner', getStorageSlot(tp.storage, 'verifyingSigner'), p.signer),
+          word('feeReceiver', getStorageSlot(tp.storage, 'feeReceiver'), tpAddress, false),
+        ],
+      },
+    ]
+  }
+  const args = encodeAbiParameters(
+    [{ type: 'address' }, { type: 'address' }, { type: 'address' }],
+    [p.owner, ep, p.signer],
+  )
+  return [
+    create2('verifyingPaymaster', concat([vp.bytecode, args]), () => vpCode),
+    create2('tokenPaymaster', concat([tp.bytecode, args]), () => tpCode),
+  ]
+}
+
+/**
+ * Everything the chain needs, in deployment order, with the runtime code each address must hold.
+ * CREATE2 (deterministic deployer, salt 0): EntryPoint, SimpleAccountFactory, test tokens (and the paymasters when
+ * the node cannot set code). Set code (dev nodes): the SA v2 stack at Biconomy's addresses and the paymasters at
+ * theirs, with immutables patched and the storage their constructors would have written.
+ */
+export function buildDeploymentPlan(p: BuildDeploymentPlanParameters): PlannedContract[] {
+  const ep = canonicalAddresses.entryPoint
+  const plan: PlannedContract[] = [
+    create2('entryPoint', entryPointArtifact.bytecode, (address) =>
+      // The EntryPoint's one immutable is the SenderCreator its constructor deploys (its first CREATE).
+      fillZeroPush32(entryPointArtifact.deployedBytecode, getContractAddress({ from: address, nonce: 1n })),
+    ),
+    create2(
+      'simpleAccountFactory',
+      concat([simpleAccountFactoryArtifact.bytecode, encodeAbiParameters([{ type: 'address' }], [ep])]),
+      // Its one immutable is the SimpleAccount implementation its constructor deploys.
+      (address) => fillZeroPush32(simpleAccountFactoryArtifact.deployedBytecode, getContractAddress({ from: address, nonce: 1n })),
+    ),
+  ]
+
+  // Always planned: where code cannot be set they are verified if present, else reported missing.
+  {
+    const sa = smartAccountArtifact
+    const factory = smartAccountFactoryArtifact
+    plan.push(
+      {
+        name: 'smartAccountImplementation',
+        address: canonicalAddresses.smartAccountImplementation,
+        via: 'setCode',
+        expectedCode: patchImmutables(sa.deployedBytecode, sa.immutables, {
+          ENTRY_POINT: ep,
+          SELF: canonicalAddresses.smartAccountImplementation,
+        }),
+        // constructor: _modules[SENTINEL_MODULES] = SENTINEL_MODULES (so nobody can init the implementation itself)
+        storage: [
+          word(
+            '_modules[SENTINEL_MODULES]',
+            getAddressMappingSlot(getStorageSlot(sa.storage, '_modules'), SENTINEL_MODULES),
+            SENTINEL_MODULES,
+          ),
+        ],
+      },
+      {
+        name: 'fallbackHandler',
+        address: canonicalAddresses.fallbackHandler,
+        via: 'setCode',
+        expectedCode: defaultCallbackHandlerArtifact.deployedBytecode,
+        storage: [],
+      },
+      {
+        name: 'smartAccountFactory',
+        address: canonicalAddresses.smartAccountFactory,
+        via: 'setCode',
+        expectedCode: getSmartAccountFactoryCode(),
+        storage: [word('_owner', getStorageSlot(factory.storage, '_owner'), p.owner)],
+      },
+      {
+        name: 'ecdsaModule',
+        address: canonicalAddresses.ecdsaModule,
+        via: 'setCode',
+        expectedCode: ecdsaOwnershipRegistryModuleArtifact.deployedBytecode,
+        storage: [],
+      },
+    )
+  }
+
+  plan.push(...planPaymasters(p))
+
+  for (const token of testTokens) {
+    const args = encodeAbiParameters(
+      [{ type: 'string' }, { type: 'string' }, { type: 'uint8' }],
+      [token.name, token.symbol, token.decimals],
+    )
+    plan.push(
+      create2(`token:${token.symbol}`, concat([testTokenArtifact.bytecode, args]), () =>
+        patchImmutables(testTokenArtifact.deployedBytecode, testTokenArtifact.immutables, {
+          _decimals: pad(`0x${token.decimals.toString(16).padStart(2, '0')}`, { size: 32 }),
+        }),
+      ),
+    )
+  }
+  return plan
+}

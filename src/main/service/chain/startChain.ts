@@ -1,0 +1,135 @@
+import { join } from 'node:path'
+import { createPublicClient, createWalletClient, defineChain, http } from 'viem'
+import { ChainError } from '../errors'
+import { silentLogger } from '../log'
+import { type EmbeddedNode, startEmbeddedNode } from './anvil/startEmbeddedNode'
+import { defaults } from './constants'
+import { deployContracts } from './deploy/deployContracts'
+import { detectNodeCapabilities } from './node/detectNodeCapabilities'
+import { requestRpc } from './node/requestRpc'
+import { openKeyStore } from './keys/openKeyStore'
+import type { Chain, ChainConfig, ChainEvent, ChainEventListener } from './types'
+
+/**
+ * Starts the chain: an embedded anvil (default) or an external node (`rpcUrl`), then deploys or verifies every
+ * contract (idempotent) and returns viem clients, keys and addresses.
+ */
+export async function startChain(config: ChainConfig): Promise<Chain> {
+  const started = performance.now()
+  const log = config.log ?? silentLogger
+  const listeners = new Set<ChainEventListener>()
+  const emit = (event: ChainEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event)
+      } catch (err) {
+        log.error({ err }, 'chain event listener threw')
+      }
+    }
+  }
+
+  let afterRestart: () => Promise<void> = async () => {}
+  let embedded: EmbeddedNode | undefined
+  if (!config.rpcUrl) {
+    embedded = await startEmbeddedNode({
+      dataDir: config.dataDir,
+      chainId: config.chainId ?? defaults.chainId,
+      anvilPath: config.anvilPath,
+      log,
+      emit,
+      afterRestart: () => afterRestart(),
+    })
+  }
+  const rpcUrl = config.rpcUrl ?? (embedded as EmbeddedNode).rpcUrl
+
+  try {
+    const transport = http(rpcUrl, { retryCount: 2, retryDelay: 100, timeout: 30_000 })
+    let chainId: number
+    try {
+      chainId = await createPublicClient({ transport }).getChainId()
+    } catch (err) {
+      throw new ChainError(`The node at ${rpcUrl} does not answer eth_chainId`, { cause: err })
+    }
+    const viemChain = defineChain({
+      id: chainId,
+      name: embedded ? 'Opstation anvil' : `Chain ${chainId}`,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    })
+    const publicClient = createPublicClient({ chain: viemChain, transport, pollingInterval: 100 })
+    const capabilities = await detectNodeCapabilities(publicClient, chainId)
+    const keys = await openKeyStore({
+      path: join(config.dataDir, 'chain', 'keys.json'),
+      chainId,
+      isDev: capabilities.isDev,
+      executorPrivateKey: config.executorPrivateKey,
+      paymasterSignerPrivateKey: config.paymasterSignerPrivateKey,
+    })
+    const executorClient = createWalletClient({ account: keys.executor, chain: viemChain, transport, pollingInterval: 100 })
+
+    const deploy = () =>
+      deployContracts({
+        publicClient,
+        executor: executorClient,
+        capabilities,
+        signer: keys.paymasterSigner.address,
+        repairMismatches: embedded !== undefined,
+        log,
+      })
+    const applyMiningMode = async () => {
+      if (embedded && config.blockTime) await requestRpc(publicClient, 'evm_setIntervalMining', [config.blockTime])
+    }
+
+    const result = await deploy()
+    await applyMiningMode()
+
+    const chain: Chain = {
+      chainId,
+      rpcUrl,
+      kind: embedded ? 'embedded' : 'external',
+      capabilities,
+      publicClient,
+      executor: { address: keys.executor.address, client: executorClient, account: keys.executor },
+      paymasterSigner: keys.paymasterSigner,
+      addresses: result.addresses,
+      missing: result.missing,
+      mismatched: result.mismatched,
+      startMs: Math.round(performance.now() - started),
+      onEvent: (listener) => {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+      getPaymasterIdAccount: keys.getPaymasterIdAccount,
+      addPaymasterIdKey: keys.addPaymasterIdKey,
+      stop: async () => {
+        listeners.clear()
+        await embedded?.stop()
+      },
+    }
+
+    afterRestart = async () => {
+      const again = await deploy()
+      chain.missing.splice(0, chain.missing.length, ...again.missing)
+      chain.mismatched.splice(0, chain.mismatched.length, ...again.mismatched)
+      if (again.deployed.length > 0) log.warn({ deployed: again.deployed }, 'contracts were redeployed after a restart')
+      await applyMiningMode()
+    }
+
+    log.info(
+      {
+        rpcUrl,
+        chainId,
+        kind: chain.kind,
+        ms: chain.startMs,
+        deployed: result.deployed,
+        missing: result.missing,
+        mismatched: result.mismatched,
+      },
+      'chain ready',
+    )
+    return chain
+  } catch (err) {
+    await embedded?.stop().catch(() => {})
+    throw err
+  }
+}

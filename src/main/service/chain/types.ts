@@ -1,0 +1,100 @@
+import type { Account, Address, Chain as ViemChain, Hex, LocalAccount, PublicClient, Transport, WalletClient } from 'viem'
+import type { Logger } from '../log'
+
+export type ChainConfig = {
+  /** Data folder; the chain module uses `<dataDir>/chain/` (anvil state, keys.json). */
+  dataDir: string
+  /** External JSON-RPC node. Without it an embedded anvil is started. */
+  rpcUrl?: string
+  /** Chain id of the embedded anvil (default 31337). Ignored for external nodes: read from the node. */
+  chainId?: number
+  /** Embedded anvil: seconds per block (interval mining). Default: automine (a block per transaction). */
+  blockTime?: number
+  /** Embedded anvil: path to the anvil binary (default: the `@foundry-rs/anvil-<platform>` package, then PATH). */
+  anvilPath?: string
+  /** Key of the EOA that sends handleOps bundles. Required on non-dev chains; generated and stored otherwise. */
+  executorPrivateKey?: Hex
+  /** Key of the paymasters' verifying signer. Required on non-dev chains; generated and stored otherwise. */
+  paymasterSignerPrivateKey?: Hex
+  /** ETH put into a new gas tank on a dev chain (default 10 ETH). */
+  gasTankDefaultWei?: bigint
+  log?: Logger
+}
+
+export type TokenInfo = { name: string; symbol: string; address: Address; decimals: number }
+
+export type ChainAddresses = {
+  create2Deployer: Address
+  entryPoint: Address
+  simpleAccountFactory: Address
+  smartAccountFactory: Address
+  smartAccountImplementation: Address
+  fallbackHandler: Address
+  ecdsaModule: Address
+  verifyingPaymaster: Address
+  tokenPaymaster: Address
+  tokens: TokenInfo[]
+}
+
+export type ChainEvent =
+  /** The embedded anvil exited without being asked to. */
+  | { type: 'chain.exited'; code: number | null; signal: string | null }
+  /** The embedded anvil was restarted (same URL) and the contracts re-verified. */
+  | { type: 'chain.restarted'; rpcUrl: string; restartMs: number }
+  /** Something failed in the background (a restart, a re-verification). */
+  | { type: 'chain.error'; error: Error }
+
+export type ChainEventListener = (event: ChainEvent) => void
+
+/** What the node lets us do beyond standard JSON-RPC. */
+export type NodeCapabilities = {
+  /** anvil_ or hardhat_ methods answer, or the chain id is 31337/1337. */
+  isDev: boolean
+  /** Prefix of the dev methods (`anvil_setCode` / `hardhat_setCode`), or null. */
+  devPrefix: 'anvil' | 'hardhat' | null
+  clientVersion: string
+}
+
+export type ExecutorClient = WalletClient<Transport, ViemChain, Account>
+
+export type Chain = {
+  chainId: number
+  rpcUrl: string
+  kind: 'embedded' | 'external'
+  capabilities: NodeCapabilities
+  publicClient: PublicClient<Transport, ViemChain>
+  /** The EOA that sends handleOps bundles (funded on dev chains). */
+  executor: { address: Address; client: ExecutorClient; account: LocalAccount }
+  /** Verifying signer of both paymasters. */
+  paymasterSigner: LocalAccount
+  addresses: ChainAddresses
+  /** Contracts that could not be deployed on this node (e.g. no anvil_setCode on an external node). */
+  missing: string[]
+  /** Contracts found with code other than expected (left untouched on external nodes). */
+  mismatched: string[]
+  /** Milliseconds from `startChain` call to ready. */
+  startMs: number
+  /** Subscribes to chain.exited / chain.restarted / chain.error; returns an unsubscribe function. */
+  onEvent: (listener: ChainEventListener) => () => void
+  /** Local account of a gas tank's paymasterId (keys created by `createGasTank`), or undefined. */
+  getPaymasterIdAccount: (paymasterId: Address) => LocalAccount | undefined
+  /** Internal: stores a new paymasterId key in keys.json. */
+  addPaymasterIdKey: (privateKey: Hex) => Promise<LocalAccount>
+  /** Embedded: dumps the state and stops anvil. External: no-op besides closing. */
+  stop: () => Promise<void>
+}
+
+/** A v0.6 UserOperation (all numeric fields bigint). */
+export type UserOperationV06 = {
+  sender: Address
+  nonce: bigint
+  initCode: Hex
+  callData: Hex
+  callGasLimit: bigint
+  verificationGasLimit: bigint
+  preVerificationGas: bigint
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+  paymasterAndData: Hex
+  signature: Hex
+}
