@@ -25,7 +25,7 @@
  *   node scripts/build-contracts.mjs --json FILE   write the artifacts as one JSON document to FILE (used by the
  *                                                  test that checks the committed artifacts are current)
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -60,7 +60,11 @@ const targets = [
   ['smartAccount', 'contracts/smart-account/SmartAccount.sol', 'SmartAccount'],
   ['proxy', 'contracts/smart-account/Proxy.sol', 'Proxy'],
   ['smartAccountFactory', 'contracts/smart-account/factory/SmartAccountFactory.sol', 'SmartAccountFactory'],
-  ['defaultCallbackHandler', 'contracts/smart-account/handler/DefaultCallbackHandler.sol', 'DefaultCallbackHandler'],
+  [
+    'defaultCallbackHandler',
+    'contracts/smart-account/handler/DefaultCallbackHandler.sol',
+    'DefaultCallbackHandler',
+  ],
   [
     'ecdsaOwnershipRegistryModule',
     'contracts/smart-account/modules/EcdsaOwnershipRegistryModule.sol',
@@ -78,7 +82,8 @@ const targets = [
 /** Maps a source unit name to a file on disk. */
 function resolveSource(unit) {
   if (unit.startsWith('contracts/smart-account/')) return join(biconomyDir, unit)
-  if (unit.startsWith('contracts/opstation/')) return join(root, 'contracts', unit.slice('contracts/opstation/'.length))
+  if (unit.startsWith('contracts/opstation/'))
+    return join(root, 'contracts', unit.slice('contracts/opstation/'.length))
   return require.resolve(unit)
 }
 
@@ -96,7 +101,8 @@ function collectVariableNames(node, names) {
     for (const child of node) collectVariableNames(child, names)
   } else if (node && typeof node === 'object') {
     if (node.nodeType === 'VariableDeclaration' && typeof node.id === 'number') names.set(node.id, node.name)
-    for (const value of Object.values(node)) if (value && typeof value === 'object') collectVariableNames(value, names)
+    for (const value of Object.values(node))
+      if (value && typeof value === 'object') collectVariableNames(value, names)
   }
   return names
 }

@@ -5,9 +5,9 @@ import { silentLogger } from '../log'
 import { type EmbeddedNode, startEmbeddedNode } from './anvil/startEmbeddedNode'
 import { defaults } from './constants'
 import { deployContracts } from './deploy/deployContracts'
+import { openKeyStore } from './keys/openKeyStore'
 import { detectNodeCapabilities } from './node/detectNodeCapabilities'
 import { requestRpc } from './node/requestRpc'
-import { openKeyStore } from './keys/openKeyStore'
 import type { Chain, ChainConfig, ChainEvent, ChainEventListener } from './types'
 
 /**
@@ -65,7 +65,12 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       executorPrivateKey: config.executorPrivateKey,
       paymasterSignerPrivateKey: config.paymasterSignerPrivateKey,
     })
-    const executorClient = createWalletClient({ account: keys.executor, chain: viemChain, transport, pollingInterval: 100 })
+    const executorClient = createWalletClient({
+      account: keys.executor,
+      chain: viemChain,
+      transport,
+      pollingInterval: 100,
+    })
 
     const deploy = () =>
       deployContracts({
@@ -77,7 +82,8 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
         log,
       })
     const applyMiningMode = async () => {
-      if (embedded && config.blockTime) await requestRpc(publicClient, 'evm_setIntervalMining', [config.blockTime])
+      if (embedded && config.blockTime)
+        await requestRpc(publicClient, 'evm_setIntervalMining', [config.blockTime])
     }
 
     const result = await deploy()
@@ -94,6 +100,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       addresses: result.addresses,
       missing: result.missing,
       mismatched: result.mismatched,
+      gasTankDefaultWei: config.gasTankDefaultWei ?? defaults.gasTankWei,
       startMs: Math.round(performance.now() - started),
       onEvent: (listener) => {
         listeners.add(listener)
@@ -111,7 +118,8 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       const again = await deploy()
       chain.missing.splice(0, chain.missing.length, ...again.missing)
       chain.mismatched.splice(0, chain.mismatched.length, ...again.mismatched)
-      if (again.deployed.length > 0) log.warn({ deployed: again.deployed }, 'contracts were redeployed after a restart')
+      if (again.deployed.length > 0)
+        log.warn({ deployed: again.deployed }, 'contracts were redeployed after a restart')
       await applyMiningMode()
     }
 

@@ -1,4 +1,13 @@
-import type { Account, Address, Chain as ViemChain, Hex, LocalAccount, PublicClient, Transport, WalletClient } from 'viem'
+import type {
+  Account,
+  Address,
+  Hex,
+  LocalAccount,
+  PublicClient,
+  Transport,
+  Chain as ViemChain,
+  WalletClient,
+} from 'viem'
 import type { Logger } from '../log'
 
 export type ChainConfig = {
@@ -72,6 +81,8 @@ export type Chain = {
   missing: string[]
   /** Contracts found with code other than expected (left untouched on external nodes). */
   mismatched: string[]
+  /** Initial deposit of `createGasTank` on dev chains. */
+  gasTankDefaultWei: bigint
   /** Milliseconds from `startChain` call to ready. */
   startMs: number
   /** Subscribes to chain.exited / chain.restarted / chain.error; returns an unsubscribe function. */

@@ -1,4 +1,8 @@
-import { ecdsaOwnershipRegistryModuleArtifact, smartAccountArtifact, smartAccountFactoryArtifact } from '../artifacts'
+import {
+  ecdsaOwnershipRegistryModuleArtifact,
+  smartAccountArtifact,
+  smartAccountFactoryArtifact,
+} from '../artifacts'
 
 /** Biconomy Smart Account v2 implementation (`execute_ncC`, `executeBatch_y6U`, `init`, ...). */
 export const smartAccountAbi = smartAccountArtifact.abi

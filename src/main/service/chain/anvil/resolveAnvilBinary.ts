@@ -7,7 +7,10 @@ const platformNames: Record<string, string> = { linux: 'linux', darwin: 'darwin'
 const archNames: Record<string, string> = { x64: 'amd64', arm64: 'arm64' }
 
 /** The npm package that ships anvil for this platform, e.g. `@foundry-rs/anvil-linux-amd64`. */
-export function getAnvilPackageName(platform: string = process.platform, arch: string = process.arch): string | null {
+export function getAnvilPackageName(
+  platform: string = process.platform,
+  arch: string = process.arch,
+): string | null {
   const p = platformNames[platform]
   const a = archNames[arch]
   return p && a ? `@foundry-rs/anvil-${p}-${a}` : null

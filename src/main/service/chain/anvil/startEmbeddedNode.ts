@@ -73,7 +73,10 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
       // A state file anvil cannot load (e.g. cut off by a hard kill while dumping): keep it aside, start fresh.
       const aside = `${statePath}.unreadable-${Date.now()}`
       await rename(statePath, aside)
-      p.log.warn({ err, aside }, 'anvil could not load its state file; moved it aside and starting with a fresh chain')
+      p.log.warn(
+        { err, aside },
+        'anvil could not load its state file; moved it aside and starting with a fresh chain',
+      )
       return await spawnAnvil(spawnParameters)
     }
   }
@@ -88,7 +91,10 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
       current = await spawnWithRecovery()
       watch(current)
       await p.afterRestart()
-      p.log.info({ rpcUrl: current.rpcUrl, pid: current.pid, ms: Date.now() - started }, 'embedded anvil restarted')
+      p.log.info(
+        { rpcUrl: current.rpcUrl, pid: current.pid, ms: Date.now() - started },
+        'embedded anvil restarted',
+      )
       p.emit({ type: 'chain.restarted', rpcUrl: current.rpcUrl, restartMs: Date.now() - started })
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err))

@@ -21,10 +21,7 @@ export type PlannedContract = {
   address: Address
   /** Runtime code the address must hold. */
   expectedCode: Hex
-} & (
-  | { via: 'create2'; initCode: Hex }
-  | { via: 'setCode'; storage: StorageWord[] }
-)
+} & ({ via: 'create2'; initCode: Hex } | { via: 'setCode'; storage: StorageWord[] })
 
 /** A storage word the constructor would have written. `verify`: re-checked (and repaired) on every start. */
 export type StorageWord = { label: string; slot: Hex; value: Hex; verify: boolean }
@@ -47,7 +44,12 @@ const UNACCOUNTED_EP_GAS_OVERHEAD = 9600n
 
 /** Address a CREATE2-deployer deployment with salt 0 lands at. */
 export function getCreate2Address(initCode: Hex): Address {
-  return getContractAddress({ opcode: 'CREATE2', from: canonicalAddresses.create2Deployer, salt: zeroSalt, bytecode: initCode })
+  return getContractAddress({
+    opcode: 'CREATE2',
+    from: canonicalAddresses.create2Deployer,
+    salt: zeroSalt,
+    bytecode: initCode,
+  })
 }
 
 function create2(name: string, initCode: Hex, expectedCode: (address: Address) => Hex): PlannedContract {
@@ -130,7 +132,11 @@ export function buildDeploymentPlan(p: BuildDeploymentPlanParameters): PlannedCo
       'simpleAccountFactory',
       concat([simpleAccountFactoryArtifact.bytecode, encodeAbiParameters([{ type: 'address' }], [ep])]),
       // Its one immutable is the SimpleAccount implementation its constructor deploys.
-      (address) => fillZeroPush32(simpleAccountFactoryArtifact.deployedBytecode, getContractAddress({ from: address, nonce: 1n })),
+      (address) =>
+        fillZeroPush32(
+          simpleAccountFactoryArtifact.deployedBytecode,
+          getContractAddress({ from: address, nonce: 1n }),
+        ),
     ),
   ]
 

@@ -1,4 +1,4 @@
-import { type Address, concat, type Hex, keccak256, numberToHex, pad, type PublicClient } from 'viem'
+import { type Address, concat, type Hex, keccak256, numberToHex, type PublicClient, pad } from 'viem'
 import type { Logger } from '../../log'
 import { canonicalAddresses, create2DeployerRuntimeCode, defaults, testTokens } from '../constants'
 import { requestRpc } from '../node/requestRpc'
@@ -36,14 +36,20 @@ async function fundExecutor(p: DeployContractsParameters): Promise<void> {
   if (balance >= defaults.executorBalanceWei / 10n) return
   const prefix = p.capabilities.devPrefix
   if (prefix) {
-    await requestRpc(p.publicClient, `${prefix}_setBalance`, [address, numberToHex(defaults.executorBalanceWei)])
+    await requestRpc(p.publicClient, `${prefix}_setBalance`, [
+      address,
+      numberToHex(defaults.executorBalanceWei),
+    ])
     return
   }
   // A dev node without set-balance (geth --dev): the node's own unlocked, prefunded account pays.
   const accounts = await requestRpc<Address[]>(p.publicClient, 'eth_accounts').catch(() => [])
   const from = accounts[0]
   if (!from) {
-    p.log.warn({ executor: address }, 'cannot fund the executor on this dev chain: no set-balance method, no node account')
+    p.log.warn(
+      { executor: address },
+      'cannot fund the executor on this dev chain: no set-balance method, no node account',
+    )
     return
   }
   const hash = await requestRpc<Hex>(p.publicClient, 'eth_sendTransaction', [
@@ -56,7 +62,12 @@ async function setCode(p: DeployContractsParameters, address: Address, code: Hex
   await requestRpc(p.publicClient, `${p.capabilities.devPrefix}_setCode`, [address, code])
 }
 
-async function setStorage(p: DeployContractsParameters, address: Address, slot: Hex, value: Hex): Promise<void> {
+async function setStorage(
+  p: DeployContractsParameters,
+  address: Address,
+  slot: Hex,
+  value: Hex,
+): Promise<void> {
   await requestRpc(p.publicClient, `${p.capabilities.devPrefix}_setStorageAt`, [address, slot, value])
 }
 
@@ -68,13 +79,20 @@ async function placeCode(p: DeployContractsParameters, item: PlannedContract): P
 }
 
 /** Re-checks the storage words a constructor would have written (owner, signer); repairs them on dev nodes. */
-async function verifyStorage(p: DeployContractsParameters, item: PlannedContract, mismatched: string[]): Promise<void> {
+async function verifyStorage(
+  p: DeployContractsParameters,
+  item: PlannedContract,
+  mismatched: string[],
+): Promise<void> {
   if (item.via !== 'setCode') return
   for (const w of item.storage.filter((s) => s.verify)) {
     const actual = await p.publicClient.getStorageAt({ address: item.address, slot: w.slot })
     if (actual && BigInt(actual) === BigInt(w.value)) continue
     if (p.capabilities.devPrefix) {
-      p.log.warn({ contract: item.name, slot: w.label, actual, expected: w.value }, 'repairing contract storage')
+      p.log.warn(
+        { contract: item.name, slot: w.label, actual, expected: w.value },
+        'repairing contract storage',
+      )
       await setStorage(p, item.address, w.slot, w.value)
     } else {
       mismatched.push(`${item.name}.${w.label}`)
@@ -117,11 +135,17 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
         continue
       }
       if (p.repairMismatches && canSetCode) {
-        p.log.warn({ contract: item.name, address: item.address }, 'contract code differs from the build; replacing it')
+        p.log.warn(
+          { contract: item.name, address: item.address },
+          'contract code differs from the build; replacing it',
+        )
         await placeCode(p, item)
         deployed.push(item.name)
       } else {
-        p.log.warn({ contract: item.name, address: item.address }, 'contract code differs from the expected code')
+        p.log.warn(
+          { contract: item.name, address: item.address },
+          'contract code differs from the expected code',
+        )
         mismatched.push(item.name)
       }
       continue

@@ -24,7 +24,12 @@ export type EnsureStakesAndDepositsParameters = {
 export async function ensureStakesAndDeposits(p: EnsureStakesAndDepositsParameters): Promise<void> {
   const { entryPoint } = p.addresses
   const info = (account: `0x${string}`) =>
-    p.publicClient.readContract({ address: entryPoint, abi: entryPointAbi, functionName: 'getDepositInfo', args: [account] })
+    p.publicClient.readContract({
+      address: entryPoint,
+      abi: entryPointAbi,
+      functionName: 'getDepositInfo',
+      args: [account],
+    })
   const needsStake = (i: { staked: boolean; stake: bigint; unstakeDelaySec: number }) =>
     !i.staked || i.stake < defaults.stakeWei || i.unstakeDelaySec < defaults.unstakeDelaySec
 

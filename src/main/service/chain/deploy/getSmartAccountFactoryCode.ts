@@ -13,7 +13,9 @@ export function patchProxyCreationCode(factoryCode: Hex): Hex {
   const ours = proxyArtifact.bytecode.slice(2).toLowerCase()
   const sdk = sdkProxyArtifact.creationCode.slice(2).toLowerCase()
   if (ours.length !== sdk.length) {
-    throw new Error('Compiled Proxy creation code and the SDK constant differ in length; cannot patch the factory')
+    throw new Error(
+      'Compiled Proxy creation code and the SDK constant differ in length; cannot patch the factory',
+    )
   }
   const parts = factoryCode.slice(2).toLowerCase().split(ours)
   if (parts.length < 2) throw new Error('Proxy creation code not found in the factory runtime code')
@@ -22,9 +24,13 @@ export function patchProxyCreationCode(factoryCode: Hex): Hex {
 
 /** Runtime code of the SA v2 factory at its canonical address: immutables patched, SDK proxy bytes embedded. */
 export function getSmartAccountFactoryCode(): Hex {
-  const code = patchImmutables(smartAccountFactoryArtifact.deployedBytecode, smartAccountFactoryArtifact.immutables, {
-    basicImplementation: canonicalAddresses.smartAccountImplementation,
-    minimalHandler: canonicalAddresses.fallbackHandler,
-  })
+  const code = patchImmutables(
+    smartAccountFactoryArtifact.deployedBytecode,
+    smartAccountFactoryArtifact.immutables,
+    {
+      basicImplementation: canonicalAddresses.smartAccountImplementation,
+      minimalHandler: canonicalAddresses.fallbackHandler,
+    },
+  )
   return patchProxyCreationCode(code)
 }

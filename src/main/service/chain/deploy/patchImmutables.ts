@@ -6,7 +6,11 @@ export type ImmutableReferences = Readonly<Record<string, readonly { start: numb
  * Writes immutable values into runtime code at the offsets solc reports (`immutableReferences`), as
  * the constructor would. Values are left-padded to 32 bytes.
  */
-export function patchImmutables(code: Hex, references: ImmutableReferences, values: Record<string, Hex | Address>): Hex {
+export function patchImmutables(
+  code: Hex,
+  references: ImmutableReferences,
+  values: Record<string, Hex | Address>,
+): Hex {
   let hex = code.slice(2)
   for (const [name, refs] of Object.entries(references)) {
     const value = values[name]

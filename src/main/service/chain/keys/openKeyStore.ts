@@ -54,11 +54,16 @@ async function readKeyFile(path: string): Promise<KeyFile> {
 export async function openKeyStore(p: OpenKeyStoreParameters): Promise<KeyStore> {
   await mkdir(dirname(p.path), { recursive: true })
   const file = await readKeyFile(p.path)
-  const entry = (file.chains[String(p.chainId)] ??= {})
+  const entry = file.chains[String(p.chainId)] ?? {}
+  file.chains[String(p.chainId)] = entry
   let dirty = false
 
   const need: string[] = []
-  const pick = (configured: Hex | undefined, stored: Hex | undefined, configName: string): Hex | undefined => {
+  const pick = (
+    configured: Hex | undefined,
+    stored: Hex | undefined,
+    configName: string,
+  ): Hex | undefined => {
     if (configured) return configured
     if (stored) return stored
     if (!p.isDev) {

@@ -17,7 +17,10 @@ async function answers(client: PublicClient, method: string, params: unknown[] =
  * Finds out whether the node is a dev node: anvil (`anvil_nodeInfo`), hardhat/EDR (`hardhat_metadata`),
  * or any node on chain id 31337/1337 (e.g. geth --dev, which has no set-code methods).
  */
-export async function detectNodeCapabilities(client: PublicClient, chainId: number): Promise<NodeCapabilities> {
+export async function detectNodeCapabilities(
+  client: PublicClient,
+  chainId: number,
+): Promise<NodeCapabilities> {
   const clientVersion = await requestRpc<string>(client, 'web3_clientVersion').catch(() => 'unknown')
   let devPrefix: NodeCapabilities['devPrefix'] = null
   if (await answers(client, 'anvil_nodeInfo')) devPrefix = 'anvil'

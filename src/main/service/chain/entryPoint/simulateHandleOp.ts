@@ -1,0 +1,46 @@
+import { type Address, encodeFunctionData, type Hex, zeroAddress } from 'viem'
+import { entryPointAbi } from '../abis/entryPoint'
+import type { Chain, UserOperationV06 } from '../types'
+import { decodeRevertReason } from './decodeRevert'
+import { callEntryPointSimulation, type SimulationOptions } from './simulateEntryPoint'
+
+export type ExecutionResult = {
+  preOpGas: bigint
+  paid: bigint
+  validAfter: number
+  validUntil: number
+  targetSuccess: boolean
+  targetResult: Hex
+  /** `targetResult` decoded when the target call reverted with Error(string)/Panic/a known custom error. */
+  targetRevertReason: string | null
+}
+
+/**
+ * `EntryPoint.simulateHandleOp(op, target, targetCallData)` with eth_call: validation plus execution, decoded into
+ * the `ExecutionResult`. Pass target = zero address to skip the extra call. Throws FailedOpError / SimulationRevertedError.
+ */
+export async function simulateHandleOp(
+  chain: Chain,
+  op: UserOperationV06,
+  target: Address = zeroAddress,
+  targetCallData: Hex = '0x',
+  options: SimulationOptions = {},
+): Promise<ExecutionResult> {
+  const data = encodeFunctionData({
+    abi: entryPointAbi,
+    functionName: 'simulateHandleOp',
+    args: [op, target, targetCallData],
+  })
+  const decoded = await callEntryPointSimulation(chain, data, ['ExecutionResult'], options)
+  if (decoded.errorName !== 'ExecutionResult') throw new Error(`unexpected ${decoded.errorName}`)
+  const [preOpGas, paid, validAfter, validUntil, targetSuccess, targetResult] = decoded.args
+  return {
+    preOpGas,
+    paid,
+    validAfter,
+    validUntil,
+    targetSuccess,
+    targetResult,
+    targetRevertReason: targetSuccess ? null : decodeRevertReason(targetResult, options.extraAbi),
+  }
+}
