@@ -1,0 +1,39 @@
+// Builds the console (src/renderer → out/renderer) when it is missing or older than its sources,
+// so `npm run serve` and `npm start` always serve the current console. Quiet when nothing to do.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const output = path.join(root, 'out', 'renderer', 'index.html')
+
+function newestMtime(dir) {
+  if (!existsSync(dir)) return 0
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs)
+  }
+  return newest
+}
+
+export function buildConsoleIfStale() {
+  if (!existsSync(path.join(root, 'src', 'renderer', 'index.html'))) return
+  const sources = Math.max(
+    newestMtime(path.join(root, 'src', 'renderer')),
+    newestMtime(path.join(root, 'src', 'shared')),
+    existsSync(path.join(root, 'vite.renderer.config.ts')) ? statSync(path.join(root, 'vite.renderer.config.ts')).mtimeMs : 0,
+  )
+  if (existsSync(output) && statSync(output).mtimeMs >= sources) return
+  process.stderr.write('opstation: building the console (src/renderer → out/renderer)…\n')
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  if (result.status !== 0) {
+    process.stderr.write('opstation: the console build failed; the service runs, /console/ will say it is not built\n')
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) buildConsoleIfStale()

@@ -1,0 +1,68 @@
+// `npm test`: every test — unit and integration (vitest, real anvil), then the console e2e tests
+// (Playwright in Debian's Chromium). Ends with one line "tests: N passed, N failed".
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const results = path.join(root, 'test-results')
+mkdirSync(results, { recursive: true })
+const only = process.argv[2] // optional: unit | integration | e2e
+
+let passed = 0
+let failed = 0
+let exitCode = 0
+
+function run(label, command, args, env = {}) {
+  process.stdout.write(`\n── ${label}\n`)
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+  if (result.status !== 0) exitCode = 1
+  return result.status
+}
+
+if (!only || only === 'unit' || only === 'integration') {
+  const vitestJson = path.join(results, 'vitest.json')
+  const projects = only ? ['--project', only] : []
+  run('vitest', process.execPath, [
+    path.join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+    'run',
+    ...projects,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestJson}`,
+  ])
+  if (existsSync(vitestJson)) {
+    const report = JSON.parse(readFileSync(vitestJson, 'utf8'))
+    passed += report.numPassedTests ?? 0
+    failed += report.numFailedTests ?? 0
+    // A file that fails to load fails no test but must still count.
+    if (report.numFailedTestSuites && !report.numFailedTests) failed += report.numFailedTestSuites
+  } else {
+    failed += 1
+  }
+}
+
+if ((!only || only === 'e2e') && existsSync(path.join(root, 'playwright.config.ts'))) {
+  if (!existsSync('/usr/bin/chromium')) {
+    process.stdout.write('\nPlaywright needs Debian\'s Chromium at /usr/bin/chromium: apt-get install -y chromium\n')
+    failed += 1
+    exitCode = 1
+  } else {
+    const playwrightJson = path.join(results, 'playwright.json')
+    run('playwright (console e2e)', process.execPath, [path.join(root, 'node_modules', '@playwright/test', 'cli.js'), 'test'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+    })
+    if (existsSync(playwrightJson)) {
+      const stats = JSON.parse(readFileSync(playwrightJson, 'utf8')).stats ?? {}
+      passed += (stats.expected ?? 0) + (stats.flaky ?? 0)
+      failed += stats.unexpected ?? 0
+    } else {
+      failed += 1
+    }
+  }
+}
+
+if (failed > 0) exitCode = 1
+process.stdout.write(`\ntests: ${passed} passed, ${failed} failed\n`)
+process.exit(exitCode)
