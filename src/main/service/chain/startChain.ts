@@ -100,6 +100,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       addresses: result.addresses,
       missing: result.missing,
       mismatched: result.mismatched,
+      deployed: result.deployed,
       gasTankDefaultWei: config.gasTankDefaultWei ?? defaults.gasTankWei,
       startMs: Math.round(performance.now() - started),
       onEvent: (listener) => {
@@ -118,6 +119,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       const again = await deploy()
       chain.missing.splice(0, chain.missing.length, ...again.missing)
       chain.mismatched.splice(0, chain.mismatched.length, ...again.mismatched)
+      chain.deployed.splice(0, chain.deployed.length, ...again.deployed)
       if (again.deployed.length > 0)
         log.warn({ deployed: again.deployed }, 'contracts were redeployed after a restart')
       await applyMiningMode()

@@ -81,6 +81,8 @@ export type Chain = {
   missing: string[]
   /** Contracts found with code other than expected (left untouched on external nodes). */
   mismatched: string[]
+  /** Contracts deployed (or code placed) by the last start or restart; empty when everything was in place. */
+  deployed: string[]
   /** Initial deposit of `createGasTank` on dev chains. */
   gasTankDefaultWei: bigint
   /** Milliseconds from `startChain` call to ready. */
