@@ -78,6 +78,88 @@ export const WebhookSchema = z.object({
 })
 export type Webhook = z.infer<typeof WebhookSchema>
 
+/** One step of a sponsorship decision, in evaluation order (policy/evaluateSponsorship.ts). */
+export const SponsorshipStepSchema = z.object({
+  step: z.string().min(1),
+  outcome: z.enum(['pass', 'fail', 'skip']),
+  detail: z.string(),
+})
+export type SponsorshipStep = z.infer<typeof SponsorshipStepSchema>
+
+/** A recorded paymaster decision: why a UserOperation was or was not sponsored (bounded collection). */
+export const SponsorshipSchema = z.object({
+  id: z.string().min(1),
+  dappId: z.string().min(1),
+  time: isoDate,
+  /** The wire method that asked (pm_sponsorUserOperation, pm_getPaymasterData, ...). */
+  method: z.string(),
+  mode: z.enum(['SPONSORED', 'ERC20']),
+  sender: address,
+  /** Decimal. */
+  nonce: z.string(),
+  /** Set when every field of the signed operation is known. */
+  userOpHash: z.string().nullable(),
+  sponsored: z.boolean(),
+  steps: z.array(SponsorshipStepSchema),
+  /** Why not sponsored (the failing step's detail), null when sponsored. */
+  reason: z.string().nullable(),
+  paymasterAndData: z.string().nullable().default(null),
+  /** Gas limits returned (decimal strings). */
+  gas: z
+    .object({ callGasLimit: z.string(), verificationGasLimit: z.string(), preVerificationGas: z.string() })
+    .nullable()
+    .default(null),
+  validUntil: z.number().int().nullable().default(null),
+  feeToken: address.nullable().default(null),
+  webhookCallId: z.string().nullable().default(null),
+})
+export type Sponsorship = z.infer<typeof SponsorshipSchema>
+
+/** A sponsored UserOperation as mined: what spending limits count (policy/syncSponsorshipUsage.ts). */
+export const SponsorshipUsageSchema = z.object({
+  userOpHash: z.string(),
+  dappId: z.string().min(1),
+  paymasterId: address,
+  sender: address,
+  /** Wei charged to the gas tank (GasBalanceDeducted), decimal. */
+  gasCostWei: z.string().regex(/^\d+$/),
+  success: z.boolean(),
+  blockNumber: z.number().int().nonnegative(),
+  /** Block timestamp, unix seconds. */
+  minedAt: z.number().int().nonnegative(),
+})
+export type SponsorshipUsage = z.infer<typeof SponsorshipUsageSchema>
+
+/** One outbound webhook call with what was sent and received (bounded collection). */
+export const WebhookCallSchema = z.object({
+  id: z.string().min(1),
+  webhookId: z.string().min(1),
+  dappId: z.string().min(1),
+  time: isoDate,
+  method: z.enum(['GET', 'POST']),
+  url: z.string(),
+  requestBody: z.string().nullable(),
+  status: z.number().int().nullable(),
+  responseBody: z.string().nullable(),
+  latencyMs: z.number().nonnegative(),
+  verified: z.boolean(),
+  /** Which spelling carried the verdict. */
+  field: z.enum(['arePoliciesVerified', 'arePoliciesVerifed']).nullable(),
+  /** Why not verified (time-out, non-2xx, invalid JSON, missing field). */
+  error: z.string().nullable(),
+})
+export type WebhookCall = z.infer<typeof WebhookCallSchema>
+
+/** USD price of a fee token (or of the native coin, address 0xEeee...EEeE) used for ERC20 fee quotes. */
+export const TokenPriceSchema = z.object({
+  tokenAddress: address,
+  /** USD per whole token, decimal string. */
+  usdPrice: z.string().regex(/^\d+(\.\d+)?$/),
+  logoUrl: z.string().nullable().default(null),
+  updatedAt: isoDate,
+})
+export type TokenPrice = z.infer<typeof TokenPriceSchema>
+
 export const StoreDocumentSchema = z.object({
   schemaVersion: z.literal(CURRENT_SCHEMA_VERSION),
   createdAt: isoDate,
@@ -85,6 +167,10 @@ export const StoreDocumentSchema = z.object({
   dapps: z.array(DappSchema),
   smartContracts: z.array(SmartContractSchema),
   webhooks: z.array(WebhookSchema),
+  sponsorships: z.array(SponsorshipSchema).default([]),
+  sponsorshipUsage: z.array(SponsorshipUsageSchema).default([]),
+  webhookCalls: z.array(WebhookCallSchema).default([]),
+  tokenPrices: z.array(TokenPriceSchema).default([]),
 })
 export type StoreDocument = z.infer<typeof StoreDocumentSchema>
 
@@ -96,5 +182,9 @@ export function createEmptyDocument(now = new Date()): StoreDocument {
     dapps: [],
     smartContracts: [],
     webhooks: [],
+    sponsorships: [],
+    sponsorshipUsage: [],
+    webhookCalls: [],
+    tokenPrices: [],
   }
 }
