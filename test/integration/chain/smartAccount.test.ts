@@ -74,7 +74,9 @@ describe('Biconomy Smart Account v2 on the embedded chain', () => {
   })
 
   it('matches the address given for the protocol doc example (owner anvil #1, index 0)', async () => {
-    const account = await createSdkAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+    const account = await createSdkAccount(
+      '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+    )
     expect(await account.getAccountAddress()).toBe('0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90')
   })
 

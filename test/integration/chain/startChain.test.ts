@@ -2,8 +2,8 @@ import { keccak256, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  canonicalAddresses,
   type Chain,
+  canonicalAddresses,
   createGasTank,
   fundEth,
   getDepositInfo,

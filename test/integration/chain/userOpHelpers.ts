@@ -36,7 +36,11 @@ export async function getFees(chain: Chain): Promise<{ maxFeePerGas: bigint; max
 
 /** initCode of a Biconomy SA v2 with the ECDSA module for `owner` (what the SDK builds). */
 export function getSmartAccountInitCode(chain: Chain, owner: Address, index = 0n): Hex {
-  const setup = encodeFunctionData({ abi: ecdsaModuleAbi, functionName: 'initForSmartAccount', args: [owner] })
+  const setup = encodeFunctionData({
+    abi: ecdsaModuleAbi,
+    functionName: 'initForSmartAccount',
+    args: [owner],
+  })
   return concat([
     chain.addresses.smartAccountFactory,
     encodeFunctionData({
@@ -53,10 +57,17 @@ export function encodeSmartAccountExecute(dest: Address, value: bigint, func: He
 }
 
 /** ECDSA module signature: abi.encode(bytes personalSign(userOpHash), address module). */
-export async function signSmartAccountOp(chain: Chain, op: UserOperationV06, owner: LocalAccount): Promise<Hex> {
+export async function signSmartAccountOp(
+  chain: Chain,
+  op: UserOperationV06,
+  owner: LocalAccount,
+): Promise<Hex> {
   const hash = computeUserOpHash(op, chain.chainId, chain.addresses.entryPoint)
   const ownerSig = await owner.signMessage({ message: { raw: hash } })
-  return encodeAbiParameters([{ type: 'bytes' }, { type: 'address' }], [ownerSig, chain.addresses.ecdsaModule])
+  return encodeAbiParameters(
+    [{ type: 'bytes' }, { type: 'address' }],
+    [ownerSig, chain.addresses.ecdsaModule],
+  )
 }
 
 export type UserOperationEventArgs = {
@@ -96,7 +107,10 @@ export async function sendHandleOps(
 }
 
 /** An op with generous gas limits; the caller fills sender, nonce, initCode, callData, signature. */
-export async function buildOp(chain: Chain, fields: Partial<UserOperationV06> & { sender: Address }): Promise<UserOperationV06> {
+export async function buildOp(
+  chain: Chain,
+  fields: Partial<UserOperationV06> & { sender: Address },
+): Promise<UserOperationV06> {
   return {
     nonce: 0n,
     initCode: '0x',
@@ -109,4 +123,18 @@ export async function buildOp(chain: Chain, fields: Partial<UserOperationV06> & 
     ...(await getFees(chain)),
     ...fields,
   }
+}
+
+/** Counterfactual SA v2 address from the factory (`getAddressForCounterFactualAccount`). */
+export function getSmartAccountAddress(chain: Chain, owner: Address, index = 0n): Promise<Address> {
+  return chain.publicClient.readContract({
+    address: chain.addresses.smartAccountFactory,
+    abi: smartAccountFactoryAbi,
+    functionName: 'getAddressForCounterFactualAccount',
+    args: [
+      chain.addresses.ecdsaModule,
+      encodeFunctionData({ abi: ecdsaModuleAbi, functionName: 'initForSmartAccount', args: [owner] }),
+      index,
+    ],
+  })
 }
