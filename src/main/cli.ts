@@ -129,6 +129,18 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stderr.write(`opstation: ${(err as Error).message}\n`)
     return 2
   }
+  // Signal handlers go in before anything is printed, so a signal right after the ready line still
+  // shuts down cleanly (and one during start-up stops as soon as the service is up).
+  let stopRequested: string | undefined
+  let onStop: ((signal: string) => void) | undefined
+  const requestStop = (signal: string) => {
+    if (stopRequested) return
+    stopRequested = signal
+    onStop?.(signal)
+  }
+  process.on('SIGINT', () => requestStop('SIGINT'))
+  process.on('SIGTERM', () => requestStop('SIGTERM'))
+
   let service: Service
   try {
     service = await createService(input)
@@ -137,12 +149,8 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stderr.write(`opstation: error: ${message}\n`)
     return 1
   }
-  process.stdout.write(`${formatReadyLine(service)}\n`)
   return new Promise<number>((resolve) => {
-    let stopping = false
-    const stop = (signal: string) => {
-      if (stopping) return
-      stopping = true
+    onStop = (signal: string) => {
       process.stderr.write(`opstation: ${signal} received, shutting down\n`)
       service.close().then(
         () => resolve(0),
@@ -152,7 +160,7 @@ export async function runCli(argv: string[]): Promise<number> {
         },
       )
     }
-    process.once('SIGINT', () => stop('SIGINT'))
-    process.once('SIGTERM', () => stop('SIGTERM'))
+    if (stopRequested) onStop(stopRequested)
+    else process.stdout.write(`${formatReadyLine(service)}\n`)
   })
 }

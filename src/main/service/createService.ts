@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import { pino } from 'pino'
 import type { ChainStatus, ServiceInfo } from '../../shared/serviceInfo'
 import { ethChainId } from './bundler/methods/eth_chainId'
 import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
@@ -29,11 +30,12 @@ export type Service = {
  */
 export async function createService(input: ServiceConfigInput): Promise<Service> {
   const config = parseServiceConfig(input)
+  const log = pino({ level: config.logLevel, base: { service: 'opstation' } }, pino.destination(2))
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 })
   const lock = lockDataFolder(config.dataDir)
   let app: FastifyInstance | undefined
   try {
-    const store = await openStore({ dataDir: config.dataDir })
+    const store = await openStore({ dataDir: config.dataDir, log })
     await ensureDefaultAccount(store)
     const chainStatus: ChainStatus = { kind: 'none', state: 'none', addresses: null, missing: [] }
     const chainId = config.chainId
@@ -57,7 +59,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       store,
       host: config.host,
       bodyLimit: config.bodyLimit,
-      logLevel: config.logLevel,
+      logger: log,
       consoleDir,
       bundlerMethods: createMethodRegistry([ethChainId]),
       paymasterMethods: createMethodRegistry([ethChainId]),

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
 import { registerPaymasterRoutes } from '../dashboard/paymasters.routes'
 import { registerSmartContractRoutes } from '../dashboard/smartContracts.routes'
@@ -16,7 +16,7 @@ export type BuildServerParameters = {
   store: Store
   host: string
   bodyLimit: number
-  logLevel: string
+  logger: FastifyBaseLogger
   consoleDir: string
   bundlerMethods: RpcMethodRegistry
   paymasterMethods: RpcMethodRegistry
@@ -34,7 +34,7 @@ const RPC_PATH = /^\/api\/v[12]\/\d+\/[^/]+\/?$/
 export async function buildServer(params: BuildServerParameters): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: params.bodyLimit,
-    logger: { level: params.logLevel, stream: process.stderr },
+    loggerInstance: params.logger,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
   })
@@ -72,6 +72,8 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
     }),
   )
   await app.register(async (rest) => {
+    // JSON only: a text/plain "simple" request from another site must not reach a handler.
+    rest.removeContentTypeParser('text/plain')
     await registerPaymasterRoutes(rest, {
       store: params.store,
       getSupportedChainIds: params.getSupportedChainIds,

@@ -1,0 +1,77 @@
+import { mkdtemp, stat, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCliToExit, spawnCli } from '../../helpers/spawnCli'
+
+const tmp = () => mkdtemp(path.join(os.tmpdir(), 'opstation-cli-'))
+
+describe('opstation serve (headless)', () => {
+  it('prints one ready line with the URLs and the auth token, and exits 0 on SIGTERM with the store flushed', async () => {
+    const dataDir = await tmp()
+    const cli = await spawnCli(['--port', '0', '--data-dir', dataDir, '--no-chain'])
+    expect(cli.ready).toMatchObject({
+      dashboardUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      bundlerUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2\/31337\/[A-Za-z0-9.-]+$/),
+      paymasterUrlTemplate: expect.stringMatching(/\/api\/v1\/31337\/\{apiKey\}$/),
+      consoleUrl: expect.stringMatching(/\/console\/$/),
+      chainId: 31337,
+      authToken: expect.stringMatching(/^[0-9a-f]{64}$/),
+    })
+    cli.child.kill('SIGTERM')
+    expect(await cli.exited).toBe(0)
+    const file = await stat(path.join(dataDir, 'opstation.json'))
+    expect(file.mode & 0o777).toBe(0o600)
+  })
+
+  it('keeps the same auth token across restarts on one data folder', async () => {
+    const dataDir = await tmp()
+    const first = await spawnCli(['--port', '0', '--data-dir', dataDir, '--no-chain'])
+    first.child.kill('SIGINT')
+    expect(await first.exited).toBe(0)
+    const second = await spawnCli(['--port', '0', '--data-dir', dataDir, '--no-chain'])
+    expect(second.ready.authToken).toBe(first.ready.authToken)
+    second.child.kill('SIGTERM')
+    await second.exited
+  })
+
+  it('a port already in use gives a one-line error and exit code 1', async () => {
+    const first = await spawnCli(['--port', '0', '--data-dir', await tmp(), '--no-chain'])
+    const port = new URL(first.ready.dashboardUrl).port
+    const second = await runCliToExit(['serve', '--port', port, '--data-dir', await tmp(), '--no-chain'])
+    first.child.kill('SIGTERM')
+    await first.exited
+    expect(second.code).toBe(1)
+    expect(second.stderr.trim().split('\n')).toHaveLength(1)
+    expect(second.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+  })
+
+  it('a second instance on the same data folder is refused with a clear error', async () => {
+    const dataDir = await tmp()
+    const first = await spawnCli(['--port', '0', '--data-dir', dataDir, '--no-chain'])
+    const second = await runCliToExit(['serve', '--port', '0', '--data-dir', dataDir, '--no-chain'])
+    first.child.kill('SIGTERM')
+    await first.exited
+    expect(second.code).toBe(1)
+    expect(second.stderr).toMatch(/is in use by another Opstation instance \(pid \d+\)/)
+  })
+
+  it('a corrupt store file is kept aside and reported, never silently replaced', async () => {
+    const dataDir = await tmp()
+    await writeFile(path.join(dataDir, 'opstation.json'), '{"schemaVersion": 1, "accounts": [tru')
+    const cli = await spawnCli(['--port', '0', '--data-dir', dataDir, '--no-chain', '--log-level', 'error'])
+    cli.child.kill('SIGTERM')
+    await cli.exited
+    expect(cli.stderr()).toContain('store file was unreadable; kept aside')
+    const { readdir, readFile } = await import('node:fs/promises')
+    const aside = (await readdir(dataDir)).find((f) => f.startsWith('opstation.json.corrupt-'))
+    expect(aside).toBeDefined()
+    expect(await readFile(path.join(dataDir, aside!), 'utf8')).toBe('{"schemaVersion": 1, "accounts": [tru')
+  })
+
+  it('bad flags get a one-line usage error', async () => {
+    const res = await runCliToExit(['serve', '--port', 'abc'])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toBe('opstation: --port must be a whole number from 0 to 65535 (got "abc")\n')
+  })
+})
