@@ -94,6 +94,9 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       rpcUrl,
       kind: embedded ? 'embedded' : 'external',
       capabilities,
+      anvil: embedded
+        ? { pid: embedded.pid, binary: embedded.binary, statePath: embedded.statePath, port: embedded.port }
+        : null,
       publicClient,
       executor: { address: keys.executor.address, client: executorClient, account: keys.executor },
       paymasterSigner: keys.paymasterSigner,

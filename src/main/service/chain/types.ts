@@ -71,6 +71,8 @@ export type Chain = {
   rpcUrl: string
   kind: 'embedded' | 'external'
   capabilities: NodeCapabilities
+  /** The embedded anvil process (null for external nodes). */
+  anvil: { pid: () => number; binary: string; statePath: string; port: number } | null
   publicClient: PublicClient<Transport, ViemChain>
   /** The EOA that sends handleOps bundles (funded on dev chains). */
   executor: { address: Address; client: ExecutorClient; account: LocalAccount }
