@@ -4,19 +4,26 @@ import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
 import type { ChainStatus, ServiceInfo } from '../../shared/serviceInfo'
 import { ethChainId } from './bundler/methods/eth_chainId'
+import { type Chain, createGasTank, startChain } from './chain'
 import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { StartupError } from './errors'
+import { createEventBus, type EventBus } from './events'
 import { createMethodRegistry } from './jsonrpc/defineMethod'
 import { findPackageRoot, readPackageVersion } from './packageRoot'
 import { buildServer } from './server/buildServer'
 import { ensureDefaultAccount } from './store/accounts.repo'
+import { setDappPaymasterId } from './store/dapps.repo'
 import { lockDataFolder } from './store/lockDataFolder'
 import { openStore, type Store } from './store/openStore'
+import type { Dapp } from './store/schema'
 
 export type Service = {
   readonly config: ServiceConfig
   readonly store: Store
   readonly app: FastifyInstance
+  /** The chain (undefined with `noChain`). */
+  readonly chain: Chain | undefined
+  readonly events: EventBus
   /** URLs and status; changes as the chain starts or restarts. */
   info: () => ServiceInfo
   authToken: () => string
@@ -34,11 +41,42 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 })
   const lock = lockDataFolder(config.dataDir)
   let app: FastifyInstance | undefined
+  let chain: Chain | undefined
   try {
-    const store = await openStore({ dataDir: config.dataDir, log })
+    const events = createEventBus()
+    const [store, startedChain] = await Promise.all([
+      openStore({ dataDir: config.dataDir, log }),
+      config.noChain
+        ? undefined
+        : startChain({
+            dataDir: config.dataDir,
+            rpcUrl: config.rpcUrl,
+            chainId: config.chainId,
+            blockTime: config.blockTime,
+            anvilPath: config.anvilPath,
+            log,
+          }),
+    ])
+    chain = startedChain
     await ensureDefaultAccount(store)
-    const chainStatus: ChainStatus = { kind: 'none', state: 'none', addresses: null, missing: [] }
-    const chainId = config.chainId
+    const chainStatus: ChainStatus = chain
+      ? { kind: chain.kind, state: 'ready', addresses: chain.addresses, missing: chain.missing }
+      : { kind: 'none', state: 'none', addresses: null, missing: [] }
+    const chainId = chain?.chainId ?? config.chainId
+    chain?.onEvent((event) => {
+      if (event.type === 'chain.exited') {
+        chainStatus.state = 'restarting'
+        chainStatus.message = `anvil exited (code ${event.code ?? '-'}, signal ${event.signal ?? '-'}); restarting`
+      } else if (event.type === 'chain.restarted') {
+        chainStatus.state = 'ready'
+        chainStatus.message = `anvil restarted in ${event.restartMs} ms`
+      } else {
+        chainStatus.message = event.error.message
+      }
+      log.warn({ event: event.type }, chainStatus.message)
+      events.emit('chain.status', { state: chainStatus.state, message: chainStatus.message })
+    })
+    const provisionDapp = chain ? (dapp: Dapp) => provisionGasTank(chain!, store, dapp) : undefined
     const consoleDir = config.consoleDir ?? path.join(findPackageRoot(), 'out', 'renderer')
     const version = readPackageVersion()
 
@@ -50,7 +88,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       paymasterUrlTemplate: `${baseUrl}/api/v1/${chainId}/{apiKey}`,
       consoleUrl: `${baseUrl}/console/`,
       chainId,
-      rpcUrl: null,
+      rpcUrl: chain?.rpcUrl ?? null,
       dataDir: config.dataDir,
       chain: chainStatus,
     })
@@ -66,16 +104,27 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       getChainId: () => chainId,
       getSupportedChainIds: () => [chainId],
       getServiceInfo: info,
+      provisionDapp,
     })
     const address = await listen(app, config.host, config.port)
     baseUrl = `http://${formatHost(config.host)}:${address.port}`
 
+    // dApps created while no chain ran (or on another node) get their gas tank now.
+    if (provisionDapp) {
+      for (const dapp of store.data.dapps.filter((d) => d.chainId === chainId && !d.paymasterId)) {
+        await provisionDapp(dapp).catch((err) => log.warn({ err, dapp: dapp.id }, 'gas tank not created'))
+      }
+    }
+
     const server = app
+    const runningChain = chain
     let closed = false
     return {
       config,
       store,
       app: server,
+      chain: runningChain,
+      events,
       info,
       authToken: () => store.data.accounts[0]?.authToken ?? '',
       async close() {
@@ -84,6 +133,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
         try {
           await server.close()
           await store.flush()
+          await runningChain?.stop()
         } finally {
           lock.release()
         }
@@ -91,6 +141,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     }
   } catch (err) {
     await app?.close().catch(() => {})
+    await chain?.stop().catch(() => {})
     lock.release()
     throw err
   }
@@ -120,4 +171,11 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
 function formatHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1'
   return host.includes(':') ? `[${host}]` : host
+}
+
+/** Gives a dApp its on-chain gas tank (a paymasterId on the verifying paymaster), once. */
+async function provisionGasTank(chain: Chain, store: Store, dapp: Dapp): Promise<void> {
+  if (dapp.paymasterId || dapp.chainId !== chain.chainId) return
+  const { paymasterId } = await createGasTank(chain)
+  await setDappPaymasterId(store, dapp.id, paymasterId)
 }
