@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { parseServeArgs } from '../../../src/main/cli'
+
+describe('opstation serve flags', () => {
+  it('defaults to 127.0.0.1:4337 and the OS data folder', () => {
+    const config = parseServeArgs([], {})
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 4337, noChain: false, unsafe: false })
+    expect(config.dataDir).toMatch(/Opstation$/)
+  })
+  it('reads every flag', () => {
+    expect(
+      parseServeArgs(
+        ['--host', 'localhost', '--port', '0', '--data-dir', '/tmp/x', '--rpc-url', 'http://127.0.0.1:8545', '--chain-id', '1337', '--block-time', '2', '--unsafe', '--bundling-mode', 'manual', '--webhook-timeout', '500'],
+        {},
+      ),
+    ).toMatchObject({ host: 'localhost', port: 0, dataDir: '/tmp/x', rpcUrl: 'http://127.0.0.1:8545', chainId: 1337, blockTime: 2, unsafe: true, bundlingMode: 'manual', webhookTimeoutMs: 500 })
+  })
+  it.each([
+    [['--port', '70000'], '--port must be a whole number from 0 to 65535 (got "70000")'],
+    [['--bundling-mode', 'sometimes'], '--bundling-mode must be auto, interval or manual (got "sometimes")'],
+    [['--rpc-url', 'localhost:8545'], '--rpc-url must be an http(s) or ws(s) URL (got "localhost:8545")'],
+    [['--nope'], "Unknown option '--nope'"],
+  ])('rejects %j with a one-line message', (args, message) => {
+    expect(() => parseServeArgs(args, {})).toThrow(message)
+  })
+})
