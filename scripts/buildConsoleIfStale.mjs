@@ -23,16 +23,31 @@ export function buildConsoleIfStale() {
   const sources = Math.max(
     newestMtime(path.join(root, 'src', 'renderer')),
     newestMtime(path.join(root, 'src', 'shared')),
-    existsSync(path.join(root, 'vite.renderer.config.ts')) ? statSync(path.join(root, 'vite.renderer.config.ts')).mtimeMs : 0,
+    existsSync(path.join(root, 'vite.renderer.config.ts'))
+      ? statSync(path.join(root, 'vite.renderer.config.ts')).mtimeMs
+      : 0,
   )
   if (existsSync(output) && statSync(output).mtimeMs >= sources) return
   process.stderr.write('opstation: building the console (src/renderer → out/renderer)…\n')
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const result = spawnSync(
+    process.execPath,
+    [
+      path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'vite.renderer.config.ts',
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   if (result.status !== 0) {
-    process.stderr.write('opstation: the console build failed; the service runs, /console/ will say it is not built\n')
+    process.stderr.write(
+      'opstation: the console build failed; the service runs, /console/ will say it is not built\n',
+    )
   }
 }
 

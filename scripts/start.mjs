@@ -15,9 +15,13 @@ function findElectron() {
   try {
     binary = createRequire(import.meta.url)('electron')
   } catch (err) {
-    return { ok: false, reason: `the Electron binary is not installed (${String(err.message).split('\n')[0]})` }
+    return {
+      ok: false,
+      reason: `the Electron binary is not installed (${String(err.message).split('\n')[0]})`,
+    }
   }
-  if (typeof binary !== 'string' || !existsSync(binary)) return { ok: false, reason: 'the Electron binary is not installed' }
+  if (typeof binary !== 'string' || !existsSync(binary))
+    return { ok: false, reason: 'the Electron binary is not installed' }
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     return { ok: false, reason: 'there is no display (DISPLAY/WAYLAND_DISPLAY unset)' }
   }
@@ -33,13 +37,19 @@ function run(command, commandArgs) {
 const electron = findElectron()
 buildConsoleIfStale()
 if (electron.ok) {
-  const built = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-  })
+  const built = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  )
   if (built.status !== 0) process.exit(built.status ?? 1)
   run(electron.binary, [root, ...args])
 } else {
-  process.stderr.write(`opstation: desktop window unavailable: ${electron.reason}; running the service headless instead\n`)
+  process.stderr.write(
+    `opstation: desktop window unavailable: ${electron.reason}; running the service headless instead\n`,
+  )
   run(process.execPath, [path.join(root, 'bin', 'opstation.js'), 'serve', ...args])
 }

@@ -45,14 +45,21 @@ if (!only || only === 'unit' || only === 'integration') {
 
 if ((!only || only === 'e2e') && existsSync(path.join(root, 'playwright.config.ts'))) {
   if (!existsSync('/usr/bin/chromium')) {
-    process.stdout.write('\nPlaywright needs Debian\'s Chromium at /usr/bin/chromium: apt-get install -y chromium\n')
+    process.stdout.write(
+      "\nPlaywright needs Debian's Chromium at /usr/bin/chromium: apt-get install -y chromium\n",
+    )
     failed += 1
     exitCode = 1
   } else {
     const playwrightJson = path.join(results, 'playwright.json')
-    run('playwright (console e2e)', process.execPath, [path.join(root, 'node_modules', '@playwright/test', 'cli.js'), 'test'], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
-    })
+    run(
+      'playwright (console e2e)',
+      process.execPath,
+      [path.join(root, 'node_modules', '@playwright/test', 'cli.js'), 'test'],
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+      },
+    )
     if (existsSync(playwrightJson)) {
       const stats = JSON.parse(readFileSync(playwrightJson, 'utf8')).stats ?? {}
       passed += (stats.expected ?? 0) + (stats.flaky ?? 0)

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { defaultDataDir, DEFAULT_PORT, type ServiceConfigInput } from './service/config'
+import { DEFAULT_PORT, defaultDataDir, type ServiceConfigInput } from './service/config'
 import { createService, type Service } from './service/createService'
 import { AppError } from './service/errors'
 
@@ -78,7 +78,10 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
     throw new UsageError(`--bundling-mode must be auto, interval or manual (got "${mode}")`)
   }
   const level = values['log-level']
-  if (level !== undefined && !['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
+  if (
+    level !== undefined &&
+    !['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)
+  ) {
     throw new UsageError(`--log-level must be fatal, error, warn, info or debug (got "${level}")`)
   }
   return {

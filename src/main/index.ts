@@ -36,11 +36,14 @@ async function start(): Promise<void> {
   // Tests and throwaway profiles point the data folder elsewhere (as Bruno does); default is userData.
   const dataDir = process.env.OPSTATION_DATA_DIR ?? defaultDataDir()
   app.setPath('userData', dataDir)
-  service = await createService({ dataDir, port: Number(process.env.OPSTATION_PORT ?? 4337) }).catch(async (err) => {
-    // The default port may be taken by a headless instance on another data folder: take any free one.
-    if (err instanceof AppError && /already in use/.test(err.shortMessage)) return createService({ dataDir, port: 0 })
-    throw err
-  })
+  service = await createService({ dataDir, port: Number(process.env.OPSTATION_PORT ?? 4337) }).catch(
+    async (err) => {
+      // The default port may be taken by a headless instance on another data folder: take any free one.
+      if (err instanceof AppError && /already in use/.test(err.shortMessage))
+        return createService({ dataDir, port: 0 })
+      throw err
+    },
+  )
   registerIpc(service)
   mainWindow = createWindow(service.info().consoleUrl)
 }

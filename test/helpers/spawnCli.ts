@@ -22,7 +22,10 @@ export async function spawnCli(args: string[], timeoutMs = 30_000): Promise<Spaw
   })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const ready = await new Promise<Record<string, any>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line in ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs)
+    const timer = setTimeout(
+      () => reject(new Error(`no ready line in ${timeoutMs} ms; stderr: ${stderr}`)),
+      timeoutMs,
+    )
     child.stdout?.on('data', (d) => {
       stdout += d
       const line = stdout.split('\n').find((l) => l.startsWith('opstation ready '))
@@ -40,7 +43,9 @@ export async function spawnCli(args: string[], timeoutMs = 30_000): Promise<Spaw
 }
 
 /** Runs the CLI to completion (for start-up failures) and returns its exit code and stderr. */
-export async function runCliToExit(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
+export async function runCliToExit(
+  args: string[],
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   let stdout = ''

@@ -28,7 +28,11 @@ export const ServiceConfigSchema = z.object({
   consoleDir: z.string().optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   /** Largest accepted request body, bytes. */
-  bodyLimit: z.number().int().positive().default(1024 * 1024),
+  bodyLimit: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
 })
 export type ServiceConfig = z.output<typeof ServiceConfigSchema>
 export type ServiceConfigInput = z.input<typeof ServiceConfigSchema>

@@ -160,7 +160,8 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
       throw new StartupError(`Cannot listen on host ${host}: it is not an address of this machine.`)
     }
-    if (code === 'EACCES') throw new StartupError(`Not allowed to listen on ${host}:${port} (a port below 1024 needs privileges).`)
+    if (code === 'EACCES')
+      throw new StartupError(`Not allowed to listen on ${host}:${port} (a port below 1024 needs privileges).`)
     throw err
   }
   const addr = app.server.address()

@@ -9,7 +9,8 @@ export function findPackageRoot(from = path.dirname(fileURLToPath(import.meta.ur
     const candidate = path.join(dir, 'package.json')
     if (existsSync(candidate)) {
       try {
-        if ((JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === 'opstation') return dir
+        if ((JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === 'opstation')
+          return dir
       } catch {}
     }
     const parent = path.dirname(dir)

@@ -75,7 +75,11 @@ describe('bad input on every REST route gets a clear error in the envelope, neve
   })
 
   it.each(ROUTES)('%s %s with a repeated, empty apiKey header answers 401', async (method, path) => {
-    const res = await requestJson(sdk(path), { method, headers: { authToken: '', apiKey: '' }, body: method === 'GET' ? undefined : {} })
+    const res = await requestJson(sdk(path), {
+      method,
+      headers: { authToken: '', apiKey: '' },
+      body: method === 'GET' ? undefined : {},
+    })
     expectEnvelope(res, 401)
   })
 
@@ -83,7 +87,12 @@ describe('bad input on every REST route gets a clear error in the envelope, neve
     const res = await requestJson(sdk('smart-contract'), {
       method: 'POST',
       headers: { authToken, apiKey },
-      body: { name: 'T', address: '0x1111111111111111111111111111111111111111', abi: [], whitelistedMethods: [1] },
+      body: {
+        name: 'T',
+        address: '0x1111111111111111111111111111111111111111',
+        abi: [],
+        whitelistedMethods: [1],
+      },
     })
     expectEnvelope(res, 400)
     expect(res.body.message).toBe('abi must be a string (the stringified ABI)')
@@ -108,7 +117,12 @@ describe('origin and host protection', () => {
     const url = new URL(sdk('paymaster'))
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname, headers: { Host: 'evil.example:80', authToken } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          headers: { Host: 'evil.example:80', authToken },
+        },
         (res) => {
           res.resume()
           resolve(res.statusCode ?? 0)

@@ -3,8 +3,20 @@ import { requestJson, startTestService, type TestService } from '../../helpers/s
 
 // Every row of spec section 7, driven over real HTTP against the real server.
 const ABI = JSON.stringify([
-  { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }], outputs: [] },
-  { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'a', type: 'address' }], outputs: [{ type: 'uint256' }] },
+  {
+    type: 'function',
+    name: 'mint',
+    stateMutability: 'nonpayable',
+    inputs: [{ name: 'to', type: 'address' }],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'balanceOf',
+    stateMutability: 'view',
+    inputs: [{ name: 'a', type: 'address' }],
+    outputs: [{ type: 'uint256' }],
+  },
 ])
 const ADDRESS = '0x1111111111111111111111111111111111111111'
 
@@ -51,8 +63,18 @@ describe('spec section 7: REST error table', () => {
   })
 
   it('dApp-scoped routes with only the authToken (no apiKey) answer 401', async () => {
-    for (const [method, path] of [['POST', 'webhook'], ['PATCH', 'webhook'], ['DELETE', 'webhook'], ['POST', 'smart-contract'], ['GET', 'smart-contract']] as const) {
-      const res = await requestJson(sdk(path), { method, headers: { authToken }, body: method === 'GET' ? undefined : {} })
+    for (const [method, path] of [
+      ['POST', 'webhook'],
+      ['PATCH', 'webhook'],
+      ['DELETE', 'webhook'],
+      ['POST', 'smart-contract'],
+      ['GET', 'smart-contract'],
+    ] as const) {
+      const res = await requestJson(sdk(path), {
+        method,
+        headers: { authToken },
+        body: method === 'GET' ? undefined : {},
+      })
       expect(res.status, `${method} ${path}`).toBe(401)
       expect(res.body.message).toBe('Auth token and API key is required in the headers')
     }
@@ -75,19 +97,31 @@ describe('spec section 7: REST error table', () => {
   })
 
   it('update webhook status of an unknown webhook answers 404 "Webhook not found"', async () => {
-    const res = await requestJson(sdk('webhook'), { method: 'PATCH', headers: both(), body: { webhookId: 'missing', active: false } })
+    const res = await requestJson(sdk('webhook'), {
+      method: 'PATCH',
+      headers: both(),
+      body: { webhookId: 'missing', active: false },
+    })
     expect(res.status).toBe(404)
     expect(res.body).toEqual({ statusCode: 404, message: 'Webhook not found' })
   })
 
   it('delete webhook with a non-string webhookId answers 400 "webhookId must be a string"', async () => {
-    const res = await requestJson(sdk('webhook'), { method: 'DELETE', headers: both(), body: { webhookId: 42 } })
+    const res = await requestJson(sdk('webhook'), {
+      method: 'DELETE',
+      headers: both(),
+      body: { webhookId: 42 },
+    })
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ statusCode: 400, message: 'webhookId must be a string' })
   })
 
   it('delete of an unknown webhook answers 404 "Webhook not found"', async () => {
-    const res = await requestJson(sdk('webhook'), { method: 'DELETE', headers: both(), body: { webhookId: 'missing' } })
+    const res = await requestJson(sdk('webhook'), {
+      method: 'DELETE',
+      headers: both(),
+      body: { webhookId: 'missing' },
+    })
     expect(res.status).toBe(404)
     expect(res.body).toEqual({ statusCode: 404, message: 'Webhook not found' })
   })

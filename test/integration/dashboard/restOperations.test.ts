@@ -2,9 +2,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 
 const ABI = JSON.stringify([
-  { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }], outputs: [] },
-  { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'v', type: 'uint256' }], outputs: [{ type: 'bool' }] },
-  { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'a', type: 'address' }], outputs: [{ type: 'uint256' }] },
+  {
+    type: 'function',
+    name: 'mint',
+    stateMutability: 'nonpayable',
+    inputs: [{ name: 'to', type: 'address' }],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'v', type: 'uint256' },
+    ],
+    outputs: [{ type: 'bool' }],
+  },
+  {
+    type: 'function',
+    name: 'balanceOf',
+    stateMutability: 'view',
+    inputs: [{ name: 'a', type: 'address' }],
+    outputs: [{ type: 'uint256' }],
+  },
   { type: 'event', name: 'Transfer', inputs: [], anonymous: false },
 ])
 
@@ -37,10 +58,16 @@ describe('paymasters (dApps)', () => {
     })
     expect(res.status).toBe(200)
     expect(res.body.statusCode).toBe(200)
-    expect(res.body.data).toEqual({ name: 'My dApp', chainId: 31337, apiKey: expect.stringMatching(/^[A-Za-z0-9]{9}\.[0-9a-f-]{36}$/) })
+    expect(res.body.data).toEqual({
+      name: 'My dApp',
+      chainId: 31337,
+      apiKey: expect.stringMatching(/^[A-Za-z0-9]{9}\.[0-9a-f-]{36}$/),
+    })
     const list = await requestJson(sdk('paymaster'), { headers: { authToken } })
     expect(list.status).toBe(200)
-    expect(list.body.data).toContainEqual(expect.objectContaining({ name: 'My dApp', chainId: 31337, apiKey: res.body.data.apiKey }))
+    expect(list.body.data).toContainEqual(
+      expect.objectContaining({ name: 'My dApp', chainId: 31337, apiKey: res.body.data.apiKey }),
+    )
   })
 
   it.each([
@@ -86,7 +113,11 @@ describe('smart contracts', () => {
       body: { address: address.toUpperCase().replace('0X', '0x'), whitelistedMethods: ['mint', 'transfer'] },
     })
     expect(updated.status).toBe(200)
-    expect(updated.body.data).toMatchObject({ name: 'Token', whitelistedMethods: ['mint', 'transfer'], methods: ['mint', 'transfer'] })
+    expect(updated.body.data).toMatchObject({
+      name: 'Token',
+      whitelistedMethods: ['mint', 'transfer'],
+      methods: ['mint', 'transfer'],
+    })
 
     const deleted = await requestJson(sdk('smart-contract'), { method: 'DELETE', headers, body: { address } })
     expect(deleted.status).toBe(200)
@@ -106,7 +137,12 @@ describe('smart contracts', () => {
     const unknown = await requestJson(sdk('smart-contract'), {
       method: 'POST',
       headers,
-      body: { name: 'B', address: '0x1000000000000000000000000000000000000002', abi: ABI, whitelistedMethods: ['balanceOf', 'burn'] },
+      body: {
+        name: 'B',
+        address: '0x1000000000000000000000000000000000000002',
+        abi: ABI,
+        whitelistedMethods: ['balanceOf', 'burn'],
+      },
     })
     expect(unknown.status).toBe(400)
     expect(unknown.body.message).toBe(
@@ -140,15 +176,28 @@ describe('webhooks', () => {
     })
     expect(created.status).toBe(200)
     const { webhookId } = created.body.data
-    expect(created.body.data).toEqual({ webhookId: expect.any(String), webhookUrl: 'http://127.0.0.1:9999/hook', requestType: 'POST', active: true })
+    expect(created.body.data).toEqual({
+      webhookId: expect.any(String),
+      webhookUrl: 'http://127.0.0.1:9999/hook',
+      requestType: 'POST',
+      active: true,
+    })
 
     const got = await requestJson(`${sdk('webhook')}?webhookId=${webhookId}`, { headers })
     expect(got.status).toBe(200)
-    expect(got.body.data).toEqual([{ webhookId, webhookUrl: 'http://127.0.0.1:9999/hook', requestType: 'POST', active: true }])
+    expect(got.body.data).toEqual([
+      { webhookId, webhookUrl: 'http://127.0.0.1:9999/hook', requestType: 'POST', active: true },
+    ])
 
-    const patched = await requestJson(sdk('webhook'), { method: 'PATCH', headers, body: { webhookId, active: false } })
+    const patched = await requestJson(sdk('webhook'), {
+      method: 'PATCH',
+      headers,
+      body: { webhookId, active: false },
+    })
     expect(patched.body).toEqual({ statusCode: 200, message: 'Webhook updated' })
-    expect((await requestJson(`${sdk('webhook')}?webhookId=${webhookId}`, { headers })).body.data[0].active).toBe(false)
+    expect(
+      (await requestJson(`${sdk('webhook')}?webhookId=${webhookId}`, { headers })).body.data[0].active,
+    ).toBe(false)
 
     const deleted = await requestJson(sdk('webhook'), { method: 'DELETE', headers, body: { webhookId } })
     expect(deleted.body).toEqual({ statusCode: 200, message: 'Webhook deleted' })
@@ -159,9 +208,17 @@ describe('webhooks', () => {
   it('rejects a webhook URL that is not http(s) and an unknown requestType', async () => {
     const apiKey = await createDapp('webhook-bad')
     const headers = { authToken, apiKey }
-    const url = await requestJson(sdk('webhook'), { method: 'POST', headers, body: { webhookUrl: 'ftp://x', requestType: 'POST' } })
+    const url = await requestJson(sdk('webhook'), {
+      method: 'POST',
+      headers,
+      body: { webhookUrl: 'ftp://x', requestType: 'POST' },
+    })
     expect(url.body).toEqual({ statusCode: 400, message: 'webhookUrl must be an http(s) URL' })
-    const type = await requestJson(sdk('webhook'), { method: 'POST', headers, body: { webhookUrl: 'http://x.test', requestType: 'PUT' } })
+    const type = await requestJson(sdk('webhook'), {
+      method: 'POST',
+      headers,
+      body: { webhookUrl: 'http://x.test', requestType: 'PUT' },
+    })
     expect(type.body).toEqual({ statusCode: 400, message: 'requestType must be GET or POST' })
   })
 })

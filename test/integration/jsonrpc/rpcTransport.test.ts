@@ -16,51 +16,100 @@ beforeAll(async () => {
 afterAll(async () => service.dispose())
 
 const rpc = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  requestJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, rawBody: typeof body === 'string' ? body : JSON.stringify(body) })
+  requestJson(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    rawBody: typeof body === 'string' ? body : JSON.stringify(body),
+  })
 
 describe('JSON-RPC over HTTP at the Biconomy URL shapes', () => {
   it('serves eth_chainId at the bundler URL and the paymaster URL, with CORS open', async () => {
-    const bundler = await rpc(service.info().bundlerUrl, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }, { Origin: 'http://localhost:3000' })
+    const bundler = await rpc(
+      service.info().bundlerUrl,
+      { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
+      { Origin: 'http://localhost:3000' },
+    )
     expect(bundler.body).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' })
     expect(bundler.headers.get('access-control-allow-origin')).toBe('*')
     const paymasterUrl = service.info().paymasterUrlTemplate.replace('{apiKey}', apiKey)
-    expect((await rpc(paymasterUrl, { jsonrpc: '2.0', id: 'x', method: 'eth_chainId', params: [] })).body.result).toBe('0x7a69')
+    expect(
+      (await rpc(paymasterUrl, { jsonrpc: '2.0', id: 'x', method: 'eth_chainId', params: [] })).body.result,
+    ).toBe('0x7a69')
   })
 
   it('the bundler URL matches the Biconomy SDK regex and the dApp apiKey works as a bundler key too', async () => {
     expect(service.info().bundlerUrl).toMatch(/\/api\/v2\/(\d+)\/[a-zA-Z0-9.-]+$/)
-    const res = await rpc(`${service.baseUrl}/api/v2/31337/${apiKey}`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
+    const res = await rpc(`${service.baseUrl}/api/v2/31337/${apiKey}`, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_chainId',
+      params: [],
+    })
     expect(res.status).toBe(200)
   })
 
   it('rejects an unknown bundler key with -32001 and HTTP 401', async () => {
-    const res = await rpc(`${service.baseUrl}/api/v2/31337/not-a-key`, { jsonrpc: '2.0', id: 3, method: 'eth_chainId', params: [] })
+    const res = await rpc(`${service.baseUrl}/api/v2/31337/not-a-key`, {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'eth_chainId',
+      params: [],
+    })
     expect(res.status).toBe(401)
     expect(res.body).toEqual({
       jsonrpc: '2.0',
       id: 3,
-      error: { code: -32001, message: 'Unknown bundler key "not-a-key": use the bundler URL shown by Opstation (or a dApp apiKey)', data: { reason: 'UNKNOWN_BUNDLER_KEY' } },
+      error: {
+        code: -32001,
+        message: 'Unknown bundler key "not-a-key": use the bundler URL shown by Opstation (or a dApp apiKey)',
+        data: { reason: 'UNKNOWN_BUNDLER_KEY' },
+      },
     })
   })
 
   it('rejects an unknown paymaster apiKey clearly', async () => {
-    const res = await rpc(`${service.baseUrl}/api/v1/31337/missing_key`, { jsonrpc: '2.0', id: 3, method: 'pm_sponsorUserOperation', params: [] })
+    const res = await rpc(`${service.baseUrl}/api/v1/31337/missing_key`, {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'pm_sponsorUserOperation',
+      params: [],
+    })
     expect(res.status).toBe(401)
-    expect(res.body.error).toEqual({ code: -32001, message: 'Unknown paymaster apiKey "missing_key": create a paymaster (dApp) and use its paymaster URL' })
+    expect(res.body.error).toEqual({
+      code: -32001,
+      message: 'Unknown paymaster apiKey "missing_key": create a paymaster (dApp) and use its paymaster URL',
+    })
   })
 
   it('rejects a chain id in the URL that is not the served chain', async () => {
-    const res = await rpc(service.info().bundlerUrl.replace('/31337/', '/1/'), { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
+    const res = await rpc(service.info().bundlerUrl.replace('/31337/', '/1/'), {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_chainId',
+      params: [],
+    })
     expect(res.status).toBe(400)
-    expect(res.body.error).toEqual({ code: -32003, message: 'Chain ID 1 in the URL is not served here; this service runs chain 31337' })
+    expect(res.body.error).toEqual({
+      code: -32003,
+      message: 'Chain ID 1 in the URL is not served here; this service runs chain 31337',
+    })
   })
 
   it('answers malformed JSON with -32700 and a body over the limit with a JSON-RPC error, HTTP 413', async () => {
     const bad = await rpc(service.info().bundlerUrl, '{"jsonrpc":')
     expect(bad.status).toBe(400)
     expect(bad.body.error.code).toBe(-32700)
-    const big = await rpc(service.info().bundlerUrl, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['x'.repeat(1_100_000)] })
+    const big = await rpc(service.info().bundlerUrl, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_chainId',
+      params: ['x'.repeat(1_100_000)],
+    })
     expect(big.status).toBe(413)
-    expect(big.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request body is too large' } })
+    expect(big.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Request body is too large' },
+    })
   })
 })

@@ -2,10 +2,12 @@ import { mkdtemp, readFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { requestJson, startTestService } from '../../helpers/startTestService'
 import { spawnCli } from '../../helpers/spawnCli'
+import { requestJson, startTestService } from '../../helpers/startTestService'
 
-const ABI = JSON.stringify([{ type: 'function', name: 'go', stateMutability: 'nonpayable', inputs: [], outputs: [] }])
+const ABI = JSON.stringify([
+  { type: 'function', name: 'go', stateMutability: 'nonpayable', inputs: [], outputs: [] },
+])
 
 function addressFor(i: number) {
   return `0x${(i + 1).toString(16).padStart(40, '0')}`
@@ -25,7 +27,11 @@ describe('store durability', () => {
       const headers = { authToken, apiKey: created.body.data.apiKey }
       const results = await Promise.all(
         Array.from({ length: 200 }, (_, i) =>
-          requestJson(sdk('smart-contract'), { method: 'POST', headers, body: { name: `c${i}`, address: addressFor(i), abi: ABI } }),
+          requestJson(sdk('smart-contract'), {
+            method: 'POST',
+            headers,
+            body: { name: `c${i}`, address: addressFor(i), abi: ABI },
+          }),
         ),
       )
       expect(results.map((r) => r.status)).toEqual(Array(200).fill(200))
@@ -77,7 +83,9 @@ describe('store durability', () => {
     const second = await spawnCli(['--port', '0', '--data-dir', dataDir, '--no-chain'])
     try {
       expect(second.ready.authToken).toBe(authToken)
-      const list = await requestJson(`${second.ready.dashboardUrl}/api/v2/public/sdk/smart-contract`, { headers })
+      const list = await requestJson(`${second.ready.dashboardUrl}/api/v2/public/sdk/smart-contract`, {
+        headers,
+      })
       expect(list.status).toBe(200)
       const stored = new Set(list.body.data.map((c: { address: string }) => c.address.toLowerCase()))
       for (const address of acknowledged) expect(stored.has(address)).toBe(true)

@@ -10,10 +10,38 @@ describe('opstation serve flags', () => {
   it('reads every flag', () => {
     expect(
       parseServeArgs(
-        ['--host', 'localhost', '--port', '0', '--data-dir', '/tmp/x', '--rpc-url', 'http://127.0.0.1:8545', '--chain-id', '1337', '--block-time', '2', '--unsafe', '--bundling-mode', 'manual', '--webhook-timeout', '500'],
+        [
+          '--host',
+          'localhost',
+          '--port',
+          '0',
+          '--data-dir',
+          '/tmp/x',
+          '--rpc-url',
+          'http://127.0.0.1:8545',
+          '--chain-id',
+          '1337',
+          '--block-time',
+          '2',
+          '--unsafe',
+          '--bundling-mode',
+          'manual',
+          '--webhook-timeout',
+          '500',
+        ],
         {},
       ),
-    ).toMatchObject({ host: 'localhost', port: 0, dataDir: '/tmp/x', rpcUrl: 'http://127.0.0.1:8545', chainId: 1337, blockTime: 2, unsafe: true, bundlingMode: 'manual', webhookTimeoutMs: 500 })
+    ).toMatchObject({
+      host: 'localhost',
+      port: 0,
+      dataDir: '/tmp/x',
+      rpcUrl: 'http://127.0.0.1:8545',
+      chainId: 1337,
+      blockTime: 2,
+      unsafe: true,
+      bundlingMode: 'manual',
+      webhookTimeoutMs: 500,
+    })
   })
   it.each([
     [['--port', '70000'], '--port must be a whole number from 0 to 65535 (got "70000")'],

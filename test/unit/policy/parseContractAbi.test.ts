@@ -4,10 +4,34 @@ import { assertMethodsInAbi, parseContractAbi } from '../../../src/main/service/
 
 const abi = [
   { type: 'constructor', inputs: [] },
-  { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [] },
-  { type: 'function', name: 'safeMint', stateMutability: 'payable', inputs: [{ type: 'address' }], outputs: [] },
-  { type: 'function', name: 'safeMint', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'bytes' }], outputs: [] },
-  { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ type: 'address' }], outputs: [{ type: 'uint256' }] },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [{ type: 'address' }, { type: 'uint256' }],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'safeMint',
+    stateMutability: 'payable',
+    inputs: [{ type: 'address' }],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'safeMint',
+    stateMutability: 'nonpayable',
+    inputs: [{ type: 'address' }, { type: 'bytes' }],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'balanceOf',
+    stateMutability: 'view',
+    inputs: [{ type: 'address' }],
+    outputs: [{ type: 'uint256' }],
+  },
   { type: 'function', name: 'legacyRead', constant: true, inputs: [], outputs: [] },
   { type: 'event', name: 'Transfer', inputs: [] },
 ]
@@ -24,10 +48,14 @@ describe('parseContractAbi', () => {
   })
 
   it('rejects text that is not a JSON ABI array', () => {
-    expect(() => parseContractAbi('nope')).toThrow('abi must be a stringified JSON ABI array (it does not parse as JSON)')
+    expect(() => parseContractAbi('nope')).toThrow(
+      'abi must be a stringified JSON ABI array (it does not parse as JSON)',
+    )
     expect(() => parseContractAbi('{}')).toThrow('abi must be a stringified JSON ABI array')
     expect(() => parseContractAbi('[1]')).toThrow('abi entry 0 is not an ABI item')
-    expect(() => parseContractAbi('[{"type":"function"}]')).toThrow('abi entry 0 is a function without a name')
+    expect(() => parseContractAbi('[{"type":"function"}]')).toThrow(
+      'abi entry 0 is a function without a name',
+    )
   })
 
   it('rejects whitelisted methods that are view functions or absent', () => {

@@ -3,9 +3,12 @@ import { createHostCheck, hostnameOf } from '../../../src/main/service/server/ho
 
 describe('host check (DNS-rebinding protection)', () => {
   const check = createHostCheck('127.0.0.1')
-  it.each(['localhost:4337', '127.0.0.1:4337', '[::1]:4337', 'LOCALHOST', 'app.localhost:1', '127.0.0.2:80'])('allows %s', (host) => {
-    expect(check(host)).toBe(true)
-  })
+  it.each(['localhost:4337', '127.0.0.1:4337', '[::1]:4337', 'LOCALHOST', 'app.localhost:1', '127.0.0.2:80'])(
+    'allows %s',
+    (host) => {
+      expect(check(host)).toBe(true)
+    },
+  )
   it.each(['evil.example', 'evil.example:4337', '127.0.0.1.nip.io', '', undefined])('refuses %s', (host) => {
     expect(check(host)).toBe(false)
   })

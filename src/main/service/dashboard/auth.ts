@@ -41,7 +41,11 @@ export function authenticate(store: Store, request: FastifyRequest, rule: AuthRu
 }
 
 /** For dApp-scoped routes: the dApp is guaranteed after `authenticate` with `apiKey: true`. */
-export function authenticateDapp(store: Store, request: FastifyRequest, rule: AuthRule): Authenticated & { dapp: Dapp } {
+export function authenticateDapp(
+  store: Store,
+  request: FastifyRequest,
+  rule: AuthRule,
+): Authenticated & { dapp: Dapp } {
   const auth = authenticate(store, request, { ...rule, apiKey: true })
   return auth as Authenticated & { dapp: Dapp }
 }

@@ -6,7 +6,9 @@ import { InvalidInputError } from '../errors'
 export function requiredString(field: string, options: { max?: number } = {}) {
   const max = options.max ?? 200
   return z
-    .string({ error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be a string`) })
+    .string({
+      error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be a string`),
+    })
     .trim()
     .min(1, { error: `${field} must not be empty` })
     .max(max, { error: `${field} must be at most ${max} characters` })
@@ -14,9 +16,13 @@ export function requiredString(field: string, options: { max?: number } = {}) {
 
 export function requiredAddress(field: string) {
   return z
-    .string({ error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be a string`) })
+    .string({
+      error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be a string`),
+    })
     .trim()
-    .refine((value) => isAddress(value, { strict: false }), { error: `${field} must be a valid address (0x followed by 40 hex digits)` })
+    .refine((value) => isAddress(value, { strict: false }), {
+      error: `${field} must be a valid address (0x followed by 40 hex digits)`,
+    })
 }
 
 export function stringArray(field: string, message = `${field} must be an array`) {

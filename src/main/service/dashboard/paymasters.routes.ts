@@ -20,12 +20,13 @@ export type PaymasterRoutesOptions = {
 
 const CreatePaymasterBody = jsonObject({
   name: requiredString('name', { max: 100 }),
-  type: z.string({ error: (iss) => (iss.input === undefined ? 'type is required' : 'type must be a string') }).refine(
-    (t) => t.toUpperCase() === 'HYBRID',
-    { error: 'type must be HYBRID' },
-  ),
+  type: z
+    .string({ error: (iss) => (iss.input === undefined ? 'type is required' : 'type must be a string') })
+    .refine((t) => t.toUpperCase() === 'HYBRID', { error: 'type must be HYBRID' }),
   chainId: z
-    .number({ error: (iss) => (iss.input === undefined ? 'chainId is required' : 'chainId must be a number') })
+    .number({
+      error: (iss) => (iss.input === undefined ? 'chainId is required' : 'chainId must be a number'),
+    })
     .int({ error: 'chainId must be an integer' })
     .positive({ error: 'chainId must be positive' }),
   version: requiredString('version', { max: 50 }),
@@ -46,18 +47,25 @@ export function toPaymasterView(dapp: Dapp) {
 }
 
 /** `GET|POST /api/v2/public/sdk/paymaster` (spec 4.4). */
-export async function registerPaymasterRoutes(app: FastifyInstance, options: PaymasterRoutesOptions): Promise<void> {
+export async function registerPaymasterRoutes(
+  app: FastifyInstance,
+  options: PaymasterRoutesOptions,
+): Promise<void> {
   const { store } = options
 
   app.get('/api/v2/public/sdk/paymaster', async (request, reply) => {
-    const { account } = authenticate(store, request, { apiKey: false, missingMessage: AUTH_AND_API_KEY_REQUIRED })
+    const { account } = authenticate(store, request, {
+      apiKey: false,
+      missingMessage: AUTH_AND_API_KEY_REQUIRED,
+    })
     return sendOk(reply, 'Paymasters fetched', listDapps(store, account.id).map(toPaymasterView))
   })
 
   app.post('/api/v2/public/sdk/paymaster', async (request, reply) => {
     const { account } = authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
     const body = parseInput(CreatePaymasterBody, request.body)
-    if (!options.getSupportedChainIds().includes(body.chainId)) throw new InvalidInputError('Chain ID not supported')
+    if (!options.getSupportedChainIds().includes(body.chainId))
+      throw new InvalidInputError('Chain ID not supported')
     const dapp = await createDapp(store, {
       accountId: account.id,
       name: body.name,
@@ -66,7 +74,9 @@ export async function registerPaymasterRoutes(app: FastifyInstance, options: Pay
       version: body.version,
     })
     if (options.provisionDapp) {
-      await options.provisionDapp(dapp).catch((err) => options.log.warn({ err, dapp: dapp.id }, 'gas tank not created yet'))
+      await options
+        .provisionDapp(dapp)
+        .catch((err) => options.log.warn({ err, dapp: dapp.id }, 'gas tank not created yet'))
     }
     return sendOk(reply, 'Paymaster created', { name: dapp.name, chainId: dapp.chainId, apiKey: dapp.apiKey })
   })

@@ -16,20 +16,30 @@ const PATH = '/api/v2/public/sdk/smart-contract'
 const NOT_FOUND = 'Smart contract not found'
 const MAX_ABI_LENGTH = 900 * 1024
 
-const rule: AuthRule = { apiKey: true, missingMessage: AUTH_AND_API_KEY_REQUIRED, unknownApiKeyMessage: NOT_FOUND }
+const rule: AuthRule = {
+  apiKey: true,
+  missingMessage: AUTH_AND_API_KEY_REQUIRED,
+  unknownApiKeyMessage: NOT_FOUND,
+}
 const createRule: AuthRule = { ...rule, unknownApiKeyMessage: 'Paymaster not found for this apiKey' }
 
 const CreateBody = jsonObject({
   name: requiredString('name', { max: 100 }),
   address: requiredAddress('address'),
   abi: z
-    .string({ error: (iss) => (iss.input === undefined ? 'abi is required' : 'abi must be a string (the stringified ABI)') })
+    .string({
+      error: (iss) =>
+        iss.input === undefined ? 'abi is required' : 'abi must be a string (the stringified ABI)',
+    })
     .max(MAX_ABI_LENGTH, { error: `abi must be at most ${MAX_ABI_LENGTH} characters` }),
   whitelistedMethods: stringArray('whitelistedMethods').optional(),
 })
 const UpdateBody = jsonObject({
   address: requiredAddress('address'),
-  whitelistedMethods: z.unknown().refine((v) => v !== undefined, { error: 'whitelistedMethods is required' }).pipe(stringArray('whitelistedMethods')),
+  whitelistedMethods: z
+    .unknown()
+    .refine((v) => v !== undefined, { error: 'whitelistedMethods is required' })
+    .pipe(stringArray('whitelistedMethods')),
 })
 const DeleteBody = jsonObject({ address: requiredAddress('address') })
 
@@ -44,7 +54,10 @@ export function toSmartContractView(contract: SmartContract) {
 }
 
 /** `/api/v2/public/sdk/smart-contract`: create, list, update whitelisted methods, delete (spec 4.5). */
-export async function registerSmartContractRoutes(app: FastifyInstance, options: { store: Store }): Promise<void> {
+export async function registerSmartContractRoutes(
+  app: FastifyInstance,
+  options: { store: Store },
+): Promise<void> {
   const { store } = options
 
   app.post(PATH, async (request, reply) => {
@@ -62,7 +75,11 @@ export async function registerSmartContractRoutes(app: FastifyInstance, options:
 
   app.get(PATH, async (request, reply) => {
     const { dapp } = authenticateDapp(store, request, createRule)
-    return sendOk(reply, 'Smart contracts fetched', listSmartContracts(store, dapp.id).map(toSmartContractView))
+    return sendOk(
+      reply,
+      'Smart contracts fetched',
+      listSmartContracts(store, dapp.id).map(toSmartContractView),
+    )
   })
 
   app.patch(PATH, async (request, reply) => {

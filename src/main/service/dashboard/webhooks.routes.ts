@@ -3,7 +3,13 @@ import { z } from 'zod'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 import type { Webhook } from '../store/schema'
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, setWebhookActive } from '../store/webhooks.repo'
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  setWebhookActive,
+} from '../store/webhooks.repo'
 import { AUTH_AND_API_KEY_REQUIRED, AUTH_TOKEN_REQUIRED, type AuthRule, authenticateDapp } from './auth'
 import { jsonObject, parseInput } from './fields'
 
@@ -16,18 +22,30 @@ const createRule: AuthRule = {
   unknownApiKeyMessage: 'Paymaster not found for this apiKey',
 }
 const getRule: AuthRule = { ...createRule, missingMessage: AUTH_TOKEN_REQUIRED }
-const changeRule: AuthRule = { apiKey: true, missingMessage: AUTH_AND_API_KEY_REQUIRED, unknownApiKeyMessage: NOT_FOUND }
+const changeRule: AuthRule = {
+  apiKey: true,
+  missingMessage: AUTH_AND_API_KEY_REQUIRED,
+  unknownApiKeyMessage: NOT_FOUND,
+}
 
-const webhookId = z.string({ error: 'webhookId must be a string' }).trim().min(1, { error: 'webhookId must not be empty' })
+const webhookId = z
+  .string({ error: 'webhookId must be a string' })
+  .trim()
+  .min(1, { error: 'webhookId must not be empty' })
 
 const CreateBody = jsonObject({
   webhookUrl: z
-    .string({ error: (iss) => (iss.input === undefined ? 'webhookUrl is required' : 'webhookUrl must be a string') })
+    .string({
+      error: (iss) => (iss.input === undefined ? 'webhookUrl is required' : 'webhookUrl must be a string'),
+    })
     .trim()
     .max(2048, { error: 'webhookUrl must be at most 2048 characters' })
     .refine(isHttpUrl, { error: 'webhookUrl must be an http(s) URL' }),
   requestType: z
-    .string({ error: (iss) => (iss.input === undefined ? 'requestType is required' : 'requestType must be GET or POST') })
+    .string({
+      error: (iss) =>
+        iss.input === undefined ? 'requestType is required' : 'requestType must be GET or POST',
+    })
     .transform((t) => t.toUpperCase())
     .pipe(z.enum(['GET', 'POST'], { error: 'requestType must be GET or POST' })),
 })
@@ -60,14 +78,20 @@ export async function registerWebhookRoutes(app: FastifyInstance, options: { sto
   app.post(PATH, async (request, reply) => {
     const { dapp } = authenticateDapp(store, request, createRule)
     const body = parseInput(CreateBody, request.body)
-    const webhook = await createWebhook(store, { dappId: dapp.id, webhookUrl: body.webhookUrl, requestType: body.requestType })
+    const webhook = await createWebhook(store, {
+      dappId: dapp.id,
+      webhookUrl: body.webhookUrl,
+      requestType: body.requestType,
+    })
     return sendOk(reply, 'Webhook created', toWebhookView(webhook))
   })
 
   app.get(PATH, async (request, reply) => {
     const { dapp } = authenticateDapp(store, request, getRule)
     const query = parseInput(GetQuery, request.query)
-    const webhooks = query.webhookId ? [getWebhook(store, dapp.id, query.webhookId)] : listWebhooks(store, dapp.id)
+    const webhooks = query.webhookId
+      ? [getWebhook(store, dapp.id, query.webhookId)]
+      : listWebhooks(store, dapp.id)
     return sendOk(reply, 'Webhook fetched', webhooks.map(toWebhookView))
   })
 

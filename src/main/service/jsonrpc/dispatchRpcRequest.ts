@@ -1,5 +1,5 @@
-import { RpcError } from '../errors'
 import { describeZodError } from '../describeZodError'
+import { RpcError } from '../errors'
 import { RpcCode } from './codes'
 import type { RpcContext, RpcMethodRegistry } from './defineMethod'
 import { type RpcErrorObject, toRpcError } from './toRpcError'
@@ -29,7 +29,10 @@ export async function dispatchRpcRequest(
   try {
     payload = JSON.parse(rawBody)
   } catch {
-    return errorResult(null, new RpcError('Parse error: the request body is not valid JSON', RpcCode.parseError))
+    return errorResult(
+      null,
+      new RpcError('Parse error: the request body is not valid JSON', RpcCode.parseError),
+    )
   }
   if (Array.isArray(payload)) {
     if (payload.length === 0) {
@@ -52,22 +55,47 @@ async function dispatchCall(
   ctx: RpcContext,
 ): Promise<InternalResponse | undefined> {
   if (typeof call !== 'object' || call === null || Array.isArray(call)) {
-    return errorResponse(null, new RpcError('Invalid request: expected a JSON-RPC request object', RpcCode.invalidRequest), ctx)
+    return errorResponse(
+      null,
+      new RpcError('Invalid request: expected a JSON-RPC request object', RpcCode.invalidRequest),
+      ctx,
+    )
   }
   const request = call as Record<string, unknown>
   const id = request.id
-  const validId = id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))
+  const validId =
+    id === undefined ||
+    id === null ||
+    typeof id === 'string' ||
+    (typeof id === 'number' && Number.isFinite(id))
   const echoId: RpcId = validId ? ((id ?? null) as RpcId) : null
-  if (!validId) return errorResponse(null, new RpcError('Invalid request: id must be a string or a number', RpcCode.invalidRequest), ctx)
+  if (!validId)
+    return errorResponse(
+      null,
+      new RpcError('Invalid request: id must be a string or a number', RpcCode.invalidRequest),
+      ctx,
+    )
   if (typeof request.jsonrpc !== 'string' || !ACCEPTED_VERSIONS.has(request.jsonrpc)) {
-    return errorResponse(echoId, new RpcError('Invalid request: jsonrpc must be "2.0"', RpcCode.invalidRequest), ctx)
+    return errorResponse(
+      echoId,
+      new RpcError('Invalid request: jsonrpc must be "2.0"', RpcCode.invalidRequest),
+      ctx,
+    )
   }
   if (typeof request.method !== 'string' || request.method === '') {
-    return errorResponse(echoId, new RpcError('Invalid request: method must be a non-empty string', RpcCode.invalidRequest), ctx)
+    return errorResponse(
+      echoId,
+      new RpcError('Invalid request: method must be a non-empty string', RpcCode.invalidRequest),
+      ctx,
+    )
   }
   const params = request.params ?? []
   if (!Array.isArray(params)) {
-    return errorResponse(echoId, new RpcError('Invalid params: params must be an array', RpcCode.invalidParams), ctx)
+    return errorResponse(
+      echoId,
+      new RpcError('Invalid params: params must be an array', RpcCode.invalidParams),
+      ctx,
+    )
   }
   const isNotification = id === undefined
   const method = registry.get(request.method)
@@ -75,7 +103,10 @@ async function dispatchCall(
   if (!method) {
     response = errorResponse(
       echoId,
-      new RpcError(`Method not found: ${request.method} is not served at the ${ctx.endpoint} endpoint`, RpcCode.methodNotFound),
+      new RpcError(
+        `Method not found: ${request.method} is not served at the ${ctx.endpoint} endpoint`,
+        RpcCode.methodNotFound,
+      ),
       ctx,
     )
   } else {

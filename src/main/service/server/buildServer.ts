@@ -60,7 +60,9 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
     return reply.code(body.statusCode).send(body)
   })
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
+    reply
+      .code(404)
+      .send({ statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
   )
 
   await app.register(async (rpc) =>

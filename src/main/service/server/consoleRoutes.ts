@@ -27,7 +27,10 @@ const CSP = [
  * The console at `/console/` (the built renderer) and its own small API. The console API is
  * same-origin only: the Host check and the Origin check in buildServer keep other sites out.
  */
-export async function registerConsoleRoutes(app: FastifyInstance, options: ConsoleRoutesOptions): Promise<void> {
+export async function registerConsoleRoutes(
+  app: FastifyInstance,
+  options: ConsoleRoutesOptions,
+): Promise<void> {
   const { consoleDir, store } = options
   const built = existsSync(path.join(consoleDir, 'index.html'))
 
@@ -65,7 +68,9 @@ export async function registerConsoleRoutes(app: FastifyInstance, options: Conso
       reply
         .code(503)
         .type('text/plain')
-        .send('The console is not built. Run `npm run build:renderer` (or `npm run build`) and reload this page.'),
+        .send(
+          'The console is not built. Run `npm run build:renderer` (or `npm run build`) and reload this page.',
+        ),
     )
   }
 }

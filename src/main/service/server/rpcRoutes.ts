@@ -63,7 +63,8 @@ export async function registerRpcRoutes(app: FastifyInstance, options: RpcRoutes
   app.options(BUNDLER_ROUTE, preflight)
   app.options(PAYMASTER_ROUTE, preflight)
 
-  const handle = (endpoint: RpcContext['endpoint'], methods: RpcMethodRegistry) =>
+  const handle =
+    (endpoint: RpcContext['endpoint'], methods: RpcMethodRegistry) =>
     async (request: FastifyRequest<{ Params: RpcParams }>, reply: FastifyReply) => {
       let ctx: RpcContext
       try {
@@ -116,7 +117,10 @@ function resolveContext(
     )
   }
   if (dapp.chainId !== chainId) {
-    throw new RpcError(`The paymaster "${dapp.name}" is for chain ${dapp.chainId}, not ${chainId}`, RpcCode.badRequest)
+    throw new RpcError(
+      `The paymaster "${dapp.name}" is for chain ${dapp.chainId}, not ${chainId}`,
+      RpcCode.badRequest,
+    )
   }
   return { endpoint, chainId, account: owner, dapp, log: request.log }
 }

@@ -1,5 +1,5 @@
-import type { Store } from './openStore'
 import { generateApiKey, generateAuthToken, generateId } from './ids'
+import type { Store } from './openStore'
 import type { Account } from './schema'
 
 /** Returns the first local account, creating it (with a fresh auth token and bundler key) on first start. */

@@ -12,7 +12,11 @@ export type CreateDappParameters = {
 }
 
 /** Creates a dApp (a "paymaster" in the dashboard API). Names are unique per account and chain. */
-export async function createDapp(store: Store, params: CreateDappParameters, now = new Date()): Promise<Dapp> {
+export async function createDapp(
+  store: Store,
+  params: CreateDappParameters,
+  now = new Date(),
+): Promise<Dapp> {
   const dapp: Dapp = {
     id: generateId(),
     accountId: params.accountId,
@@ -42,7 +46,9 @@ export function listDapps(store: Store, accountId: string): Dapp[] {
 
 /** Finds a dApp by apiKey; with `accountId`, a dApp of another account is treated as absent. */
 export function findDappByApiKey(store: Store, apiKey: string, accountId?: string): Dapp | undefined {
-  return store.data.dapps.find((d) => d.apiKey === apiKey && (accountId === undefined || d.accountId === accountId))
+  return store.data.dapps.find(
+    (d) => d.apiKey === apiKey && (accountId === undefined || d.accountId === accountId),
+  )
 }
 
 export async function setDappPaymasterId(store: Store, dappId: string, paymasterId: string): Promise<void> {

@@ -17,7 +17,9 @@ export function migrateDocument(raw: RawDocument): RawDocument {
   let doc = raw
   const version = doc.schemaVersion
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new UnsupportedSchemaVersionError(`schemaVersion is missing or invalid (${JSON.stringify(version)})`)
+    throw new UnsupportedSchemaVersionError(
+      `schemaVersion is missing or invalid (${JSON.stringify(version)})`,
+    )
   }
   if (version > CURRENT_SCHEMA_VERSION) {
     throw new UnsupportedSchemaVersionError(

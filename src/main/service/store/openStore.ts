@@ -34,7 +34,11 @@ export type OpenStoreParameters = { dataDir: string; log?: Logger; now?: () => D
  * the schema is never overwritten: it is renamed aside, the error is reported and an empty store is
  * started. A file from a newer Opstation is left untouched and start-up fails.
  */
-export async function openStore({ dataDir, log = silentLogger, now = () => new Date() }: OpenStoreParameters): Promise<Store> {
+export async function openStore({
+  dataDir,
+  log = silentLogger,
+  now = () => new Date(),
+}: OpenStoreParameters): Promise<Store> {
   const filename = path.join(dataDir, STORE_FILE_NAME)
   const adapter = new AtomicJsonFile<StoreDocument>(filename)
   let recovery: StoreRecovery | undefined
@@ -53,7 +57,10 @@ export async function openStore({ dataDir, log = silentLogger, now = () => new D
       const corruptCopy = `${filename}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`
       await rename(filename, corruptCopy)
       recovery = { corruptCopy, reason: loaded.reason }
-      log.error({ file: filename, corruptCopy, reason: loaded.reason }, 'store file was unreadable; kept aside, starting empty')
+      log.error(
+        { file: filename, corruptCopy, reason: loaded.reason },
+        'store file was unreadable; kept aside, starting empty',
+      )
       document = createEmptyDocument(now())
     }
   }
@@ -82,9 +89,7 @@ export async function openStore({ dataDir, log = silentLogger, now = () => new D
   }
 }
 
-type ParseResult =
-  | { ok: true; document: StoreDocument }
-  | { ok: false; fatal: boolean; reason: string }
+type ParseResult = { ok: true; document: StoreDocument } | { ok: false; fatal: boolean; reason: string }
 
 function parseDocument(text: string): ParseResult {
   let raw: unknown
@@ -106,7 +111,11 @@ function parseDocument(text: string): ParseResult {
   const parsed = StoreDocumentSchema.safeParse(migrated)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    return { ok: false, fatal: false, reason: `schema mismatch at ${issue?.path.join('.') || '(root)'}: ${issue?.message}` }
+    return {
+      ok: false,
+      fatal: false,
+      reason: `schema mismatch at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+    }
   }
   return { ok: true, document: parsed.data }
 }

@@ -49,7 +49,12 @@ export const DappSchema = z.object({
   active: z.boolean().default(true),
   /** On-chain gas tank id on the verifying paymaster; set once the chain has created it. */
   paymasterId: address.nullable().default(null),
-  policies: DappPoliciesSchema.default({ limits: [], validAfter: null, validUntil: null, premiumPercentage: 10 }),
+  policies: DappPoliciesSchema.default({
+    limits: [],
+    validAfter: null,
+    validUntil: null,
+    premiumPercentage: 10,
+  }),
   createdAt: isoDate,
 })
 export type Dapp = z.infer<typeof DappSchema>

@@ -41,7 +41,8 @@ export async function createSmartContract(
     if (ofDapp.some((c) => c.address.toLowerCase() === address.toLowerCase())) {
       throw new ConflictError('Smart contract address already exists')
     }
-    if (ofDapp.some((c) => c.name === params.name)) throw new ConflictError('Smart contract name already exists')
+    if (ofDapp.some((c) => c.name === params.name))
+      throw new ConflictError('Smart contract name already exists')
     doc.smartContracts.push(contract)
     return contract
   })
@@ -73,7 +74,10 @@ export async function updateWhitelistedMethods(
   })
 }
 
-export async function deleteSmartContract(store: Store, params: { dappId: string; address: string }): Promise<void> {
+export async function deleteSmartContract(
+  store: Store,
+  params: { dappId: string; address: string },
+): Promise<void> {
   const contract = findSmartContract(store, params.dappId, params.address)
   if (!contract) throw new NotFoundError(NOT_FOUND)
   await store.update((doc) => {

@@ -45,7 +45,10 @@ export async function setWebhookActive(
   })
 }
 
-export async function deleteWebhook(store: Store, params: { dappId: string; webhookId: string }): Promise<void> {
+export async function deleteWebhook(
+  store: Store,
+  params: { dappId: string; webhookId: string },
+): Promise<void> {
   const webhook = getWebhook(store, params.dappId, params.webhookId)
   await store.update((doc) => {
     doc.webhooks = doc.webhooks.filter((w) => w !== webhook)

@@ -1,0 +1,36 @@
+import type { Store } from './openStore'
+import type { SponsorshipUsage } from './schema'
+
+/** Mined sponsored operations kept for spending limits; the oldest are dropped first. */
+export const MAX_SPONSORSHIP_USAGE = 20_000
+
+/** Adds mined operations not yet recorded (by userOpHash). Returns how many were new. */
+export async function addSponsorshipUsage(store: Store, entries: SponsorshipUsage[]): Promise<number> {
+  if (entries.length === 0) return 0
+  return store.update((doc) => {
+    const known = new Set(doc.sponsorshipUsage.map((u) => u.userOpHash.toLowerCase()))
+    let added = 0
+    for (const entry of entries) {
+      if (known.has(entry.userOpHash.toLowerCase())) continue
+      known.add(entry.userOpHash.toLowerCase())
+      doc.sponsorshipUsage.push(entry)
+      added++
+    }
+    if (doc.sponsorshipUsage.length > MAX_SPONSORSHIP_USAGE) {
+      doc.sponsorshipUsage.splice(0, doc.sponsorshipUsage.length - MAX_SPONSORSHIP_USAGE)
+    }
+    return added
+  })
+}
+
+/** Mined operations of a dApp since `sinceUnix` (inclusive). */
+export function listSponsorshipUsage(store: Store, dappId: string, sinceUnix = 0): SponsorshipUsage[] {
+  return store.data.sponsorshipUsage.filter((u) => u.dappId === dappId && u.minedAt >= sinceUnix)
+}
+
+/** The highest block already scanned, from the records (0 when none). */
+export function getLastUsageBlock(store: Store): number {
+  let last = 0
+  for (const u of store.data.sponsorshipUsage) if (u.blockNumber > last) last = u.blockNumber
+  return last
+}
