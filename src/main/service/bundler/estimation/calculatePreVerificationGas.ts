@@ -1,0 +1,97 @@
+import { encodeAbiParameters, type Hex, hexToBytes } from 'viem'
+import type { UserOperationV06 } from '../../chain/types'
+
+/** Gas overheads of a handleOps bundle that the EntryPoint cannot measure (eth-infinitism's defaults). */
+export const preVerificationGasOverheads = {
+  /** Transaction base cost, paid once per bundle. */
+  fixed: 21_000,
+  /** EntryPoint bookkeeping per UserOperation outside the measured frames. */
+  perUserOp: 18_300,
+  /** Per 32-byte word of the ABI-encoded UserOperation (memory copies). */
+  perUserOpWord: 4,
+  zeroByte: 4,
+  nonZeroByte: 16,
+  /** Bundles are charged as if each UserOperation were alone, so the fixed cost is never under-paid. */
+  bundleSize: 1,
+} as const
+
+const userOperationTupleAbi = [
+  {
+    type: 'tuple',
+    components: [
+      { name: 'sender', type: 'address' },
+      { name: 'nonce', type: 'uint256' },
+      { name: 'initCode', type: 'bytes' },
+      { name: 'callData', type: 'bytes' },
+      { name: 'callGasLimit', type: 'uint256' },
+      { name: 'verificationGasLimit', type: 'uint256' },
+      { name: 'preVerificationGas', type: 'uint256' },
+      { name: 'maxFeePerGas', type: 'uint256' },
+      { name: 'maxPriorityFeePerGas', type: 'uint256' },
+      { name: 'paymasterAndData', type: 'bytes' },
+      { name: 'signature', type: 'bytes' },
+    ],
+  },
+] as const
+
+/**
+ * Stand-ins for the numeric gas fields, so the result does not depend on values that are still being estimated
+ * (or that a client may raise later): each is wider than any realistic value.
+ */
+const GAS_FIELD_PLACEHOLDER = 0xffff_ffffn
+const FEE_FIELD_PLACEHOLDER = 0xff_ffff_ffffn
+const MIN_SIGNATURE_LENGTH = 65
+
+export type CalculatePreVerificationGasParameters = {
+  userOperation: Pick<
+    UserOperationV06,
+    'sender' | 'nonce' | 'initCode' | 'callData' | 'signature' | 'paymasterAndData'
+  >
+  /**
+   * Count paymasterAndData (true: an estimate for the op as it will be sent). The send-side floor leaves it
+   * out, because the Biconomy flow with `calculateGasLimits: false` estimates without paymasterAndData and
+   * the paymaster then signs those limits unchanged.
+   */
+  includePaymasterAndData?: boolean
+}
+
+/**
+ * preVerificationGas: the calldata cost of the UserOperation inside handleOps plus the fixed and per-op
+ * overheads. Deterministic for a given sender, nonce, initCode, callData, signature length and (optionally)
+ * paymasterAndData: the signature is counted as non-zero bytes of its length (at least 65), and the gas
+ * fields as wide placeholders, so a dummy-signature estimate always covers the signed operation.
+ */
+export function calculatePreVerificationGas({
+  userOperation,
+  includePaymasterAndData = true,
+}: CalculatePreVerificationGasParameters): bigint {
+  const signatureLength = Math.max(MIN_SIGNATURE_LENGTH, (userOperation.signature.length - 2) / 2)
+  const encoded = encodeAbiParameters(userOperationTupleAbi, [
+    {
+      sender: userOperation.sender,
+      nonce: userOperation.nonce,
+      initCode: userOperation.initCode,
+      callData: userOperation.callData,
+      callGasLimit: GAS_FIELD_PLACEHOLDER,
+      verificationGasLimit: GAS_FIELD_PLACEHOLDER,
+      preVerificationGas: GAS_FIELD_PLACEHOLDER,
+      maxFeePerGas: FEE_FIELD_PLACEHOLDER,
+      maxPriorityFeePerGas: FEE_FIELD_PLACEHOLDER,
+      paymasterAndData: includePaymasterAndData ? userOperation.paymasterAndData : '0x',
+      signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
+    },
+  ])
+  const bytes = hexToBytes(encoded)
+  let callDataCost = 0
+  for (const b of bytes)
+    callDataCost += b === 0 ? preVerificationGasOverheads.zeroByte : preVerificationGasOverheads.nonZeroByte
+  // The op's offset word in the handleOps array head (32 bytes, almost all zero).
+  callDataCost += 31 * preVerificationGasOverheads.zeroByte + preVerificationGasOverheads.nonZeroByte
+  const words = Math.ceil(bytes.length / 32)
+  const total =
+    callDataCost +
+    preVerificationGasOverheads.fixed / preVerificationGasOverheads.bundleSize +
+    preVerificationGasOverheads.perUserOp +
+    preVerificationGasOverheads.perUserOpWord * words
+  return BigInt(Math.ceil(total))
+}

@@ -1,0 +1,312 @@
+import {
+  type Address,
+  decodeErrorResult,
+  encodeFunctionData,
+  type Hex,
+  hexToBigInt,
+  type RpcStateOverride,
+  toFunctionSelector,
+  zeroAddress,
+} from 'viem'
+import { entryPointAbi } from '../../chain/abis/entryPoint'
+import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
+import type { Chain, UserOperationV06 } from '../../chain/types'
+import { ChainError } from '../../errors'
+import type { CallFrame } from '../traceCall'
+import { traceCallFrames } from '../traceCall'
+import { executionReverted, userOperationRejected } from '../userOperationErrors'
+import type { PartialUserOperation } from '../userOperationSchema'
+import { calculatePreVerificationGas } from './calculatePreVerificationGas'
+
+export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+
+export type EstimateUserOperationGasParameters = {
+  chain: Pick<Chain, 'publicClient' | 'addresses'>
+  userOperation: PartialUserOperation
+  /** Fees to simulate with when the operation has none (the bundler's current fee values). */
+  gasFees: GasFees
+  /** geth-style state override set (RPC form), applied to every simulation. */
+  stateOverride?: RpcStateOverride
+  /**
+   * Called with each trial operation (its final gas fields set) before it is simulated; returns the
+   * paymasterAndData to simulate with. A paymaster signs here, so its validation takes the real path and its
+   * postOp is measured; without it a dummy paymaster signature usually skips postOp.
+   */
+  preparePaymasterAndData?: (userOperation: UserOperationV06) => Promise<Hex> | Hex
+  /** Largest gas an eth_call may use (the block gas limit). */
+  maxSimulationGas?: bigint
+}
+
+export type EstimateUserOperationGasReturnType = {
+  preVerificationGas: bigint
+  verificationGasLimit: bigint
+  callGasLimit: bigint
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+  /** 0 = no lower bound. */
+  validAfter: number
+  /** 0 = no expiry. */
+  validUntil: number
+  /** What the simulation measured, for the estimated-versus-actual report. */
+  measured: { validationGas: bigint; executionGas: bigint; postOpGas: bigint; simulations: number }
+}
+
+const INNER_HANDLE_OP = toFunctionSelector(
+  'innerHandleOp(bytes,((address,uint256,uint256,uint256,uint256,address,uint256,uint256),bytes32,uint256,uint256,uint256),bytes)',
+)
+/** Limits of the first simulation: generous, but small enough that a prefund check does not fail on them. */
+const TRIAL_VERIFICATION_GAS = 1_500_000n
+const TRIAL_CALL_GAS = 3_000_000n
+/** Raised this many times (x8 each) when the trial itself runs out of gas. */
+const MAX_TRIAL_RAISES = 2
+/** Headroom on measured gas: verification 10 %, execution 5 % (63/64 rule across a few call levels). */
+const VERIFICATION_MARGIN_PERCENT = 10n
+const CALL_MARGIN_PERCENT = 5n
+const CALL_MARGIN_MIN = 1_000n
+const MAX_VERIFY_ROUNDS = 4
+/** Balance given to a sender without paymaster during estimation, so a missing prefund does not fail it. */
+const ESTIMATION_SENDER_BALANCE = 1n << 100n
+
+/**
+ * Estimates the gas limits of a v0.6 UserOperation by simulation (EntryPoint.simulateHandleOp traced with
+ * callTracer): verification gas = what validation used plus a margin, call gas = what the call phase used
+ * plus a margin, then the operation is simulated again with exactly those limits and the limits are raised
+ * until it passes. preVerificationGas is the calldata cost plus the bundle overheads. Works without gas or fee
+ * fields, with a dummy signature (signature failures do not stop simulateHandleOp) and with an initCode.
+ * Throws RpcError with the EntryPoint's AAxx reason (-32500/-32501) or -32521 when the call phase reverts.
+ */
+export async function estimateUserOperationGas(
+  params: EstimateUserOperationGasParameters,
+): Promise<EstimateUserOperationGasReturnType> {
+  const { userOperation } = params
+  const fees: GasFees = {
+    maxFeePerGas: userOperation.maxFeePerGas ?? params.gasFees.maxFeePerGas,
+    maxPriorityFeePerGas: userOperation.maxPriorityFeePerGas ?? params.gasFees.maxPriorityFeePerGas,
+  }
+  const preVerificationGas = calculatePreVerificationGas({ userOperation })
+  const maxSimulationGas = params.maxSimulationGas ?? 30_000_000n
+  let simulations = 0
+
+  const simulate = async (verificationGasLimit: bigint, callGasLimit: bigint) => {
+    simulations++
+    const op: UserOperationV06 = {
+      sender: userOperation.sender,
+      nonce: userOperation.nonce,
+      initCode: userOperation.initCode,
+      callData: userOperation.callData,
+      callGasLimit,
+      verificationGasLimit,
+      preVerificationGas,
+      ...fees,
+      paymasterAndData: userOperation.paymasterAndData,
+      signature: userOperation.signature,
+    }
+    if (params.preparePaymasterAndData) op.paymasterAndData = await params.preparePaymasterAndData(op)
+    return simulateHandleOpTrace(params, op, maxSimulationGas)
+  }
+
+  // 1. Measure with generous limits (raised if even those run out of gas).
+  let trialVerification = TRIAL_VERIFICATION_GAS
+  let trialCall = TRIAL_CALL_GAS
+  let trial = await simulate(trialVerification, trialCall)
+  for (let raise = 0; raise < MAX_TRIAL_RAISES && trial.outOfGas; raise++) {
+    if (trial.outOfGas === 'verification') trialVerification *= 8n
+    else trialCall *= 8n
+    trial = await simulate(trialVerification, trialCall)
+  }
+  const measured = throwOnFailure(trial)
+
+  // 2. Limits = measured + margin; 3. verify with exactly those limits, raising what runs out.
+  let verificationGasLimit = withMargin(
+    maxBigInt(measured.validationGas, (measured.postOpGas * 64n) / 63n),
+    VERIFICATION_MARGIN_PERCENT,
+    0n,
+  )
+  let callGasLimit =
+    userOperation.callData === '0x'
+      ? 0n
+      : withMargin(measured.executionGas, CALL_MARGIN_PERCENT, CALL_MARGIN_MIN)
+  let check = await simulate(verificationGasLimit, callGasLimit)
+  for (let round = 0; round < MAX_VERIFY_ROUNDS && check.outOfGas; round++) {
+    if (check.outOfGas === 'verification')
+      verificationGasLimit = raiseToward(verificationGasLimit, trialVerification)
+    else callGasLimit = raiseToward(callGasLimit, trialCall)
+    check = await simulate(verificationGasLimit, callGasLimit)
+  }
+  const verified = throwOnFailure(check)
+
+  return {
+    preVerificationGas,
+    verificationGasLimit,
+    callGasLimit,
+    ...fees,
+    validAfter: verified.validAfter,
+    validUntil: verified.validUntil,
+    measured: {
+      validationGas: measured.validationGas,
+      executionGas: measured.executionGas,
+      postOpGas: measured.postOpGas,
+      simulations,
+    },
+  }
+}
+
+type SimulationOutcome = {
+  /** Which limit was too small, or false. */
+  outOfGas: 'verification' | 'call' | false
+  failedOp?: string
+  executionRevert?: { reason: string | null; data: Hex | undefined }
+  otherRevert?: string
+  validationGas: bigint
+  executionGas: bigint
+  postOpGas: bigint
+  validAfter: number
+  validUntil: number
+}
+
+async function simulateHandleOpTrace(
+  params: EstimateUserOperationGasParameters,
+  op: UserOperationV06,
+  maxSimulationGas: bigint,
+): Promise<SimulationOutcome> {
+  const entryPoint = params.chain.addresses.entryPoint
+  const stateOverride = withSenderBalance(params.stateOverride, op)
+  const gas = minBigInt(
+    maxSimulationGas,
+    op.verificationGasLimit * 3n + op.callGasLimit + op.preVerificationGas + 1_000_000n,
+  )
+  let top: CallFrame
+  try {
+    top = await traceCallFrames(params.chain.publicClient, {
+      to: entryPoint,
+      data: encodeFunctionData({
+        abi: entryPointAbi,
+        functionName: 'simulateHandleOp',
+        args: [op, zeroAddress, '0x'],
+      }),
+      gas,
+      stateOverride,
+    })
+  } catch (err) {
+    throw new ChainError(
+      `Gas estimation could not trace the simulation: ${(err as Error).message.split('\n')[0]}`,
+      {
+        cause: err,
+      },
+    )
+  }
+  const outcome: SimulationOutcome = {
+    outOfGas: false,
+    validationGas: 0n,
+    executionGas: 0n,
+    postOpGas: 0n,
+    validAfter: 0,
+    validUntil: 0,
+  }
+  let decoded: ReturnType<typeof decodeErrorResult<typeof entryPointAbi>> | undefined
+  try {
+    if (top.output) decoded = decodeErrorResult({ abi: entryPointAbi, data: top.output })
+  } catch {}
+  if (decoded?.errorName === 'FailedOp') {
+    const reason = decoded.args[1]
+    outcome.failedOp = reason
+    if (isVerificationOutOfGas(reason, top, op.sender)) outcome.outOfGas = 'verification'
+    return outcome
+  }
+  if (decoded?.errorName !== 'ExecutionResult') {
+    const inner = findInnerHandleOp(top, entryPoint)
+    if (inner?.error && top.gasUsed && hexToBigInt(top.gasUsed) >= gas - gas / 64n) {
+      outcome.outOfGas = 'call'
+      return outcome
+    }
+    outcome.otherRevert =
+      decodeRevertReason(top.output ?? null) ?? top.output ?? top.error ?? 'no revert data'
+    return outcome
+  }
+  const [preOpGas, , validAfter, validUntil] = decoded.args
+  outcome.validationGas = preOpGas - op.preVerificationGas
+  outcome.validAfter = validAfter
+  outcome.validUntil = validUntil
+  const inner = findInnerHandleOp(top, entryPoint)
+  const paymaster =
+    op.paymasterAndData.length >= 42 ? (op.paymasterAndData.slice(0, 42).toLowerCase() as Address) : null
+  for (const frame of inner?.calls ?? []) {
+    const to = frame.to?.toLowerCase()
+    if (to === op.sender.toLowerCase() && op.callData !== '0x' && frame.input === op.callData.toLowerCase()) {
+      outcome.executionGas = hexToBigInt(frame.gasUsed)
+      if (frame.error) {
+        if (/out of gas/i.test(frame.error)) outcome.outOfGas = 'call'
+        else
+          outcome.executionRevert = {
+            reason: frame.revertReason ?? decodeRevertReason(frame.output ?? null),
+            data: frame.output,
+          }
+      }
+    } else if (paymaster && to === paymaster) {
+      outcome.postOpGas = hexToBigInt(frame.gasUsed)
+      if (frame.error && /out of gas/i.test(frame.error)) outcome.outOfGas = 'verification'
+    }
+  }
+  return outcome
+}
+
+function throwOnFailure(outcome: SimulationOutcome): SimulationOutcome {
+  if (outcome.failedOp) throw userOperationRejected(outcome.failedOp)
+  if (outcome.executionRevert)
+    throw executionReverted(outcome.executionRevert.reason, outcome.executionRevert.data)
+  if (outcome.outOfGas === 'call') throw executionReverted('out of gas even with the largest call gas tried')
+  if (outcome.outOfGas === 'verification')
+    throw userOperationRejected('AA40 over verificationGasLimit: validation runs out of gas')
+  if (outcome.otherRevert) throw executionReverted(`simulation reverted: ${outcome.otherRevert}`)
+  return outcome
+}
+
+/** A FailedOp caused by too little verification gas (the frame that failed ran out of gas, or AA40/AA41). */
+function isVerificationOutOfGas(reason: string, top: CallFrame, sender: Address): boolean {
+  if (/^AA4[01]/.test(reason)) return true
+  if (!/^AA(13|23|33)/.test(reason)) return false
+  const failed = (top.calls ?? []).find((f) => f.error)
+  if (failed && /out of gas/i.test(failed.error ?? '')) return true
+  return (top.calls ?? []).some(
+    (f) => f.to?.toLowerCase() === sender.toLowerCase() && /out of gas/i.test(f.error ?? ''),
+  )
+}
+
+function findInnerHandleOp(top: CallFrame, entryPoint: Address): CallFrame | undefined {
+  const ep = entryPoint.toLowerCase()
+  return (top.calls ?? []).find((f) => f.to?.toLowerCase() === ep && f.input.startsWith(INNER_HANDLE_OP))
+}
+
+function withSenderBalance(
+  stateOverride: RpcStateOverride | undefined,
+  op: UserOperationV06,
+): RpcStateOverride | undefined {
+  if (op.paymasterAndData !== '0x') return stateOverride
+  const existing = Object.keys(stateOverride ?? {}).find((a) => a.toLowerCase() === op.sender.toLowerCase())
+  if (existing && stateOverride?.[existing as Address]?.balance !== undefined) return stateOverride
+  const senderOverride = {
+    ...(existing ? stateOverride?.[existing as Address] : {}),
+    balance: `0x${ESTIMATION_SENDER_BALANCE.toString(16)}` as Hex,
+  }
+  const rest = { ...(stateOverride ?? {}) }
+  if (existing) delete rest[existing as Address]
+  return { ...rest, [op.sender]: senderOverride }
+}
+
+function withMargin(value: bigint, percent: bigint, minimum: bigint): bigint {
+  const margin = (value * percent + 99n) / 100n
+  return value + maxBigInt(margin, minimum)
+}
+
+/** Next limit when a verification round ran out: half way to the trial limit that is known to work. */
+function raiseToward(current: bigint, known: bigint): bigint {
+  return current >= known ? (current * 5n) / 4n : current + (known - current + 1n) / 2n
+}
+
+function maxBigInt(a: bigint, b: bigint): bigint {
+  return a > b ? a : b
+}
+
+function minBigInt(a: bigint, b: bigint): bigint {
+  return a < b ? a : b
+}

@@ -1,0 +1,61 @@
+import type { Hex } from 'viem'
+import { RpcError } from '../errors'
+import { Erc7769Code, RpcCode } from '../jsonrpc/codes'
+
+/** Machine-readable detail sent as JSON-RPC `error.data` and kept with the recorded UserOperation. */
+export type RejectionData = {
+  /** `AA21` etc. when the EntryPoint gave one. */
+  aaCode?: string
+  /** ERC-7562 rule ids that were broken (safe mode). */
+  rules?: string[]
+  revertData?: Hex
+  [key: string]: unknown
+}
+
+/** Reads the `AAxx` code at the start of an EntryPoint reason. */
+export function readAaCode(reason: string): string | null {
+  return /\bAA\d\d\b/.exec(reason)?.[0] ?? null
+}
+
+/**
+ * ERC-7769 code for an EntryPoint `FailedOp` reason: AA3x/AA5x are the paymaster's (-32501), AA24/AA34 bad
+ * signatures (-32507), AA22/AA32 time range (-32503), everything else -32500.
+ */
+export function codeForFailedOp(reason: string): number {
+  const aa = readAaCode(reason)
+  if (aa === 'AA24' || aa === 'AA34') return Erc7769Code.invalidSignature
+  if (aa === 'AA22' || aa === 'AA32') return Erc7769Code.expiresShortly
+  if (aa?.startsWith('AA3') || aa?.startsWith('AA5')) return Erc7769Code.simulatePaymasterValidation
+  return Erc7769Code.simulateValidation
+}
+
+/** The EntryPoint rejected the UserOperation (`FailedOp`); the message keeps the AAxx text for viem and the SDK. */
+export function userOperationRejected(reason: string, data: RejectionData = {}): RpcError {
+  const aaCode = readAaCode(reason)
+  return new RpcError(reason, codeForFailedOp(reason), { data: { ...data, ...(aaCode ? { aaCode } : {}) } })
+}
+
+/** A field is malformed or below a floor (-32602, "invalid fields" in ERC-7769). */
+export function invalidFields(message: string, data?: RejectionData): RpcError {
+  return new RpcError(message, RpcCode.invalidParams, { data })
+}
+
+/** The call phase reverted during estimation (-32521). */
+export function executionReverted(reason: string | null, revertData?: Hex): RpcError {
+  return new RpcError(
+    `UserOperation reverted during execution phase${reason ? `: ${reason}` : ''}`,
+    Erc7769Code.executionReverted,
+    { data: revertData ? { revertData } : undefined },
+  )
+}
+
+/** ERC-7562 validation rules were broken (-32502). */
+export function validationRulesBroken(messages: string[], rules: string[]): RpcError {
+  return new RpcError(
+    `UserOperation violates validation rules: ${messages.join('; ')}`,
+    Erc7769Code.opcodeValidation,
+    {
+      data: { rules },
+    },
+  )
+}

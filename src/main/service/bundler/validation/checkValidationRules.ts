@@ -1,0 +1,210 @@
+import { type Address, getAddress, type Hex, hexToBigInt, keccak256, pad, toFunctionSelector } from 'viem'
+import type { UserOperationV06 } from '../../chain/types'
+import type { ValidationFrame, ValidationTrace } from './validationTracer'
+
+export type StakeInfo = { stake: bigint; unstakeDelaySec: bigint }
+
+export type ValidationEntity = 'account' | 'factory' | 'paymaster'
+
+export type RuleViolation = {
+  /** ERC-7562 rule id, e.g. `OP-011`, `STO-021`. */
+  rule: string
+  entity: ValidationEntity
+  address: Address
+  message: string
+}
+
+export type CheckValidationRulesParameters = {
+  trace: ValidationTrace
+  userOperation: UserOperationV06
+  entryPoint: Address
+  stakes: { sender: StakeInfo; factory: StakeInfo; paymaster: StakeInfo }
+  /** Context the paymaster returned from validatePaymasterUserOp. */
+  paymasterContext: Hex
+  /** Minimum stake and unstake delay that count as "staked" (ERC-7562: MIN_UNSTAKE_DELAY = 1 day). */
+  minStake?: bigint
+  minUnstakeDelaySec?: bigint
+}
+
+/** Opcodes no entity may use during validation (OP-011); BALANCE/SELFBALANCE only when staked (OP-080). */
+const BANNED_OPCODES = [
+  'GASPRICE',
+  'GASLIMIT',
+  'DIFFICULTY',
+  'PREVRANDAO',
+  'TIMESTAMP',
+  'BASEFEE',
+  'BLOCKHASH',
+  'NUMBER',
+  'ORIGIN',
+  'GAS',
+  'COINBASE',
+  'SELFDESTRUCT',
+  'BLOBHASH',
+  'BLOBBASEFEE',
+  'INVALID',
+]
+const STAKED_ONLY_OPCODES = ['BALANCE', 'SELFBALANCE']
+const CREATE_SENDER = toFunctionSelector('createSender(bytes)')
+const VALIDATE_USER_OP = toFunctionSelector(
+  'validateUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes),bytes32,uint256)',
+)
+const VALIDATE_PAYMASTER_USER_OP = toFunctionSelector(
+  'validatePaymasterUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes),bytes32,uint256)',
+)
+const DEPOSIT_TO = toFunctionSelector('depositTo(address)')
+/** Slots after a keccak-derived base that still count as associated (ERC-7562: "+ n, n up to 128"). */
+const ASSOCIATED_SLOT_RANGE = 128n
+
+/**
+ * Applies the ERC-7562 validation rules to a traced simulateValidation: banned opcodes (OP-011, OP-080),
+ * out of gas (OP-020), CREATE2 only by the factory, once (OP-031), calls to code-less addresses (OP-041),
+ * EntryPoint calls other than depositTo (OP-052..054), value calls (OP-061), storage access (STO-010..033)
+ * and an unstaked paymaster returning a context (EREP-050). Pure: everything comes from the trace.
+ */
+export function checkValidationRules(params: CheckValidationRulesParameters): RuleViolation[] {
+  const { trace, userOperation: op } = params
+  const minStake = params.minStake ?? 1n
+  const minDelay = params.minUnstakeDelaySec ?? 86_400n
+  const isStaked = (info: StakeInfo) => info.stake >= minStake && info.unstakeDelaySec >= minDelay
+  const sender = op.sender.toLowerCase() as Address
+  const entryPoint = params.entryPoint.toLowerCase() as Address
+  const factory = op.initCode.length >= 42 ? (op.initCode.slice(0, 42).toLowerCase() as Address) : null
+  const paymaster =
+    op.paymasterAndData.length >= 42 ? (op.paymasterAndData.slice(0, 42).toLowerCase() as Address) : null
+  const staked: Record<ValidationEntity, boolean> = {
+    account: isStaked(params.stakes.sender),
+    factory: isStaked(params.stakes.factory),
+    paymaster: isStaked(params.stakes.paymaster),
+  }
+  const associated = createAssociationCheck(trace.keccak)
+  const violations: RuleViolation[] = []
+
+  for (const frame of trace.frames) {
+    const entity = classifyFrame(frame, sender, paymaster)
+    if (!entity) continue
+    const address = (entity === 'account' ? sender : entity === 'factory' ? factory : paymaster) ?? sender
+    const report = (rule: string, message: string) =>
+      violations.push({
+        rule,
+        entity,
+        address: getAddress(address),
+        message: `${entity} ${getAddress(address)}: ${message}`,
+      })
+
+    for (const opcode of BANNED_OPCODES) {
+      if (frame.opcodes[opcode]) report('OP-011', `uses banned opcode ${opcode}`)
+    }
+    for (const opcode of STAKED_ONLY_OPCODES) {
+      if (frame.opcodes[opcode] && !staked[entity])
+        report('OP-080', `uses ${opcode}, allowed only for a staked entity`)
+    }
+    if ((frame.opcodes.CREATE2 ?? 0) > (entity === 'factory' ? 1 : 0)) {
+      report(
+        'OP-031',
+        entity === 'factory' ? 'uses CREATE2 more than once' : 'uses CREATE2 outside the factory',
+      )
+    }
+    if (frame.opcodes.CREATE && entity !== 'factory') report('OP-011', 'uses banned opcode CREATE')
+    if (frame.outOfGas) report('OP-020', 'runs out of gas during validation')
+
+    for (const [target, opcode] of Object.entries(frame.codeless)) {
+      if (target.toLowerCase() === sender) continue
+      report('OP-041', `${opcode} to ${getAddress(target)}, which has no code`)
+    }
+    for (const call of frame.calls) {
+      const to = call.to.toLowerCase()
+      if (to === entryPoint) {
+        const allowed = call.selector === DEPOSIT_TO || (call.selector === '0x' && entity === 'account')
+        if (!allowed)
+          report(
+            'OP-054',
+            `calls the EntryPoint (${call.selector}); only depositTo and the account's prefund are allowed`,
+          )
+      } else if (call.withValue) {
+        report('OP-061', `sends value to ${getAddress(to)}; only the EntryPoint may receive value`)
+      }
+    }
+
+    for (const [contract, access] of Object.entries(frame.access)) {
+      const owner = contract.toLowerCase() as Address
+      if (owner === sender) continue // STO-010: the account's own storage
+      const written = new Set(Object.keys(access.writes))
+      for (const slot of new Set([...Object.keys(access.reads), ...written])) {
+        const where = `slot ${slot} of ${getAddress(owner)}`
+        if (associated(slot as Hex, sender)) {
+          // STO-021; STO-022: while the account is being created, only with a staked factory (the sender's
+          // deposit in the EntryPoint is always allowed: OP-052/053).
+          if (factory && !staked.factory && owner !== entryPoint) {
+            report(
+              'STO-022',
+              `accesses ${where} (associated with the sender) during deployment by an unstaked factory`,
+            )
+          }
+          continue
+        }
+        const entityAddress = entity === 'factory' ? factory : entity === 'paymaster' ? paymaster : null
+        if (entityAddress && (owner === entityAddress || associated(slot as Hex, entityAddress))) {
+          if (!staked[entity])
+            report(
+              owner === entityAddress ? 'STO-031' : 'STO-032',
+              `accesses its own storage (${where}) but is not staked`,
+            )
+          continue
+        }
+        if (written.has(slot)) report('STO-033', `writes ${where}, which is not associated with the sender`)
+        else if (!staked[entity])
+          report('STO-033', `reads ${where}, which is not associated with the sender, and is not staked`)
+      }
+    }
+  }
+  if (paymaster && params.paymasterContext !== '0x' && !staked.paymaster) {
+    violations.push({
+      rule: 'EREP-050',
+      entity: 'paymaster',
+      address: getAddress(paymaster),
+      message: `paymaster ${getAddress(paymaster)}: returns a context but is not staked`,
+    })
+  }
+  return violations
+}
+
+function classifyFrame(
+  frame: ValidationFrame,
+  sender: Address,
+  paymaster: Address | null,
+): ValidationEntity | null {
+  const target = frame.target.toLowerCase()
+  if (frame.selector === CREATE_SENDER) return 'factory'
+  if (target === sender && frame.selector === VALIDATE_USER_OP) return 'account'
+  if (paymaster && target === paymaster && frame.selector === VALIDATE_PAYMASTER_USER_OP) return 'paymaster'
+  return null
+}
+
+/**
+ * `associated(slot, address)`: the slot is the address itself, or within 128 slots of keccak(address ‖ x)
+ * for a keccak preimage seen in the trace (a mapping keyed by the address).
+ */
+function createAssociationCheck(keccakInputs: Hex[]): (slot: Hex, address: Address) => boolean {
+  const bases = new Map<string, bigint[]>()
+  for (const input of keccakInputs) {
+    if (input.length < 66) continue
+    const firstWord = input.slice(2, 66)
+    if (!firstWord.startsWith('000000000000000000000000')) continue
+    const key = `0x${firstWord.slice(24)}`
+    let list = bases.get(key)
+    if (!list) {
+      list = []
+      bases.set(key, list)
+    }
+    list.push(hexToBigInt(keccak256(input)))
+  }
+  return (slot, address) => {
+    const value = hexToBigInt(slot)
+    if (slot.toLowerCase() === pad(address).toLowerCase()) return true
+    for (const base of bases.get(address.toLowerCase()) ?? []) {
+      if (value >= base && value < base + ASSOCIATED_SLOT_RANGE) return true
+    }
+    return false
+  }
+}
