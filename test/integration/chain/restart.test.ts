@@ -1,3 +1,5 @@
+import { readdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -81,5 +83,34 @@ describe('embedded anvil supervision', () => {
         functionName: 'decimals',
       }),
     ).toBe(9)
+  })
+})
+
+describe('embedded anvil state file recovery', () => {
+  it('falls back to the last good state when the state file is unreadable (cut off by a hard kill)', async () => {
+    const dataDir = await makeDataDir()
+    try {
+      const first = await startChain({ dataDir: dataDir.dir })
+      const funded = privateKeyToAccount(generatePrivateKey()).address
+      await fundEth(first, funded, parseEther('1'))
+      await first.stop()
+      // Second start loads the state and keeps it as the last good copy.
+      const second = await startChain({ dataDir: dataDir.dir })
+      const statePath = second.anvil?.statePath
+      await second.stop()
+      if (!statePath) throw new Error('no state path')
+      await writeFile(statePath, '{"block": {"number": "0x')
+
+      const third = await startChain({ dataDir: dataDir.dir })
+      try {
+        expect(third.deployed).toEqual([])
+        expect(await third.publicClient.getBalance({ address: funded })).toBe(parseEther('1'))
+        expect((await readdir(join(dataDir.dir, 'chain'))).some((f) => f.includes('.unreadable-'))).toBe(true)
+      } finally {
+        await third.stop()
+      }
+    } finally {
+      await dataDir.remove()
+    }
   })
 })

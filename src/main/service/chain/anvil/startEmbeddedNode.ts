@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, rename } from 'node:fs/promises'
+import { copyFile, mkdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import type { Logger } from '../../log'
@@ -65,18 +65,38 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     gasLimit: defaults.blockGasLimit,
   }
 
+  // A copy of the last state file anvil loaded successfully, to fall back to if the current one is unreadable.
+  const lastGoodPath = `${statePath}.last-good`
   const spawnWithRecovery = async (): Promise<AnvilProcess> => {
+    const hadState = existsSync(statePath)
     try {
-      return await spawnAnvil(spawnParameters)
+      const proc = await spawnAnvil(spawnParameters)
+      if (hadState) await copyFile(statePath, lastGoodPath).catch(() => {})
+      return proc
     } catch (err) {
-      if (!existsSync(statePath)) throw err
-      // A state file anvil cannot load (e.g. cut off by a hard kill while dumping): keep it aside, start fresh.
+      if (!hadState) throw err
+      // A state file anvil cannot load (e.g. cut off by a hard kill while dumping): keep it aside and fall back
+      // to the last state that loaded, else to a fresh chain.
       const aside = `${statePath}.unreadable-${Date.now()}`
       await rename(statePath, aside)
-      p.log.warn(
-        { err, aside },
-        'anvil could not load its state file; moved it aside and starting with a fresh chain',
-      )
+      if (existsSync(lastGoodPath)) {
+        await copyFile(lastGoodPath, statePath)
+        p.log.warn(
+          { err, aside },
+          'anvil could not load its state file; moved it aside, using the last good state',
+        )
+        try {
+          return await spawnAnvil(spawnParameters)
+        } catch (again) {
+          await rename(statePath, `${aside}.last-good`)
+          p.log.warn({ err: again }, 'the last good state does not load either; starting with a fresh chain')
+        }
+      } else {
+        p.log.warn(
+          { err, aside },
+          'anvil could not load its state file; moved it aside, starting with a fresh chain',
+        )
+      }
       return await spawnAnvil(spawnParameters)
     }
   }
@@ -116,6 +136,11 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     })
   }
   watch(current)
+  // Do not leave anvil running when this process exits without calling stop().
+  const killOnExit = () => {
+    if (current.child.exitCode === null && current.child.signalCode === null) current.child.kill('SIGTERM')
+  }
+  process.once('exit', killOnExit)
 
   return {
     rpcUrl: current.rpcUrl,
@@ -125,6 +150,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     pid: () => current.pid,
     stop: async () => {
       stopping = true
+      process.off('exit', killOnExit)
       const proc = current
       if (proc.child.exitCode !== null || proc.child.signalCode !== null) return
       try {
