@@ -50,6 +50,12 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     } catch (err) {
       throw new ChainError(`The node at ${rpcUrl} does not answer eth_chainId`, { cause: err })
     }
+    if (config.rpcUrl && config.chainId !== undefined && config.chainId !== chainId) {
+      log.warn(
+        { configured: config.chainId, node: chainId },
+        'configured chainId differs from the node; using the node',
+      )
+    }
     const viemChain = defineChain({
       id: chainId,
       name: embedded ? 'Opstation anvil' : `Chain ${chainId}`,
