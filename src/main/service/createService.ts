@@ -6,6 +6,8 @@ import type { ChainStatus, ServiceInfo } from '../../shared/serviceInfo'
 import { ethChainId } from './bundler/methods/eth_chainId'
 import { type Chain, createGasTank, startChain } from './chain'
 import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
+import { registerAccountRoutes } from './console/account.routes'
+import { registerSettingsRoutes } from './console/settings.routes'
 import { StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
 import { createMethodRegistry } from './jsonrpc/defineMethod'
@@ -15,7 +17,9 @@ import { ensureDefaultAccount } from './store/accounts.repo'
 import { setDappPaymasterId } from './store/dapps.repo'
 import { lockDataFolder } from './store/lockDataFolder'
 import { openStore, type Store } from './store/openStore'
-import type { Dapp } from './store/schema'
+import type { Dapp, Settings } from './store/schema'
+
+export type RuntimeSettings = Pick<ServiceConfig, 'bundlingMode' | 'unsafe' | 'webhookTimeoutMs'>
 
 export type Service = {
   readonly config: ServiceConfig
@@ -24,6 +28,8 @@ export type Service = {
   /** The chain (undefined with `noChain`). */
   readonly chain: Chain | undefined
   readonly events: EventBus
+  /** Settings that take effect without a restart; bundler and paymaster read them per request. */
+  readonly runtime: RuntimeSettings
   /** URLs and status; changes as the chain starts or restarts. */
   info: () => ServiceInfo
   authToken: () => string
@@ -36,28 +42,36 @@ export type Service = {
  * Runs under plain Node (never imports electron); the Electron main process and the CLI both call it.
  */
 export async function createService(input: ServiceConfigInput): Promise<Service> {
-  const config = parseServiceConfig(input)
-  const log = pino({ level: config.logLevel, base: { service: 'opstation' } }, pino.destination(2))
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 })
-  const lock = lockDataFolder(config.dataDir)
+  const bootConfig = parseServiceConfig(input)
+  const log = pino({ level: bootConfig.logLevel, base: { service: 'opstation' } }, pino.destination(2))
+  await mkdir(bootConfig.dataDir, { recursive: true, mode: 0o700 })
+  const lock = lockDataFolder(bootConfig.dataDir)
   let app: FastifyInstance | undefined
   let chain: Chain | undefined
   try {
     const events = createEventBus()
-    const [store, startedChain] = await Promise.all([
-      openStore({ dataDir: config.dataDir, log }),
-      config.noChain
-        ? undefined
-        : startChain({
-            dataDir: config.dataDir,
-            rpcUrl: config.rpcUrl,
-            chainId: config.chainId,
-            blockTime: config.blockTime,
-            anvilPath: config.anvilPath,
-            log,
-          }),
-    ])
-    chain = startedChain
+    const store = await openStore({ dataDir: bootConfig.dataDir, log })
+    // Console settings apply unless the caller (a command-line flag) says otherwise.
+    const config = parseServiceConfig({
+      ...settingsToConfig(store.data.settings),
+      ...definedOnly(input),
+      dataDir: bootConfig.dataDir,
+    })
+    const runtime: RuntimeSettings = {
+      bundlingMode: config.bundlingMode,
+      unsafe: config.unsafe,
+      webhookTimeoutMs: config.webhookTimeoutMs,
+    }
+    chain = config.noChain
+      ? undefined
+      : await startChain({
+          dataDir: config.dataDir,
+          rpcUrl: config.rpcUrl,
+          chainId: config.chainId,
+          blockTime: config.blockTime,
+          anvilPath: config.anvilPath,
+          log,
+        })
     await ensureDefaultAccount(store)
     const chainStatus: ChainStatus = chain
       ? { kind: chain.kind, state: 'ready', addresses: chain.addresses, missing: chain.missing }
@@ -105,6 +119,17 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       getSupportedChainIds: () => [chainId],
       getServiceInfo: info,
       provisionDapp,
+      plugins: [
+        (scope) => registerAccountRoutes(scope, { store }),
+        (scope) =>
+          registerSettingsRoutes(scope, {
+            store,
+            events,
+            runtime,
+            runningRpcUrl: config.noChain ? null : (config.rpcUrl ?? null),
+            dataDir: config.dataDir,
+          }),
+      ],
     })
     const address = await listen(app, config.host, config.port)
     baseUrl = `http://${formatHost(config.host)}:${address.port}`
@@ -125,6 +150,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       app: server,
       chain: runningChain,
       events,
+      runtime,
       info,
       authToken: () => store.data.accounts[0]?.authToken ?? '',
       async close() {
@@ -179,4 +205,17 @@ async function provisionGasTank(chain: Chain, store: Store, dapp: Dapp): Promise
   if (dapp.paymasterId || dapp.chainId !== chain.chainId) return
   const { paymasterId } = await createGasTank(chain)
   await setDappPaymasterId(store, dapp.id, paymasterId)
+}
+
+function settingsToConfig(settings: Settings): Partial<ServiceConfigInput> {
+  return {
+    rpcUrl: settings.rpcUrl ?? undefined,
+    bundlingMode: settings.bundlingMode,
+    unsafe: settings.unsafe,
+    webhookTimeoutMs: settings.webhookTimeoutMs,
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
 }

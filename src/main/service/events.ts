@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events'
  * `noun.pastTense`. Producers emit; the console API streams them to the renderer in batches.
  */
 export type ServiceEvents = {
+  'settings.changed': { bundlingMode: string; unsafe: boolean; webhookTimeoutMs: number }
   'chain.status': { state: string; message?: string }
   'userOperation.changed': { userOpHash: string; status: string }
   'sponsorship.decided': { id: string; dappId: string; sponsored: boolean }

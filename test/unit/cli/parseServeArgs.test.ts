@@ -4,7 +4,7 @@ import { parseServeArgs } from '../../../src/main/cli'
 describe('opstation serve flags', () => {
   it('defaults to 127.0.0.1:4337 and the OS data folder', () => {
     const config = parseServeArgs([], {})
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 4337, noChain: false, unsafe: false })
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 4337, noChain: undefined, unsafe: undefined })
     expect(config.dataDir).toMatch(/Opstation$/)
   })
   it('reads every flag', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { UserOperationRecordSchema } from './userOperationRecord'
 
 /** The version this build writes. Older documents are migrated forward on load (see migrations.ts). */
 export const CURRENT_SCHEMA_VERSION = 1
@@ -165,6 +166,22 @@ export const TokenPriceSchema = z.object({
 })
 export type TokenPrice = z.infer<typeof TokenPriceSchema>
 
+/** Settings changed in the console; applied at start unless a command-line flag says otherwise. */
+export const SettingsSchema = z.object({
+  /** External node; null = embedded anvil. */
+  rpcUrl: z.string().url().nullable().default(null),
+  bundlingMode: z.enum(['auto', 'interval', 'manual']).default('auto'),
+  unsafe: z.boolean().default(false),
+  webhookTimeoutMs: z.number().int().positive().max(600_000).default(3000),
+})
+export type Settings = z.infer<typeof SettingsSchema>
+export const DEFAULT_SETTINGS: Settings = {
+  rpcUrl: null,
+  bundlingMode: 'auto',
+  unsafe: false,
+  webhookTimeoutMs: 3000,
+}
+
 export const StoreDocumentSchema = z.object({
   schemaVersion: z.literal(CURRENT_SCHEMA_VERSION),
   createdAt: isoDate,
@@ -176,6 +193,8 @@ export const StoreDocumentSchema = z.object({
   sponsorshipUsage: z.array(SponsorshipUsageSchema).default([]),
   webhookCalls: z.array(WebhookCallSchema).default([]),
   tokenPrices: z.array(TokenPriceSchema).default([]),
+  userOperations: z.array(UserOperationRecordSchema).default([]),
+  settings: SettingsSchema.default(DEFAULT_SETTINGS),
 })
 export type StoreDocument = z.infer<typeof StoreDocumentSchema>
 
@@ -191,5 +210,7 @@ export function createEmptyDocument(now = new Date()): StoreDocument {
     sponsorshipUsage: [],
     webhookCalls: [],
     tokenPrices: [],
+    userOperations: [],
+    settings: { ...DEFAULT_SETTINGS },
   }
 }

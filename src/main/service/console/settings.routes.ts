@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
+import { jsonObject, parseInput } from '../dashboard/fields'
+import type { EventBus } from '../events'
+import { sendOk } from '../server/restEnvelope'
+import type { Store } from '../store/openStore'
+import type { Settings } from '../store/schema'
+
+export type SettingsRoutesOptions = {
+  store: Store
+  events: EventBus
+  /** Live settings the bundler and paymaster read per request. */
+  runtime: Pick<Settings, 'bundlingMode' | 'unsafe' | 'webhookTimeoutMs'>
+  /** The node in use now (null = embedded anvil), to tell whether a saved rpcUrl needs a restart. */
+  runningRpcUrl: string | null
+  dataDir: string
+}
+
+const PatchBody = jsonObject({
+  rpcUrl: z
+    .string({ error: 'rpcUrl must be a URL string or null' })
+    .trim()
+    .refine((v) => /^(https?|wss?):\/\/.+/.test(v), { error: 'rpcUrl must be an http(s) or ws(s) URL' })
+    .nullable()
+    .optional(),
+  bundlingMode: z
+    .enum(['auto', 'interval', 'manual'], { error: 'bundlingMode must be auto, interval or manual' })
+    .optional(),
+  unsafe: z.boolean({ error: 'unsafe must be a boolean value' }).optional(),
+  webhookTimeoutMs: z
+    .number({ error: 'webhookTimeoutMs must be a number' })
+    .int({ error: 'webhookTimeoutMs must be a whole number of milliseconds' })
+    .min(100, { error: 'webhookTimeoutMs must be at least 100' })
+    .max(600_000, { error: 'webhookTimeoutMs must be at most 600000' })
+    .optional(),
+})
+
+/** `GET|PATCH /console/api/settings`: what the console's Settings screen shows and changes. */
+export async function registerSettingsRoutes(
+  app: FastifyInstance,
+  options: SettingsRoutesOptions,
+): Promise<void> {
+  const { store, runtime } = options
+  const view = () => ({
+    saved: store.data.settings,
+    effective: { ...runtime, rpcUrl: options.runningRpcUrl },
+    dataDir: options.dataDir,
+    /** A saved node that differs from the running one takes effect at the next start. */
+    restartRequired: (store.data.settings.rpcUrl ?? null) !== options.runningRpcUrl,
+  })
+
+  app.get('/console/api/settings', async (request, reply) => {
+    authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
+    return sendOk(reply, 'Settings fetched', view())
+  })
+
+  app.patch('/console/api/settings', async (request, reply) => {
+    authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
+    const body = parseInput(PatchBody, request.body)
+    await store.update((doc) => {
+      if (body.rpcUrl !== undefined) doc.settings.rpcUrl = body.rpcUrl
+      if (body.bundlingMode !== undefined) doc.settings.bundlingMode = body.bundlingMode
+      if (body.unsafe !== undefined) doc.settings.unsafe = body.unsafe
+      if (body.webhookTimeoutMs !== undefined) doc.settings.webhookTimeoutMs = body.webhookTimeoutMs
+    })
+    if (body.bundlingMode !== undefined) runtime.bundlingMode = body.bundlingMode
+    if (body.unsafe !== undefined) runtime.unsafe = body.unsafe
+    if (body.webhookTimeoutMs !== undefined) runtime.webhookTimeoutMs = body.webhookTimeoutMs
+    options.events.emit('settings.changed', { ...runtime })
+    return sendOk(reply, 'Settings saved', view())
+  })
+}
