@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { keccak256, parseEther } from 'viem'
@@ -11,31 +11,9 @@ import {
   startChain,
   verifyingPaymasterAbi,
 } from '../../../src/main/service/chain'
-import { findFreePort } from '../../../src/main/service/chain/anvil/findFreePort'
-import { resolveAnvilBinary } from '../../../src/main/service/chain/anvil/resolveAnvilBinary'
 import { buildDeploymentPlan } from '../../../src/main/service/chain/deploy/buildDeploymentPlan'
+import { startPlainAnvil } from '../../helpers/startPlainAnvil'
 import { makeDataDir } from './userOpHelpers'
-
-/** Starts a plain anvil (our own process, not the module's) and waits for it to answer. */
-async function startPlainAnvil(chainId: number): Promise<{ url: string; child: ChildProcess }> {
-  const port = await findFreePort()
-  const child = spawn(resolveAnvilBinary(), ['--port', String(port), '--chain-id', String(chainId)], {
-    stdio: 'ignore',
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    })
-      .then((r) => r.ok)
-      .catch(() => false)
-    if (ok) return { url, child }
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('anvil did not start')
-}
 
 /** A JSON-RPC proxy that hides every anvil_/hardhat_ method, like a node without set-code support. */
 async function startRestrictedProxy(target: string): Promise<{ url: string; server: Server }> {
