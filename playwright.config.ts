@@ -1,0 +1,43 @@
+import { defineConfig } from '@playwright/test'
+
+/**
+ * Console e2e tests: the real service (headless, `opstation serve`, fresh data folder per test) driven in
+ * Debian's Chromium. `npx playwright test` builds the console first when it is missing or stale.
+ * Screenshots of every screen land in test-results/screenshots/ (artifacts, not committed).
+ */
+const CHROMIUM = process.env.OPSTATION_CHROMIUM ?? '/usr/bin/chromium'
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results/e2e',
+  globalSetup: './test/e2e/globalSetup.ts',
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: true,
+  // Each test runs its own service and anvil; two at a time suit a 2-core machine.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 1360, height: 900 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 15_000,
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+})

@@ -1,0 +1,92 @@
+import type {
+  BuildUserOperationRequest,
+  BuildUserOperationResponse,
+  CreateSandboxAccountRequest,
+  FaucetRequest,
+  FaucetResponse,
+  SandboxAccount,
+  SignUserOperationRequest,
+  SignUserOperationResponse,
+} from '../../../shared/sandbox'
+import type { ServiceInfo } from '../../../shared/serviceInfo'
+import { requestJson } from './http'
+
+/** The console's own API (`/console/api/*`): what dApps do not need but the operator does. */
+
+export type Session = { authToken: string | null; accountId: string | null }
+
+export type SpendingLimit = {
+  id?: string
+  type: 'PAYMASTER' | 'SMART_ACCOUNT'
+  thresholdType: 'COUNT' | 'NATIVE_ASSET'
+  threshold: string
+  cycleDuration: { value: number; unit: 'hour' | 'day' }
+  active?: boolean
+}
+
+export type DappPolicies = {
+  limits: SpendingLimit[]
+  validAfter: number | null
+  validUntil: number | null
+  premiumPercentage: number
+}
+
+export type GasTank = { paymasterId: string | null; balanceWei: string | null; [key: string]: unknown }
+
+const enc = encodeURIComponent
+
+export const consoleApi = {
+  session: () => requestJson<Session>('/console/api/session', { auth: false }),
+  status: () => requestJson<ServiceInfo>('/console/api/status', { auth: false }),
+  regenerateAuthToken: () =>
+    requestJson<{ authToken: string }>('/console/api/account/auth-token', { method: 'POST' }),
+
+  getPolicies: (apiKey: string) => requestJson<DappPolicies>(`/console/api/dapps/${enc(apiKey)}/policies`),
+  updatePolicies: (apiKey: string, policies: Partial<DappPolicies>) =>
+    requestJson<DappPolicies>(`/console/api/dapps/${enc(apiKey)}/policies`, {
+      method: 'PATCH',
+      body: policies,
+    }),
+
+  getGasTank: (apiKey: string) => requestJson<GasTank>(`/console/api/dapps/${enc(apiKey)}/gas-tank`),
+  changeGasTank: (apiKey: string, body: { action: 'deposit' | 'withdraw'; amountWei: string }) =>
+    requestJson<GasTank>(`/console/api/dapps/${enc(apiKey)}/gas-tank`, { method: 'POST', body }),
+
+  listUserOperations: (query: { limit?: number; before?: string } = {}) =>
+    requestJson<unknown>('/console/api/user-operations', { query }),
+  getUserOperation: (hash: string) => requestJson<unknown>(`/console/api/user-operations/${enc(hash)}`),
+  listSponsorshipDecisions: (query: { limit?: number; apiKey?: string } = {}) =>
+    requestJson<unknown>('/console/api/sponsorship-decisions', { query }),
+  getSponsorshipDecision: (id: string) =>
+    requestJson<unknown>(`/console/api/sponsorship-decisions/${enc(id)}`),
+  listWebhookCalls: (apiKey: string) =>
+    requestJson<unknown>(`/console/api/dapps/${enc(apiKey)}/webhook-calls`),
+  testWebhook: (apiKey: string, webhookId: string, webhookData: unknown) =>
+    requestJson<unknown>(`/console/api/dapps/${enc(apiKey)}/webhooks/${enc(webhookId)}/test`, {
+      method: 'POST',
+      body: { webhookData },
+    }),
+
+  getSettings: () => requestJson<unknown>('/console/api/settings'),
+
+  sandbox: {
+    listAccounts: () => requestJson<SandboxAccount[]>('/console/api/sandbox/accounts'),
+    createAccount: (body: CreateSandboxAccountRequest) =>
+      requestJson<SandboxAccount>('/console/api/sandbox/accounts', { method: 'POST', body }),
+    buildUserOperation: (address: string, body: BuildUserOperationRequest) =>
+      requestJson<BuildUserOperationResponse>(
+        `/console/api/sandbox/accounts/${enc(address)}/user-operation`,
+        {
+          method: 'POST',
+          body,
+        },
+      ),
+    signUserOperation: (address: string, body: SignUserOperationRequest) =>
+      requestJson<SignUserOperationResponse>(`/console/api/sandbox/accounts/${enc(address)}/sign`, {
+        method: 'POST',
+        body,
+      }),
+    faucet: (body: FaucetRequest) =>
+      requestJson<FaucetResponse>('/console/api/sandbox/faucet', { method: 'POST', body }),
+  },
+}

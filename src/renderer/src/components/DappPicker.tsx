@@ -1,0 +1,21 @@
+import { usePaymastersStore } from '../stores/usePaymastersStore'
+
+/** Chooses the dApp a screen works on (shared selection across Contracts, Webhooks and Sandbox). */
+export function DappPicker({ testId = 'dapp-picker' }: { testId?: string }) {
+  const list = usePaymastersStore((s) => s.list.data)
+  const selected = usePaymastersStore((s) => s.selectedApiKey)
+  const select = usePaymastersStore((s) => s.select)
+  if (!list || list.length === 0) return null
+  return (
+    <label className="inline-field">
+      <span>dApp</span>
+      <select data-testid={testId} value={selected ?? ''} onChange={(e) => select(e.target.value || null)}>
+        {list.map((p) => (
+          <option key={p.apiKey} value={p.apiKey}>
+            {p.name} (chain {p.chainId})
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}

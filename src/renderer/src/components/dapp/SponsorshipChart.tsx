@@ -1,0 +1,166 @@
+import { useEffect, useMemo } from 'react'
+import { formatEth } from '../../lib/format'
+import { type FeedEntry, subscribeToActivity, useActivityStore } from '../../stores/useActivityStore'
+import { NotAvailable } from '../Feedback'
+import { Section } from '../Layout'
+
+type Bucket = { start: number; sponsored: number; rejected: number; gasWei: bigint }
+
+const BUCKETS = 24
+const STEPS = [60_000, 5 * 60_000, 15 * 60_000, 3600_000, 6 * 3600_000, 86_400_000]
+
+/** Groups a dApp's decisions and mined ops into time buckets ending now. */
+export function bucketise(
+  decisions: FeedEntry[],
+  ops: FeedEntry[],
+  now = Date.now(),
+): { buckets: Bucket[]; step: number } {
+  const oldest = Math.min(now, ...decisions.map((d) => d.at || now), ...ops.map((o) => o.at || now))
+  const span = now - oldest
+  const step = STEPS.find((s) => s * BUCKETS >= span) ?? STEPS[STEPS.length - 1]!
+  const end = Math.ceil(now / step) * step
+  const start = end - step * BUCKETS
+  const buckets: Bucket[] = Array.from({ length: BUCKETS }, (_, i) => ({
+    start: start + i * step,
+    sponsored: 0,
+    rejected: 0,
+    gasWei: 0n,
+  }))
+  const slot = (at: number) =>
+    at >= start && at < end ? buckets[Math.floor((at - start) / step)] : undefined
+  for (const d of decisions) {
+    const b = slot(d.at)
+    if (!b) continue
+    if (d.sponsored) b.sponsored += 1
+    else if (d.sponsored === false) b.rejected += 1
+  }
+  for (const o of ops) {
+    const b = slot(o.at)
+    if (b && o.gasCostWei && /^\d+$/.test(o.gasCostWei)) b.gasWei += BigInt(o.gasCostWei)
+  }
+  return { buckets, step }
+}
+
+function label(ms: number, step: number): string {
+  const d = new Date(ms)
+  const hm = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false })
+  return step >= 86_400_000 ? d.toISOString().slice(5, 10) : hm
+}
+
+/** Sponsored operations (bars) and gas spent (line) over time, for one dApp. */
+export function SponsorshipChart({ apiKey }: { apiKey: string }) {
+  const decisions = useActivityStore((s) => s.decisions)
+  const ops = useActivityStore((s) => s.userOperations)
+  useEffect(() => subscribeToActivity(), [])
+  const { buckets, step } = useMemo(
+    () =>
+      bucketise(
+        (decisions.data ?? []).filter((d) => d.apiKey === apiKey),
+        (ops.data ?? []).filter((o) => o.apiKey === apiKey && o.status === 'mined'),
+      ),
+    [decisions.data, ops.data, apiKey],
+  )
+  if (decisions.notAvailable && ops.notAvailable) {
+    return (
+      <Section title="Sponsored operations and gas spent" testId="sponsorship-chart">
+        <NotAvailable
+          what="Sponsorship history"
+          endpoint="GET /console/api/sponsorship-decisions, GET /console/api/user-operations"
+        />
+      </Section>
+    )
+  }
+  const width = 720
+  const height = 160
+  const pad = { left: 36, right: 64, top: 10, bottom: 22 }
+  const innerW = width - pad.left - pad.right
+  const innerH = height - pad.top - pad.bottom
+  const maxCount = Math.max(1, ...buckets.map((b) => b.sponsored + b.rejected))
+  // bigint: Math.max does not apply
+  // biome-ignore lint/complexity/useMathMinMax: bigint values
+  const maxGas = buckets.reduce((m, b) => (b.gasWei > m ? b.gasWei : m), 0n)
+  const barW = innerW / buckets.length
+  const y = (count: number) => pad.top + innerH - (count / maxCount) * innerH
+  const gy = (wei: bigint) =>
+    pad.top + innerH - (maxGas === 0n ? 0 : Number((wei * 1000n) / maxGas) / 1000) * innerH
+  const totalSponsored = buckets.reduce((n, b) => n + b.sponsored, 0)
+  const totalRejected = buckets.reduce((n, b) => n + b.rejected, 0)
+  const totalGas = buckets.reduce((n, b) => n + b.gasWei, 0n)
+  const line = buckets
+    .map(
+      (b, i) =>
+        `${i === 0 ? 'M' : 'L'}${(pad.left + i * barW + barW / 2).toFixed(1)},${gy(b.gasWei).toFixed(1)}`,
+    )
+    .join(' ')
+  return (
+    <Section
+      title="Sponsored operations and gas spent"
+      testId="sponsorship-chart"
+      actions={
+        <span className="legend">
+          <span className="legend-item">
+            <span className="swatch swatch-ok" /> sponsored {totalSponsored}
+          </span>
+          <span className="legend-item">
+            <span className="swatch swatch-bad" /> not sponsored {totalRejected}
+          </span>
+          <span className="legend-item">
+            <span className="swatch swatch-line" /> gas {formatEth(totalGas)}
+          </span>
+        </span>
+      }
+    >
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        className="chart"
+        role="img"
+        aria-label="Sponsored operations and gas spent over time"
+      >
+        <line
+          x1={pad.left}
+          x2={width - pad.right}
+          y1={pad.top + innerH}
+          y2={pad.top + innerH}
+          className="axis"
+        />
+        <text x={pad.left - 6} y={pad.top + 8} className="tick" textAnchor="end">
+          {maxCount}
+        </text>
+        <text x={pad.left - 6} y={pad.top + innerH} className="tick" textAnchor="end">
+          0
+        </text>
+        <text x={width - pad.right + 6} y={pad.top + 8} className="tick">
+          {formatEth(maxGas, 4)}
+        </text>
+        {buckets.map((b, i) => {
+          const x = pad.left + i * barW + 2
+          return (
+            <g key={b.start}>
+              <title>{`${label(b.start, step)}: ${b.sponsored} sponsored, ${b.rejected} not sponsored, ${formatEth(b.gasWei)}`}</title>
+              <rect
+                x={x}
+                width={Math.max(1, barW - 4)}
+                y={y(b.sponsored)}
+                height={pad.top + innerH - y(b.sponsored)}
+                className="bar-ok"
+              />
+              <rect
+                x={x}
+                width={Math.max(1, barW - 4)}
+                y={y(b.sponsored + b.rejected)}
+                height={y(b.sponsored) - y(b.sponsored + b.rejected)}
+                className="bar-bad"
+              />
+              {i % 4 === 0 ? (
+                <text x={x} y={height - 6} className="tick">
+                  {label(b.start, step)}
+                </text>
+              ) : null}
+            </g>
+          )
+        })}
+        {maxGas > 0n ? <path d={line} className="gas-line" /> : null}
+      </svg>
+    </Section>
+  )
+}

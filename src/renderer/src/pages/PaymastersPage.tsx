@@ -1,0 +1,158 @@
+import { type FormEvent, useState } from 'react'
+import { errorMessage } from '../api/http'
+import { CopyButton } from '../components/CopyButton'
+import { Empty, ErrorBanner, Spinner } from '../components/Feedback'
+import { PageHeader, Section } from '../components/Layout'
+import { Link } from '../components/Link'
+import { formatDateTime } from '../lib/format'
+import { usePaymastersStore } from '../stores/usePaymastersStore'
+import { useRouteStore } from '../stores/useRouteStore'
+import { paymasterUrlFor, useServiceStore } from '../stores/useServiceStore'
+
+const VERSIONS = ['1.1.0', '1.0.0']
+
+function CreatePaymasterForm() {
+  const status = useServiceStore((s) => s.status)
+  const create = usePaymastersStore((s) => s.create)
+  const navigate = useRouteStore((s) => s.navigate)
+  const [name, setName] = useState('')
+  const [chainId, setChainId] = useState(String(status?.chainId ?? 31337))
+  const [version, setVersion] = useState(VERSIONS[0] ?? '1.1.0')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      const apiKey = await create({ name: name.trim(), chainId: Number(chainId), version })
+      setName('')
+      navigate(`paymasters/${encodeURIComponent(apiKey)}`)
+    } catch (err) {
+      setError(errorMessage(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Section title="New dApp" testId="create-paymaster">
+      <form className="form-row" onSubmit={submit}>
+        <label className="field">
+          <span>Name</span>
+          <input
+            data-testid="paymaster-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="my-dapp"
+            required
+            maxLength={100}
+          />
+        </label>
+        <label className="field">
+          <span>Chain</span>
+          <select data-testid="paymaster-chain" value={chainId} onChange={(e) => setChainId(e.target.value)}>
+            <option value={status?.chainId ?? 31337}>
+              {status?.chainId ?? 31337} (this service's chain)
+            </option>
+            <option value="1">1 (not served here: shows the error)</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Paymaster version</span>
+          <select
+            data-testid="paymaster-version"
+            value={version}
+            onChange={(e) => setVersion(e.target.value)}
+          >
+            {VERSIONS.map((v) => (
+              <option key={v} value={v}>
+                {v}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="field field-action">
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={busy || !name.trim()}
+            data-testid="paymaster-create"
+          >
+            {busy ? 'Creating…' : 'Create dApp'}
+          </button>
+        </div>
+      </form>
+      <ErrorBanner message={error} testId="create-paymaster-error" />
+    </Section>
+  )
+}
+
+export function PaymastersPage() {
+  const list = usePaymastersStore((s) => s.list)
+  const load = usePaymastersStore((s) => s.load)
+  const status = useServiceStore((s) => s.status)
+  return (
+    <div className="page" data-testid="paymasters-page">
+      <PageHeader
+        title="Paymasters"
+        subtitle="Each dApp gets an apiKey, its own paymaster URL and a gas tank on the local chain."
+        actions={
+          <button type="button" className="btn" onClick={() => void load()}>
+            Refresh
+          </button>
+        }
+      />
+      <CreatePaymasterForm />
+      <Section title="dApps" actions={list.loading ? <Spinner /> : null}>
+        <ErrorBanner message={list.error} onRetry={() => void load()} />
+        {list.data && list.data.length === 0 ? (
+          <Empty testId="paymasters-empty">No dApp yet: create the first one above.</Empty>
+        ) : null}
+        {list.data && list.data.length > 0 ? (
+          <table className="table" data-testid="paymasters-table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Chain</th>
+                <th>Version</th>
+                <th>apiKey</th>
+                <th>Paymaster URL</th>
+                <th>Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((p) => (
+                <tr key={p.apiKey} data-testid={`paymaster-row-${p.name}`}>
+                  <td>
+                    <Link
+                      to={`paymasters/${encodeURIComponent(p.apiKey)}`}
+                      testId={`paymaster-link-${p.name}`}
+                    >
+                      {p.name}
+                    </Link>
+                  </td>
+                  <td>{p.chainId}</td>
+                  <td>{p.version ?? '—'}</td>
+                  <td>
+                    <span className="hex-wrap">
+                      <code className="mono" data-testid="paymaster-apikey">
+                        {p.apiKey}
+                      </code>
+                      <CopyButton value={p.apiKey} />
+                    </span>
+                  </td>
+                  <td>
+                    <CopyButton value={paymasterUrlFor(status, p.apiKey)} label="Copy URL" />
+                  </td>
+                  <td className="muted">{formatDateTime(p.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </Section>
+    </div>
+  )
+}

@@ -1,0 +1,3 @@
+export function SandboxPage() {
+  return <div className="page">Sandbox</div>
+}

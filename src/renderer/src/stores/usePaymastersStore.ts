@@ -1,0 +1,49 @@
+import { create } from 'zustand'
+import { dashboardApi, type Paymaster } from '../api/dashboard'
+import { failed, idle, type Loadable, loaded, loading } from './loadable'
+
+type PaymastersState = {
+  list: Loadable<Paymaster[]>
+  /** The dApp the Contracts / Webhooks / Sandbox screens work on. */
+  selectedApiKey: string | null
+  load: () => Promise<void>
+  /** Creates a dApp and returns its apiKey; throws with the server's message. */
+  create: (input: { name: string; chainId: number; version: string }) => Promise<string>
+  select: (apiKey: string | null) => void
+}
+
+const SELECTED_KEY = 'opstation.selectedApiKey'
+
+export const usePaymastersStore = create<PaymastersState>()((set, get) => ({
+  list: idle(),
+  selectedApiKey: sessionStorage.getItem(SELECTED_KEY),
+
+  async load() {
+    set({ list: loading(get().list) })
+    try {
+      const items = await dashboardApi.listPaymasters()
+      set({ list: loaded(items) })
+      const selected = get().selectedApiKey
+      if (!selected || !items.some((p) => p.apiKey === selected)) get().select(items[0]?.apiKey ?? null)
+    } catch (err) {
+      set({ list: failed(get().list, err) })
+    }
+  },
+
+  async create(input) {
+    const created = await dashboardApi.createPaymaster(input)
+    await get().load()
+    get().select(created.apiKey)
+    return created.apiKey
+  },
+
+  select(apiKey) {
+    if (apiKey) sessionStorage.setItem(SELECTED_KEY, apiKey)
+    else sessionStorage.removeItem(SELECTED_KEY)
+    set({ selectedApiKey: apiKey })
+  },
+}))
+
+export function usePaymaster(apiKey: string | null | undefined): Paymaster | undefined {
+  return usePaymastersStore((s) => s.list.data?.find((p) => p.apiKey === apiKey))
+}

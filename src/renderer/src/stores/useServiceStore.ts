@@ -1,0 +1,93 @@
+import { create } from 'zustand'
+import type { ServiceInfo } from '../../../shared/serviceInfo'
+import { consoleApi } from '../api/console'
+import { configureConnection, errorMessage, isNotAvailable } from '../api/http'
+
+type ServiceState = {
+  status: ServiceInfo | null
+  authToken: string | null
+  /** Set when the service cannot be reached or the session failed. */
+  error: string | null
+  /** First connection still in progress. */
+  connecting: boolean
+  regenerating: boolean
+  regenerateError: string | null
+  connect: () => Promise<void>
+  refreshStatus: () => Promise<void>
+  regenerateAuthToken: () => Promise<void>
+}
+
+/** Connects to the service (same origin in a browser, or the desktop bridge) and keeps its status fresh. */
+export const useServiceStore = create<ServiceState>()((set, get) => ({
+  status: null,
+  authToken: null,
+  error: null,
+  connecting: true,
+  regenerating: false,
+  regenerateError: null,
+
+  async connect() {
+    set({ connecting: true, error: null })
+    try {
+      const bridge = window.opstation
+      if (bridge && location.protocol === 'file:') {
+        const info = await bridge.getServerInfo()
+        configureConnection({ baseUrl: info.dashboardUrl, authToken: info.authToken })
+        set({ status: info, authToken: info.authToken })
+      }
+      const session = await consoleApi.session()
+      configureConnection({ authToken: session.authToken })
+      set({ authToken: session.authToken })
+      await get().refreshStatus()
+      set({ connecting: false })
+    } catch (err) {
+      set({ connecting: false, error: errorMessage(err) })
+    }
+  },
+
+  async refreshStatus() {
+    try {
+      const status = await consoleApi.status()
+      set({ status, error: null })
+    } catch (err) {
+      set({ error: errorMessage(err) })
+    }
+  },
+
+  async regenerateAuthToken() {
+    set({ regenerating: true, regenerateError: null })
+    try {
+      const { authToken } = await consoleApi.regenerateAuthToken()
+      configureConnection({ authToken })
+      set({ authToken, regenerating: false })
+    } catch (err) {
+      set({
+        regenerating: false,
+        regenerateError: isNotAvailable(err)
+          ? 'Regenerating the token is not available in this version of the service yet.'
+          : errorMessage(err),
+      })
+    }
+  },
+}))
+
+let timer: ReturnType<typeof setInterval> | undefined
+/** Polls the status while the chain starts or restarts (every 1 s), else every 5 s. */
+export function startStatusPolling(): () => void {
+  let last = 0
+  timer = setInterval(() => {
+    const { status } = useServiceStore.getState()
+    const busy = status?.chain.state === 'starting' || status?.chain.state === 'restarting'
+    const now = Date.now()
+    if (busy || now - last >= 5000) {
+      last = now
+      void useServiceStore.getState().refreshStatus()
+    }
+  }, 1000)
+  return () => clearInterval(timer)
+}
+
+/** The paymaster URL of a dApp, from the service's template. */
+export function paymasterUrlFor(status: ServiceInfo | null, apiKey: string): string {
+  return status ? status.paymasterUrlTemplate.replace('{apiKey}', apiKey) : ''
+}

@@ -1,0 +1,215 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { test as base, expect, type Page } from '@playwright/test'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const BIN = path.join(ROOT, 'bin', 'opstation.js')
+
+export type ServiceUnderTest = {
+  /** e.g. http://127.0.0.1:41234 */
+  baseUrl: string
+  consoleUrl: string
+  bundlerUrl: string
+  paymasterUrlTemplate: string
+  rpcUrl: string | null
+  chainId: number
+  authToken: string
+  dataDir: string
+  /** What the service printed on stderr so far. */
+  logs: () => string
+}
+
+/** `opstation serve --port 0 --data-dir <fresh tmp>`: the real headless service, as a user runs it. */
+async function startService(
+  extraArgs: string[] = [],
+): Promise<{ service: ServiceUnderTest; stop: () => Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-e2e-'))
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extraArgs],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } },
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stderr?.on('data', (d) => {
+    stderr += d
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the service printed no ready line in 90 s; stderr:\n${stderr}`)),
+      90_000,
+    )
+    child.stdout?.on('data', (d) => {
+      stdout += d
+      const line = stdout.split('\n').find((l) => l.startsWith('opstation ready '))
+      if (line) {
+        clearTimeout(timer)
+        resolve(JSON.parse(line.slice('opstation ready '.length)))
+      }
+    })
+    void exited.then((code) => {
+      clearTimeout(timer)
+      reject(new Error(`the service exited (${code}) before it was ready; stderr:\n${stderr}`))
+    })
+  })
+  const service: ServiceUnderTest = {
+    baseUrl: String(ready.dashboardUrl),
+    consoleUrl: String(ready.consoleUrl),
+    bundlerUrl: String(ready.bundlerUrl),
+    paymasterUrlTemplate: String(ready.paymasterUrlTemplate),
+    rpcUrl: (ready.rpcUrl as string | null) ?? null,
+    chainId: Number(ready.chainId),
+    authToken: String(ready.authToken),
+    dataDir,
+    logs: () => stderr,
+  }
+  return {
+    service,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM')
+        const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000))
+        if ((await Promise.race([exited, timeout])) === 'timeout') {
+          child.kill('SIGKILL')
+          await exited
+        }
+      }
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export type WebhookRequest = { method: string; url: string; body: unknown; at: number }
+
+/** A dApp's webhook on localhost: records every call and answers `{arePoliciesVerified: verdict}`. */
+export type WebhookServer = {
+  url: string
+  requests: WebhookRequest[]
+  /** What the next calls answer. */
+  setVerdict: (verified: boolean) => void
+}
+
+async function startWebhookServer(): Promise<{ server: WebhookServer; stop: () => Promise<void> }> {
+  const requests: WebhookRequest[] = []
+  let verified = true
+  const readBody = (req: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let text = ''
+      req.on('data', (d) => {
+        text += d
+      })
+      req.on('end', () => resolve(text))
+    })
+  const http: Server = createServer(async (req, res) => {
+    const text = await readBody(req)
+    let body: unknown = text
+    try {
+      body = text ? JSON.parse(text) : undefined
+    } catch {}
+    requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', body, at: Date.now() })
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ arePoliciesVerified: verified }))
+  })
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
+  const { port } = http.address() as AddressInfo
+  return {
+    server: { url: `http://127.0.0.1:${port}/sponsor`, requests, setVerdict: (v) => (verified = v) },
+    stop: () => new Promise<void>((resolve) => http.close(() => resolve())),
+  }
+}
+
+/** Direct REST calls, for arranging state a test is not about. */
+export type Api = {
+  rest: <T = unknown>(
+    method: string,
+    route: string,
+    body?: unknown,
+    apiKey?: string,
+  ) => Promise<{ status: number; body: { statusCode: number; message: string; data?: T } }>
+  json: <T = unknown>(method: string, route: string, body?: unknown) => Promise<{ status: number; body: T }>
+}
+
+type Fixtures = {
+  service: ServiceUnderTest
+  webhook: WebhookServer
+  api: Api
+  /** The console open on the Overview, connected to `service`. */
+  app: Page
+}
+
+export const test = base.extend<Fixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
+  service: async ({}, use, testInfo) => {
+    const { service, stop } = await startService()
+    try {
+      await use(service)
+    } finally {
+      if (testInfo.status !== testInfo.expectedStatus) {
+        await testInfo.attach('service-stderr.txt', {
+          body: service.logs() || '(empty)',
+          contentType: 'text/plain',
+        })
+      }
+      await stop()
+    }
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
+  webhook: async ({}, use) => {
+    const { server, stop } = await startWebhookServer()
+    await use(server)
+    await stop()
+  },
+  api: async ({ service }, use) => {
+    const json: Api['json'] = async (method, route, body) => {
+      const res = await fetch(`${service.baseUrl}${route}`, {
+        method,
+        headers: {
+          authToken: service.authToken,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      const text = await res.text()
+      return { status: res.status, body: text ? JSON.parse(text) : undefined }
+    }
+    const rest: Api['rest'] = async (method, route, body, apiKey) => {
+      const res = await fetch(`${service.baseUrl}${route}`, {
+        method,
+        headers: {
+          authToken: service.authToken,
+          ...(apiKey ? { apiKey } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      return {
+        status: res.status,
+        body: (await res.json()) as { statusCode: number; message: string; data?: never },
+      }
+    }
+    await use({ rest, json })
+  },
+  app: async ({ page, service }, use) => {
+    const errors: string[] = []
+    page.on('pageerror', (err) => errors.push(err.message))
+    await page.goto(service.consoleUrl)
+    await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
+    await use(page)
+    expect(errors, 'uncaught errors in the console page').toEqual([])
+  },
+})
+
+export { expect }
+
+/** Saves a full-page screenshot of the current screen to test-results/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({
+    path: path.join(ROOT, 'test-results', 'screenshots', `${name}.png`),
+    fullPage: true,
+  })
+}

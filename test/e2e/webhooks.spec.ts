@@ -1,0 +1,42 @@
+import { expect, screenshot, test } from './fixtures'
+import { ConsoleApp } from './pages/ConsoleApp'
+import { PaymastersScreen } from './pages/PaymastersScreen'
+import { WebhooksScreen } from './pages/WebhooksScreen'
+
+test('register a webhook, deactivate and activate it, delete it; a bad URL shows the server message', async ({
+  app,
+  webhook,
+  api,
+}) => {
+  await new ConsoleApp(app).open('paymasters')
+  const apiKey = await new PaymastersScreen(app).create('hooks-dapp')
+  await new PaymastersScreen(app).openTab('webhooks')
+  const hooks = new WebhooksScreen(app)
+
+  await app.getByTestId('webhook-url').fill('ftp://example.test/hook')
+  await app.getByTestId('webhook-register').click()
+  await expect(hooks.registerError()).toHaveText('webhookUrl must be an http(s) URL')
+
+  const card = await hooks.register(webhook.url, 'POST')
+  await expect(card.getByTestId('webhook-status')).toHaveText('active')
+  await hooks.toggle(webhook.url)
+  await expect(card.getByTestId('webhook-status')).toHaveText('inactive')
+  const listed = await api.rest<{ active: boolean }[]>('GET', '/api/v2/public/sdk/webhook', undefined, apiKey)
+  expect(listed.body.data?.[0]?.active).toBe(false)
+  await hooks.toggle(webhook.url)
+  await expect(card.getByTestId('webhook-status')).toHaveText('active')
+
+  // The test call: either the response, or a clear "not available yet".
+  await card.getByTestId('webhook-test-open').click()
+  await card.getByTestId('webhook-test-send').click()
+  await expect(
+    card
+      .getByTestId('webhook-test-result')
+      .or(card.getByTestId('not-available'))
+      .or(card.getByTestId('webhook-test-error')),
+  ).toBeVisible()
+  await screenshot(app, 'webhooks')
+
+  await hooks.delete(webhook.url)
+  await expect(app.getByTestId('webhooks-empty')).toBeVisible()
+})

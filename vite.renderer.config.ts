@@ -1,0 +1,34 @@
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+const root = fileURLToPath(new URL('.', import.meta.url))
+
+/**
+ * The console (React renderer). Built into out/renderer and served by the service at /console/, both
+ * in the Electron window and in any browser (headless mode). `electron.vite.config.ts` reuses it.
+ */
+export const rendererConfig = {
+  root: resolve(root, 'src/renderer'),
+  base: '/console/',
+  publicDir: false as const,
+  plugins: [react()],
+  build: {
+    outDir: resolve(root, 'out/renderer'),
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+    rollupOptions: { input: resolve(root, 'src/renderer/index.html') },
+  },
+  server: {
+    // `vite --config vite.renderer.config.ts` for live editing: the API comes from a running service.
+    proxy: {
+      '/console/api': process.env.OPSTATION_URL ?? 'http://127.0.0.1:4337',
+      '/api': process.env.OPSTATION_URL ?? 'http://127.0.0.1:4337',
+    },
+  },
+}
+
+export default defineConfig(rendererConfig)
