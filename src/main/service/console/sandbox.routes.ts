@@ -136,7 +136,7 @@ export async function registerSandboxRoutes(
     return account
   }
 
-  async function describe(chain: Chain, account: StoredSandboxAccount): Promise<SandboxAccount> {
+  async function describeAccount(chain: Chain, account: StoredSandboxAccount): Promise<SandboxAccount> {
     const [code, balance, tokens] = await Promise.all([
       chain.publicClient.getCode({ address: account.address }),
       chain.publicClient.getBalance({ address: account.address }),
@@ -172,7 +172,7 @@ export async function registerSandboxRoutes(
   app.get('/console/api/sandbox/accounts', async (request, reply) => {
     auth(request)
     const chain = requireChain()
-    const list = await Promise.all(accounts.list(chain.chainId).map((a) => describe(chain, a)))
+    const list = await Promise.all(accounts.list(chain.chainId).map((a) => describeAccount(chain, a)))
     return sendOk(reply, 'Sandbox accounts fetched', list)
   })
 
@@ -202,7 +202,7 @@ export async function registerSandboxRoutes(
       createdAt: new Date().toISOString(),
     }
     await accounts.add(stored)
-    return sendOk(reply, 'Sandbox account created', await describe(chain, stored))
+    return sendOk(reply, 'Sandbox account created', await describeAccount(chain, stored))
   })
 
   app.post<{ Params: { address: string } }>(
