@@ -3,12 +3,15 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
 import type { ChainStatus, ServiceInfo } from '../../shared/serviceInfo'
+import { type Bundler, createBundler } from './bundler/createBundler'
 import { ethChainId } from './bundler/methods/eth_chainId'
+import { createBundlerMethods } from './bundler/methods'
 import { type Chain, createGasTank, startChain } from './chain'
 import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { registerAccountRoutes } from './console/account.routes'
 import { registerSettingsRoutes } from './console/settings.routes'
-import { StartupError } from './errors'
+import { registerUserOperationRoutes } from './console/userOperations.routes'
+import { ChainError, StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
 import { createMethodRegistry } from './jsonrpc/defineMethod'
 import { findPackageRoot, readPackageVersion } from './packageRoot'
@@ -90,6 +93,13 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       log.warn({ event: event.type }, chainStatus.message)
       events.emit('chain.status', { state: chainStatus.state, message: chainStatus.message })
     })
+    const bundler: Bundler | undefined = chain
+      ? createBundler({ chain, store, events, log, settings: runtime })
+      : undefined
+    const getBundler = () => {
+      if (!bundler) throw new ChainError('No chain is running (started with --no-chain): the bundler is unavailable')
+      return bundler
+    }
     const provisionDapp = chain ? (dapp: Dapp) => provisionGasTank(chain!, store, dapp) : undefined
     const consoleDir = config.consoleDir ?? path.join(findPackageRoot(), 'out', 'renderer')
     const version = readPackageVersion()
@@ -113,7 +123,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       bodyLimit: config.bodyLimit,
       logger: log,
       consoleDir,
-      bundlerMethods: createMethodRegistry([ethChainId]),
+      bundlerMethods: createMethodRegistry(createBundlerMethods(getBundler)),
       paymasterMethods: createMethodRegistry([ethChainId]),
       getChainId: () => chainId,
       getSupportedChainIds: () => [chainId],
@@ -121,6 +131,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       provisionDapp,
       plugins: [
         (scope) => registerAccountRoutes(scope, { store }),
+        (scope) => registerUserOperationRoutes(scope, { store, getUserOperations: () => bundler?.userOperations }),
         (scope) =>
           registerSettingsRoutes(scope, {
             store,
@@ -158,6 +169,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
         closed = true
         try {
           await server.close()
+          await bundler?.close()
           await store.flush()
           await runningChain?.stop()
         } finally {

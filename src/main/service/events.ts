@@ -7,7 +7,16 @@ import { EventEmitter } from 'node:events'
 export type ServiceEvents = {
   'settings.changed': { bundlingMode: string; unsafe: boolean; webhookTimeoutMs: number }
   'chain.status': { state: string; message?: string }
-  'userOperation.changed': { userOpHash: string; status: string }
+  /** A UserOperation was accepted, rejected, submitted, mined, dropped or replaced (see store/userOperationRecord). */
+  'userOperation.changed': {
+    userOpHash: string
+    status: string
+    sender: string
+    dappId: string | null
+    transactionHash: string | null
+    /** Rejection or drop reason (with the AAxx code), or the call phase's revert reason. */
+    reason?: string
+  }
   'sponsorship.decided': { id: string; dappId: string; sponsored: boolean }
   'webhook.called': { id: string; webhookId: string; verified: boolean }
 }

@@ -162,7 +162,7 @@ export class Mempool {
         let previous: bigint | undefined
         for (const nonce of ordered) {
           const entry = this.#byHash.get(sequence.get(nonce) as Hex)
-          if (!entry || entry.state !== 'pending') break
+          if (entry?.state !== 'pending') break
           if (previous !== undefined && nonce !== previous + 1n) break
           entries.push(entry)
           previous = nonce

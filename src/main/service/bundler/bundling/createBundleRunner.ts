@@ -1,0 +1,220 @@
+import type { Hex } from 'viem'
+import type { Chain } from '../../chain/types'
+import type { Logger } from '../../log'
+import { bundleGasOf, type Mempool, type MempoolEntry } from '../mempool/mempool'
+import type { BundleSender, RpcTransactionReceipt } from './createBundleSender'
+import { parseBundleLogs, type UserOperationOutcome } from './parseBundleLogs'
+import { encodeHandleOps, simulateHandleOps } from './simulateHandleOps'
+
+export type BundleResult = { transactionHash: Hex; userOpHashes: Hex[] }
+
+/** What the runner reports back to the bundler (which records, emits events and keeps reputation). */
+export type BundleRunnerHooks = {
+  /** Removed from the mempool: it would make the bundle revert, or its predecessor was dropped. */
+  onDropped: (entry: MempoolEntry, reason: string) => void
+  onSubmitted: (entries: MempoolEntry[], transactionHash: Hex) => void
+  /** Mined; `outcome` from its UserOperationEvent. */
+  onMined: (entry: MempoolEntry, outcome: UserOperationOutcome, receipt: RpcTransactionReceipt) => void
+  /** Sending failed; the operations went back to the mempool (or were dropped after too many attempts). */
+  onSendFailed: (entries: MempoolEntry[], error: unknown) => void
+}
+
+export type CreateBundleRunnerParameters = {
+  chain: Pick<Chain, 'publicClient' | 'addresses' | 'executor'>
+  mempool: Mempool
+  sender: BundleSender
+  hooks: BundleRunnerHooks
+  maxBundleOperations: number
+  /** Gas limit of the largest bundle (below the block gas limit). */
+  maxBundleGas: () => Promise<bigint>
+  log: Logger
+}
+
+export type BundleRunner = {
+  /** Builds, simulates and sends one bundle from the mempool; null when nothing is pending. */
+  bundleOnce: () => Promise<BundleResult | null>
+  /** Sends bundles until nothing is pending; concurrent calls share the same run. */
+  drain: () => Promise<BundleResult | null>
+  /** Resolves when no bundle is being built or sent. */
+  idle: () => Promise<void>
+}
+
+/** Fixed gas on top of the operations' own limits (transaction, handleOps loop, compensation). */
+const BUNDLE_OVERHEAD_GAS = 100_000n
+const MAX_SEND_ATTEMPTS = 3
+
+/**
+ * Turns pending operations into handleOps transactions, one at a time. Before sending, the bundle is
+ * simulated as a whole (eth_call handleOps); an operation the EntryPoint names in a FailedOp is dropped with
+ * that reason (and so are later nonces of its sender) and the rest is simulated again, so one bad operation
+ * never sinks the others.
+ */
+export function createBundleRunner(params: CreateBundleRunnerParameters): BundleRunner {
+  const { chain, mempool, sender, hooks, log } = params
+  let current: Promise<BundleResult | null> = Promise.resolve(null)
+  let busy = false
+  let draining: Promise<BundleResult | null> | undefined
+
+  const drop = (entries: MempoolEntry[], entry: MempoolEntry, reason: string) => {
+    mempool.remove(entry.userOpHash)
+    hooks.onDropped(entry, reason)
+    // Later nonces of the same sender and key cannot run without it.
+    const key = entry.userOperation.nonce >> 64n
+    for (const other of [...entries]) {
+      const op = other.userOperation
+      if (
+        other !== entry &&
+        op.sender === entry.userOperation.sender &&
+        op.nonce >> 64n === key &&
+        op.nonce > entry.userOperation.nonce
+      ) {
+        entries.splice(entries.indexOf(other), 1)
+        mempool.remove(other.userOpHash)
+        hooks.onDropped(
+          other,
+          `AA25 invalid account nonce: the operation with nonce ${entry.userOperation.nonce} before it was dropped (${reason})`,
+        )
+      }
+    }
+    entries.splice(entries.indexOf(entry), 1)
+  }
+
+  const release = (entries: MempoolEntry[], error: unknown) => {
+    const retry: MempoolEntry[] = []
+    for (const entry of entries) {
+      entry.attempts++
+      if (entry.attempts >= MAX_SEND_ATTEMPTS) {
+        mempool.remove(entry.userOpHash)
+        hooks.onDropped(
+          entry,
+          `bundle could not be sent ${entry.attempts} times: ${(error as Error).message?.split('\n')[0]}`,
+        )
+      } else {
+        entry.state = 'pending'
+        retry.push(entry)
+      }
+    }
+    hooks.onSendFailed(retry, error)
+  }
+
+  const build = async (): Promise<BundleResult | null> => {
+    const maxGas = await params.maxBundleGas()
+    const entries = mempool.selectForBundle({
+      maxOperations: params.maxBundleOperations,
+      maxGas: maxGas - BUNDLE_OVERHEAD_GAS,
+    })
+    if (entries.length === 0) return null
+    for (const entry of entries) entry.state = 'bundling'
+    const gasOf = () => entries.reduce((sum, e) => sum + bundleGasOf(e.userOperation), BUNDLE_OVERHEAD_GAS)
+
+    // Simulate the whole bundle; drop what the EntryPoint rejects.
+    while (entries.length > 0) {
+      let simulation: Awaited<ReturnType<typeof simulateHandleOps>>
+      try {
+        simulation = await simulateHandleOps(
+          chain,
+          entries.map((e) => e.userOperation),
+          gasOf(),
+        )
+      } catch (err) {
+        release(entries, err)
+        return null
+      }
+      if (simulation.ok) break
+      const culprit = simulation.opIndex === null ? undefined : entries[simulation.opIndex]
+      if (culprit) {
+        drop(entries, culprit, simulation.reason)
+        continue
+      }
+      // A revert that names no operation: find it by simulating each alone.
+      const alone = await findFailingAlone(entries)
+      if (alone.length === 0) {
+        release(entries, new Error(`bundle simulation reverted: ${simulation.reason}`))
+        return null
+      }
+      for (const [entry, reason] of alone) drop(entries, entry, reason)
+    }
+    if (entries.length === 0) return null
+
+    const data = encodeHandleOps(
+      entries.map((e) => e.userOperation),
+      chain.executor.address,
+    )
+    let receipt: RpcTransactionReceipt
+    try {
+      receipt = await sender.send({ data, gas: gasOf() }, (transactionHash) =>
+        hooks.onSubmitted(entries, transactionHash),
+      )
+    } catch (err) {
+      log.warn({ err: (err as Error).message?.split('\n')[0], ops: entries.length }, 'bundle send failed')
+      release(entries, err)
+      return null
+    }
+    const outcomes = parseBundleLogs(receipt.logs, chain.addresses.entryPoint)
+    const unexecuted: MempoolEntry[] = []
+    for (const entry of entries) {
+      const outcome = outcomes.get(entry.userOpHash)
+      if (!outcome) {
+        unexecuted.push(entry)
+        continue
+      }
+      mempool.remove(entry.userOpHash)
+      hooks.onMined(entry, outcome, receipt)
+    }
+    if (unexecuted.length > 0) {
+      release(
+        unexecuted,
+        new Error(`bundle ${receipt.transactionHash} did not execute them (status ${receipt.status})`),
+      )
+    }
+    return { transactionHash: receipt.transactionHash, userOpHashes: entries.map((e) => e.userOpHash) }
+  }
+
+  const findFailingAlone = async (entries: MempoolEntry[]): Promise<[MempoolEntry, string][]> => {
+    const failing: [MempoolEntry, string][] = []
+    for (const entry of entries) {
+      const result = await simulateHandleOps(
+        chain,
+        [entry.userOperation],
+        bundleGasOf(entry.userOperation) + BUNDLE_OVERHEAD_GAS,
+      )
+      if (!result.ok) failing.push([entry, result.reason])
+    }
+    return failing
+  }
+
+  const bundleOnce = () => {
+    const run = current.then(async () => {
+      busy = true
+      try {
+        return await build()
+      } finally {
+        busy = false
+      }
+    })
+    current = run.catch(() => null)
+    return run
+  }
+
+  return {
+    bundleOnce,
+    drain() {
+      draining ??= (async () => {
+        let last: BundleResult | null = null
+        try {
+          for (;;) {
+            const result = await bundleOnce()
+            if (!result) return last
+            last = result
+          }
+        } finally {
+          draining = undefined
+        }
+      })()
+      return draining
+    },
+    async idle() {
+      while (busy || draining) await (draining ?? current)
+    },
+  }
+}

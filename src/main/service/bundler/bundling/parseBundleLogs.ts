@@ -1,0 +1,87 @@
+import { type Address, decodeAbiParameters, type Hex, hexToBigInt, toEventSelector } from 'viem'
+import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
+
+/** A log as JSON-RPC returns it. */
+export type RpcLog = {
+  address: Address
+  topics: Hex[]
+  data: Hex
+  blockNumber: Hex
+  blockHash: Hex
+  transactionHash: Hex
+  transactionIndex: Hex
+  logIndex: Hex
+  removed?: boolean
+}
+
+export type UserOperationOutcome = {
+  userOpHash: Hex
+  sender: Address
+  paymaster: Address
+  nonce: bigint
+  success: boolean
+  actualGasCost: bigint
+  actualGasUsed: bigint
+  /** [first, last] index into the receipt's logs: this operation's logs, ending with its UserOperationEvent. */
+  logRange: [number, number]
+  revertReason: string | null
+}
+
+export const USER_OPERATION_EVENT = toEventSelector(
+  'UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)',
+)
+const USER_OPERATION_REVERT_REASON = toEventSelector(
+  'UserOperationRevertReason(bytes32,address,uint256,bytes)',
+)
+const BEFORE_EXECUTION = toEventSelector('BeforeExecution()')
+
+/**
+ * Reads each UserOperation's result from a handleOps receipt. Its logs are those after the previous
+ * operation's UserOperationEvent (or after BeforeExecution) up to and including its own UserOperationEvent.
+ */
+export function parseBundleLogs(logs: RpcLog[], entryPoint: Address): Map<Hex, UserOperationOutcome> {
+  const ep = entryPoint.toLowerCase()
+  const outcomes = new Map<Hex, UserOperationOutcome>()
+  const revertReasons = new Map<Hex, string | null>()
+  let boundary = -1
+  logs.forEach((log, index) => {
+    if (log.address.toLowerCase() !== ep) return
+    const topic = log.topics[0]
+    if (topic === BEFORE_EXECUTION) {
+      boundary = index
+    } else if (topic === USER_OPERATION_REVERT_REASON) {
+      const [, revertReason] = decodeAbiParameters([{ type: 'uint256' }, { type: 'bytes' }], log.data)
+      revertReasons.set(
+        (log.topics[1] as Hex).toLowerCase() as Hex,
+        decodeRevertReason(revertReason) ?? (revertReason === '0x' ? null : revertReason),
+      )
+    } else if (topic === USER_OPERATION_EVENT) {
+      const [nonce, success, actualGasCost, actualGasUsed] = decodeAbiParameters(
+        [{ type: 'uint256' }, { type: 'bool' }, { type: 'uint256' }, { type: 'uint256' }],
+        log.data,
+      )
+      const userOpHash = (log.topics[1] as Hex).toLowerCase() as Hex
+      outcomes.set(userOpHash, {
+        userOpHash,
+        sender: topicAddress(log.topics[2]),
+        paymaster: topicAddress(log.topics[3]),
+        nonce,
+        success,
+        actualGasCost,
+        actualGasUsed,
+        logRange: [boundary + 1, index],
+        revertReason: revertReasons.get(userOpHash) ?? null,
+      })
+      boundary = index
+    }
+  })
+  return outcomes
+}
+
+function topicAddress(topic: Hex | undefined): Address {
+  return `0x${(topic ?? '0x').slice(-40).padStart(40, '0')}` as Address
+}
+
+export function logIndexOf(log: RpcLog): number {
+  return Number(hexToBigInt(log.logIndex))
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod'
+import { defineMethod } from '../../jsonrpc/defineMethod'
+import type { GetBundler } from './bundlerAccess'
+
+/** `debug_bundler_clearReputation`. */
+export const debugBundlerClearReputation = (getBundler: GetBundler) =>
+  defineMethod({
+    name: 'debug_bundler_clearReputation',
+    params: z.array(z.unknown()),
+    handler: () => {
+      getBundler().clearReputation()
+      return 'ok'
+    },
+  })

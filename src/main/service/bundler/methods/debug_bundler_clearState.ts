@@ -1,0 +1,14 @@
+import { z } from 'zod'
+import { defineMethod } from '../../jsonrpc/defineMethod'
+import type { GetBundler } from './bundlerAccess'
+
+/** `debug_bundler_clearState`: drops every pending operation and the reputation table. */
+export const debugBundlerClearState = (getBundler: GetBundler) =>
+  defineMethod({
+    name: 'debug_bundler_clearState',
+    params: z.array(z.unknown()),
+    handler: () => {
+      getBundler().clearState()
+      return 'ok'
+    },
+  })

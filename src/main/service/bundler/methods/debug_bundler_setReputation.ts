@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { defineMethod } from '../../jsonrpc/defineMethod'
+import { AddressSchema, QuantitySchema } from '../userOperationSchema'
+import type { GetBundler } from './bundlerAccess'
+
+const ReputationEntrySchema = z.object({
+  address: AddressSchema,
+  opsSeen: QuantitySchema.transform(Number),
+  opsIncluded: QuantitySchema.transform(Number),
+})
+
+/** `debug_bundler_setReputation([{address, opsSeen, opsIncluded}][, entryPoint])`. */
+export const debugBundlerSetReputation = (getBundler: GetBundler) =>
+  defineMethod({
+    name: 'debug_bundler_setReputation',
+    params: z.tuple([z.array(ReputationEntrySchema)], z.unknown()),
+    handler: ([entries]) => {
+      getBundler().setReputation(entries)
+      return 'ok'
+    },
+  })

@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { defineMethod } from '../../jsonrpc/defineMethod'
+import { AddressSchema, UserOperationSchema } from '../userOperationSchema'
+import type { GetBundler } from './bundlerAccess'
+
+/** Biconomy SDK v4 always sends `{simulation_type: 'validation'}` as a third parameter. */
+const SimulationTypeSchema = z.looseObject({
+  simulation_type: z.enum(['validation', 'validation_and_execution']).optional(),
+})
+
+/** `eth_sendUserOperation(userOperation, entryPoint[, {simulation_type}])` → the v0.6 userOpHash. */
+export const ethSendUserOperation = (getBundler: GetBundler) =>
+  defineMethod({
+    name: 'eth_sendUserOperation',
+    params: z.tuple([UserOperationSchema, AddressSchema, SimulationTypeSchema.optional()]),
+    handler: ([userOperation, entryPoint, simulation], ctx) =>
+      getBundler().sendUserOperation({
+        userOperation,
+        entryPoint,
+        dappId: ctx.dapp?.id ?? null,
+        receiptFormat: simulation ? 'biconomy' : 'standard',
+      }),
+  })

@@ -1,0 +1,40 @@
+import type { RpcMethod } from '../../jsonrpc/defineMethod'
+import { biconomyGetGasFeeValues } from './biconomy_getGasFeeValues'
+import { biconomyGetUserOperationStatus } from './biconomy_getUserOperationStatus'
+import type { GetBundler } from './bundlerAccess'
+import { debugBundlerClearReputation } from './debug_bundler_clearReputation'
+import { debugBundlerClearState } from './debug_bundler_clearState'
+import { debugBundlerDumpMempool } from './debug_bundler_dumpMempool'
+import { debugBundlerDumpReputation } from './debug_bundler_dumpReputation'
+import { debugBundlerSendBundleNow } from './debug_bundler_sendBundleNow'
+import { debugBundlerSetBundlingMode } from './debug_bundler_setBundlingMode'
+import { debugBundlerSetReputation } from './debug_bundler_setReputation'
+import { ethChainId } from './eth_chainId'
+import { ethEstimateUserOperationGas } from './eth_estimateUserOperationGas'
+import { ethGetUserOperationByHash } from './eth_getUserOperationByHash'
+import { ethGetUserOperationReceipt } from './eth_getUserOperationReceipt'
+import { ethSendUserOperation } from './eth_sendUserOperation'
+import { ethSupportedEntryPoints } from './eth_supportedEntryPoints'
+
+export type { GetBundler } from './bundlerAccess'
+
+/** Every method served at the bundler URL `/api/v2/:chainId/:bundlerKey`. */
+export function createBundlerMethods(getBundler: GetBundler): RpcMethod[] {
+  return [
+    ethChainId,
+    ethSupportedEntryPoints(getBundler),
+    ethSendUserOperation(getBundler),
+    ethEstimateUserOperationGas(getBundler),
+    ethGetUserOperationReceipt(getBundler),
+    ethGetUserOperationByHash(getBundler),
+    biconomyGetGasFeeValues(getBundler),
+    biconomyGetUserOperationStatus(getBundler),
+    debugBundlerClearState(getBundler),
+    debugBundlerDumpMempool(getBundler),
+    debugBundlerSendBundleNow(getBundler),
+    debugBundlerSetBundlingMode(getBundler),
+    debugBundlerSetReputation(getBundler),
+    debugBundlerDumpReputation(getBundler),
+    debugBundlerClearReputation(getBundler),
+  ] as RpcMethod[]
+}

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
+import { parseInput } from '../dashboard/fields'
+import { NotFoundError } from '../errors'
+import { sendOk } from '../server/restEnvelope'
+import type { Store } from '../store/openStore'
+import type { UserOperationRecord } from '../store/userOperationRecord'
+import type { UserOperationLog } from '../store/userOperations.repo'
+
+export type UserOperationRoutesOptions = {
+  store: Store
+  /** The bundler's live log (undefined without a chain: the stored records are served). */
+  getUserOperations: () => UserOperationLog | undefined
+}
+
+const ListQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int({ error: 'limit must be a whole number' })
+    .min(1, { error: 'limit must be at least 1' })
+    .max(500, { error: 'limit must be at most 500' })
+    .default(50),
+  before: z.coerce
+    .number({ error: 'before must be a number (the seq of a record)' })
+    .int()
+    .nonnegative()
+    .optional(),
+})
+
+/**
+ * The activity feed of the console: `GET /console/api/user-operations?limit&before` (newest first, `before` is
+ * the `seq` cursor of the last item seen) and `GET /console/api/user-operations/:hash`.
+ */
+export async function registerUserOperationRoutes(
+  app: FastifyInstance,
+  options: UserOperationRoutesOptions,
+): Promise<void> {
+  const { store } = options
+  const fromStore = (limit: number, before?: number) =>
+    [...store.data.userOperations]
+      .reverse()
+      .filter((r) => before === undefined || r.seq < before)
+      .slice(0, limit)
+
+  app.get('/console/api/user-operations', async (request, reply) => {
+    authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
+    const { limit, before } = parseInput(ListQuery, request.query ?? {})
+    const log = options.getUserOperations()
+    const items = log ? log.list({ limit, before }) : fromStore(limit, before)
+    const last = items.at(-1)
+    return sendOk(reply, 'UserOperations fetched', {
+      items: items.map(toView),
+      nextBefore: items.length === limit && last ? last.seq : null,
+    })
+  })
+
+  app.get<{ Params: { hash: string } }>('/console/api/user-operations/:hash', async (request, reply) => {
+    authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
+    const hash = request.params.hash.toLowerCase()
+    const record =
+      options.getUserOperations()?.get(hash) ?? store.data.userOperations.find((r) => r.userOpHash === hash)
+    if (!record) throw new NotFoundError(`UserOperation ${request.params.hash} not found`)
+    return sendOk(reply, 'UserOperation fetched', toView(record))
+  })
+}
+
+/**
+ * The record plus the estimated-versus-actual figures: `gasLimitTotal` = preVerificationGas +
+ * verificationGasLimit + callGasLimit (what the estimate granted), `gasUsedPercent` = actualGasUsed of it.
+ */
+function toView(record: UserOperationRecord) {
+  const limit =
+    BigInt(record.gas.preVerificationGas) +
+    BigInt(record.gas.verificationGasLimit) +
+    BigInt(record.gas.callGasLimit)
+  const used = record.actualGasUsed === null ? null : BigInt(record.actualGasUsed)
+  return {
+    ...record,
+    gasLimitTotal: limit.toString(),
+    gasUsedPercent: used === null || limit === 0n ? null : Number((used * 10_000n) / limit) / 100,
+  }
+}
