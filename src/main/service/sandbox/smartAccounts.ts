@@ -14,8 +14,7 @@ import type { Chain } from '../chain/types'
 export type Call = { to: Address; value: bigint; data: Hex }
 
 /** The 65-byte dummy signature the Biconomy SDK uses during estimation (ECDSA module returns SIG_VALIDATION_FAILED). */
-const DUMMY_ECDSA_SIGNATURE: Hex =
-  '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c'
+const DUMMY_ECDSA_SIGNATURE: Hex = `0x${'f'.repeat(31)}0${'0'.repeat(32)}7${'a'.repeat(63)}1c`
 
 function smartAccountSetup(owner: Address): Hex {
   return encodeFunctionData({ abi: ecdsaModuleAbi, functionName: 'initForSmartAccount', args: [owner] })
