@@ -1,0 +1,47 @@
+// Bundles the headless entry (src/main/cliMain.ts) into out/cli/opstation.mjs, so `opstation serve` starts
+// without transpiling TypeScript at run time (about 1 s instead of 3 s). bin/opstation.js rebuilds it when
+// src/ is newer. Written to a temp file and renamed, so concurrent starts never read a partial bundle.
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const CLI_BUNDLE = path.join(root, 'out', 'cli', 'opstation.mjs')
+
+function newestMtime(dir) {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs)
+  }
+  return newest
+}
+
+export function isCliBundleFresh() {
+  if (!existsSync(CLI_BUNDLE)) return false
+  const sources = Math.max(newestMtime(path.join(root, 'src', 'main')), newestMtime(path.join(root, 'src', 'shared')))
+  return statSync(CLI_BUNDLE).mtimeMs >= sources
+}
+
+export async function bundleCli() {
+  const { build } = await import('esbuild')
+  const result = await build({
+    entryPoints: [path.join(root, 'src', 'main', 'cliMain.ts')],
+    outfile: CLI_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    write: false,
+    logLevel: 'error',
+  })
+  mkdirSync(path.dirname(CLI_BUNDLE), { recursive: true })
+  for (const file of result.outputFiles) {
+    const tmp = `${file.path}.${process.pid}.tmp`
+    writeFileSync(tmp, file.contents)
+    renameSync(tmp, file.path)
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundleCli()
