@@ -20,6 +20,7 @@ import { ensureDefaultAccount } from './store/accounts.repo'
 import { setDappPaymasterId } from './store/dapps.repo'
 import { lockDataFolder } from './store/lockDataFolder'
 import { openStore, type Store } from './store/openStore'
+import { createPaymaster } from './paymaster/createPaymaster'
 import type { Dapp, Settings } from './store/schema'
 
 export type RuntimeSettings = Pick<ServiceConfig, 'bundlingMode' | 'unsafe' | 'webhookTimeoutMs'>
@@ -100,6 +101,13 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       if (!bundler) throw new ChainError('No chain is running (started with --no-chain): the bundler is unavailable')
       return bundler
     }
+    const paymaster = createPaymaster({
+      store,
+      getChain: () => chain,
+      events,
+      log,
+      getWebhookTimeoutMs: () => runtime.webhookTimeoutMs,
+    })
     const provisionDapp = chain ? (dapp: Dapp) => provisionGasTank(chain!, store, dapp) : undefined
     const consoleDir = config.consoleDir ?? path.join(findPackageRoot(), 'out', 'renderer')
     const version = readPackageVersion()
@@ -124,13 +132,14 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       logger: log,
       consoleDir,
       bundlerMethods: createMethodRegistry(createBundlerMethods(getBundler)),
-      paymasterMethods: createMethodRegistry([ethChainId]),
+      paymasterMethods: createMethodRegistry([ethChainId, ...paymaster.methods]),
       getChainId: () => chainId,
       getSupportedChainIds: () => [chainId],
       getServiceInfo: info,
       provisionDapp,
       plugins: [
         (scope) => registerAccountRoutes(scope, { store }),
+        (scope) => paymaster.registerRoutes(scope),
         (scope) => registerUserOperationRoutes(scope, { store, getUserOperations: () => bundler?.userOperations }),
         (scope) =>
           registerSettingsRoutes(scope, {
@@ -144,6 +153,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     })
     const address = await listen(app, config.host, config.port)
     baseUrl = `http://${formatHost(config.host)}:${address.port}`
+    if (chain) paymaster.start()
 
     // dApps created while no chain ran (or on another node) get their gas tank now.
     if (provisionDapp) {
@@ -168,6 +178,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
         if (closed) return
         closed = true
         try {
+          paymaster.stop()
           await server.close()
           await bundler?.close()
           await store.flush()

@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify'
+import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
+import { NotFoundError } from '../errors'
+import { findDappByApiKey } from '../store/dapps.repo'
+import type { Store } from '../store/openStore'
+import type { Account, Dapp } from '../store/schema'
+
+/** Console routes authenticate with the `authToken` header; `:apiKey` in the path names a dApp of that account. */
+export function authenticateConsole(store: Store, request: FastifyRequest): Account {
+  return authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED }).account
+}
+
+export function findConsoleDapp(store: Store, request: FastifyRequest<{ Params: { apiKey: string } }>): Dapp {
+  const account = authenticateConsole(store, request)
+  const dapp = findDappByApiKey(store, request.params.apiKey, account.id)
+  if (!dapp) throw new NotFoundError('Paymaster not found for this apiKey')
+  return dapp
+}

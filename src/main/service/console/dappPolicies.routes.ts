@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { parseInput } from '../dashboard/fields'
+import { InvalidInputError } from '../errors'
+import { sendOk } from '../server/restEnvelope'
+import { setDappPolicies } from '../store/dappPolicies.repo'
+import { generateId } from '../store/ids'
+import type { Store } from '../store/openStore'
+import type { DappPolicies } from '../store/schema'
+import { findConsoleDapp } from './consoleDapp'
+
+const unixSeconds = (field: string) =>
+  z
+    .number({ error: `${field} must be a unix time in seconds or null` })
+    .int({ error: `${field} must be whole seconds` })
+    .nonnegative({ error: `${field} must not be negative` })
+    .nullable()
+
+const LimitBody = z.object(
+  {
+    id: z.string().min(1).optional(),
+    type: z.enum(['PAYMASTER', 'SMART_ACCOUNT'], { error: 'limit type must be PAYMASTER or SMART_ACCOUNT' }),
+    thresholdType: z.enum(['COUNT', 'NATIVE_ASSET'], { error: 'thresholdType must be COUNT or NATIVE_ASSET' }),
+    threshold: z
+      .union([z.string(), z.number()], { error: 'threshold must be a whole number (count, or wei as a decimal string)' })
+      .transform(String)
+      .refine((v) => /^\d+$/.test(v) && BigInt(v) > 0n, {
+        error: 'threshold must be a positive whole number (count, or wei as a decimal string)',
+      }),
+    cycleDuration: z.object(
+      {
+        value: z.number({ error: 'cycleDuration.value must be a number' }).int().positive({ error: 'cycleDuration.value must be positive' }),
+        unit: z.enum(['hour', 'day'], { error: 'cycleDuration.unit must be hour or day' }),
+      },
+      { error: 'cycleDuration must be { value, unit }' },
+    ),
+    active: z.boolean({ error: 'active must be a boolean' }).default(true),
+  },
+  { error: 'each limit must be an object' },
+)
+
+const PatchBody = z.object(
+  {
+    limits: z.array(LimitBody, { error: 'limits must be an array' }).max(50, { error: 'at most 50 limits' }).optional(),
+    validAfter: unixSeconds('validAfter').optional(),
+    validUntil: unixSeconds('validUntil').optional(),
+    premiumPercentage: z
+      .number({ error: 'premiumPercentage must be a number' })
+      .min(0, { error: 'premiumPercentage must be between 0 and 100' })
+      .max(100, { error: 'premiumPercentage must be between 0 and 100' })
+      .optional(),
+  },
+  { error: 'Request body must be a JSON object' },
+)
+
+/**
+ * A dApp's sponsorship policies: `GET /console/api/dapps/:apiKey/policies` and `PATCH` with any of `limits`
+ * (replaces the list), `validAfter`, `validUntil` (unix seconds or null) and `premiumPercentage` (ERC20 quotes).
+ */
+export async function registerDappPolicyRoutes(app: FastifyInstance, options: { store: Store }): Promise<void> {
+  const { store } = options
+  app.get<{ Params: { apiKey: string } }>('/console/api/dapps/:apiKey/policies', async (request, reply) => {
+    const dapp = findConsoleDapp(store, request)
+    return sendOk(reply, 'Policies fetched', dapp.policies)
+  })
+  app.patch<{ Params: { apiKey: string } }>('/console/api/dapps/:apiKey/policies', async (request, reply) => {
+    const dapp = findConsoleDapp(store, request)
+    const body = parseInput(PatchBody, request.body)
+    const next: DappPolicies = {
+      limits: body.limits ? body.limits.map((l) => ({ ...l, id: l.id ?? generateId() })) : dapp.policies.limits,
+      validAfter: body.validAfter === undefined ? dapp.policies.validAfter : body.validAfter,
+      validUntil: body.validUntil === undefined ? dapp.policies.validUntil : body.validUntil,
+      premiumPercentage: body.premiumPercentage ?? dapp.policies.premiumPercentage,
+    }
+    if (next.validAfter !== null && next.validUntil !== null && next.validAfter >= next.validUntil) {
+      throw new InvalidInputError('validAfter must be before validUntil')
+    }
+    const ids = new Set<string>()
+    for (const limit of next.limits) {
+      if (ids.has(limit.id)) throw new InvalidInputError(`limit id ${limit.id} appears twice`)
+      ids.add(limit.id)
+    }
+    return sendOk(reply, 'Policies updated', await setDappPolicies(store, dapp.id, next))
+  })
+}

@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify'
+import { type Address, formatEther, getAddress, isAddress } from 'viem'
+import { z } from 'zod'
+import {
+  type Chain,
+  createGasTank,
+  depositToGasTank,
+  getGasTankBalance,
+  withdrawFromGasTank,
+} from '../chain'
+import { parseInput } from '../dashboard/fields'
+import { ChainError, InvalidInputError } from '../errors'
+import { sendOk } from '../server/restEnvelope'
+import { setDappPaymasterId } from '../store/dapps.repo'
+import type { Store } from '../store/openStore'
+import type { Dapp } from '../store/schema'
+import { findConsoleDapp } from './consoleDapp'
+
+const ChangeBody = z.object(
+  {
+    action: z.enum(['deposit', 'withdraw'], { error: 'action must be deposit or withdraw' }),
+    amountWei: z
+      .union([z.string(), z.number()], { error: 'amountWei must be a whole number of wei (decimal string)' })
+      .transform(String)
+      .refine((v) => /^\d+$/.test(v) && BigInt(v) > 0n, { error: 'amountWei must be a positive whole number of wei' }),
+    /** Withdraw only: where the ETH goes (default: the paymasterId address itself). */
+    to: z
+      .string()
+      .refine((v) => isAddress(v, { strict: false }), { error: 'to must be an address' })
+      .optional(),
+  },
+  { error: 'Request body must be a JSON object' },
+)
+
+export type GasTankRoutesOptions = { store: Store; getChain: () => Chain | undefined }
+
+/**
+ * The dApp's gas tank on the verifying paymaster: `GET /console/api/dapps/:apiKey/gas-tank` and
+ * `POST` `{action: 'deposit'|'withdraw', amountWei, to?}`. A deposit to a dApp without a tank creates it.
+ */
+export async function registerGasTankRoutes(app: FastifyInstance, options: GasTankRoutesOptions): Promise<void> {
+  const { store } = options
+  const requireChain = () => {
+    const chain = options.getChain()
+    if (!chain) throw new ChainError('The chain is not running: the gas tank lives on chain')
+    return chain
+  }
+  app.get<{ Params: { apiKey: string } }>('/console/api/dapps/:apiKey/gas-tank', async (request, reply) => {
+    const dapp = findConsoleDapp(store, request)
+    const chain = requireChain()
+    return sendOk(reply, 'Gas tank fetched', await readGasTank(chain, dapp))
+  })
+  app.post<{ Params: { apiKey: string } }>('/console/api/dapps/:apiKey/gas-tank', async (request, reply) => {
+    const dapp = findConsoleDapp(store, request)
+    const body = parseInput(ChangeBody, request.body)
+    const chain = requireChain()
+    const wei = BigInt(body.amountWei)
+    let paymasterId = dapp.paymasterId as Address | null
+    let hash: string
+    if (body.action === 'deposit') {
+      if (!paymasterId) {
+        const created = await createGasTank(chain, { fundWei: wei })
+        await setDappPaymasterId(store, dapp.id, created.paymasterId)
+        paymasterId = created.paymasterId
+        hash = created.hash ?? ''
+      } else {
+        hash = (await depositToGasTank(chain, paymasterId, wei)).hash
+      }
+    } else {
+      if (!paymasterId) throw new InvalidInputError('This dApp has no gas tank yet: deposit first')
+      const to = body.to ? getAddress(body.to) : paymasterId
+      hash = (await withdrawFromGasTank(chain, paymasterId, to, wei)).hash
+    }
+    const view = await readGasTank(chain, { ...dapp, paymasterId })
+    return sendOk(reply, body.action === 'deposit' ? 'Deposited' : 'Withdrawn', { ...view, transactionHash: hash })
+  })
+}
+
+async function readGasTank(chain: Chain, dapp: Pick<Dapp, 'paymasterId'>) {
+  const paymasterId = dapp.paymasterId as Address | null
+  const balanceWei = paymasterId ? await getGasTankBalance(chain, paymasterId) : null
+  return {
+    paymasterId,
+    balanceWei: balanceWei === null ? null : balanceWei.toString(),
+    balanceEth: balanceWei === null ? null : formatEther(balanceWei),
+    verifyingPaymaster: chain.addresses.verifyingPaymaster,
+  }
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify'
+import { isAddress } from 'viem'
+import { z } from 'zod'
+import type { Chain } from '../chain'
+import { parseInput } from '../dashboard/fields'
+import { ChainError } from '../errors'
+import { getNativeUsdPrice, listSupportedTokens, NATIVE_TOKEN_ADDRESS } from '../paymaster/tokenPrices'
+import { sendOk } from '../server/restEnvelope'
+import type { Store } from '../store/openStore'
+import { setTokenPrice } from '../store/tokenPrices.repo'
+import { authenticateConsole } from './consoleDapp'
+
+const PutBody = z.object(
+  {
+    tokenAddress: z.string().refine((v) => isAddress(v, { strict: false }), { error: 'tokenAddress must be an address' }),
+    usdPrice: z
+      .union([z.string(), z.number()], { error: 'usdPrice must be a decimal number' })
+      .transform(String)
+      .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0, { error: 'usdPrice must be a positive decimal number' }),
+    logoUrl: z.string().nullable().optional(),
+  },
+  { error: 'Request body must be a JSON object' },
+)
+
+/**
+ * Offline prices of the ERC20 fee tokens: `GET /console/api/token-prices` (native coin and supported tokens)
+ * and `PUT` `{tokenAddress, usdPrice, logoUrl?}` (tokenAddress 0xEeee...EEeE is the native coin).
+ */
+export async function registerTokenPriceRoutes(
+  app: FastifyInstance,
+  options: { store: Store; getChain: () => Chain | undefined },
+): Promise<void> {
+  const { store } = options
+  const view = () => {
+    const chain = options.getChain()
+    if (!chain) throw new ChainError('The chain is not running: fee tokens live on chain')
+    return {
+      native: { tokenAddress: NATIVE_TOKEN_ADDRESS, usdPrice: getNativeUsdPrice(store) },
+      tokens: listSupportedTokens(chain.addresses.tokens, store),
+    }
+  }
+  app.get('/console/api/token-prices', async (request, reply) => {
+    authenticateConsole(store, request)
+    return sendOk(reply, 'Token prices fetched', view())
+  })
+  app.put('/console/api/token-prices', async (request, reply) => {
+    authenticateConsole(store, request)
+    const body = parseInput(PutBody, request.body)
+    await setTokenPrice(store, body)
+    return sendOk(reply, 'Token price set', view())
+  })
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify'
+import type { Chain } from '../chain'
+import { registerDappPolicyRoutes } from '../console/dappPolicies.routes'
+import { registerGasTankRoutes } from '../console/gasTank.routes'
+import { registerSponsorshipRoutes } from '../console/sponsorships.routes'
+import { registerTokenPriceRoutes } from '../console/tokenPrices.routes'
+import { registerWebhookCallRoutes } from '../console/webhookCalls.routes'
+import type { EventBus } from '../events'
+import type { RpcMethod } from '../jsonrpc/defineMethod'
+import type { Logger } from '../log'
+import { createUsageTracker } from '../policy/trackSponsorshipUsage'
+import type { Store } from '../store/openStore'
+import { pmGetFeeQuoteOrData } from './methods/pm_getFeeQuoteOrData'
+import { pmGetPaymasterData } from './methods/pm_getPaymasterData'
+import { pmGetPaymasterStubData } from './methods/pm_getPaymasterStubData'
+import { pmSponsorUserOperation } from './methods/pm_sponsorUserOperation'
+import type { PaymasterDeps } from './paymasterDeps'
+
+export type CreatePaymasterParameters = {
+  store: Store
+  getChain: () => Chain | undefined
+  events?: EventBus
+  log: Logger
+  getWebhookTimeoutMs: () => number
+  /** How often mined sponsored operations are read from the chain (ms). */
+  usageSyncIntervalMs?: number
+}
+
+export type Paymaster = {
+  deps: PaymasterDeps
+  /** The paymaster endpoint's JSON-RPC methods (register next to eth_chainId). */
+  methods: RpcMethod[]
+  /** Console API routes of the paymaster (pass to buildServer's `plugins`). */
+  registerRoutes: (app: FastifyInstance) => Promise<void>
+  /** Starts following mined sponsored operations (spending limits). */
+  start: () => void
+  stop: () => void
+}
+
+/** The paymaster: JSON-RPC methods, the sponsorship-usage tracker and the console routes for its data. */
+export function createPaymaster(params: CreatePaymasterParameters): Paymaster {
+  const usage = createUsageTracker({
+    store: params.store,
+    getChain: params.getChain,
+    log: params.log,
+    intervalMs: params.usageSyncIntervalMs,
+  })
+  const deps: PaymasterDeps = {
+    store: params.store,
+    getChain: params.getChain,
+    events: params.events,
+    log: params.log,
+    getWebhookTimeoutMs: params.getWebhookTimeoutMs,
+    usage,
+  }
+  return {
+    deps,
+    methods: [pmSponsorUserOperation(deps), pmGetFeeQuoteOrData(deps), pmGetPaymasterStubData(deps), pmGetPaymasterData(deps)],
+    async registerRoutes(app) {
+      const { store } = params
+      await registerSponsorshipRoutes(app, { store })
+      await registerWebhookCallRoutes(app, {
+        store,
+        events: params.events,
+        log: params.log,
+        getWebhookTimeoutMs: params.getWebhookTimeoutMs,
+      })
+      await registerDappPolicyRoutes(app, { store })
+      await registerGasTankRoutes(app, { store, getChain: params.getChain })
+      await registerTokenPriceRoutes(app, { store, getChain: params.getChain })
+    },
+    start: () => usage.start(),
+    stop: () => usage.stop(),
+  }
+}

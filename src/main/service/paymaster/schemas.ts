@@ -1,0 +1,123 @@
+import { getAddress, type Hex, isAddress } from 'viem'
+import { z } from 'zod'
+import type { PaymasterContext, PaymasterMode, PartialUserOperation } from './types'
+
+/** Default validity of a paymaster signature (spec 2.5: expiryDuration 300 = five minutes). */
+export const DEFAULT_EXPIRY_SECONDS = 300
+/** Longest accepted expiryDuration: one week. */
+const MAX_EXPIRY_SECONDS = 7 * 24 * 3600
+
+/** A quantity as clients send it: 0x-hex string, decimal string or a safe integer number. */
+export const quantitySchema = z.union([z.string(), z.number()]).transform((value, ctx): bigint => {
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value) && value >= 0) return BigInt(value)
+  } else if (/^0x[0-9a-fA-F]+$/.test(value) || /^\d+$/.test(value)) {
+    return BigInt(value)
+  }
+  ctx.addIssue({ code: 'custom', message: 'expected a non-negative integer (0x-hex or decimal)' })
+  return z.NEVER
+})
+
+export const hexBytesSchema = z
+  .string({ error: 'expected a 0x-prefixed hex string' })
+  .regex(/^0x([0-9a-fA-F]{2})*$/, { error: 'expected a 0x-prefixed hex string of whole bytes' })
+  .transform((value) => value.toLowerCase() as Hex)
+
+export const addressSchema = z
+  .string({ error: 'expected an address' })
+  .refine((value) => isAddress(value, { strict: false }), { error: 'expected a 0x-prefixed 20-byte address' })
+  .transform((value) => getAddress(value))
+
+const optionalQuantity = quantitySchema.nullish().transform((v) => v ?? undefined)
+
+export const PartialUserOperationSchema = z
+  .object(
+    {
+      sender: addressSchema,
+      nonce: quantitySchema,
+      initCode: hexBytesSchema.nullish().transform((v) => v ?? ('0x' as Hex)),
+      callData: hexBytesSchema,
+      callGasLimit: optionalQuantity,
+      verificationGasLimit: optionalQuantity,
+      preVerificationGas: optionalQuantity,
+      maxFeePerGas: optionalQuantity,
+      maxPriorityFeePerGas: optionalQuantity,
+      paymasterAndData: hexBytesSchema.nullish().transform((v) => v ?? undefined),
+      signature: hexBytesSchema.nullish().transform((v) => v ?? undefined),
+    },
+    { error: 'expected a UserOperation object' },
+  )
+  .transform((op): PartialUserOperation => op)
+
+const modeSchema = z
+  .string({ error: (iss) => (iss.input === undefined ? 'mode is required (SPONSORED or ERC20)' : 'mode must be a string') })
+  .transform((value, ctx): PaymasterMode => {
+    const upper = value.toUpperCase()
+    if (upper === 'SPONSORED' || upper === 'SPONSORSHIP') return 'SPONSORED'
+    if (upper === 'ERC20') return 'ERC20'
+    ctx.addIssue({ code: 'custom', message: `mode must be SPONSORED or ERC20, got "${value}"` })
+    return z.NEVER
+  })
+
+const rawContextShape = {
+  mode: modeSchema,
+  calculateGasLimits: z.boolean({ error: 'calculateGasLimits must be a boolean' }).nullish(),
+  expiryDuration: z
+    .number({ error: 'expiryDuration must be a number of seconds' })
+    .int({ error: 'expiryDuration must be a whole number of seconds' })
+    .positive({ error: 'expiryDuration must be positive' })
+    .max(MAX_EXPIRY_SECONDS, { error: `expiryDuration must be at most ${MAX_EXPIRY_SECONDS} seconds` })
+    .nullish(),
+  sponsorshipInfo: z
+    .looseObject(
+      {
+        webhookData: z.record(z.string(), z.unknown(), { error: 'webhookData must be an object' }).nullish(),
+        smartAccountInfo: z
+          .looseObject({ name: z.string().optional(), version: z.string().optional() }, { error: 'smartAccountInfo must be an object' })
+          .nullish(),
+      },
+      { error: 'sponsorshipInfo must be an object' },
+    )
+    .nullish(),
+  tokenInfo: z
+    .looseObject(
+      {
+        feeTokenAddress: z.string({ error: 'feeTokenAddress must be an address string' }).nullish(),
+        preferredToken: z.string({ error: 'preferredToken must be an address string' }).nullish(),
+        tokenList: z.array(z.string({ error: 'tokenList must hold address strings' }), { error: 'tokenList must be an array' }).nullish(),
+      },
+      { error: 'tokenInfo must be an object' },
+    )
+    .nullish(),
+}
+
+function toPaymasterContext(raw: z.output<z.ZodObject<typeof rawContextShape>>): PaymasterContext {
+  return {
+    mode: raw.mode,
+    calculateGasLimits: raw.calculateGasLimits ?? true,
+    expiryDuration: raw.expiryDuration ?? DEFAULT_EXPIRY_SECONDS,
+    webhookData: raw.sponsorshipInfo?.webhookData ?? undefined,
+    smartAccountInfo: raw.sponsorshipInfo?.smartAccountInfo ?? undefined,
+    feeTokenAddress: raw.tokenInfo?.feeTokenAddress ?? undefined,
+    preferredToken: raw.tokenInfo?.preferredToken ?? undefined,
+    tokenList: raw.tokenInfo?.tokenList ?? undefined,
+  }
+}
+
+/** The Biconomy paymaster context (second param); `mode` is required. */
+export const PaymasterContextSchema = z
+  .looseObject(rawContextShape, { error: 'expected the paymaster context object ({ mode, ... })' })
+  .transform(toPaymasterContext)
+
+/** The ERC-7677 context: the same object, optional; without it the request is SPONSORED. */
+export const Erc7677ContextSchema = z
+  .looseObject({ ...rawContextShape, mode: modeSchema.nullish().transform((m) => m ?? 'SPONSORED') }, {
+    error: 'context must be an object',
+  })
+  .nullish()
+  .transform((raw) =>
+    toPaymasterContext(raw ?? { mode: 'SPONSORED' as const }),
+  )
+
+/** A chain id as ERC-7677 sends it (0x-hex; decimal tolerated). */
+export const chainIdSchema = quantitySchema.transform((v) => Number(v))

@@ -1,0 +1,88 @@
+import { type Address, decodeAbiParameters, getAddress, type Hex, parseAbiParameters, size, slice } from 'viem'
+
+/** One call an account makes on behalf of the UserOperation. */
+export type InnerCall = {
+  to: Address
+  value: bigint
+  data: Hex
+  /** First four bytes of `data`; null for a plain value transfer (empty data). */
+  selector: Hex | null
+}
+
+export type DecodedCallData =
+  /** An account execute function with its inner calls. */
+  | { kind: 'calls'; accountFunction: string; calls: InnerCall[] }
+  /** Empty callData with an initCode: the op only deploys the account. */
+  | { kind: 'deployOnly' }
+  /** Empty callData on an existing account. */
+  | { kind: 'empty' }
+  /** A selector the decoder does not know, or arguments that do not decode. */
+  | { kind: 'unknown'; selector: Hex | null; reason: string }
+
+type AccountFunction = {
+  name: string
+  decode: (args: Hex) => InnerCall[]
+}
+
+const single = (args: Hex): InnerCall[] => {
+  const [to, value, data] = decodeAbiParameters(parseAbiParameters('address, uint256, bytes'), args)
+  return [toCall(to, value, data)]
+}
+
+const batchWithValues = (args: Hex): InnerCall[] => {
+  const [dest, values, funcs] = decodeAbiParameters(parseAbiParameters('address[], uint256[], bytes[]'), args)
+  if (funcs.length !== dest.length || (values.length !== 0 && values.length !== dest.length)) {
+    throw new Error(`array lengths differ (dest ${dest.length}, value ${values.length}, func ${funcs.length})`)
+  }
+  return dest.map((to, i) => toCall(to, values[i] ?? 0n, funcs[i] as Hex))
+}
+
+const batchWithoutValues = (args: Hex): InnerCall[] => {
+  const [dest, funcs] = decodeAbiParameters(parseAbiParameters('address[], bytes[]'), args)
+  if (funcs.length !== dest.length) throw new Error(`array lengths differ (dest ${dest.length}, func ${funcs.length})`)
+  return dest.map((to, i) => toCall(to, 0n, funcs[i] as Hex))
+}
+
+const batchOfTuples = (args: Hex): InnerCall[] => {
+  const [calls] = decodeAbiParameters(parseAbiParameters('(address target, uint256 value, bytes data)[]'), args)
+  return calls.map((c) => toCall(c.target, c.value, c.data))
+}
+
+/**
+ * Account execute functions by selector (biconomy-protocol.md section 5): Smart Account v2 and SimpleAccount
+ * (v0.6, plus the v0.7 tuple batch some clients emit).
+ */
+export const ACCOUNT_FUNCTIONS: Record<string, AccountFunction> = {
+  '0x0000189a': { name: 'execute_ncC(address,uint256,bytes)', decode: single },
+  '0xb61d27f6': { name: 'execute(address,uint256,bytes)', decode: single },
+  '0x00004680': { name: 'executeBatch_y6U(address[],uint256[],bytes[])', decode: batchWithValues },
+  '0x47e1da2a': { name: 'executeBatch(address[],uint256[],bytes[])', decode: batchWithValues },
+  '0x18dfb3c7': { name: 'executeBatch(address[],bytes[])', decode: batchWithoutValues },
+  '0x34fcd5be': { name: 'executeBatch((address,uint256,bytes)[])', decode: batchOfTuples },
+}
+
+/** Decodes an account's callData into the calls it will make. Never throws. */
+export function decodeCallData(callData: Hex, initCode: Hex = '0x'): DecodedCallData {
+  if (size(callData) === 0) return size(initCode) > 0 ? { kind: 'deployOnly' } : { kind: 'empty' }
+  if (size(callData) < 4) return { kind: 'unknown', selector: null, reason: 'callData is shorter than a selector' }
+  const selector = slice(callData, 0, 4).toLowerCase() as Hex
+  const fn = ACCOUNT_FUNCTIONS[selector]
+  if (!fn) {
+    return { kind: 'unknown', selector, reason: `selector ${selector} is not an account execute function this paymaster decodes` }
+  }
+  try {
+    return { kind: 'calls', accountFunction: fn.name, calls: fn.decode(slice(callData, 4)) }
+  } catch (err) {
+    const why = err instanceof Error ? err.message.split('\n')[0] : String(err)
+    return { kind: 'unknown', selector, reason: `${fn.name} arguments do not decode (${why})` }
+  }
+}
+
+function toCall(to: Address, value: bigint, data: Hex): InnerCall {
+  return {
+    to: getAddress(to),
+    value,
+    data,
+    selector: size(data) >= 4 ? (slice(data, 0, 4).toLowerCase() as Hex) : null,
+  }
+}

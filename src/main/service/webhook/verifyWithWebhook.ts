@@ -1,0 +1,56 @@
+import type { EventBus } from '../events'
+import type { Logger } from '../log'
+import { generateId } from '../store/ids'
+import type { Store } from '../store/openStore'
+import type { Webhook, WebhookCall } from '../store/schema'
+import { addWebhookCall } from '../store/webhookCalls.repo'
+import { callWebhook } from './callWebhook'
+
+/** Bodies kept in the call log (characters). */
+const MAX_LOGGED_BODY = 4096
+
+export type VerifyWithWebhookParameters = {
+  store: Store
+  events?: EventBus
+  log?: Logger
+  webhook: Webhook
+  webhookData: Record<string, unknown>
+  userOp: Record<string, unknown>
+  timeoutMs: number
+}
+
+/** Calls the dApp's webhook, logs the call (request, response, status, latency) and emits `webhook.called`. */
+export async function verifyWithWebhook(params: VerifyWithWebhookParameters): Promise<WebhookCall> {
+  const { webhook } = params
+  const time = new Date().toISOString()
+  const result = await callWebhook({
+    webhookUrl: webhook.webhookUrl,
+    requestType: webhook.requestType,
+    webhookData: params.webhookData,
+    userOp: params.userOp,
+    timeoutMs: params.timeoutMs,
+  })
+  const call: WebhookCall = {
+    id: generateId(),
+    webhookId: webhook.webhookId,
+    dappId: webhook.dappId,
+    time,
+    method: result.method,
+    url: result.url,
+    requestBody: truncate(result.requestBody),
+    status: result.status,
+    responseBody: truncate(result.responseBody),
+    latencyMs: result.latencyMs,
+    verified: result.verified,
+    field: result.field,
+    error: result.error,
+  }
+  addWebhookCall(params.store, call).catch((err) => params.log?.error({ err }, 'webhook call not stored'))
+  params.events?.emit('webhook.called', { id: call.id, webhookId: call.webhookId, verified: call.verified })
+  return call
+}
+
+function truncate(text: string | null): string | null {
+  if (text === null || text.length <= MAX_LOGGED_BODY) return text
+  return `${text.slice(0, MAX_LOGGED_BODY)}… (${text.length - MAX_LOGGED_BODY} more characters)`
+}
