@@ -55,7 +55,7 @@ function createWindow(url: string): BrowserWindow {
     show: false,
     title: 'Opstation',
     webPreferences: {
-      preload: path.join(here, '../preload/index.mjs'),
+      preload: path.join(here, '../preload/index.cjs'),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
