@@ -33,6 +33,23 @@ export type DappPolicies = {
 
 export type GasTank = { paymasterId: string | null; balanceWei: string | null; [key: string]: unknown }
 
+export type EditableSettings = {
+  /** External node; null = embedded anvil. Takes effect at the next start. */
+  rpcUrl: string | null
+  bundlingMode: 'auto' | 'interval' | 'manual'
+  unsafe: boolean
+  webhookTimeoutMs: number
+}
+
+export type SettingsView = {
+  /** What is saved (applied at start unless a command-line flag overrides it). */
+  saved: EditableSettings
+  /** What the running service uses now. */
+  effective: Omit<EditableSettings, 'rpcUrl'> & { rpcUrl: string | null }
+  dataDir: string
+  restartRequired: boolean
+}
+
 const enc = encodeURIComponent
 
 export const consoleApi = {
@@ -67,7 +84,9 @@ export const consoleApi = {
       body: { webhookData },
     }),
 
-  getSettings: () => requestJson<unknown>('/console/api/settings'),
+  getSettings: () => requestJson<SettingsView>('/console/api/settings'),
+  updateSettings: (patch: Partial<EditableSettings>) =>
+    requestJson<SettingsView>('/console/api/settings', { method: 'PATCH', body: patch }),
 
   sandbox: {
     listAccounts: () => requestJson<SandboxAccount[]>('/console/api/sandbox/accounts'),

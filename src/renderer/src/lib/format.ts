@@ -79,3 +79,14 @@ export function pluralize(count: number, word: string, plural = `${word}s`): str
 export function toJson(value: unknown, space = 2): string {
   return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v), space) ?? 'undefined'
 }
+
+/** Pairs each item with its position as a string key, for ordered, append-only lists without ids. */
+export function keyed<T>(list: readonly T[]): { item: T; key: string }[] {
+  return list.map((item, position) => ({ item, key: String(position) }))
+}
+
+export function maxBigInt(values: Iterable<bigint>, start = 0n): bigint {
+  let max = start
+  for (const v of values) if (v > max) max = v
+  return max
+}

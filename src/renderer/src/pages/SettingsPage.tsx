@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
+import type { EditableSettings, SettingsView } from '../api/console'
+import { errorMessage } from '../api/http'
 import { CopyButton } from '../components/CopyButton'
 import { ErrorBanner, NotAvailable, Spinner } from '../components/Feedback'
 import { PageHeader, Section } from '../components/Layout'
@@ -7,23 +9,186 @@ import { useSettingsStore } from '../stores/useSettingsStore'
 
 function Row({
   label,
-  value,
+  children,
   flag,
-  testId,
+  hint,
 }: {
   label: string
-  value: React.ReactNode
+  children: ReactNode
   flag: string
-  testId?: string
+  hint?: ReactNode
 }) {
   return (
     <tr>
       <td className="settings-label">{label}</td>
-      <td data-testid={testId}>{value}</td>
+      <td>
+        {children}
+        {hint ? <div className="hint">{hint}</div> : null}
+      </td>
       <td>
         <code className="mono muted">{flag}</code>
       </td>
     </tr>
+  )
+}
+
+function SettingsForm({ view }: { view: SettingsView }) {
+  const save = useSettingsStore((s) => s.save)
+  const [chainKind, setChainKind] = useState<'embedded' | 'external'>(
+    view.saved.rpcUrl ? 'external' : 'embedded',
+  )
+  const [rpcUrl, setRpcUrl] = useState(view.saved.rpcUrl ?? '')
+  const [bundlingMode, setBundlingMode] = useState(view.saved.bundlingMode)
+  const [unsafe, setUnsafe] = useState(view.saved.unsafe)
+  const [timeout, setTimeoutMs] = useState(String(view.saved.webhookTimeoutMs))
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [saved, setSaved] = useState(false)
+
+  async function submit() {
+    setBusy(true)
+    setError(null)
+    setSaved(false)
+    const patch: Partial<EditableSettings> = {
+      rpcUrl: chainKind === 'external' ? rpcUrl.trim() : null,
+      bundlingMode,
+      unsafe,
+      webhookTimeoutMs: Number(timeout),
+    }
+    try {
+      await save(patch)
+      setSaved(true)
+    } catch (err) {
+      setError(errorMessage(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const effective = view.effective
+  return (
+    <>
+      <table className="table settings" data-testid="settings-form">
+        <thead>
+          <tr>
+            <th>Setting</th>
+            <th>Value</th>
+            <th>Start-up flag (overrides)</th>
+          </tr>
+        </thead>
+        <tbody>
+          <Row
+            label="Chain"
+            flag="--rpc-url <url>"
+            hint={
+              <>
+                Now: {effective.rpcUrl ? <code className="mono">{effective.rpcUrl}</code> : 'embedded anvil'}.
+                A different chain takes effect when the service restarts.
+              </>
+            }
+          >
+            <div className="form-row">
+              <label className="check">
+                <input
+                  type="radio"
+                  name="chain"
+                  data-testid="setting-chain-embedded"
+                  checked={chainKind === 'embedded'}
+                  onChange={() => setChainKind('embedded')}
+                />
+                embedded anvil
+              </label>
+              <label className="check">
+                <input
+                  type="radio"
+                  name="chain"
+                  data-testid="setting-chain-external"
+                  checked={chainKind === 'external'}
+                  onChange={() => setChainKind('external')}
+                />
+                external node
+              </label>
+              {chainKind === 'external' ? (
+                <input
+                  className="mono field-wide"
+                  data-testid="setting-rpc-url"
+                  value={rpcUrl}
+                  onChange={(e) => setRpcUrl(e.target.value)}
+                  placeholder="http://127.0.0.1:8545"
+                />
+              ) : null}
+            </div>
+          </Row>
+          <Row
+            label="Bundling mode"
+            flag="--bundling-mode"
+            hint={`Now: ${effective.bundlingMode}. auto = a bundle per operation; interval = every few seconds; manual = only when asked.`}
+          >
+            <select
+              data-testid="setting-bundling-mode"
+              value={bundlingMode}
+              onChange={(e) => setBundlingMode(e.target.value as EditableSettings['bundlingMode'])}
+            >
+              <option value="auto">auto</option>
+              <option value="interval">interval</option>
+              <option value="manual">manual</option>
+            </select>
+          </Row>
+          <Row
+            label="Validation"
+            flag="--unsafe"
+            hint={`Now: ${effective.unsafe ? 'unsafe' : 'safe'}. Safe enforces the ERC-7562 rules (banned opcodes, storage access) like a public bundler.`}
+          >
+            <select
+              data-testid="setting-validation"
+              value={unsafe ? 'unsafe' : 'safe'}
+              onChange={(e) => setUnsafe(e.target.value === 'unsafe')}
+            >
+              <option value="safe">safe (ERC-7562 rules enforced)</option>
+              <option value="unsafe">unsafe (rules skipped)</option>
+            </select>
+          </Row>
+          <Row
+            label="Webhook time-out"
+            flag="--webhook-timeout <ms>"
+            hint={`Now: ${effective.webhookTimeoutMs} ms. A webhook slower than this counts as "not verified".`}
+          >
+            <input
+              className="narrow"
+              type="number"
+              min={100}
+              max={600000}
+              data-testid="setting-webhook-timeout"
+              value={timeout}
+              onChange={(e) => setTimeoutMs(e.target.value)}
+            />{' '}
+            ms
+          </Row>
+        </tbody>
+      </table>
+      <div className="inline-actions">
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={busy}
+          data-testid="settings-save"
+          onClick={() => void submit()}
+        >
+          {busy ? 'Saving…' : 'Save settings'}
+        </button>
+        {saved ? (
+          <span className="ok-text" data-testid="settings-saved">
+            Saved.
+          </span>
+        ) : null}
+      </div>
+      {view.restartRequired ? (
+        <div className="banner banner-warn" data-testid="settings-restart">
+          The saved chain differs from the running one: restart the service to switch.
+        </div>
+      ) : null}
+      <ErrorBanner message={error} testId="settings-error" />
+    </>
   )
 }
 
@@ -35,133 +200,45 @@ export function SettingsPage() {
   useEffect(() => {
     void load()
   }, [load])
-  const s = settings.data
   const bridge = window.opstation
-  const chainKind = s?.chainKind ?? status?.chain.kind
-  const rpc = s?.rpcUrl ?? status?.rpcUrl ?? null
-  const command = [
-    'opstation serve',
-    chainKind === 'external' && rpc ? `--rpc-url ${rpc}` : chainKind === 'none' ? '--no-chain' : '',
-    s?.bundlingMode && s.bundlingMode !== 'auto' ? `--bundling-mode ${s.bundlingMode}` : '',
-    s?.unsafe ? '--unsafe' : '',
-    s?.webhookTimeoutMs && s.webhookTimeoutMs !== 3000 ? `--webhook-timeout ${s.webhookTimeoutMs}` : '',
-    status ? `--data-dir ${status.dataDir}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ')
+  const dataDir = settings.data?.dataDir ?? status?.dataDir ?? ''
   return (
     <div className="page" data-testid="settings-page">
       <PageHeader
         title="Settings"
-        subtitle="How this service runs. Settings are start-up options: change them and restart the service."
+        subtitle="How this service runs. Command-line flags, when given, win over what is saved here."
       />
-      {settings.loading && !s ? <Spinner label="Loading settings…" /> : null}
-      {settings.notAvailable ? (
-        <NotAvailable
-          what="Reading the bundling mode, validation mode and webhook time-out"
-          endpoint="GET /console/api/settings"
-        />
-      ) : (
-        <ErrorBanner message={settings.error} />
-      )}
       <Section title="Service">
-        <table className="table settings">
-          <thead>
-            <tr>
-              <th>Setting</th>
-              <th>Current value</th>
-              <th>Start-up flag</th>
-            </tr>
-          </thead>
-          <tbody>
-            <Row
-              label="Chain"
-              testId="setting-chain"
-              flag="--rpc-url <url> | --no-chain"
-              value={
-                chainKind === 'external' ? (
-                  <>
-                    external node <code className="mono">{rpc}</code>
-                  </>
-                ) : chainKind === 'embedded' ? (
-                  <>embedded anvil {rpc ? <code className="mono">{rpc}</code> : null}</>
-                ) : chainKind === 'none' ? (
-                  'no chain'
-                ) : (
-                  '—'
-                )
-              }
-            />
-            <Row
-              label="Chain id"
-              flag="--chain-id <id>"
-              value={<code className="mono">{status?.chainId ?? '—'}</code>}
-            />
-            <Row
-              label="Bundling mode"
-              testId="setting-bundling"
-              flag="--bundling-mode auto|interval|manual"
-              value={s?.bundlingMode ?? <span className="muted">unknown</span>}
-            />
-            <Row
-              label="Validation"
-              testId="setting-validation"
-              flag="--unsafe"
-              value={
-                s?.unsafe === undefined ? (
-                  <span className="muted">unknown</span>
-                ) : s.unsafe ? (
-                  'unsafe (ERC-7562 rules skipped)'
-                ) : (
-                  'safe (ERC-7562 rules enforced)'
-                )
-              }
-            />
-            <Row
-              label="Webhook time-out"
-              testId="setting-webhook-timeout"
-              flag="--webhook-timeout <ms>"
-              value={
-                s?.webhookTimeoutMs !== undefined ? (
-                  `${s.webhookTimeoutMs} ms`
-                ) : (
-                  <span className="muted">unknown</span>
-                )
-              }
-            />
-            <Row
-              label="Data folder"
-              testId="setting-data-dir"
-              flag="--data-dir <dir>"
-              value={
-                <span className="hex-wrap">
-                  <code className="mono">{status?.dataDir ?? '—'}</code>
-                  {status ? <CopyButton value={status.dataDir} /> : null}
-                  {bridge ? (
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={() =>
-                        void bridge.openDataFolder().catch((e: Error) => setOpenError(e.message))
-                      }
-                    >
-                      Open
-                    </button>
-                  ) : null}
-                </span>
-              }
-            />
-          </tbody>
-        </table>
-        <ErrorBanner message={openError} />
+        {settings.loading && !settings.data ? <Spinner label="Loading settings…" /> : null}
+        {settings.notAvailable ? (
+          <NotAvailable
+            what="Changing settings from the console"
+            endpoint="GET|PATCH /console/api/settings"
+          />
+        ) : (
+          <ErrorBanner message={settings.error} onRetry={() => void load()} />
+        )}
+        {settings.data ? <SettingsForm view={settings.data} /> : null}
       </Section>
-      <Section title="Start the same service again">
-        <div className="hex-wrap">
-          <code className="mono" data-testid="settings-command">
-            {command}
-          </code>
-          <CopyButton value={command} />
+      <Section title="Data folder">
+        <p className="hint">
+          The store (dApps, contracts, webhooks, logs), the chain state and the keys. Files are private to
+          your user.
+        </p>
+        <div className="hex-wrap" data-testid="setting-data-dir">
+          <code className="mono">{dataDir || '—'}</code>
+          {dataDir ? <CopyButton value={dataDir} /> : null}
+          {bridge ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => void bridge.openDataFolder().catch((e: Error) => setOpenError(e.message))}
+            >
+              Open folder
+            </button>
+          ) : null}
         </div>
+        <ErrorBanner message={openError} />
       </Section>
     </div>
   )

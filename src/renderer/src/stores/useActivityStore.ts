@@ -4,14 +4,16 @@ import { errorMessage, isNotAvailable } from '../api/http'
 import { failed, type Loadable, loaded, loading } from './loadable'
 
 /**
- * The live feed: UserOperations (from the bundler's console routes) and sponsorship decisions (from the
- * paymaster's). Records are normalised into one row shape; `raw` keeps everything the service sent.
+ * The live feed: UserOperations (bundler, `/console/api/user-operations`) and sponsorship decisions
+ * (paymaster, `/console/api/sponsorship-decisions`), normalised into one row shape; `raw` keeps the record.
  */
 export type FeedEntry = {
   key: string
   kind: 'userOperation' | 'sponsorship'
+  id: string
   /** ms since epoch */
   at: number
+  /** received | bundled | mined | failed | rejected | dropped | replaced | sponsored | not sponsored */
   status: string
   sender: string | null
   userOpHash: string | null
@@ -20,157 +22,184 @@ export type FeedEntry = {
   sponsored: boolean | null
   reason: string | null
   mode: string | null
-  /** wei spent (mined ops) as a decimal string */
+  /** wei spent (mined ops), decimal string */
   gasCostWei: string | null
-  id: string
-  raw: Record<string, unknown>
+  seq: number | null
+  raw: Raw
 }
 
-type Raw = Record<string, unknown>
+export type Raw = Record<string, unknown>
 
-function list(value: unknown): Raw[] {
+/** The bundler's record states in the words of the console. */
+export const OP_STATUS_LABELS: Record<string, string> = {
+  pending: 'received',
+  submitted: 'bundled',
+  included: 'mined',
+  failed: 'failed',
+  rejected: 'rejected',
+  dropped: 'dropped',
+  replaced: 'replaced',
+}
+
+function items(value: unknown): Raw[] {
   if (Array.isArray(value)) return value as Raw[]
-  const v = value as { items?: unknown; userOperations?: unknown; decisions?: unknown; data?: unknown } | null
-  for (const candidate of [v?.items, v?.userOperations, v?.decisions, v?.data])
-    if (Array.isArray(candidate)) return candidate as Raw[]
-  return []
+  const list = (value as { items?: unknown } | null)?.items
+  return Array.isArray(list) ? (list as Raw[]) : []
 }
 
-function str(value: unknown): string | null {
-  if (typeof value === 'string' && value !== '') return value
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value)
-  return null
-}
-
-function time(value: unknown): number {
-  if (typeof value === 'number') return value < 1e12 ? value * 1000 : value
-  if (typeof value === 'string') {
-    const ms = /^\d+$/.test(value)
-      ? Number(value) * (value.length <= 10 ? 1000 : 1)
-      : new Date(value).getTime()
-    return Number.isNaN(ms) ? 0 : ms
-  }
-  return 0
-}
-
-function pick(raw: Raw, ...paths: string[]): unknown {
-  for (const path of paths) {
-    let cur: unknown = raw
-    for (const part of path.split('.')) cur = (cur as Raw | null | undefined)?.[part]
-    if (cur !== undefined && cur !== null) return cur
-  }
-  return undefined
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null
+const time = (v: unknown): number => {
+  const ms = typeof v === 'number' ? v : typeof v === 'string' ? new Date(v).getTime() : 0
+  return Number.isNaN(ms) ? 0 : ms
 }
 
 export function normaliseUserOperation(raw: Raw): FeedEntry {
-  const hash = str(pick(raw, 'userOpHash', 'hash')) ?? ''
-  const sponsored = pick(raw, 'sponsored', 'sponsorship.sponsored')
+  const hash = str(raw.userOpHash) ?? ''
+  const status = str(raw.status) ?? 'unknown'
+  const failure = raw.failure as { reason?: string } | null | undefined
   return {
     key: `op:${hash}`,
     id: hash,
     kind: 'userOperation',
-    at: time(pick(raw, 'updatedAt', 'receivedAt', 'createdAt', 'at', 'timestamp')),
-    status: (str(pick(raw, 'status', 'state')) ?? 'unknown').toLowerCase(),
-    sender: str(pick(raw, 'sender', 'userOperation.sender', 'userOp.sender')),
+    at: time(raw.updatedAt ?? raw.createdAt),
+    status: OP_STATUS_LABELS[status] ?? status,
+    sender: str(raw.sender),
     userOpHash: hash || null,
-    apiKey: str(pick(raw, 'apiKey', 'dapp.apiKey')),
-    dappName: str(pick(raw, 'dappName', 'dapp.name')),
-    sponsored: typeof sponsored === 'boolean' ? sponsored : null,
-    reason: str(pick(raw, 'reason', 'error.message', 'revertReason', 'message')),
-    mode: str(pick(raw, 'mode', 'paymasterMode')),
-    gasCostWei: str(pick(raw, 'actualGasCost', 'receipt.actualGasCost', 'gas.actualGasCost')),
+    apiKey: str(raw.apiKey),
+    dappName: str(raw.dappName),
+    sponsored: null,
+    reason: failure?.reason ?? str(raw.revertReason),
+    mode: null,
+    gasCostWei: str(raw.actualGasCost),
+    seq: typeof raw.seq === 'number' ? raw.seq : null,
     raw,
   }
 }
 
 export function normaliseDecision(raw: Raw): FeedEntry {
-  const id = str(pick(raw, 'id', 'decisionId')) ?? ''
-  const sponsored = pick(raw, 'sponsored', 'decision.sponsored')
-  const verdict = typeof sponsored === 'boolean' ? sponsored : null
+  const id = str(raw.id) ?? ''
+  const sponsored = typeof raw.sponsored === 'boolean' ? raw.sponsored : null
   return {
     key: `dec:${id}`,
     id,
     kind: 'sponsorship',
-    at: time(pick(raw, 'at', 'createdAt', 'decidedAt', 'timestamp')),
-    status:
-      verdict === null
-        ? (str(pick(raw, 'status', 'outcome')) ?? 'decided').toLowerCase()
-        : verdict
-          ? 'sponsored'
-          : 'not sponsored',
-    sender: str(pick(raw, 'sender', 'userOperation.sender', 'userOp.sender')),
-    userOpHash: str(pick(raw, 'userOpHash')),
-    apiKey: str(pick(raw, 'apiKey', 'dapp.apiKey')),
-    dappName: str(pick(raw, 'dappName', 'dapp.name')),
-    sponsored: verdict,
-    reason: str(pick(raw, 'reason', 'message', 'summary')),
-    mode: str(pick(raw, 'mode')),
+    at: time(raw.at ?? raw.time),
+    status: sponsored === null ? 'decided' : sponsored ? 'sponsored' : 'not sponsored',
+    sender: str(raw.sender),
+    userOpHash: str(raw.userOpHash),
+    apiKey: str(raw.apiKey),
+    dappName: str(raw.dappName),
+    sponsored,
+    reason: str(raw.reason),
+    mode: str(raw.mode),
     gasCostWei: null,
+    seq: null,
     raw,
   }
 }
 
 type ActivityState = {
-  userOperations: Loadable<FeedEntry[]>
-  decisions: Loadable<FeedEntry[]>
+  /** By key, merged across polls and pages. */
+  userOperations: Loadable<Map<string, FeedEntry>>
+  decisions: Loadable<Map<string, FeedEntry>>
+  /** More (older) operations exist on the service. */
+  olderCursor: number | null
+  loadingOlder: boolean
   details: Record<string, Loadable<Raw>>
   refresh: () => Promise<void>
-  loadDetail: (entry: Pick<FeedEntry, 'key' | 'kind' | 'id'>) => Promise<void>
+  loadOlder: () => Promise<void>
+  loadDetail: (key: string) => Promise<void>
 }
 
-const LIMIT = 5000
+const POLL_LIMIT = 200
+const DECISION_LIMIT = 2000
+
+function merge(previous: Map<string, FeedEntry> | undefined, entries: FeedEntry[]): Map<string, FeedEntry> {
+  const next = new Map(previous)
+  for (const e of entries) next.set(e.key, e)
+  return next
+}
+
+function keepNotAvailable<T>(previous: Loadable<T>, reason: unknown): Loadable<T> {
+  if (isNotAvailable(reason))
+    return { ...previous, loading: false, notAvailable: true, error: errorMessage(reason) }
+  return failed(previous, reason)
+}
 
 export const useActivityStore = create<ActivityState>()((set, get) => ({
   userOperations: { data: undefined, loading: false, error: null, notAvailable: false, loadedAt: null },
   decisions: { data: undefined, loading: false, error: null, notAvailable: false, loadedAt: null },
+  olderCursor: null,
+  loadingOlder: false,
   details: {},
 
   async refresh() {
-    const ops = get().userOperations
-    const decs = get().decisions
-    set({ userOperations: loading(ops), decisions: loading(decs) })
+    const { userOperations: ops, decisions: decs } = get()
     const [opsResult, decsResult] = await Promise.allSettled([
-      ops.notAvailable
-        ? Promise.reject(Object.assign(new Error(ops.error ?? ''), { notAvailable: true }))
-        : consoleApi.listUserOperations({ limit: LIMIT }),
+      ops.notAvailable ? Promise.reject(ops) : consoleApi.listUserOperations({ limit: POLL_LIMIT }),
       decs.notAvailable
-        ? Promise.reject(Object.assign(new Error(decs.error ?? ''), { notAvailable: true }))
-        : consoleApi.listSponsorshipDecisions({ limit: LIMIT }),
+        ? Promise.reject(decs)
+        : consoleApi.listSponsorshipDecisions({ limit: DECISION_LIMIT }),
     ])
+    const current = get()
+    const opsState =
+      opsResult.status === 'fulfilled'
+        ? loaded(merge(current.userOperations.data, items(opsResult.value).map(normaliseUserOperation)))
+        : ops.notAvailable
+          ? { ...ops, loading: false }
+          : keepNotAvailable(current.userOperations, opsResult.reason)
+    const decsState =
+      decsResult.status === 'fulfilled'
+        ? loaded(merge(undefined, items(decsResult.value).map(normaliseDecision)))
+        : decs.notAvailable
+          ? { ...decs, loading: false }
+          : keepNotAvailable(current.decisions, decsResult.reason)
+    const firstPage =
+      opsResult.status === 'fulfilled' ? (opsResult.value as { nextBefore?: number | null }) : null
     set({
-      userOperations:
-        opsResult.status === 'fulfilled'
-          ? loaded(list(opsResult.value).map(normaliseUserOperation))
-          : keepNotAvailable(get().userOperations, opsResult.reason),
-      decisions:
-        decsResult.status === 'fulfilled'
-          ? loaded(list(decsResult.value).map(normaliseDecision))
-          : keepNotAvailable(get().decisions, decsResult.reason),
+      userOperations: opsState,
+      decisions: decsState,
+      olderCursor: current.olderCursor ?? firstPage?.nextBefore ?? null,
     })
   },
 
-  async loadDetail(entry) {
-    const put = (value: Loadable<Raw>) => set((s) => ({ details: { ...s.details, [entry.key]: value } }))
-    put(loading(get().details[entry.key]))
+  async loadOlder() {
+    const cursor = get().olderCursor
+    if (cursor === null || get().loadingOlder) return
+    set({ loadingOlder: true })
+    try {
+      const page = (await consoleApi.listUserOperations({ limit: 500, before: String(cursor) })) as {
+        nextBefore?: number | null
+      }
+      set((s) => ({
+        userOperations: {
+          ...s.userOperations,
+          data: merge(s.userOperations.data, items(page).map(normaliseUserOperation)),
+        },
+        olderCursor: page.nextBefore ?? null,
+      }))
+    } catch (err) {
+      set((s) => ({ userOperations: { ...s.userOperations, error: errorMessage(err) } }))
+    } finally {
+      set({ loadingOlder: false })
+    }
+  },
+
+  async loadDetail(key) {
+    const put = (value: Loadable<Raw>) => set((s) => ({ details: { ...s.details, [key]: value } }))
+    put(loading(get().details[key]))
+    const [kind, ...rest] = key.split(':')
+    const id = rest.join(':')
     try {
       const value =
-        entry.kind === 'userOperation'
-          ? await consoleApi.getUserOperation(entry.id)
-          : await consoleApi.getSponsorshipDecision(entry.id)
+        kind === 'op' ? await consoleApi.getUserOperation(id) : await consoleApi.getSponsorshipDecision(id)
       put(loaded(value as Raw))
     } catch (err) {
-      put(failed(get().details[entry.key], err))
+      put(failed(get().details[key], err))
     }
   },
 }))
-
-/** A missing route stays "not available" (no re-asking every poll); other errors are shown and retried. */
-function keepNotAvailable(previous: Loadable<FeedEntry[]>, reason: unknown): Loadable<FeedEntry[]> {
-  if ((reason as { notAvailable?: boolean })?.notAvailable || isNotAvailable(reason)) {
-    return { ...previous, loading: false, notAvailable: true, error: errorMessage(reason) }
-  }
-  return failed(previous, reason)
-}
 
 let subscribers = 0
 let timer: ReturnType<typeof setInterval> | undefined

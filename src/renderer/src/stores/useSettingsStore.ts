@@ -1,20 +1,12 @@
 import { create } from 'zustand'
-import { consoleApi } from '../api/console'
+import { consoleApi, type EditableSettings, type SettingsView } from '../api/console'
 import { failed, idle, type Loadable, loaded, loading } from './loadable'
 
-export type ServiceSettings = {
-  rpcUrl?: string | null
-  chainKind?: 'embedded' | 'external' | 'none'
-  bundlingMode?: 'auto' | 'interval' | 'manual'
-  unsafe?: boolean
-  webhookTimeoutMs?: number
-  dataDir?: string
-  [key: string]: unknown
-}
-
 type SettingsState = {
-  settings: Loadable<ServiceSettings>
+  settings: Loadable<SettingsView>
   load: () => Promise<void>
+  /** Saves a change; throws with the server's message. */
+  save: (patch: Partial<EditableSettings>) => Promise<void>
 }
 
 export const useSettingsStore = create<SettingsState>()((set, get) => ({
@@ -22,9 +14,12 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   async load() {
     set({ settings: loading(get().settings) })
     try {
-      set({ settings: loaded((await consoleApi.getSettings()) as ServiceSettings) })
+      set({ settings: loaded(await consoleApi.getSettings()) })
     } catch (err) {
       set({ settings: failed(get().settings, err) })
     }
+  },
+  async save(patch) {
+    set({ settings: loaded(await consoleApi.updateSettings(patch)) })
   },
 }))

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react'
-import { formatEth } from '../../lib/format'
+import { formatEth, maxBigInt } from '../../lib/format'
 import { type FeedEntry, subscribeToActivity, useActivityStore } from '../../stores/useActivityStore'
 import { NotAvailable } from '../Feedback'
 import { Section } from '../Layout'
@@ -52,14 +52,16 @@ export function SponsorshipChart({ apiKey }: { apiKey: string }) {
   const decisions = useActivityStore((s) => s.decisions)
   const ops = useActivityStore((s) => s.userOperations)
   useEffect(() => subscribeToActivity(), [])
-  const { buckets, step } = useMemo(
-    () =>
-      bucketise(
-        (decisions.data ?? []).filter((d) => d.apiKey === apiKey),
-        (ops.data ?? []).filter((o) => o.apiKey === apiKey && o.status === 'mined'),
-      ),
-    [decisions.data, ops.data, apiKey],
-  )
+  const { buckets, step } = useMemo(() => {
+    const mine = [...(decisions.data?.values() ?? [])].filter((d) => d.apiKey === apiKey)
+    const hashes = new Set(
+      mine.filter((d) => d.sponsored && d.userOpHash).map((d) => d.userOpHash?.toLowerCase()),
+    )
+    const mined = [...(ops.data?.values() ?? [])].filter(
+      (o) => (o.status === 'mined' || o.status === 'failed') && hashes.has(o.userOpHash?.toLowerCase()),
+    )
+    return bucketise(mine, mined)
+  }, [decisions.data, ops.data, apiKey])
   if (decisions.notAvailable && ops.notAvailable) {
     return (
       <Section title="Sponsored operations and gas spent" testId="sponsorship-chart">
@@ -76,9 +78,7 @@ export function SponsorshipChart({ apiKey }: { apiKey: string }) {
   const innerW = width - pad.left - pad.right
   const innerH = height - pad.top - pad.bottom
   const maxCount = Math.max(1, ...buckets.map((b) => b.sponsored + b.rejected))
-  // bigint: Math.max does not apply
-  // biome-ignore lint/complexity/useMathMinMax: bigint values
-  const maxGas = buckets.reduce((m, b) => (b.gasWei > m ? b.gasWei : m), 0n)
+  const maxGas = maxBigInt(buckets.map((b) => b.gasWei))
   const barW = innerW / buckets.length
   const y = (count: number) => pad.top + innerH - (count / maxCount) * innerH
   const gy = (wei: bigint) =>
