@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs'
 import { copyFile, mkdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { gunzipSync } from 'node:zlib'
 import type { Logger } from '../../log'
 import { defaults } from '../constants'
 import type { ChainEvent } from '../types'
-import { writeFileAtomic } from '../writeFileAtomic'
+import { dumpState } from './dumpState'
 import { findFreePort } from './findFreePort'
 import { resolveAnvilBinary } from './resolveAnvilBinary'
+import { startStateSaver } from './saveStateOnChange'
 import { type AnvilProcess, spawnAnvil } from './spawnAnvil'
 
 export type StartEmbeddedNodeParameters = {
@@ -29,21 +29,6 @@ export type EmbeddedNode = {
   pid: () => number
   /** Dumps the state (anvil_dumpState) to the state file and stops anvil. */
   stop: () => Promise<void>
-}
-
-async function dumpState(rpcUrl: string, statePath: string): Promise<void> {
-  const res = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_dumpState', params: [] }),
-    signal: AbortSignal.timeout(10_000),
-  })
-  const body = (await res.json()) as { result?: string; error?: { message: string } }
-  if (!body.result) throw new Error(`anvil_dumpState failed: ${body.error?.message ?? 'no result'}`)
-  const bytes = Buffer.from(body.result.slice(2), 'hex')
-  // anvil_dumpState returns gzip; --state loads plain JSON.
-  const json = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes
-  await writeFileAtomic(statePath, json)
 }
 
 /**
@@ -136,6 +121,9 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     })
   }
   watch(current)
+  // anvil's own --state-interval dump is the backstop; this saves within a moment of every change, so a
+  // hard kill of anvil loses (almost) nothing.
+  const saver = startStateSaver({ getRpcUrl: () => current.rpcUrl, statePath, log: p.log })
   // Do not leave anvil running when this process exits without calling stop().
   const killOnExit = () => {
     if (current.child.exitCode === null && current.child.signalCode === null) current.child.kill('SIGTERM')
@@ -150,6 +138,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     pid: () => current.pid,
     stop: async () => {
       stopping = true
+      await saver.stop()
       process.off('exit', killOnExit)
       const proc = current
       if (proc.child.exitCode !== null || proc.child.signalCode !== null) return
