@@ -1,9 +1,17 @@
-import { type Address, decodeFunctionData, getAddress, type Hex, type RpcStateOverride } from 'viem'
+import {
+  type Address,
+  decodeFunctionData,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  type RpcStateOverride,
+} from 'viem'
 import { entryPointAbi } from '../chain/abis/entryPoint'
 import { getDepositInfo } from '../chain/entryPoint/getDepositInfo'
 import { getNonce } from '../chain/entryPoint/getNonce'
 import { computeUserOpHash } from '../chain/entryPoint/getUserOpHash'
 import { requestRpc } from '../chain/node/requestRpc'
+import { traceCall } from '../chain/node/traceCall'
 import type { Chain, UserOperationV06 } from '../chain/types'
 import { AppError, RpcError } from '../errors'
 import type { EventBus } from '../events'
@@ -15,7 +23,8 @@ import type { UserOperationRecord, UserOperationStatus } from '../store/userOper
 import { openUserOperationLog, type UserOperationLog } from '../store/userOperations.repo'
 import { type BundleResult, createBundleRunner } from './bundling/createBundleRunner'
 import { createBundleSender, type RpcTransactionReceipt } from './bundling/createBundleSender'
-import type { UserOperationOutcome } from './bundling/parseBundleLogs'
+import { parseBundleLogs, type UserOperationOutcome } from './bundling/parseBundleLogs'
+import type { CallFrame } from './callFrame'
 import {
   type EstimateUserOperationGasReturnType,
   estimateUserOperationGas,
@@ -565,13 +574,15 @@ export function createBundler({
   /** Which signature failed when a paymaster is present: the account's validationData, read from a trace. */
   const signatureFailure = async (op: UserOperationV06): Promise<string> => {
     try {
-      const { traceCallFrames } = await import('./traceCall')
-      const { encodeFunctionData } = await import('viem')
-      const top = await traceCallFrames(chain.publicClient, {
-        to: entryPoint,
-        data: encodeFunctionData({ abi: entryPointAbi, functionName: 'simulateValidation', args: [op] }),
-        gas: SIMULATION_GAS,
-      })
+      const top = await traceCall<CallFrame>(
+        chain,
+        {
+          to: entryPoint,
+          data: encodeFunctionData({ abi: entryPointAbi, functionName: 'simulateValidation', args: [op] }),
+          gas: SIMULATION_GAS,
+        },
+        { tracer: 'callTracer' },
+      )
       const accountFrame = top.calls?.find((f) => f.to?.toLowerCase() === op.sender.toLowerCase())
       const validationData = accountFrame?.output ? BigInt(accountFrame.output.slice(0, 66)) : 0n
       return (validationData & ((1n << 160n) - 1n)) === 1n ? 'AA24 signature error' : 'AA34 signature error'
@@ -663,7 +674,6 @@ export function createBundler({
         if (record.transactionHash) {
           const receipt = await loadReceipt(record.transactionHash as Hex)
           if (receipt) {
-            const { parseBundleLogs } = await import('./bundling/parseBundleLogs')
             const outcome = parseBundleLogs(receipt.logs, entryPoint).get(record.userOpHash as Hex)
             if (outcome) {
               setStatus(

@@ -10,10 +10,10 @@ import {
 } from 'viem'
 import { entryPointAbi } from '../../chain/abis/entryPoint'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
+import { traceCall } from '../../chain/node/traceCall'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { ChainError } from '../../errors'
-import type { CallFrame } from '../traceCall'
-import { traceCallFrames } from '../traceCall'
+import type { CallFrame } from '../callFrame'
 import { executionReverted, userOperationRejected } from '../userOperationErrors'
 import type { PartialUserOperation } from '../userOperationSchema'
 import { calculatePreVerificationGas } from './calculatePreVerificationGas'
@@ -21,7 +21,7 @@ import { calculatePreVerificationGas } from './calculatePreVerificationGas'
 export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 
 export type EstimateUserOperationGasParameters = {
-  chain: Pick<Chain, 'publicClient' | 'addresses'>
+  chain: Chain
   userOperation: PartialUserOperation
   /** Fees to simulate with when the operation has none (the bundler's current fee values). */
   gasFees: GasFees
@@ -63,7 +63,9 @@ const MAX_TRIAL_RAISES = 2
 const VERIFICATION_MARGIN_PERCENT = 10n
 const CALL_MARGIN_PERCENT = 5n
 const CALL_MARGIN_MIN = 1_000n
-const MAX_VERIFY_ROUNDS = 4
+const MAX_VERIFY_ROUNDS = 5
+/** Gas a value-carrying call needs at its peak beyond what the frame nets (the stipend it gets back). */
+const CALL_STIPEND = 2_300n
 /** Balance given to a sender without paymaster during estimation, so a missing prefund does not fail it. */
 const ESTIMATION_SENDER_BALANCE = 1n << 100n
 
@@ -116,24 +118,58 @@ export async function estimateUserOperationGas(
   }
   const measured = throwOnFailure(trial)
 
-  // 2. Limits = measured + margin; 3. verify with exactly those limits, raising what runs out.
-  let verificationGasLimit = withMargin(
-    maxBigInt(measured.validationGas, (measured.postOpGas * 64n) / 63n),
-    VERIFICATION_MARGIN_PERCENT,
-    0n,
-  )
-  let callGasLimit =
-    userOperation.callData === '0x'
-      ? 0n
-      : withMargin(measured.executionGas, CALL_MARGIN_PERCENT, CALL_MARGIN_MIN)
-  let check = await simulate(verificationGasLimit, callGasLimit)
-  for (let round = 0; round < MAX_VERIFY_ROUNDS && check.outOfGas; round++) {
-    if (check.outOfGas === 'verification')
-      verificationGasLimit = raiseToward(verificationGasLimit, trialVerification)
-    else callGasLimit = raiseToward(callGasLimit, trialCall)
-    check = await simulate(verificationGasLimit, callGasLimit)
+  // 2. Limits = measured + margin. 3. Simulate with exactly those limits; a limit that runs out is searched
+  // upward (x1.25 until it passes, then halving the gap to the last failure), keeping the lowest that passed.
+  // Net gas used can be below the peak a frame needs (a value call's 2300 stipend comes back, the 63/64 rule).
+  const search = {
+    verification: {
+      value: withMargin(
+        maxBigInt(measured.validationGas, (measured.postOpGas * 64n) / 63n),
+        VERIFICATION_MARGIN_PERCENT,
+        0n,
+      ),
+      failed: 0n,
+      passed: trialVerification,
+    },
+    call: {
+      value:
+        userOperation.callData === '0x'
+          ? 0n
+          : withMargin(measured.executionGas, CALL_MARGIN_PERCENT, CALL_MARGIN_MIN) + CALL_STIPEND,
+      failed: 0n,
+      passed: trialCall,
+    },
   }
-  const verified = throwOnFailure(check)
+  let verified: SimulationOutcome | undefined
+  for (let round = 0; round < MAX_VERIFY_ROUNDS; round++) {
+    const check = await simulate(search.verification.value, search.call.value)
+    if (!check.outOfGas) {
+      throwOnFailure(check)
+      verified = check
+      search.verification.passed = search.verification.value
+      search.call.passed = search.call.value
+      // Tighten the limit that was raised, while rounds remain.
+      const loose = (['call', 'verification'] as const).find(
+        (k) => search[k].failed > 0n && search[k].passed - search[k].failed > search[k].passed / 50n,
+      )
+      if (!loose) break
+      search[loose].value = (search[loose].failed + search[loose].passed) / 2n
+      continue
+    }
+    const limit = search[check.outOfGas]
+    limit.failed = limit.value
+    limit.value = verified
+      ? (limit.value + limit.passed) / 2n
+      : minBigInt((limit.value * 5n) / 4n + 1n, limit.passed)
+  }
+  if (!verified) {
+    // Fall back to the limits known to pass.
+    search.verification.value = search.verification.passed
+    search.call.value = search.call.passed
+    verified = throwOnFailure(await simulate(search.verification.value, search.call.value))
+  }
+  const verificationGasLimit = search.verification.passed
+  const callGasLimit = search.call.passed
 
   return {
     preVerificationGas,
@@ -177,16 +213,19 @@ async function simulateHandleOpTrace(
   )
   let top: CallFrame
   try {
-    top = await traceCallFrames(params.chain.publicClient, {
-      to: entryPoint,
-      data: encodeFunctionData({
-        abi: entryPointAbi,
-        functionName: 'simulateHandleOp',
-        args: [op, zeroAddress, '0x'],
-      }),
-      gas,
-      stateOverride,
-    })
+    top = await traceCall<CallFrame>(
+      params.chain,
+      {
+        to: entryPoint,
+        data: encodeFunctionData({
+          abi: entryPointAbi,
+          functionName: 'simulateHandleOp',
+          args: [op, zeroAddress, '0x'],
+        }),
+        gas,
+      },
+      { tracer: 'callTracer', stateOverrides: stateOverride },
+    )
   } catch (err) {
     throw new ChainError(
       `Gas estimation could not trace the simulation: ${(err as Error).message.split('\n')[0]}`,
@@ -210,7 +249,7 @@ async function simulateHandleOpTrace(
   if (decoded?.errorName === 'FailedOp') {
     const reason = decoded.args[1]
     outcome.failedOp = reason
-    if (isVerificationOutOfGas(reason, top, op.sender)) outcome.outOfGas = 'verification'
+    if (isVerificationOutOfGas(reason, top)) outcome.outOfGas = 'verification'
     return outcome
   }
   if (decoded?.errorName !== 'ExecutionResult') {
@@ -235,7 +274,8 @@ async function simulateHandleOpTrace(
     if (to === op.sender.toLowerCase() && op.callData !== '0x' && frame.input === op.callData.toLowerCase()) {
       outcome.executionGas = hexToBigInt(frame.gasUsed)
       if (frame.error) {
-        if (/out of gas/i.test(frame.error)) outcome.outOfGas = 'call'
+        // A sub-call that ran out of gas often surfaces as a plain revert of the frame (bubbled up).
+        if (ranOutOfGas(frame)) outcome.outOfGas = 'call'
         else
           outcome.executionRevert = {
             reason: frame.revertReason ?? decodeRevertReason(frame.output ?? null),
@@ -244,7 +284,7 @@ async function simulateHandleOpTrace(
       }
     } else if (paymaster && to === paymaster) {
       outcome.postOpGas = hexToBigInt(frame.gasUsed)
-      if (frame.error && /out of gas/i.test(frame.error)) outcome.outOfGas = 'verification'
+      if (frame.error && ranOutOfGas(frame)) outcome.outOfGas = 'verification'
     }
   }
   return outcome
@@ -261,15 +301,17 @@ function throwOnFailure(outcome: SimulationOutcome): SimulationOutcome {
   return outcome
 }
 
-/** A FailedOp caused by too little verification gas (the frame that failed ran out of gas, or AA40/AA41). */
-function isVerificationOutOfGas(reason: string, top: CallFrame, sender: Address): boolean {
+/** A FailedOp caused by too little verification gas (a validation frame ran out of gas, or AA40/AA41). */
+function isVerificationOutOfGas(reason: string, top: CallFrame): boolean {
   if (/^AA4[01]/.test(reason)) return true
   if (!/^AA(13|23|33)/.test(reason)) return false
-  const failed = (top.calls ?? []).find((f) => f.error)
-  if (failed && /out of gas/i.test(failed.error ?? '')) return true
-  return (top.calls ?? []).some(
-    (f) => f.to?.toLowerCase() === sender.toLowerCase() && /out of gas/i.test(f.error ?? ''),
-  )
+  return (top.calls ?? []).some((frame) => frame.error !== undefined && ranOutOfGas(frame))
+}
+
+/** The frame, or a frame below it, failed for lack of gas. */
+function ranOutOfGas(frame: CallFrame): boolean {
+  if (frame.error && /out of gas/i.test(frame.error)) return true
+  return (frame.calls ?? []).some(ranOutOfGas)
 }
 
 function findInnerHandleOp(top: CallFrame, entryPoint: Address): CallFrame | undefined {
@@ -296,11 +338,6 @@ function withSenderBalance(
 function withMargin(value: bigint, percent: bigint, minimum: bigint): bigint {
   const margin = (value * percent + 99n) / 100n
   return value + maxBigInt(margin, minimum)
-}
-
-/** Next limit when a verification round ran out: half way to the trial limit that is known to work. */
-function raiseToward(current: bigint, known: bigint): bigint {
-  return current >= known ? (current * 5n) / 4n : current + (known - current + 1n) / 2n
 }
 
 function maxBigInt(a: bigint, b: bigint): bigint {

@@ -41,10 +41,14 @@ export function isValidReplacement(
   )
 }
 
-/** Gas a bundle must provide for one operation (the EntryPoint's own bound, paymaster ops need 3x verification). */
+/**
+ * Gas a handleOps transaction must carry for one operation: its validation (up to verificationGasLimit), then
+ * the EntryPoint insists on callGasLimit + verificationGasLimit + 5000 left before executing it (else the
+ * whole bundle fails with AA95), plus a third verificationGasLimit for a paymaster's postOp.
+ */
 export function bundleGasOf(op: UserOperationV06): bigint {
-  const multiplier = op.paymasterAndData.length >= 42 ? 3n : 1n
-  return op.preVerificationGas + op.verificationGasLimit * multiplier + op.callGasLimit
+  const multiplier = op.paymasterAndData.length >= 42 ? 3n : 2n
+  return op.preVerificationGas + op.verificationGasLimit * multiplier + op.callGasLimit + 10_000n
 }
 
 /**

@@ -2,9 +2,9 @@ import { decodeErrorResult, encodeFunctionData, type RpcStateOverride } from 'vi
 import { entryPointAbi } from '../../chain/abis/entryPoint'
 import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
 import { simulateValidation, type ValidationResult } from '../../chain/entryPoint/simulateValidation'
+import { traceCall } from '../../chain/node/traceCall'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { ChainError } from '../../errors'
-import { traceCallWithTracer } from '../traceCall'
 import { userOperationRejected } from '../userOperationErrors'
 import { checkValidationRules, type RuleViolation } from './checkValidationRules'
 import { type ValidationTrace, validationTracer } from './validationTracer'
@@ -43,8 +43,8 @@ export async function simulateValidationWithRules(
   }
   let trace: ValidationTrace
   try {
-    trace = await traceCallWithTracer<ValidationTrace>(
-      chain.publicClient,
+    trace = await traceCall<ValidationTrace>(
+      chain,
       {
         to: chain.addresses.entryPoint,
         data: encodeFunctionData({
@@ -53,9 +53,8 @@ export async function simulateValidationWithRules(
           args: [userOperation],
         }),
         gas: params.gas,
-        stateOverride,
       },
-      validationTracer,
+      { tracer: validationTracer, stateOverrides: stateOverride },
     )
   } catch (err) {
     throw new ChainError(

@@ -22,7 +22,7 @@ export type ValidationFrame = {
   /** Addresses without code reached by a call or EXTCODEHASH/EXTCODECOPY, with the opcode. */
   codeless: Record<Address, string>
   calls: TracedCall[]
-  /** Some step had less gas left than it cost (or an SSTORE with less than 2300 gas). */
+  /** A call inside it ran out of gas (or an SSTORE ran with less than 2300 gas left). */
   outOfGas: boolean
 }
 
@@ -78,7 +78,8 @@ export const validationTracer = `{
     }
     var frame = this.frame
     if (frame === null) return
-    if (log.getGas() < log.getCost() || (op === 'SSTORE' && log.getGas() < 2300)) frame.outOfGas = true
+    // SSTORE needs more than the 2300 stipend; other out-of-gas failures show at the frame exit.
+    if (op === 'SSTORE' && log.getGas() < 2300) frame.outOfGas = true
     if (this.lastOp === 'GAS' && op.indexOf('CALL') < 0) this.count(frame.opcodes, 'GAS')
     this.lastOp = op
     if (this.restricted[op] === 1) this.count(frame.opcodes, op)
@@ -115,6 +116,11 @@ export const validationTracer = `{
         })
       }
     }
+  },
+  enter: function (frame) {},
+  exit: function (result) {
+    var error = result.getError()
+    if (error && this.frame !== null && String(error).toLowerCase().indexOf('out of gas') >= 0) this.frame.outOfGas = true
   },
   fault: function (log, db) {},
   result: function (ctx, db) { return { frames: this.frames, keccak: this.keccak, output: this.output } }
