@@ -178,8 +178,8 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
         if (closed) return
         closed = true
         try {
-          paymaster.stop()
           await server.close()
+          await paymaster.stop()
           await bundler?.close()
           await store.flush()
           await runningChain?.stop()

@@ -9,6 +9,7 @@ import type { EventBus } from '../events'
 import type { RpcMethod } from '../jsonrpc/defineMethod'
 import type { Logger } from '../log'
 import { createUsageTracker } from '../policy/trackSponsorshipUsage'
+import { flushBatchedAppenders } from '../store/batchedAppend'
 import type { Store } from '../store/openStore'
 import { pmGetFeeQuoteOrData } from './methods/pm_getFeeQuoteOrData'
 import { pmGetPaymasterData } from './methods/pm_getPaymasterData'
@@ -34,7 +35,8 @@ export type Paymaster = {
   registerRoutes: (app: FastifyInstance) => Promise<void>
   /** Starts following mined sponsored operations (spending limits). */
   start: () => void
-  stop: () => void
+  /** Stops following the chain and writes queued decisions and webhook calls. */
+  stop: () => Promise<void>
 }
 
 /** The paymaster: JSON-RPC methods, the sponsorship-usage tracker and the console routes for its data. */
@@ -70,6 +72,9 @@ export function createPaymaster(params: CreatePaymasterParameters): Paymaster {
       await registerTokenPriceRoutes(app, { store, getChain: params.getChain })
     },
     start: () => usage.start(),
-    stop: () => usage.stop(),
+    async stop() {
+      usage.stop()
+      await flushBatchedAppenders(params.store)
+    },
   }
 }

@@ -1,100 +1,66 @@
-import { type Hex, numberToHex, type RpcStateOverride } from 'viem'
-import { type Chain, FailedOpError, SimulationRevertedError, simulateHandleOp } from '../chain'
-import { AppError, ChainError, RpcError } from '../errors'
-import { Erc7769Code } from '../jsonrpc/codes'
-import { calculatePreVerificationGas } from './calculatePreVerificationGas'
-import type { GasLimits, PartialUserOperation, SignableUserOperation } from './types'
+import type { Hex, RpcStateOverride } from 'viem'
+import { estimateUserOperationGas } from '../bundler/estimation/estimateUserOperationGas'
+import type { Chain, UserOperationV06 } from '../chain'
+import type { GasLimits, PartialUserOperation } from './types'
 
-/** Gas limits of the simulated op: high enough for any ordinary op, low enough for an eth_call gas cap. */
-const PROVISIONAL_CALL_GAS = 8_000_000n
-const PROVISIONAL_VERIFICATION_GAS = 2_000_000n
-/** Fee of the simulated op: 1 wei makes `paid` equal the gas used and the prefund negligible. */
-const SIMULATION_FEE = 1n
+/** A 65-byte signature of non-zero bytes: sizes a paymasterAndData for preVerificationGas before it is signed. */
+export const PLACEHOLDER_SIGNATURE = `0x${'ff'.repeat(65)}` as Hex
 
 export type EstimateGasLimitsParameters = {
   chain: Chain
   op: PartialUserOperation
   /**
-   * Builds the paymasterAndData the final op will carry, signed for the given op, so the simulation runs the
-   * paymaster's validation and postOp exactly. Omit for an op without paymaster (the user pays).
+   * The paymaster the op will use. `placeholder` has the final length (preVerificationGas counts it); `sign`
+   * returns the real paymasterAndData for each simulated op, so the paymaster's validation takes the signed
+   * path and its postOp is measured. Omit for an op without paymaster (the user pays).
    */
-  buildPaymasterAndData?: (op: SignableUserOperation) => Promise<Hex>
-  /** Smallest verificationGasLimit (it also bounds the paymaster's postOp in v0.6). */
+  paymaster?: {
+    placeholder: Hex
+    sign: (op: UserOperationV06) => Promise<Hex>
+    /** Balances to lift in the simulation (see simulationOverrides.ts). */
+    stateOverride?: RpcStateOverride
+  }
+  /** Smallest verificationGasLimit (in v0.6 it also bounds the paymaster's postOp). */
   minVerificationGasLimit?: bigint
 }
 
 /**
- * Estimates callGasLimit, verificationGasLimit and preVerificationGas with one EntryPoint.simulateHandleOp:
- * the op carries a real-length (and, for our paymasters, validly signed) paymasterAndData. `preOpGas` minus
- * preVerificationGas is the validation gas; `paid - preOpGas` the execution (call + postOp). Margins cover
- * the 63/64 rule and postOp variance.
+ * Gas limits for the paymaster's calculateGasLimits: the bundler's estimator (traced simulateHandleOp,
+ * measured plus margins, re-simulated with exactly the returned limits; -32521 when the call reverts, AAxx
+ * reasons otherwise) run on the op as it will be sent, with real-length and validly signed paymasterAndData.
  */
 export async function estimateGasLimits(params: EstimateGasLimitsParameters): Promise<GasLimits> {
-  const { chain, op } = params
-  const provisional: SignableUserOperation = {
-    sender: op.sender,
-    nonce: op.nonce,
-    initCode: op.initCode,
-    callData: op.callData,
-    callGasLimit: PROVISIONAL_CALL_GAS,
-    verificationGasLimit: PROVISIONAL_VERIFICATION_GAS,
-    preVerificationGas: 0n,
-    maxFeePerGas: SIMULATION_FEE,
-    maxPriorityFeePerGas: SIMULATION_FEE,
+  const { chain, op, paymaster } = params
+  const gasFees =
+    op.maxFeePerGas !== undefined && op.maxPriorityFeePerGas !== undefined
+      ? { maxFeePerGas: op.maxFeePerGas, maxPriorityFeePerGas: op.maxPriorityFeePerGas }
+      : await getCurrentFees(chain)
+  const estimate = await estimateUserOperationGas({
+    chain,
+    userOperation: {
+      sender: op.sender,
+      nonce: op.nonce,
+      initCode: op.initCode,
+      callData: op.callData,
+      maxFeePerGas: op.maxFeePerGas,
+      maxPriorityFeePerGas: op.maxPriorityFeePerGas,
+      paymasterAndData: paymaster?.placeholder ?? '0x',
+      signature: op.signature ?? '0x',
+    },
+    gasFees,
+    stateOverride: paymaster?.stateOverride,
+    preparePaymasterAndData: paymaster?.sign,
+  })
+  const min = params.minVerificationGasLimit ?? 0n
+  return {
+    callGasLimit: estimate.callGasLimit,
+    verificationGasLimit: estimate.verificationGasLimit > min ? estimate.verificationGasLimit : min,
+    preVerificationGas: estimate.preVerificationGas,
   }
-  let paymasterAndData: Hex = '0x'
-  if (params.buildPaymasterAndData) {
-    // The signature length does not depend on the values: size the op with a first signature, then sign again.
-    paymasterAndData = await params.buildPaymasterAndData(provisional)
-  }
-  const preVerificationGas = calculatePreVerificationGas({ ...op, paymasterAndData })
-  provisional.preVerificationGas = preVerificationGas
-  if (params.buildPaymasterAndData) paymasterAndData = await params.buildPaymasterAndData(provisional)
-
-  let stateOverride: RpcStateOverride | undefined
-  if (!params.buildPaymasterAndData) {
-    // The user pays: make sure the simulated prefund does not fail for an empty (counterfactual) account.
-    const balance = await chain.publicClient.getBalance({ address: op.sender })
-    stateOverride = { [op.sender]: { balance: numberToHex(balance + 10n ** 18n) } }
-  }
-
-  let result: Awaited<ReturnType<typeof simulateHandleOp>>
-  try {
-    result = await simulateHandleOp(
-      chain,
-      { ...provisional, paymasterAndData, signature: op.signature ?? '0x' },
-      undefined,
-      undefined,
-      stateOverride ? { stateOverride } : {},
-    )
-  } catch (err) {
-    throw toEstimationError(err)
-  }
-  const validationGas = result.preOpGas - preVerificationGas
-  const executionGas = result.paid / SIMULATION_FEE - result.preOpGas
-  const verificationGasLimit = max(
-    (validationGas * 12n) / 10n + 15_000n,
-    params.minVerificationGasLimit ?? 0n,
-  )
-  const callGasLimit = (executionGas * 115n) / 100n + 10_000n
-  return { callGasLimit, verificationGasLimit, preVerificationGas }
 }
 
-/** Estimation failures are deterministic rejections (HTTP 400, ERC-7769 code), never a 500. */
-function toEstimationError(err: unknown): AppError {
-  if (err instanceof FailedOpError) {
-    return new RpcError(err.reason, err.rpcCode, { cause: err, data: err.data })
-  }
-  if (err instanceof SimulationRevertedError) {
-    return new RpcError(`Gas estimation failed: ${err.shortMessage}`, Erc7769Code.executionReverted, {
-      cause: err,
-      data: err.data,
-    })
-  }
-  if (err instanceof AppError) return err
-  return new ChainError('Gas estimation failed: the node did not answer the simulation', { cause: err })
-}
-
-function max(a: bigint, b: bigint): bigint {
-  return a > b ? a : b
+async function getCurrentFees(chain: Chain): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+  const block = await chain.publicClient.getBlock({ blockTag: 'latest' })
+  const maxPriorityFeePerGas = 1_000_000_000n
+  return { maxFeePerGas: (block.baseFeePerGas ?? 0n) * 2n + maxPriorityFeePerGas, maxPriorityFeePerGas }
 }

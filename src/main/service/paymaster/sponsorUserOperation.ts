@@ -9,11 +9,12 @@ import { SPONSORSHIP_STEPS } from '../policy/types'
 import { generateId } from '../store/ids'
 import type { Dapp, Sponsorship } from '../store/schema'
 import { addSponsorship } from '../store/sponsorships.repo'
-import { estimateGasLimits } from './estimateGasLimits'
+import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from './estimateGasLimits'
+import { overrideGasTankBalance } from './simulationOverrides'
 import { formatUserOperation } from './formatUserOperation'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import type { GasLimits, PartialUserOperation, PaymasterContext, SignableUserOperation, SponsorResult } from './types'
-import { signVerifyingPaymasterAndData } from './verifyingPaymasterAndData'
+import { encodeVerifyingPaymasterAndData, signVerifyingPaymasterAndData } from './verifyingPaymasterAndData'
 
 export type SponsorUserOperationParameters = {
   dapp: Dapp
@@ -33,9 +34,6 @@ export type SponsorUserOperationReturnType = {
   /** paymasterAndData '0x' when not sponsored. */
   result: SponsorResult
 }
-
-/** Wei a tank needs for the simulation itself to pass (its fee is 1 wei per gas). */
-const SIMULATION_PREFUND = 20_000_000n
 
 /**
  * SPONSORED mode: the decision (dApp, whitelist, limits, then gas estimate, gas tank, webhook; each step
@@ -113,16 +111,25 @@ export async function sponsorUserOperation(
     })
 
   const balancePromise = getGasTankBalance(chain, paymasterId)
+  balancePromise.catch(() => {})
   let gas: GasLimits
   if (context.calculateGasLimits) {
-    const balance = await balancePromise
-    if (balance < SIMULATION_PREFUND) {
-      steps.add('estimate', { outcome: 'skip', detail: 'Not estimated with the paymaster: the gas tank is empty' })
-      steps.add('gasTank', checkGasTank({ paymasterId, balance, maxCost: SIMULATION_PREFUND }))
-      return rejected()
-    }
     try {
-      gas = await estimateGasLimits({ chain, op: { ...op, ...fees }, buildPaymasterAndData: sign })
+      gas = await estimateGasLimits({
+        chain,
+        op: { ...op, ...fees },
+        paymaster: {
+          placeholder: encodeVerifyingPaymasterAndData({
+            paymaster: chain.addresses.verifyingPaymaster,
+            paymasterId,
+            validUntil,
+            validAfter,
+            signature: PLACEHOLDER_SIGNATURE,
+          }),
+          sign,
+          stateOverride: overrideGasTankBalance(chain.addresses.verifyingPaymaster, paymasterId),
+        },
+      })
     } catch (err) {
       steps.add('estimate', { outcome: 'fail', detail: `Simulation with the paymaster failed: ${(err as Error).message}` })
       steps.skip(SPONSORSHIP_STEPS, 'Not evaluated: the estimate step failed')
@@ -270,9 +277,9 @@ export function tryComputeUserOpHash(
   )
 }
 
-/** Stores the decision (not awaited: the request does not wait for the disk) and emits `sponsorship.decided`. */
-export function recordSponsorship(deps: Pick<PaymasterDeps, 'store' | 'events' | 'log'>, sponsorship: Sponsorship): Sponsorship {
-  addSponsorship(deps.store, sponsorship).catch((err) => deps.log.error({ err }, 'sponsorship decision not stored'))
+/** Stores the decision (batched: the request does not wait for the disk) and emits `sponsorship.decided`. */
+export function recordSponsorship(deps: Pick<PaymasterDeps, 'store' | 'events'>, sponsorship: Sponsorship): Sponsorship {
+  addSponsorship(deps.store, sponsorship)
   deps.events?.emit('sponsorship.decided', {
     id: sponsorship.id,
     dappId: sponsorship.dappId,

@@ -4,12 +4,19 @@ import { createStepLog } from '../policy/createStepLog'
 import { generateId } from '../store/ids'
 import type { Dapp, Sponsorship } from '../store/schema'
 import { SponsorshipRejectedError } from './errors'
-import { estimateGasLimits } from './estimateGasLimits'
+import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from './estimateGasLimits'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { resolveFeeToken } from './resolveFeeToken'
 import { recordSponsorship, requireFees, requireGas, toGasRecord, tryComputeUserOpHash } from './sponsorUserOperation'
 import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from './tokenPrices'
-import { PriceSource, signTokenPaymasterAndData, TOKEN_PAYMASTER_UNACCOUNTED_COST } from './tokenPaymasterAndData'
+import {
+  encodeTokenPaymasterAndData,
+  PriceSource,
+  signTokenPaymasterAndData,
+  TOKEN_PAYMASTER_UNACCOUNTED_COST,
+  type TokenPaymasterFields,
+} from './tokenPaymasterAndData'
+import { overrideTokenBalance } from './simulationOverrides'
 import type { GasLimits, PartialUserOperation, PaymasterContext, SignableUserOperation, SponsorResult } from './types'
 
 export type SponsorUserOperationWithTokenParameters = {
@@ -82,19 +89,18 @@ export async function sponsorUserOperationWithToken(
     return fail(err)
   }
   const validUntil = deps.usage.now() + context.expiryDuration
+  const tokenFields: TokenPaymasterFields = {
+    paymaster: chain.addresses.tokenPaymaster,
+    priceSource: PriceSource.externalExchangeRate,
+    validUntil,
+    validAfter: 0,
+    feeToken: token.address,
+    oracleAggregator: zeroAddress,
+    exchangeRate,
+    priceMarkup,
+  }
   const sign = (signable: SignableUserOperation) =>
-    signTokenPaymasterAndData(signable, {
-      paymaster: chain.addresses.tokenPaymaster,
-      priceSource: PriceSource.externalExchangeRate,
-      validUntil,
-      validAfter: 0,
-      feeToken: token.address,
-      oracleAggregator: zeroAddress,
-      exchangeRate,
-      priceMarkup,
-      chainId: chain.chainId,
-      signer: chain.paymasterSigner,
-    })
+    signTokenPaymasterAndData(signable, { ...tokenFields, chainId: chain.chainId, signer: chain.paymasterSigner })
 
   let gas: GasLimits
   try {
@@ -102,7 +108,11 @@ export async function sponsorUserOperationWithToken(
       gas = await estimateGasLimits({
         chain,
         op: { ...op, ...fees },
-        buildPaymasterAndData: sign,
+        paymaster: {
+          placeholder: encodeTokenPaymasterAndData({ ...tokenFields, signature: PLACEHOLDER_SIGNATURE }),
+          sign,
+          stateOverride: overrideTokenBalance(token.address, op.sender),
+        },
         minVerificationGasLimit: MIN_TOKEN_VERIFICATION_GAS,
       })
       steps.add('estimate', {

@@ -1,3 +1,4 @@
+import { getBatchedAppender } from './batchedAppend'
 import type { Store } from './openStore'
 import type { Sponsorship } from './schema'
 
@@ -5,15 +6,17 @@ import type { Sponsorship } from './schema'
 export const MAX_SPONSORSHIPS = 1000
 
 /**
- * Appends a decision. The change is applied at once (readers see it); the returned promise resolves when it
- * is on disk. Callers on the request path do not wait for it.
+ * Queues a decision; it is readable at once (list/find below) and written with the next batch
+ * (store/batchedAppend.ts), so the request path never waits for, or pays for, a whole-document write.
  */
-export function addSponsorship(store: Store, sponsorship: Sponsorship): Promise<void> {
-  return store.update((doc) => {
-    doc.sponsorships.push(sponsorship)
-    if (doc.sponsorships.length > MAX_SPONSORSHIPS)
-      doc.sponsorships.splice(0, doc.sponsorships.length - MAX_SPONSORSHIPS)
-  })
+export function addSponsorship(store: Store, sponsorship: Sponsorship): void {
+  getBatchedAppender(store, 'sponsorships', MAX_SPONSORSHIPS).add(sponsorship)
+}
+
+/** Every decision, oldest first: the document's then the queued ones. */
+function allSponsorships(store: Store): readonly Sponsorship[] {
+  const pending = getBatchedAppender(store, 'sponsorships', MAX_SPONSORSHIPS).pending()
+  return pending.length ? [...store.data.sponsorships, ...pending] : store.data.sponsorships
 }
 
 export type ListSponsorshipsParameters = {
@@ -29,8 +32,9 @@ export function listSponsorships(store: Store, params: ListSponsorshipsParameter
   const sender = params.sender?.toLowerCase()
   const out: Sponsorship[] = []
   const limit = params.limit ?? 100
-  for (let i = store.data.sponsorships.length - 1; i >= 0 && out.length < limit; i--) {
-    const s = store.data.sponsorships[i] as Sponsorship
+  const all = allSponsorships(store)
+  for (let i = all.length - 1; i >= 0 && out.length < limit; i--) {
+    const s = all[i] as Sponsorship
     if (!dappIds.has(s.dappId)) continue
     if (params.sponsored !== undefined && s.sponsored !== params.sponsored) continue
     if (sender && s.sender.toLowerCase() !== sender) continue
@@ -40,13 +44,14 @@ export function listSponsorships(store: Store, params: ListSponsorshipsParameter
 }
 
 export function findSponsorship(store: Store, id: string): Sponsorship | undefined {
-  return store.data.sponsorships.find((s) => s.id === id)
+  return allSponsorships(store).find((s) => s.id === id)
 }
 
 export function findSponsorshipByUserOpHash(store: Store, userOpHash: string): Sponsorship | undefined {
   const wanted = userOpHash.toLowerCase()
-  for (let i = store.data.sponsorships.length - 1; i >= 0; i--) {
-    const s = store.data.sponsorships[i] as Sponsorship
+  const all = allSponsorships(store)
+  for (let i = all.length - 1; i >= 0; i--) {
+    const s = all[i] as Sponsorship
     if (s.userOpHash?.toLowerCase() === wanted) return s
   }
   return undefined

@@ -1,15 +1,18 @@
+import { getBatchedAppender } from './batchedAppend'
 import type { Store } from './openStore'
 import type { WebhookCall } from './schema'
 
 /** Calls kept; the oldest are dropped first. */
 export const MAX_WEBHOOK_CALLS = 300
 
-export function addWebhookCall(store: Store, call: WebhookCall): Promise<void> {
-  return store.update((doc) => {
-    doc.webhookCalls.push(call)
-    if (doc.webhookCalls.length > MAX_WEBHOOK_CALLS)
-      doc.webhookCalls.splice(0, doc.webhookCalls.length - MAX_WEBHOOK_CALLS)
-  })
+/** Queues a call record; readable at once, written with the next batch (store/batchedAppend.ts). */
+export function addWebhookCall(store: Store, call: WebhookCall): void {
+  getBatchedAppender(store, 'webhookCalls', MAX_WEBHOOK_CALLS).add(call)
+}
+
+function allWebhookCalls(store: Store): readonly WebhookCall[] {
+  const pending = getBatchedAppender(store, 'webhookCalls', MAX_WEBHOOK_CALLS).pending()
+  return pending.length ? [...store.data.webhookCalls, ...pending] : store.data.webhookCalls
 }
 
 /** Newest first. */
@@ -20,8 +23,9 @@ export function listWebhookCalls(
   const dappIds = new Set(params.dappIds)
   const out: WebhookCall[] = []
   const limit = params.limit ?? 100
-  for (let i = store.data.webhookCalls.length - 1; i >= 0 && out.length < limit; i--) {
-    const call = store.data.webhookCalls[i] as WebhookCall
+  const all = allWebhookCalls(store)
+  for (let i = all.length - 1; i >= 0 && out.length < limit; i--) {
+    const call = all[i] as WebhookCall
     if (!dappIds.has(call.dappId)) continue
     if (params.webhookId && call.webhookId !== params.webhookId) continue
     out.push(call)
@@ -30,5 +34,5 @@ export function listWebhookCalls(
 }
 
 export function findWebhookCall(store: Store, id: string): WebhookCall | undefined {
-  return store.data.webhookCalls.find((c) => c.id === id)
+  return allWebhookCalls(store).find((c) => c.id === id)
 }

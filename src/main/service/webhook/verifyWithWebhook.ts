@@ -45,7 +45,7 @@ export async function verifyWithWebhook(params: VerifyWithWebhookParameters): Pr
     field: result.field,
     error: result.error,
   }
-  addWebhookCall(params.store, call).catch((err) => params.log?.error({ err }, 'webhook call not stored'))
+  addWebhookCall(params.store, call)
   params.events?.emit('webhook.called', { id: call.id, webhookId: call.webhookId, verified: call.verified })
   return call
 }
