@@ -1,0 +1,47 @@
+import { expect, type Locator, type Page } from '@playwright/test'
+
+export class SandboxScreen {
+  constructor(readonly page: Page) {}
+
+  /** Creates a local smart account (keys stay in the service) and returns its address. */
+  async createAccount(type: 'sa2' | 'simple' = 'sa2'): Promise<string> {
+    const before = await this.page
+      .getByTestId('sandbox-account-picker')
+      .locator('option')
+      .count()
+      .catch(() => 0)
+    await this.page.getByTestId(type === 'sa2' ? 'sandbox-create-sa2' : 'sandbox-create-simple').click()
+    await expect(this.page.getByTestId('sandbox-account-picker').locator('option')).toHaveCount(before + 1)
+    const address = (await this.page.getByTestId('sandbox-account-address').getAttribute('title')) ?? ''
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    return address
+  }
+
+  async mode(mode: 'SPONSORED' | 'ERC20' | 'SELF'): Promise<void> {
+    await this.page.getByTestId(`mode-${mode}`).click()
+  }
+
+  /** Picks a registered contract's method (by name) and fills its typed arguments. */
+  async contractCall(method: string, args: Record<string, string>): Promise<void> {
+    await this.page.getByTestId('call-source-contract').click()
+    const picker = this.page.getByTestId('call-method')
+    const option = picker.locator('option', { hasText: `${method}(` }).first()
+    await picker.selectOption((await option.getAttribute('value')) ?? '')
+    for (const [name, value] of Object.entries(args))
+      await this.page.getByTestId(`call-arg-${name}`).fill(value)
+    await expect(this.page.getByTestId('call-summary')).toContainText(`.${method}(`)
+  }
+
+  /** Sends with every step run in order; waits until the run stops (done or a failed step). */
+  async send(): Promise<void> {
+    await this.page.getByTestId('sandbox-send').click()
+    await expect(this.page.getByTestId('sandbox-run')).toBeVisible()
+    await expect(this.page.locator('[data-testid^="step-"][data-status="running"]')).toHaveCount(0, {
+      timeout: 60_000,
+    })
+  }
+
+  step(id: string): Locator {
+    return this.page.getByTestId(`step-${id}`)
+  }
+}
