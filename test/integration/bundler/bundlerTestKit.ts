@@ -1,0 +1,70 @@
+import { type Address, createPublicClient, type Hex, http, type PublicClient } from 'viem'
+import { createBundlerClient, entryPoint06Address } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
+import { fundEth } from '../../../src/main/service/chain'
+import type { TestService } from '../../helpers/startTestService'
+
+/** One JSON-RPC call to the bundler URL over HTTP, the way any client sends it. */
+export async function callBundler(
+  service: TestService,
+  method: string,
+  params: unknown[],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(service.info().bundlerUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return { status: res.status, body: await res.json() }
+}
+
+/** A viem public client on the service's chain. */
+export function publicClientOf(service: TestService): PublicClient {
+  const chain = service.chain!
+  return createPublicClient({ chain: chain.publicClient.chain, transport: http(chain.rpcUrl) })
+}
+
+/**
+ * A permissionless SimpleAccount (EntryPoint v0.6, the canonical factory) with a fresh owner, funded with
+ * `fundWei` at its counterfactual address, and a viem bundler client pointed at the service's bundler URL.
+ */
+export async function createSimpleAccountClient(service: TestService, fundWei = 10n ** 18n) {
+  const client = publicClientOf(service)
+  const owner = privateKeyToAccount(generatePrivateKey())
+  const account = await toSimpleSmartAccount({
+    client,
+    owner,
+    entryPoint: { address: entryPoint06Address, version: '0.6' },
+    factoryAddress: service.chain!.addresses.simpleAccountFactory,
+  })
+  if (fundWei > 0n) await fundEth(service.chain!, account.address, fundWei)
+  const bundlerClient = createBundlerClient({
+    client,
+    account,
+    transport: http(service.info().bundlerUrl),
+    pollingInterval: 50,
+  })
+  return { client, owner, account, bundlerClient }
+}
+
+/** A fresh EOA address (receives test transfers). */
+export function randomAddress(): Address {
+  return privateKeyToAccount(generatePrivateKey()).address
+}
+
+/** Waits until `check` returns a value (polling), or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | null | undefined>, timeoutMs = 20_000, intervalMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value !== null && value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, intervalMs))
+  }
+}
+
+export function hex(value: bigint): Hex {
+  return `0x${value.toString(16)}`
+}
