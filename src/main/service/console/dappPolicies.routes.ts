@@ -20,16 +20,23 @@ const LimitBody = z.object(
   {
     id: z.string().min(1).optional(),
     type: z.enum(['PAYMASTER', 'SMART_ACCOUNT'], { error: 'limit type must be PAYMASTER or SMART_ACCOUNT' }),
-    thresholdType: z.enum(['COUNT', 'NATIVE_ASSET'], { error: 'thresholdType must be COUNT or NATIVE_ASSET' }),
+    thresholdType: z.enum(['COUNT', 'NATIVE_ASSET'], {
+      error: 'thresholdType must be COUNT or NATIVE_ASSET',
+    }),
     threshold: z
-      .union([z.string(), z.number()], { error: 'threshold must be a whole number (count, or wei as a decimal string)' })
+      .union([z.string(), z.number()], {
+        error: 'threshold must be a whole number (count, or wei as a decimal string)',
+      })
       .transform(String)
       .refine((v) => /^\d+$/.test(v) && BigInt(v) > 0n, {
         error: 'threshold must be a positive whole number (count, or wei as a decimal string)',
       }),
     cycleDuration: z.object(
       {
-        value: z.number({ error: 'cycleDuration.value must be a number' }).int().positive({ error: 'cycleDuration.value must be positive' }),
+        value: z
+          .number({ error: 'cycleDuration.value must be a number' })
+          .int()
+          .positive({ error: 'cycleDuration.value must be positive' }),
         unit: z.enum(['hour', 'day'], { error: 'cycleDuration.unit must be hour or day' }),
       },
       { error: 'cycleDuration must be { value, unit }' },
@@ -41,7 +48,10 @@ const LimitBody = z.object(
 
 const PatchBody = z.object(
   {
-    limits: z.array(LimitBody, { error: 'limits must be an array' }).max(50, { error: 'at most 50 limits' }).optional(),
+    limits: z
+      .array(LimitBody, { error: 'limits must be an array' })
+      .max(50, { error: 'at most 50 limits' })
+      .optional(),
     validAfter: unixSeconds('validAfter').optional(),
     validUntil: unixSeconds('validUntil').optional(),
     premiumPercentage: z
@@ -57,7 +67,10 @@ const PatchBody = z.object(
  * A dApp's sponsorship policies: `GET /console/api/dapps/:apiKey/policies` and `PATCH` with any of `limits`
  * (replaces the list), `validAfter`, `validUntil` (unix seconds or null) and `premiumPercentage` (ERC20 quotes).
  */
-export async function registerDappPolicyRoutes(app: FastifyInstance, options: { store: Store }): Promise<void> {
+export async function registerDappPolicyRoutes(
+  app: FastifyInstance,
+  options: { store: Store },
+): Promise<void> {
   const { store } = options
   app.get<{ Params: { apiKey: string } }>('/console/api/dapps/:apiKey/policies', async (request, reply) => {
     const dapp = findConsoleDapp(store, request)
@@ -67,7 +80,9 @@ export async function registerDappPolicyRoutes(app: FastifyInstance, options: { 
     const dapp = findConsoleDapp(store, request)
     const body = parseInput(PatchBody, request.body)
     const next: DappPolicies = {
-      limits: body.limits ? body.limits.map((l) => ({ ...l, id: l.id ?? generateId() })) : dapp.policies.limits,
+      limits: body.limits
+        ? body.limits.map((l) => ({ ...l, id: l.id ?? generateId() }))
+        : dapp.policies.limits,
       validAfter: body.validAfter === undefined ? dapp.policies.validAfter : body.validAfter,
       validUntil: body.validUntil === undefined ? dapp.policies.validUntil : body.validUntil,
       premiumPercentage: body.premiumPercentage ?? dapp.policies.premiumPercentage,

@@ -1,13 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { type Address, formatEther, getAddress, isAddress } from 'viem'
 import { z } from 'zod'
-import {
-  type Chain,
-  createGasTank,
-  depositToGasTank,
-  getGasTankBalance,
-  withdrawFromGasTank,
-} from '../chain'
+import { type Chain, createGasTank, depositToGasTank, getGasTankBalance, withdrawFromGasTank } from '../chain'
 import { parseInput } from '../dashboard/fields'
 import { ChainError, InvalidInputError } from '../errors'
 import { sendOk } from '../server/restEnvelope'
@@ -22,7 +16,9 @@ const ChangeBody = z.object(
     amountWei: z
       .union([z.string(), z.number()], { error: 'amountWei must be a whole number of wei (decimal string)' })
       .transform(String)
-      .refine((v) => /^\d+$/.test(v) && BigInt(v) > 0n, { error: 'amountWei must be a positive whole number of wei' }),
+      .refine((v) => /^\d+$/.test(v) && BigInt(v) > 0n, {
+        error: 'amountWei must be a positive whole number of wei',
+      }),
     /** Withdraw only: where the ETH goes (default: the paymasterId address itself). */
     to: z
       .string()
@@ -38,7 +34,10 @@ export type GasTankRoutesOptions = { store: Store; getChain: () => Chain | undef
  * The dApp's gas tank on the verifying paymaster: `GET /console/api/dapps/:apiKey/gas-tank` and
  * `POST` `{action: 'deposit'|'withdraw', amountWei, to?}`. A deposit to a dApp without a tank creates it.
  */
-export async function registerGasTankRoutes(app: FastifyInstance, options: GasTankRoutesOptions): Promise<void> {
+export async function registerGasTankRoutes(
+  app: FastifyInstance,
+  options: GasTankRoutesOptions,
+): Promise<void> {
   const { store } = options
   const requireChain = () => {
     const chain = options.getChain()
@@ -72,7 +71,10 @@ export async function registerGasTankRoutes(app: FastifyInstance, options: GasTa
       hash = (await withdrawFromGasTank(chain, paymasterId, to, wei)).hash
     }
     const view = await readGasTank(chain, { ...dapp, paymasterId })
-    return sendOk(reply, body.action === 'deposit' ? 'Deposited' : 'Withdrawn', { ...view, transactionHash: hash })
+    return sendOk(reply, body.action === 'deposit' ? 'Deposited' : 'Withdrawn', {
+      ...view,
+      transactionHash: hash,
+    })
   })
 }
 

@@ -30,7 +30,10 @@ export function toSponsorshipView(sponsorship: Sponsorship, dapp: Dapp | undefin
  * Why an op was or was not sponsored: `GET /console/api/sponsorship-decisions?limit&apiKey&sponsored&sender`
  * (newest first) and `GET /console/api/sponsorship-decisions/:id`; `/console/api/sponsorships` is the same.
  */
-export async function registerSponsorshipRoutes(app: FastifyInstance, options: { store: Store }): Promise<void> {
+export async function registerSponsorshipRoutes(
+  app: FastifyInstance,
+  options: { store: Store },
+): Promise<void> {
   const { store } = options
   for (const base of ['/console/api/sponsorship-decisions', '/console/api/sponsorships']) {
     app.get(base, async (request, reply) => {
@@ -55,8 +58,10 @@ export async function registerSponsorshipRoutes(app: FastifyInstance, options: {
     app.get<{ Params: { id: string } }>(`${base}/:id`, async (request, reply) => {
       const account = authenticateConsole(store, request)
       const sponsorship = findSponsorship(store, request.params.id)
-      const dapp = sponsorship && store.data.dapps.find((d) => d.id === sponsorship.dappId && d.accountId === account.id)
-      if (!sponsorship || !dapp) throw new NotFoundError(`Sponsorship decision ${request.params.id} not found`)
+      const dapp =
+        sponsorship && store.data.dapps.find((d) => d.id === sponsorship.dappId && d.accountId === account.id)
+      if (!sponsorship || !dapp)
+        throw new NotFoundError(`Sponsorship decision ${request.params.id} not found`)
       return sendOk(reply, 'Sponsorship decision fetched', toSponsorshipView(sponsorship, dapp))
     })
   }

@@ -12,11 +12,15 @@ import { authenticateConsole } from './consoleDapp'
 
 const PutBody = z.object(
   {
-    tokenAddress: z.string().refine((v) => isAddress(v, { strict: false }), { error: 'tokenAddress must be an address' }),
+    tokenAddress: z
+      .string()
+      .refine((v) => isAddress(v, { strict: false }), { error: 'tokenAddress must be an address' }),
     usdPrice: z
       .union([z.string(), z.number()], { error: 'usdPrice must be a decimal number' })
       .transform(String)
-      .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0, { error: 'usdPrice must be a positive decimal number' }),
+      .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0, {
+        error: 'usdPrice must be a positive decimal number',
+      }),
     logoUrl: z.string().nullable().optional(),
   },
   { error: 'Request body must be a JSON object' },

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { zeroAddress } from 'viem'
 import { z } from 'zod'
-import type { EventBus } from '../events'
 import { parseInput } from '../dashboard/fields'
 import { NotFoundError } from '../errors'
+import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
@@ -51,17 +51,25 @@ export function toWebhookCallView(call: WebhookCall, webhookUrl?: string) {
  * `POST /console/api/dapps/:apiKey/webhooks/:webhookId/test` (calls the webhook with `webhookData` and a sample
  * op, logs the call like a real one and returns it).
  */
-export async function registerWebhookCallRoutes(app: FastifyInstance, options: WebhookCallRoutesOptions): Promise<void> {
+export async function registerWebhookCallRoutes(
+  app: FastifyInstance,
+  options: WebhookCallRoutesOptions,
+): Promise<void> {
   const { store } = options
-  app.get<{ Params: { apiKey: string } }>('/console/api/dapps/:apiKey/webhook-calls', async (request, reply) => {
-    const dapp = findConsoleDapp(store, request)
-    const query = parseInput(ListQuery, request.query ?? {})
-    const urls = new Map(store.data.webhooks.map((w) => [w.webhookId, w.webhookUrl]))
-    const items = listWebhookCalls(store, { dappIds: [dapp.id], webhookId: query.webhookId, limit: query.limit }).map(
-      (c) => toWebhookCallView(c, urls.get(c.webhookId)),
-    )
-    return sendOk(reply, 'Webhook calls fetched', { items })
-  })
+  app.get<{ Params: { apiKey: string } }>(
+    '/console/api/dapps/:apiKey/webhook-calls',
+    async (request, reply) => {
+      const dapp = findConsoleDapp(store, request)
+      const query = parseInput(ListQuery, request.query ?? {})
+      const urls = new Map(store.data.webhooks.map((w) => [w.webhookId, w.webhookUrl]))
+      const items = listWebhookCalls(store, {
+        dappIds: [dapp.id],
+        webhookId: query.webhookId,
+        limit: query.limit,
+      }).map((c) => toWebhookCallView(c, urls.get(c.webhookId)))
+      return sendOk(reply, 'Webhook calls fetched', { items })
+    },
+  )
 
   app.post<{ Params: { apiKey: string; webhookId: string } }>(
     '/console/api/dapps/:apiKey/webhooks/:webhookId/test',
@@ -83,7 +91,11 @@ export async function registerWebhookCallRoutes(app: FastifyInstance, options: W
         userOp: body.userOp ?? sampleUserOp,
         timeoutMs: options.getWebhookTimeoutMs(),
       })
-      return sendOk(reply, call.verified ? 'Webhook verified' : 'Webhook did not verify', toWebhookCallView(call, webhook.webhookUrl))
+      return sendOk(
+        reply,
+        call.verified ? 'Webhook verified' : 'Webhook did not verify',
+        toWebhookCallView(call, webhook.webhookUrl),
+      )
     },
   )
 }

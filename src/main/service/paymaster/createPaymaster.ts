@@ -57,7 +57,12 @@ export function createPaymaster(params: CreatePaymasterParameters): Paymaster {
   }
   return {
     deps,
-    methods: [pmSponsorUserOperation(deps), pmGetFeeQuoteOrData(deps), pmGetPaymasterStubData(deps), pmGetPaymasterData(deps)],
+    methods: [
+      pmSponsorUserOperation(deps),
+      pmGetFeeQuoteOrData(deps),
+      pmGetPaymasterStubData(deps),
+      pmGetPaymasterData(deps),
+    ],
     async registerRoutes(app) {
       const { store } = params
       await registerSponsorshipRoutes(app, { store })

@@ -9,7 +9,13 @@ export function formatUserOperation(op: PartialUserOperation): Record<string, st
     initCode: op.initCode,
     callData: op.callData,
   }
-  for (const key of ['callGasLimit', 'verificationGasLimit', 'preVerificationGas', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const) {
+  for (const key of [
+    'callGasLimit',
+    'verificationGasLimit',
+    'preVerificationGas',
+    'maxFeePerGas',
+    'maxPriorityFeePerGas',
+  ] as const) {
     const value = op[key]
     if (value !== undefined) out[key] = numberToHex(value)
   }

@@ -3,7 +3,13 @@ import type { Dapp } from '../store/schema'
 import { estimateGasLimits } from './estimateGasLimits'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { TOKEN_PAYMASTER_UNACCOUNTED_COST } from './tokenPaymasterAndData'
-import { getExchangeRate, getNativeUsdPrice, getTokenAmount, listSupportedTokens, toPriceMarkup } from './tokenPrices'
+import {
+  getExchangeRate,
+  getNativeUsdPrice,
+  getTokenAmount,
+  listSupportedTokens,
+  toPriceMarkup,
+} from './tokenPrices'
 import type { GasLimits, PartialUserOperation, PaymasterContext } from './types'
 
 /** A fee quote with every field of spec 2.6. */
@@ -48,7 +54,9 @@ export async function getFeeQuotes(
   const { dapp, op, context } = params
   const chain = requireChain(deps)
   const supported = listSupportedTokens(chain.addresses.tokens, deps.store)
-  const requested = [...new Set([context.preferredToken, ...(context.tokenList ?? [])].filter((t): t is string => !!t))]
+  const requested = [
+    ...new Set([context.preferredToken, ...(context.tokenList ?? [])].filter((t): t is string => !!t)),
+  ]
   const selected = requested.length === 0 ? supported : []
   const unsupportedTokens: string[] = []
   for (const address of requested) {
@@ -56,7 +64,8 @@ export async function getFeeQuotes(
     if (token) selected.push(token)
     else unsupportedTokens.push(address)
   }
-  if (selected.length === 0) return { paymasterAddress: chain.addresses.tokenPaymaster, feeQuotes: [], unsupportedTokens }
+  if (selected.length === 0)
+    return { paymasterAddress: chain.addresses.tokenPaymaster, feeQuotes: [], unsupportedTokens }
 
   const gas = await getQuoteGas(deps, op)
   const maxFeePerGas = op.maxFeePerGas ?? (await chain.publicClient.getGasPrice()) * 2n
@@ -95,7 +104,11 @@ export async function getFeeQuotes(
 /** The op's own limits (the SDK sends the bundler's estimate), or an estimate without paymaster. */
 async function getQuoteGas(deps: PaymasterDeps, op: PartialUserOperation): Promise<GasLimits> {
   if (op.callGasLimit && op.verificationGasLimit && op.preVerificationGas) {
-    return { callGasLimit: op.callGasLimit, verificationGasLimit: op.verificationGasLimit, preVerificationGas: op.preVerificationGas }
+    return {
+      callGasLimit: op.callGasLimit,
+      verificationGasLimit: op.verificationGasLimit,
+      preVerificationGas: op.preVerificationGas,
+    }
   }
   return estimateGasLimits({ chain: requireChain(deps), op })
 }

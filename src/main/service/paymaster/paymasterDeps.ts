@@ -19,6 +19,9 @@ export type PaymasterDeps = {
 
 export function requireChain(deps: Pick<PaymasterDeps, 'getChain'>): Chain {
   const chain = deps.getChain()
-  if (!chain) throw new ChainError('The chain is not running yet; the paymaster cannot sign or estimate until it is ready')
+  if (!chain)
+    throw new ChainError(
+      'The chain is not running yet; the paymaster cannot sign or estimate until it is ready',
+    )
   return chain
 }

@@ -1,6 +1,6 @@
 import { getAddress, type Hex, isAddress } from 'viem'
 import { z } from 'zod'
-import type { PaymasterContext, PaymasterMode, PartialUserOperation } from './types'
+import type { PartialUserOperation, PaymasterContext, PaymasterMode } from './types'
 
 /** Default validity of a paymaster signature (spec 2.5: expiryDuration 300 = five minutes). */
 export const DEFAULT_EXPIRY_SECONDS = 300
@@ -50,7 +50,10 @@ export const PartialUserOperationSchema = z
   .transform((op): PartialUserOperation => op)
 
 const modeSchema = z
-  .string({ error: (iss) => (iss.input === undefined ? 'mode is required (SPONSORED or ERC20)' : 'mode must be a string') })
+  .string({
+    error: (iss) =>
+      iss.input === undefined ? 'mode is required (SPONSORED or ERC20)' : 'mode must be a string',
+  })
   .transform((value, ctx): PaymasterMode => {
     const upper = value.toUpperCase()
     if (upper === 'SPONSORED' || upper === 'SPONSORSHIP') return 'SPONSORED'
@@ -73,7 +76,10 @@ const rawContextShape = {
       {
         webhookData: z.record(z.string(), z.unknown(), { error: 'webhookData must be an object' }).nullish(),
         smartAccountInfo: z
-          .looseObject({ name: z.string().optional(), version: z.string().optional() }, { error: 'smartAccountInfo must be an object' })
+          .looseObject(
+            { name: z.string().optional(), version: z.string().optional() },
+            { error: 'smartAccountInfo must be an object' },
+          )
           .nullish(),
       },
       { error: 'sponsorshipInfo must be an object' },
@@ -84,7 +90,11 @@ const rawContextShape = {
       {
         feeTokenAddress: z.string({ error: 'feeTokenAddress must be an address string' }).nullish(),
         preferredToken: z.string({ error: 'preferredToken must be an address string' }).nullish(),
-        tokenList: z.array(z.string({ error: 'tokenList must hold address strings' }), { error: 'tokenList must be an array' }).nullish(),
+        tokenList: z
+          .array(z.string({ error: 'tokenList must hold address strings' }), {
+            error: 'tokenList must be an array',
+          })
+          .nullish(),
       },
       { error: 'tokenInfo must be an object' },
     )
@@ -111,13 +121,14 @@ export const PaymasterContextSchema = z
 
 /** The ERC-7677 context: the same object, optional; without it the request is SPONSORED. */
 export const Erc7677ContextSchema = z
-  .looseObject({ ...rawContextShape, mode: modeSchema.nullish().transform((m) => m ?? 'SPONSORED') }, {
-    error: 'context must be an object',
-  })
-  .nullish()
-  .transform((raw) =>
-    toPaymasterContext(raw ?? { mode: 'SPONSORED' as const }),
+  .looseObject(
+    { ...rawContextShape, mode: modeSchema.nullish().transform((m) => m ?? 'SPONSORED') },
+    {
+      error: 'context must be an object',
+    },
   )
+  .nullish()
+  .transform((raw) => toPaymasterContext(raw ?? { mode: 'SPONSORED' as const }))
 
 /** A chain id as ERC-7677 sends it (0x-hex; decimal tolerated). */
 export const chainIdSchema = quantitySchema.transform((v) => Number(v))

@@ -1,4 +1,11 @@
-import { type Address, encodeAbiParameters, type Hex, keccak256, numberToHex, type RpcStateOverride } from 'viem'
+import {
+  type Address,
+  encodeAbiParameters,
+  type Hex,
+  keccak256,
+  numberToHex,
+  type RpcStateOverride,
+} from 'viem'
 
 /** Balance given in estimation overrides: far above any prefund, far below overflow. */
 const PLENTY = 10n ** 30n
@@ -20,7 +27,9 @@ function mappingSlot(key: Address, slot: bigint): Hex {
 export function overrideGasTankBalance(verifyingPaymaster: Address, paymasterId: Address): RpcStateOverride {
   return {
     [verifyingPaymaster]: {
-      stateDiff: { [mappingSlot(paymasterId, VERIFYING_PAYMASTER_BALANCES_SLOT)]: numberToHex(PLENTY, { size: 32 }) },
+      stateDiff: {
+        [mappingSlot(paymasterId, VERIFYING_PAYMASTER_BALANCES_SLOT)]: numberToHex(PLENTY, { size: 32 }),
+      },
     },
   } as RpcStateOverride
 }

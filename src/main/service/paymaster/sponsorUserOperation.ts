@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import { computeUserOpHash, getGasTankBalance, type Chain } from '../chain'
+import { type Chain, computeUserOpHash, getGasTankBalance } from '../chain'
 import { InvalidInputError } from '../errors'
 import { checkGasTank, getMaxOperationCost } from '../policy/checkGasTank'
 import { createStepLog, type StepLog } from '../policy/createStepLog'
@@ -10,10 +10,16 @@ import { generateId } from '../store/ids'
 import type { Dapp, Sponsorship } from '../store/schema'
 import { addSponsorship } from '../store/sponsorships.repo'
 import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from './estimateGasLimits'
-import { overrideGasTankBalance } from './simulationOverrides'
 import { formatUserOperation } from './formatUserOperation'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
-import type { GasLimits, PartialUserOperation, PaymasterContext, SignableUserOperation, SponsorResult } from './types'
+import { overrideGasTankBalance } from './simulationOverrides'
+import type {
+  GasLimits,
+  PartialUserOperation,
+  PaymasterContext,
+  SignableUserOperation,
+  SponsorResult,
+} from './types'
 import { encodeVerifyingPaymasterAndData, signVerifyingPaymasterAndData } from './verifyingPaymasterAndData'
 
 export type SponsorUserOperationParameters = {
@@ -47,7 +53,9 @@ export async function sponsorUserOperation(
   const { dapp, op, context } = params
   const chain = requireChain(deps)
   const steps = createStepLog()
-  const record = (fields: Omit<Sponsorship, 'id' | 'dappId' | 'time' | 'method' | 'mode' | 'sender' | 'nonce' | 'steps'>) =>
+  const record = (
+    fields: Omit<Sponsorship, 'id' | 'dappId' | 'time' | 'method' | 'mode' | 'sender' | 'nonce' | 'steps'>,
+  ) =>
     recordSponsorship(deps, {
       id: generateId(),
       dappId: dapp.id,
@@ -93,7 +101,10 @@ export async function sponsorUserOperation(
   const paymasterId = dapp.paymasterId as Address | null
   if (!paymasterId) {
     steps.add('estimate', { outcome: 'skip', detail: 'Not estimated: the dApp has no gas tank' })
-    steps.add('gasTank', { outcome: 'fail', detail: 'The dApp has no gas tank yet (no paymasterId on the verifying paymaster)' })
+    steps.add('gasTank', {
+      outcome: 'fail',
+      detail: 'The dApp has no gas tank yet (no paymasterId on the verifying paymaster)',
+    })
     return rejected()
   }
   const now = deps.usage.now()
@@ -131,7 +142,10 @@ export async function sponsorUserOperation(
         },
       })
     } catch (err) {
-      steps.add('estimate', { outcome: 'fail', detail: `Simulation with the paymaster failed: ${(err as Error).message}` })
+      steps.add('estimate', {
+        outcome: 'fail',
+        detail: `Simulation with the paymaster failed: ${(err as Error).message}`,
+      })
       steps.skip(SPONSORSHIP_STEPS, 'Not evaluated: the estimate step failed')
       record({
         userOpHash: null,
@@ -151,11 +165,15 @@ export async function sponsorUserOperation(
     })
   } else {
     gas = requireGas(op)
-    steps.add('estimate', { outcome: 'skip', detail: "calculateGasLimits is false: the op's own gas limits are signed as given" })
+    steps.add('estimate', {
+      outcome: 'skip',
+      detail: "calculateGasLimits is false: the op's own gas limits are signed as given",
+    })
   }
 
   const maxCost = getMaxOperationCost({ ...gas, maxFeePerGas: fees.maxFeePerGas })
-  if (!steps.add('gasTank', checkGasTank({ paymasterId, balance: await balancePromise, maxCost }))) return rejected()
+  if (!steps.add('gasTank', checkGasTank({ paymasterId, balance: await balancePromise, maxCost })))
+    return rejected()
 
   const webhook = await runWebhookStep({
     store: deps.store,
@@ -186,7 +204,11 @@ export async function sponsorUserOperation(
 }
 
 /** Gas for the op without a paymaster (the user pays): estimated, or the op's own values. */
-async function getUnsponsoredGas(chain: Chain, op: PartialUserOperation, context: PaymasterContext): Promise<GasLimits | null> {
+async function getUnsponsoredGas(
+  chain: Chain,
+  op: PartialUserOperation,
+  context: PaymasterContext,
+): Promise<GasLimits | null> {
   const own = readGas(op)
   if (!context.calculateGasLimits) return own
   try {
@@ -197,7 +219,10 @@ async function getUnsponsoredGas(chain: Chain, op: PartialUserOperation, context
   }
 }
 
-export function requireFees(op: PartialUserOperation): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
+export function requireFees(op: PartialUserOperation): {
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+} {
   if (op.maxFeePerGas === undefined || op.maxPriorityFeePerGas === undefined) {
     throw new InvalidInputError(
       'maxFeePerGas and maxPriorityFeePerGas are required: the paymaster signs them (get them from biconomy_getGasFeeValues)',
@@ -207,10 +232,18 @@ export function requireFees(op: PartialUserOperation): { maxFeePerGas: bigint; m
 }
 
 function readGas(op: PartialUserOperation): GasLimits | null {
-  if (op.callGasLimit === undefined || op.verificationGasLimit === undefined || op.preVerificationGas === undefined) {
+  if (
+    op.callGasLimit === undefined ||
+    op.verificationGasLimit === undefined ||
+    op.preVerificationGas === undefined
+  ) {
     return null
   }
-  return { callGasLimit: op.callGasLimit, verificationGasLimit: op.verificationGasLimit, preVerificationGas: op.preVerificationGas }
+  return {
+    callGasLimit: op.callGasLimit,
+    verificationGasLimit: op.verificationGasLimit,
+    preVerificationGas: op.preVerificationGas,
+  }
 }
 
 export function requireGas(op: PartialUserOperation): GasLimits {
@@ -278,7 +311,10 @@ export function tryComputeUserOpHash(
 }
 
 /** Stores the decision (batched: the request does not wait for the disk) and emits `sponsorship.decided`. */
-export function recordSponsorship(deps: Pick<PaymasterDeps, 'store' | 'events'>, sponsorship: Sponsorship): Sponsorship {
+export function recordSponsorship(
+  deps: Pick<PaymasterDeps, 'store' | 'events'>,
+  sponsorship: Sponsorship,
+): Sponsorship {
   addSponsorship(deps.store, sponsorship)
   deps.events?.emit('sponsorship.decided', {
     id: sponsorship.id,

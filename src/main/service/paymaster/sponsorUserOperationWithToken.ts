@@ -7,8 +7,14 @@ import { SponsorshipRejectedError } from './errors'
 import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from './estimateGasLimits'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { resolveFeeToken } from './resolveFeeToken'
-import { recordSponsorship, requireFees, requireGas, toGasRecord, tryComputeUserOpHash } from './sponsorUserOperation'
-import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from './tokenPrices'
+import { overrideTokenBalance } from './simulationOverrides'
+import {
+  recordSponsorship,
+  requireFees,
+  requireGas,
+  toGasRecord,
+  tryComputeUserOpHash,
+} from './sponsorUserOperation'
 import {
   encodeTokenPaymasterAndData,
   PriceSource,
@@ -16,8 +22,14 @@ import {
   TOKEN_PAYMASTER_UNACCOUNTED_COST,
   type TokenPaymasterFields,
 } from './tokenPaymasterAndData'
-import { overrideTokenBalance } from './simulationOverrides'
-import type { GasLimits, PartialUserOperation, PaymasterContext, SignableUserOperation, SponsorResult } from './types'
+import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from './tokenPrices'
+import type {
+  GasLimits,
+  PartialUserOperation,
+  PaymasterContext,
+  SignableUserOperation,
+  SponsorResult,
+} from './types'
 
 export type SponsorUserOperationWithTokenParameters = {
   dapp: Dapp
@@ -100,7 +112,11 @@ export async function sponsorUserOperationWithToken(
     priceMarkup,
   }
   const sign = (signable: SignableUserOperation) =>
-    signTokenPaymasterAndData(signable, { ...tokenFields, chainId: chain.chainId, signer: chain.paymasterSigner })
+    signTokenPaymasterAndData(signable, {
+      ...tokenFields,
+      chainId: chain.chainId,
+      signer: chain.paymasterSigner,
+    })
 
   let gas: GasLimits
   try {
@@ -126,7 +142,10 @@ export async function sponsorUserOperationWithToken(
           `verificationGasLimit must be above ${TOKEN_PAYMASTER_UNACCOUNTED_COST} for the token paymaster`,
         )
       }
-      steps.add('estimate', { outcome: 'skip', detail: "calculateGasLimits is false: the op's own gas limits are signed as given" })
+      steps.add('estimate', {
+        outcome: 'skip',
+        detail: "calculateGasLimits is false: the op's own gas limits are signed as given",
+      })
     }
   } catch (err) {
     if (!steps.steps.some((s) => s.step === 'estimate')) {

@@ -51,7 +51,10 @@ export type TokenPaymasterFields = {
  * BiconomyTokenPaymaster `getHash(op, priceSource, validUntil, validAfter, feeToken, oracleAggregator,
  * exchangeRate, priceMarkup)` computed off-chain.
  */
-export function getTokenPaymasterHash(op: SignableUserOperation, fields: TokenPaymasterFields & { chainId: number }): Hash {
+export function getTokenPaymasterHash(
+  op: SignableUserOperation,
+  fields: TokenPaymasterFields & { chainId: number },
+): Hash {
   return keccak256(
     encodeAbiParameters(
       [
@@ -115,7 +118,9 @@ export function encodeTokenPaymasterAndData(fields: TokenPaymasterFields & { sig
   ])
 }
 
-export function decodeTokenPaymasterAndData(paymasterAndData: Hex): TokenPaymasterFields & { signature: Hex } {
+export function decodeTokenPaymasterAndData(
+  paymasterAndData: Hex,
+): TokenPaymasterFields & { signature: Hex } {
   const [validUntil, validAfter, feeToken, oracleAggregator, exchangeRate, priceMarkup] = decodeAbiParameters(
     dataParameters,
     slice(paymasterAndData, 21, 213),

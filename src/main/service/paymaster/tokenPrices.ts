@@ -28,14 +28,21 @@ export function listSupportedTokens(tokens: TokenInfo[], store: Store): Supporte
     const override = overrides.get(token.address.toLowerCase())
     const usdPrice = override?.usdPrice ?? DEFAULT_USD_PRICES.bySymbol[token.symbol]
     if (usdPrice === undefined || Number(usdPrice) <= 0) continue
-    out.push({ ...token, address: getAddress(token.address), usdPrice, logoUrl: override?.logoUrl ?? defaultLogoUrl(token.symbol) })
+    out.push({
+      ...token,
+      address: getAddress(token.address),
+      usdPrice,
+      logoUrl: override?.logoUrl ?? defaultLogoUrl(token.symbol),
+    })
   }
   return out
 }
 
 /** USD per 1 ETH (the chain's native coin) from the store or the default. */
 export function getNativeUsdPrice(store: Store): string {
-  const override = store.data.tokenPrices.find((p) => p.tokenAddress.toLowerCase() === NATIVE_TOKEN_ADDRESS.toLowerCase())
+  const override = store.data.tokenPrices.find(
+    (p) => p.tokenAddress.toLowerCase() === NATIVE_TOKEN_ADDRESS.toLowerCase(),
+  )
   return override?.usdPrice ?? DEFAULT_USD_PRICES.native
 }
 
@@ -43,7 +50,10 @@ export function getNativeUsdPrice(store: Store): string {
  * Exchange rate of the token paymaster: token base units per 1e18 wei (one whole native coin),
  * = nativeUsd / tokenUsd × 10^decimals, rounded down.
  */
-export function getExchangeRate(token: Pick<SupportedToken, 'decimals' | 'usdPrice'>, nativeUsdPrice: string): bigint {
+export function getExchangeRate(
+  token: Pick<SupportedToken, 'decimals' | 'usdPrice'>,
+  nativeUsdPrice: string,
+): bigint {
   const native = parseUnits(nativeUsdPrice, PRICE_DECIMALS)
   const price = parseUnits(token.usdPrice, PRICE_DECIMALS)
   if (price === 0n) throw new Error('token price must be positive')

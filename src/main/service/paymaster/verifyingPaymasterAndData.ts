@@ -83,13 +83,29 @@ export function getVerifyingPaymasterHash(
 export function encodeVerifyingPaymasterAndData(fields: VerifyingPaymasterFields & { signature: Hex }): Hex {
   return concat([
     fields.paymaster,
-    encodeAbiParameters(dataParameters, [fields.paymasterId, fields.validUntil, fields.validAfter, fields.signature]),
+    encodeAbiParameters(dataParameters, [
+      fields.paymasterId,
+      fields.validUntil,
+      fields.validAfter,
+      fields.signature,
+    ]),
   ])
 }
 
-export function decodeVerifyingPaymasterAndData(paymasterAndData: Hex): VerifyingPaymasterFields & { signature: Hex } {
-  const [paymasterId, validUntil, validAfter, signature] = decodeAbiParameters(dataParameters, slice(paymasterAndData, 20))
-  return { paymaster: getAddress(slice(paymasterAndData, 0, 20)), paymasterId, validUntil, validAfter, signature }
+export function decodeVerifyingPaymasterAndData(
+  paymasterAndData: Hex,
+): VerifyingPaymasterFields & { signature: Hex } {
+  const [paymasterId, validUntil, validAfter, signature] = decodeAbiParameters(
+    dataParameters,
+    slice(paymasterAndData, 20),
+  )
+  return {
+    paymaster: getAddress(slice(paymasterAndData, 0, 20)),
+    paymasterId,
+    validUntil,
+    validAfter,
+    signature,
+  }
 }
 
 /** Signs the op for the verifying paymaster (EIP-191 personal sign over getHash) and encodes paymasterAndData. */

@@ -23,7 +23,8 @@ export function getCycleStart(now: number, cycle: SpendingLimit['cycleDuration']
 /** The earliest cycle start among active limits: usage older than this never counts. */
 export function getEarliestCycleStart(limits: SpendingLimit[], now: number): number {
   let earliest = now
-  for (const limit of limits) if (limit.active) earliest = Math.min(earliest, getCycleStart(now, limit.cycleDuration))
+  for (const limit of limits)
+    if (limit.active) earliest = Math.min(earliest, getCycleStart(now, limit.cycleDuration))
   return earliest
 }
 
@@ -43,10 +44,16 @@ export type CheckLimitsParameters = {
 export function checkLimits({ policies, usage, sender, now }: CheckLimitsParameters): StepOutcome {
   const notes: string[] = []
   if (policies.validAfter !== null && now < policies.validAfter) {
-    return { outcome: 'fail', detail: `Sponsorship starts at ${formatTime(policies.validAfter)} (now ${formatTime(now)})` }
+    return {
+      outcome: 'fail',
+      detail: `Sponsorship starts at ${formatTime(policies.validAfter)} (now ${formatTime(now)})`,
+    }
   }
   if (policies.validUntil !== null && now > policies.validUntil) {
-    return { outcome: 'fail', detail: `Sponsorship ended at ${formatTime(policies.validUntil)} (now ${formatTime(now)})` }
+    return {
+      outcome: 'fail',
+      detail: `Sponsorship ended at ${formatTime(policies.validUntil)} (now ${formatTime(now)})`,
+    }
   }
   if (policies.validAfter !== null || policies.validUntil !== null) {
     notes.push(
@@ -60,7 +67,10 @@ export function checkLimits({ policies, usage, sender, now }: CheckLimitsParamet
     const counted = usage.filter(
       (u) => u.minedAt >= since && (limit.type === 'PAYMASTER' || u.sender.toLowerCase() === wantedSender),
     )
-    const used = limit.thresholdType === 'COUNT' ? BigInt(counted.length) : counted.reduce((sum, u) => sum + u.gasCostWei, 0n)
+    const used =
+      limit.thresholdType === 'COUNT'
+        ? BigInt(counted.length)
+        : counted.reduce((sum, u) => sum + u.gasCostWei, 0n)
     const threshold = BigInt(limit.threshold)
     const unit = limit.thresholdType === 'COUNT' ? 'operations' : 'wei'
     const scope = limit.type === 'PAYMASTER' ? 'dApp-wide' : 'per smart account'

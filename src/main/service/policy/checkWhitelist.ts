@@ -19,7 +19,8 @@ export function getWhitelistedSelectors(contract: SmartContract): Map<Hex, strin
   const parsed = parseContractAbi(contract.abi)
   const selectors = new Map<Hex, string>()
   for (const method of contract.whitelistedMethods) {
-    for (const selector of parsed.selectorsByMethod.get(method) ?? []) selectors.set(selector.toLowerCase() as Hex, method)
+    for (const selector of parsed.selectorsByMethod.get(method) ?? [])
+      selectors.set(selector.toLowerCase() as Hex, method)
   }
   cache.set(contract, { key, entry: { contract, selectors } })
   return selectors
@@ -32,7 +33,10 @@ export function getWhitelistedSelectors(contract: SmartContract): Map<Hex, strin
  */
 export function checkWhitelist(decoded: DecodedCallData, contracts: SmartContract[]): StepOutcome {
   if (contracts.length === 0) {
-    return { outcome: 'pass', detail: 'No smart contracts are registered for this dApp, so every call is sponsored' }
+    return {
+      outcome: 'pass',
+      detail: 'No smart contracts are registered for this dApp, so every call is sponsored',
+    }
   }
   switch (decoded.kind) {
     case 'deployOnly':
@@ -45,7 +49,10 @@ export function checkWhitelist(decoded: DecodedCallData, contracts: SmartContrac
       break
   }
   if (decoded.calls.length === 0) {
-    return { outcome: 'fail', detail: `${decoded.accountFunction} with no calls: there is no call to sponsor` }
+    return {
+      outcome: 'fail',
+      detail: `${decoded.accountFunction} with no calls: there is no call to sponsor`,
+    }
   }
   const byAddress = new Map(contracts.map((c) => [c.address.toLowerCase(), c]))
   const described: string[] = []
@@ -61,7 +68,10 @@ export function checkWhitelist(decoded: DecodedCallData, contracts: SmartContrac
 function checkCall(call: InnerCall, byAddress: Map<string, SmartContract>): { ok: boolean; detail: string } {
   const contract = byAddress.get(call.to.toLowerCase())
   if (!contract) {
-    return { ok: false, detail: `${SMART_CONTRACT_DATA_NOT_FOUND}: ${call.to} is not a registered smart contract of this dApp` }
+    return {
+      ok: false,
+      detail: `${SMART_CONTRACT_DATA_NOT_FOUND}: ${call.to} is not a registered smart contract of this dApp`,
+    }
   }
   if (call.selector === null) {
     const what = call.data === '0x' ? `a plain transfer of ${call.value} wei` : 'data shorter than a selector'

@@ -21,7 +21,8 @@ export function createStepLog(): StepLog {
       return outcome.outcome !== 'fail'
     },
     skip(names, detail) {
-      for (const step of names) if (!steps.some((s) => s.step === step)) steps.push({ step, outcome: 'skip', detail })
+      for (const step of names)
+        if (!steps.some((s) => s.step === step)) steps.push({ step, outcome: 'skip', detail })
     },
     failure: () => steps.find((s) => s.outcome === 'fail'),
   }

@@ -1,4 +1,12 @@
-import { type Address, decodeAbiParameters, getAddress, type Hex, parseAbiParameters, size, slice } from 'viem'
+import {
+  type Address,
+  decodeAbiParameters,
+  getAddress,
+  type Hex,
+  parseAbiParameters,
+  size,
+  slice,
+} from 'viem'
 
 /** One call an account makes on behalf of the UserOperation. */
 export type InnerCall = {
@@ -32,19 +40,25 @@ const single = (args: Hex): InnerCall[] => {
 const batchWithValues = (args: Hex): InnerCall[] => {
   const [dest, values, funcs] = decodeAbiParameters(parseAbiParameters('address[], uint256[], bytes[]'), args)
   if (funcs.length !== dest.length || (values.length !== 0 && values.length !== dest.length)) {
-    throw new Error(`array lengths differ (dest ${dest.length}, value ${values.length}, func ${funcs.length})`)
+    throw new Error(
+      `array lengths differ (dest ${dest.length}, value ${values.length}, func ${funcs.length})`,
+    )
   }
   return dest.map((to, i) => toCall(to, values[i] ?? 0n, funcs[i] as Hex))
 }
 
 const batchWithoutValues = (args: Hex): InnerCall[] => {
   const [dest, funcs] = decodeAbiParameters(parseAbiParameters('address[], bytes[]'), args)
-  if (funcs.length !== dest.length) throw new Error(`array lengths differ (dest ${dest.length}, func ${funcs.length})`)
+  if (funcs.length !== dest.length)
+    throw new Error(`array lengths differ (dest ${dest.length}, func ${funcs.length})`)
   return dest.map((to, i) => toCall(to, 0n, funcs[i] as Hex))
 }
 
 const batchOfTuples = (args: Hex): InnerCall[] => {
-  const [calls] = decodeAbiParameters(parseAbiParameters('(address target, uint256 value, bytes data)[]'), args)
+  const [calls] = decodeAbiParameters(
+    parseAbiParameters('(address target, uint256 value, bytes data)[]'),
+    args,
+  )
   return calls.map((c) => toCall(c.target, c.value, c.data))
 }
 
@@ -64,11 +78,16 @@ export const ACCOUNT_FUNCTIONS: Record<string, AccountFunction> = {
 /** Decodes an account's callData into the calls it will make. Never throws. */
 export function decodeCallData(callData: Hex, initCode: Hex = '0x'): DecodedCallData {
   if (size(callData) === 0) return size(initCode) > 0 ? { kind: 'deployOnly' } : { kind: 'empty' }
-  if (size(callData) < 4) return { kind: 'unknown', selector: null, reason: 'callData is shorter than a selector' }
+  if (size(callData) < 4)
+    return { kind: 'unknown', selector: null, reason: 'callData is shorter than a selector' }
   const selector = slice(callData, 0, 4).toLowerCase() as Hex
   const fn = ACCOUNT_FUNCTIONS[selector]
   if (!fn) {
-    return { kind: 'unknown', selector, reason: `selector ${selector} is not an account execute function this paymaster decodes` }
+    return {
+      kind: 'unknown',
+      selector,
+      reason: `selector ${selector} is not an account execute function this paymaster decodes`,
+    }
   }
   try {
     return { kind: 'calls', accountFunction: fn.name, calls: fn.decode(slice(callData, 4)) }

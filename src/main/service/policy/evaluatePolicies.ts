@@ -22,7 +22,13 @@ export type EvaluatePoliciesParameters = {
  * whitelisted; the validity window and spending limits allow one more operation. Returns false at the first
  * failing step.
  */
-export async function evaluatePolicies({ store, usage, dapp, op, steps }: EvaluatePoliciesParameters): Promise<boolean> {
+export async function evaluatePolicies({
+  store,
+  usage,
+  dapp,
+  op,
+  steps,
+}: EvaluatePoliciesParameters): Promise<boolean> {
   const active = steps.add(
     'dapp',
     dapp.active
@@ -32,11 +38,14 @@ export async function evaluatePolicies({ store, usage, dapp, op, steps }: Evalua
   if (!active) return false
 
   const contracts = listSmartContracts(store, dapp.id)
-  if (!steps.add('whitelist', checkWhitelist(decodeCallData(op.callData, op.initCode), contracts))) return false
+  if (!steps.add('whitelist', checkWhitelist(decodeCallData(op.callData, op.initCode), contracts)))
+    return false
 
   const { policies } = dapp
-  const hasLimits = policies.limits.some((l) => l.active) || policies.validAfter !== null || policies.validUntil !== null
-  if (!hasLimits) return steps.add('limits', { outcome: 'pass', detail: 'No spending limits or validity window are set' })
+  const hasLimits =
+    policies.limits.some((l) => l.active) || policies.validAfter !== null || policies.validUntil !== null
+  if (!hasLimits)
+    return steps.add('limits', { outcome: 'pass', detail: 'No spending limits or validity window are set' })
   // Count what has been mined up to now (the tracker also follows the chain's clock).
   if (policies.limits.some((l) => l.active)) await usage.sync()
   const now = usage.now()

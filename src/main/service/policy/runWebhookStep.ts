@@ -21,7 +21,9 @@ export type RunWebhookStepParameters = {
  * Step 5 (spec section 6): when the dApp has an active webhook and the request carries webhookData, every
  * active webhook must verify the op. Returns whether the step passed and the id of the (first) logged call.
  */
-export async function runWebhookStep(params: RunWebhookStepParameters): Promise<{ ok: boolean; callId: string | null }> {
+export async function runWebhookStep(
+  params: RunWebhookStepParameters,
+): Promise<{ ok: boolean; callId: string | null }> {
   const { steps } = params
   const webhooks = listWebhooks(params.store, params.dapp.id).filter((w) => w.active)
   if (webhooks.length === 0) {
@@ -29,7 +31,10 @@ export async function runWebhookStep(params: RunWebhookStepParameters): Promise<
     return { ok: true, callId: null }
   }
   if (!params.webhookData) {
-    steps.add('webhook', { outcome: 'skip', detail: 'The request carries no webhookData, so the webhook is not called' })
+    steps.add('webhook', {
+      outcome: 'skip',
+      detail: 'The request carries no webhookData, so the webhook is not called',
+    })
     return { ok: true, callId: null }
   }
   const webhookData = params.webhookData
@@ -50,7 +55,10 @@ export async function runWebhookStep(params: RunWebhookStepParameters): Promise<
   const describe = (c: (typeof calls)[number]) =>
     `${c.method} ${c.url.split('?')[0]} → ${c.status ?? 'no response'} in ${c.latencyMs} ms`
   if (failed) {
-    steps.add('webhook', { outcome: 'fail', detail: `Webhook did not verify: ${failed.error} (${describe(failed)})` })
+    steps.add('webhook', {
+      outcome: 'fail',
+      detail: `Webhook did not verify: ${failed.error} (${describe(failed)})`,
+    })
     return { ok: false, callId: failed.id }
   }
   steps.add('webhook', {

@@ -8,7 +8,9 @@ import { addSponsorshipUsage, getLastUsageBlock } from '../store/sponsorshipUsag
 const userOperationEvent = parseAbiItem(
   'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
 )
-const gasBalanceDeducted = parseAbiItem('event GasBalanceDeducted(address indexed _paymasterId, uint256 indexed _charge)')
+const gasBalanceDeducted = parseAbiItem(
+  'event GasBalanceDeducted(address indexed _paymasterId, uint256 indexed _charge)',
+)
 
 /** Blocks per getLogs request. */
 const LOG_RANGE = 5_000n
@@ -55,7 +57,12 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
     const head = latest.number
     if (cursor === undefined) {
       const last = BigInt(getLastUsageBlock(store))
-      cursor = last > 0n ? last : chain.kind === 'external' && head > EXTERNAL_LOOKBACK ? head - EXTERNAL_LOOKBACK : 0n
+      cursor =
+        last > 0n
+          ? last
+          : chain.kind === 'external' && head > EXTERNAL_LOOKBACK
+            ? head - EXTERNAL_LOOKBACK
+            : 0n
     }
     if (head < cursor) cursor = 0n // the chain was reset: rescan (records are de-duplicated by userOpHash)
     if (head === cursor && cursor !== 0n) return

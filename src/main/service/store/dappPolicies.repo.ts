@@ -3,7 +3,11 @@ import type { Store } from './openStore'
 import type { DappPolicies } from './schema'
 
 /** Replaces a dApp's policies (limits, validity window, premium). */
-export async function setDappPolicies(store: Store, dappId: string, policies: DappPolicies): Promise<DappPolicies> {
+export async function setDappPolicies(
+  store: Store,
+  dappId: string,
+  policies: DappPolicies,
+): Promise<DappPolicies> {
   return store.update((doc) => {
     const dapp = doc.dapps.find((d) => d.id === dappId)
     if (!dapp) throw new NotFoundError('Paymaster not found')

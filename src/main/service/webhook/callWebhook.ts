@@ -39,7 +39,10 @@ export async function callWebhook(params: CallWebhookParameters): Promise<Webhoo
   let requestBody: string | null = null
   const headers: Record<string, string> = { accept: 'application/json' }
   if (method === 'POST') {
-    requestBody = JSON.stringify({ data: { ...params.webhookData, userOp: params.userOp }, userOp: params.userOp })
+    requestBody = JSON.stringify({
+      data: { ...params.webhookData, userOp: params.userOp },
+      userOp: params.userOp,
+    })
     headers['content-type'] = 'application/json'
   } else {
     url = appendQuery(params.webhookUrl, params.webhookData)
@@ -51,7 +54,13 @@ export async function callWebhook(params: CallWebhookParameters): Promise<Webhoo
   let text: string
   try {
     const signal = AbortSignal.timeout(params.timeoutMs)
-    response = await fetch(url, { method, headers, body: requestBody ?? undefined, signal, redirect: 'manual' })
+    response = await fetch(url, {
+      method,
+      headers,
+      body: requestBody ?? undefined,
+      signal,
+      redirect: 'manual',
+    })
     text = await readText(response, signal)
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')
@@ -62,7 +71,9 @@ export async function callWebhook(params: CallWebhookParameters): Promise<Webhoo
       latencyMs: elapsed(),
       verified: false,
       field: null,
-      error: timedOut ? `No response within ${params.timeoutMs} ms (time-out)` : `Request failed: ${describe(err)}`,
+      error: timedOut
+        ? `No response within ${params.timeoutMs} ms (time-out)`
+        : `Request failed: ${describe(err)}`,
     }
   }
   const latencyMs = elapsed()
@@ -93,14 +104,21 @@ export function readVerdict(body: unknown): Pick<WebhookCallResult, 'verified' |
       return { verified: false, field, error: `Webhook answered ${field}: ${JSON.stringify(record[field])}` }
     }
   }
-  return { verified: false, field: null, error: 'Webhook response has neither arePoliciesVerified nor arePoliciesVerifed' }
+  return {
+    verified: false,
+    field: null,
+    error: 'Webhook response has neither arePoliciesVerified nor arePoliciesVerifed',
+  }
 }
 
 function appendQuery(webhookUrl: string, data: Record<string, unknown>): string {
   const url = new URL(webhookUrl)
   for (const [key, value] of Object.entries(data)) {
     if (value === undefined) continue
-    url.searchParams.append(key, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value))
+    url.searchParams.append(
+      key,
+      typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value),
+    )
   }
   return url.toString()
 }
@@ -130,6 +148,9 @@ async function readText(response: Response, signal: AbortSignal): Promise<string
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err)
   const cause = (err as { cause?: unknown }).cause
-  const code = cause && typeof cause === 'object' && 'code' in cause ? ` (${String((cause as { code: unknown }).code)})` : ''
+  const code =
+    cause && typeof cause === 'object' && 'code' in cause
+      ? ` (${String((cause as { code: unknown }).code)})`
+      : ''
   return `${err.message}${code}`
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { InvalidInputError } from '../../errors'
 import type { Chain } from '../../chain'
+import { InvalidInputError } from '../../errors'
 import { addressSchema, chainIdSchema, Erc7677ContextSchema, PartialUserOperationSchema } from '../schemas'
 
 /** ERC-7677 params: [userOp, entryPoint, chainId (hex), context]. */
@@ -18,5 +18,6 @@ export function assertErc7677Target(chain: Chain, entryPoint: string, chainId: n
       `EntryPoint ${entryPoint} is not supported: this paymaster serves EntryPoint v0.6 ${chain.addresses.entryPoint}`,
     )
   }
-  if (chainId !== chain.chainId) throw new InvalidInputError(`Chain ID ${chainId} is not served here (chain ${chain.chainId})`)
+  if (chainId !== chain.chainId)
+    throw new InvalidInputError(`Chain ID ${chainId} is not served here (chain ${chain.chainId})`)
 }

@@ -30,7 +30,13 @@ export function pmGetPaymasterData(deps: PaymasterDeps) {
         })
         return { paymasterAndData: result.paymasterAndData, sponsor: SPONSOR_INFO }
       }
-      const { sponsorship, result } = await sponsorUserOperation(deps, { dapp, op, context, method, whenRejected: 'none' })
+      const { sponsorship, result } = await sponsorUserOperation(deps, {
+        dapp,
+        op,
+        context,
+        method,
+        whenRejected: 'none',
+      })
       if (!sponsorship.sponsored) throw rejectSponsorship(sponsorship)
       return { paymasterAndData: result.paymasterAndData, sponsor: SPONSOR_INFO }
     },

@@ -3,12 +3,12 @@ import { defineMethod } from '../../jsonrpc/defineMethod'
 import { createStepLog } from '../../policy/createStepLog'
 import { evaluatePolicies } from '../../policy/evaluatePolicies'
 import { SponsorshipRejectedError } from '../errors'
-import { NO_POLICIES_WERE_SET } from '../rejectSponsorship'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
+import { NO_POLICIES_WERE_SET } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
 import { resolveFeeToken } from '../resolveFeeToken'
-import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from '../tokenPrices'
 import { PriceSource, signTokenPaymasterAndData } from '../tokenPaymasterAndData'
+import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from '../tokenPrices'
 import type { SignableUserOperation } from '../types'
 import { signVerifyingPaymasterAndData } from '../verifyingPaymasterAndData'
 import { assertErc7677Target, DEFAULT_ERC7677_CONTEXT, Erc7677ParamsSchema } from './erc7677Params'
@@ -59,9 +59,12 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
         const steps = createStepLog()
         if (!(await evaluatePolicies({ store: deps.store, usage: deps.usage, dapp, op, steps }))) {
           const reason = steps.failure()?.detail ?? 'Not sponsored'
-          throw new SponsorshipRejectedError(`Not sponsored: ${reason}. ${NO_POLICIES_WERE_SET} that allow sponsoring this UserOperation`, {
-            data: { step: steps.failure()?.step ?? null, reason },
-          })
+          throw new SponsorshipRejectedError(
+            `Not sponsored: ${reason}. ${NO_POLICIES_WERE_SET} that allow sponsoring this UserOperation`,
+            {
+              data: { step: steps.failure()?.step ?? null, reason },
+            },
+          )
         }
         if (!dapp.paymasterId) {
           throw new SponsorshipRejectedError('Not sponsored: the dApp has no gas tank yet (no paymasterId)')
