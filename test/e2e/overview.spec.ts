@@ -30,5 +30,4 @@ test('a client-side route loads the app shell directly', async ({ page, service 
   await page.goto(`${service.consoleUrl}settings`)
   await expect(page.getByTestId('settings-page')).toBeVisible()
   await expect(page.getByTestId('setting-data-dir')).toContainText(service.dataDir)
-  await screenshot(page, 'settings')
 })

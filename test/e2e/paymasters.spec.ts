@@ -36,22 +36,49 @@ test('create a dApp: apiKey, paymaster URL, listed; a duplicate name shows the s
   await screenshot(app, 'paymasters')
 })
 
-test('the policies tab edits limits, validity window and ERC20 premium (or says it is not available yet)', async ({
+test('policies: a spending limit, a validity window and the ERC20 premium are saved', async ({
   app,
+  api,
 }) => {
   const paymasters = new PaymastersScreen(app)
   await new ConsoleApp(app).open('paymasters')
-  await paymasters.create('policy-dapp')
+  const apiKey = await paymasters.create('policy-dapp')
   await paymasters.openTab('policies')
-  const editor = app.getByTestId('policies-editor')
-  const notAvailable = app.getByTestId('not-available')
-  await expect(editor.or(notAvailable)).toBeVisible()
-  if (await editor.isVisible()) {
-    await app.getByTestId('limit-add').click()
-    await app.getByTestId('limit-threshold').fill('5')
-    await app.getByTestId('policy-premium').fill('12.5')
-    await app.getByTestId('policies-save').click()
-    await expect(app.getByTestId('policies-saved')).toBeVisible()
-  }
+  await app.getByTestId('limit-add').click()
+  await app.getByTestId('limit-threshold').fill('5')
+  await app.getByTestId('policy-valid-until').fill('2099-01-01T12:00')
+  await app.getByTestId('policy-premium').fill('12.5')
+  await app.getByTestId('policies-save').click()
+  await expect(app.getByTestId('policies-saved')).toBeVisible()
   await screenshot(app, 'paymaster-policies')
+
+  const saved = await api.json<{
+    data: { limits: { threshold: string; type: string }[]; premiumPercentage: number; validUntil: number }
+  }>('GET', `/console/api/dapps/${apiKey}/policies`)
+  expect(saved.body.data.limits).toEqual([expect.objectContaining({ threshold: '5', type: 'SMART_ACCOUNT' })])
+  expect(saved.body.data.premiumPercentage).toBe(12.5)
+  expect(saved.body.data.validUntil).toBeGreaterThan(4_000_000_000)
+
+  // A server-side refusal is shown with its message.
+  await app.getByTestId('policy-valid-after').fill('2099-06-01T12:00')
+  await app.getByTestId('policies-save').click()
+  await expect(app.getByTestId('policies-error-message')).toHaveText('validAfter must be before validUntil')
+})
+
+test('gas tank: the balance on chain, a deposit and a withdrawal', async ({ app }) => {
+  const paymasters = new PaymastersScreen(app)
+  await new ConsoleApp(app).open('paymasters')
+  await paymasters.create('tank-dapp')
+  const balance = app.getByTestId('gas-tank-balance')
+  await expect(balance).toHaveText('10 ETH')
+  await app.getByTestId('gas-tank-amount').fill('2.5')
+  await app.getByTestId('gas-tank-deposit').click()
+  await expect(balance).toHaveText('12.5 ETH')
+  await app.getByTestId('gas-tank-amount').fill('0.5')
+  await app.getByTestId('gas-tank-withdraw').click()
+  await expect(balance).toHaveText('12 ETH')
+  await app.getByTestId('gas-tank-amount').fill('1000')
+  await app.getByTestId('gas-tank-withdraw').click()
+  await expect(app.getByTestId('gas-tank-error-message')).toContainText('less than')
+  await screenshot(app, 'paymaster-gas-tank')
 })

@@ -132,7 +132,7 @@ function DecisionDetail({ entry, raw }: { entry: FeedEntry; raw: Raw }) {
       <PolicySteps raw={raw} />
       {gas ? (
         <>
-          <h3>Gas limits signed</h3>
+          <h3>Gas limits returned</h3>
           <div className="kv-grid">
             {Object.entries(gas).map(([k, v]) => (
               <div className="kv" key={k}>
@@ -566,29 +566,29 @@ export function ActivityPage({ selected }: { selected: string | null }) {
             )
           }
           columns={[
-            { id: 'time', header: 'Time', width: '72px', render: (r) => formatTime(r.at) },
+            { id: 'time', header: 'Time', width: '76px', render: (r) => formatTime(r.at) },
             {
               id: 'kind',
               header: 'Kind',
-              width: '84px',
+              width: '70px',
               render: (r) => (r.kind === 'userOperation' ? 'UserOp' : 'Decision'),
             },
             {
               id: 'status',
               header: 'Status',
-              width: '108px',
+              width: '112px',
               render: (r) => <Badge tone={statusTone(r.status)}>{r.status}</Badge>,
             },
             {
               id: 'dapp',
               header: 'dApp',
-              width: '96px',
+              width: '80px',
               render: (r) => r.dappName ?? <span className="muted">—</span>,
             },
             {
               id: 'sender',
               header: 'Sender',
-              width: '118px',
+              width: '104px',
               render: (r) => <code className="mono">{shortHex(r.sender, 6, 4)}</code>,
             },
             {
