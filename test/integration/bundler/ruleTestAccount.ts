@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { type Abi, type Address, encodeFunctionData, type Hex } from 'viem'
+import { fundEth, type UserOperationV06 } from '../../../src/main/service/chain'
+import type { TestService } from '../../helpers/startTestService'
+import { callBundler, hex } from './bundlerTestKit'
+
+const require = createRequire(import.meta.url)
+const SOURCE = path.resolve(import.meta.dirname, '../../fixtures/contracts/RuleTestAccount.sol')
+
+type Artifact = { abi: Abi; bytecode: Hex }
+let compiled: { registry: Artifact; account: Artifact } | undefined
+
+/** Compiles test/fixtures/contracts/RuleTestAccount.sol with solc 0.8.17 from node_modules (once per process). */
+export function compileRuleTestContracts(): { registry: Artifact; account: Artifact } {
+  if (compiled) return compiled
+  const solc = require('solc')
+  const input = {
+    language: 'Solidity',
+    sources: { 'RuleTestAccount.sol': { content: readFileSync(SOURCE, 'utf8') } },
+    settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+  }
+  const output = JSON.parse(solc.compile(JSON.stringify(input)))
+  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error')
+  if (errors.length > 0) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'))
+  const get = (name: string): Artifact => {
+    const c = output.contracts['RuleTestAccount.sol'][name]
+    return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }
+  }
+  compiled = { registry: get('Registry'), account: get('RuleTestAccount') }
+  return compiled
+}
+
+export type RuleTestAccount = {
+  address: Address
+  registry: Address
+  setMode: (mode: 0 | 1 | 2 | 3) => Promise<void>
+  /** An operation calling execute(to, value, 0x), with fixed generous limits, current fees and a dummy signature. */
+  buildOperation: (params: { nonce: bigint; to: Address; value?: bigint }) => Promise<UserOperationV06>
+}
+
+/** Deploys a Registry and a RuleTestAccount (funded with 1 ETH) from the executor. */
+export async function deployRuleTestAccount(service: TestService): Promise<RuleTestAccount> {
+  const chain = service.chain!
+  const { registry, account } = compileRuleTestContracts()
+  const wallet = chain.executor.client
+  const deploy = async (artifact: Artifact, args: unknown[]) => {
+    const hash = await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args })
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
+    return receipt.contractAddress as Address
+  }
+  const registryAddress = await deploy(registry, [])
+  const accountAddress = await deploy(account, [chain.addresses.entryPoint, registryAddress])
+  await fundEth(chain, accountAddress, 10n ** 18n)
+  return {
+    address: accountAddress,
+    registry: registryAddress,
+    async setMode(mode) {
+      const hash = await wallet.writeContract({ address: accountAddress, abi: account.abi, functionName: 'setMode', args: [BigInt(mode)] })
+      await chain.publicClient.waitForTransactionReceipt({ hash })
+    },
+    async buildOperation({ nonce, to, value = 1n }) {
+      const { body } = await callBundler(service, 'biconomy_getGasFeeValues', [])
+      return {
+        sender: accountAddress,
+        nonce,
+        initCode: '0x',
+        callData: encodeFunctionData({ abi: account.abi, functionName: 'execute', args: [to, value, '0x'] }),
+        callGasLimit: 100_000n,
+        verificationGasLimit: 150_000n,
+        preVerificationGas: 60_000n,
+        maxFeePerGas: BigInt(body.result.maxFeePerGas),
+        maxPriorityFeePerGas: BigInt(body.result.maxPriorityFeePerGas),
+        paymasterAndData: '0x',
+        signature: '0x',
+      }
+    },
+  }
+}
+
+/** The operation as JSON-RPC params carry it (quantities as 0x-hex). */
+export function toRpcOperation(op: UserOperationV06): Record<string, string> {
+  return Object.fromEntries(Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]))
+}

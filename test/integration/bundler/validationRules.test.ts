@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
+import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
+import { deployRuleTestAccount, type RuleTestAccount, toRpcOperation } from './ruleTestAccount'
+
+let service: TestService
+let account: RuleTestAccount
+
+beforeAll(async () => {
+  service = await startTestService()
+  account = await deployRuleTestAccount(service)
+})
+afterAll(async () => {
+  await service?.dispose()
+})
+
+async function setUnsafe(unsafe: boolean) {
+  const res = await requestJson(`${service.baseUrl}/console/api/settings`, {
+    method: 'PATCH',
+    headers: { authToken: service.authToken() },
+    body: { unsafe },
+  })
+  expect(res.status).toBe(200)
+}
+
+async function send(nonce: bigint) {
+  const op = await account.buildOperation({ nonce, to: randomAddress() })
+  return callBundler(service, 'eth_sendUserOperation', [toRpcOperation(op), service.chain!.addresses.entryPoint])
+}
+
+async function waitForReceipt(userOpHash: string) {
+  return waitFor(async () => (await callBundler(service, 'eth_getUserOperationReceipt', [userOpHash])).body.result)
+}
+
+describe('ERC-7562 validation rules (safe mode by default, --unsafe skips them)', () => {
+  it('accepts an account whose validation follows the rules', async () => {
+    await account.setMode(0)
+    const { status, body } = await send(0n)
+    expect(status).toBe(200)
+    expect((await waitForReceipt(body.result)).success).toBe(true)
+  })
+
+  it('rejects a banned opcode (TIMESTAMP) in validation with -32502 in safe mode, accepts it in unsafe mode', async () => {
+    await account.setMode(1)
+    const rejected = await send(1n)
+    expect(rejected.status).toBe(400)
+    expect(rejected.body.error.code).toBe(-32502)
+    expect(rejected.body.error.message).toMatch(/banned opcode TIMESTAMP/)
+    expect(rejected.body.error.data.rules).toContain('OP-011')
+
+    await setUnsafe(true)
+    try {
+      const accepted = await send(1n)
+      expect(accepted.status).toBe(200)
+      expect((await waitForReceipt(accepted.body.result)).success).toBe(true)
+    } finally {
+      await setUnsafe(false)
+    }
+  })
+
+  it('rejects reading storage of another contract in validation with -32502 in safe mode, accepts it in unsafe mode', async () => {
+    await account.setMode(2)
+    const rejected = await send(2n)
+    expect(rejected.status).toBe(400)
+    expect(rejected.body.error.code).toBe(-32502)
+    expect(rejected.body.error.message.toLowerCase()).toContain(account.registry.toLowerCase())
+    expect(rejected.body.error.data.rules).toContain('STO-033')
+
+    await setUnsafe(true)
+    try {
+      const accepted = await send(2n)
+      expect(accepted.status).toBe(200)
+      expect((await waitForReceipt(accepted.body.result)).success).toBe(true)
+    } finally {
+      await setUnsafe(false)
+    }
+  })
+
+  it('records the rejection with its rule for the console', async () => {
+    await account.setMode(1)
+    const rejected = await send(3n)
+    expect(rejected.body.error.code).toBe(-32502)
+    const feed = await requestJson(`${service.baseUrl}/console/api/user-operations?limit=5`, {
+      headers: { authToken: service.authToken() },
+    })
+    expect(feed.status).toBe(200)
+    const record = feed.body.data.items.find((r: any) => r.status === 'rejected' && r.nonce === '3')
+    expect(record.failure).toMatchObject({ code: -32502, rules: ['OP-011'] })
+    expect(record.sender.toLowerCase()).toBe(account.address.toLowerCase())
+  })
+})
