@@ -1,0 +1,118 @@
+import { createSmartAccountClient } from '@biconomy/account'
+import {
+  type Address,
+  createWalletClient,
+  decodeEventLog,
+  type Hex,
+  http,
+  parseAbi,
+  type TransactionReceipt,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { getGasTankBalance, testTokenAbi } from '../../../src/main/service/chain'
+import type { Dapp } from '../../../src/main/service/store/schema'
+import { requestJson, type TestService } from '../../helpers/startTestService'
+
+/** Creates a dApp through the dashboard API (its gas tank is created with it) and returns it with its paymaster URL. */
+export async function createDapp(
+  service: TestService,
+  name = `dapp-${Math.random().toString(36).slice(2, 8)}`,
+) {
+  const created = await requestJson(`${service.baseUrl}/api/v2/public/sdk/paymaster`, {
+    method: 'POST',
+    headers: { authToken: service.authToken() },
+    body: { name, type: 'HYBRID', chainId: service.chain!.chainId, version: '1.1.0' },
+  })
+  if (created.status !== 200) throw new Error(`paymaster not created: ${JSON.stringify(created.body)}`)
+  const apiKey: string = created.body.data.apiKey
+  const dapp = service.store.data.dapps.find((d) => d.apiKey === apiKey) as Dapp
+  return {
+    apiKey,
+    dapp,
+    paymasterId: dapp.paymasterId as Address,
+    paymasterUrl: service.info().paymasterUrlTemplate.replace('{apiKey}', apiKey),
+  }
+}
+
+/** Registers the test token (tUSDC) as a dApp contract with `whitelistedMethods`. */
+export async function registerToken(service: TestService, apiKey: string, whitelistedMethods: string[]) {
+  const token = service.chain!.addresses.tokens[0]!.address
+  const res = await requestJson(`${service.baseUrl}/api/v2/public/sdk/smart-contract`, {
+    method: 'POST',
+    headers: { authToken: service.authToken(), apiKey },
+    body: { name: 'tUSDC', address: token, abi: JSON.stringify(testTokenAbi), whitelistedMethods },
+  })
+  if (res.status !== 200) throw new Error(`contract not registered: ${JSON.stringify(res.body)}`)
+  return token
+}
+
+/** One JSON-RPC call to a paymaster URL over HTTP. */
+export async function callPaymaster(service: TestService, apiKey: string, method: string, params: unknown[]) {
+  return requestJson(service.info().paymasterUrlTemplate.replace('{apiKey}', apiKey), {
+    method: 'POST',
+    body: { jsonrpc: '2.0', id: 1, method, params },
+  })
+}
+
+/** A console API call with the auth token. */
+export async function callConsole(
+  service: TestService,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any }> {
+  return requestJson(`${service.baseUrl}${path}`, { ...init, headers: { authToken: service.authToken() } })
+}
+
+/** A Biconomy SDK v4 Smart Account v2 (fresh owner, not deployed, no ETH) with both URLs at the service. */
+export async function createBiconomyAccount(service: TestService, paymasterUrl: string) {
+  const chain = service.chain!
+  const owner = privateKeyToAccount(generatePrivateKey())
+  const signer = createWalletClient({
+    account: owner,
+    chain: chain.publicClient.chain,
+    transport: http(chain.rpcUrl),
+  })
+  const smartAccount = await createSmartAccountClient({
+    signer,
+    chainId: chain.chainId,
+    rpcUrl: chain.rpcUrl,
+    bundlerUrl: service.info().bundlerUrl,
+    paymasterUrl,
+  })
+  return { smartAccount, owner, address: (await smartAccount.getAccountAddress()) as Address }
+}
+
+export function gasTankOf(service: TestService, paymasterId: Address): Promise<bigint> {
+  return getGasTankBalance(service.chain!, paymasterId)
+}
+
+export function tokenBalance(service: TestService, token: Address, owner: Address): Promise<bigint> {
+  return service.chain!.publicClient.readContract({
+    address: token,
+    abi: testTokenAbi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
+}
+
+const paymasterEvents = parseAbi([
+  'event GasBalanceDeducted(address indexed _paymasterId, uint256 indexed _charge)',
+  'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
+  'event TokenPaymasterOperation(address indexed sender, address indexed token, uint256 indexed totalCharge, address oracleAggregator, uint32 priceMarkup, bytes32 userOpHash, uint256 exchangeRate, uint8 priceSource)',
+])
+
+/** The paymaster-related events of a bundle transaction, decoded. */
+export function readPaymasterEvents(receipt: TransactionReceipt) {
+  const out: { name: string; args: Record<string, unknown> }[] = []
+  for (const log of receipt.logs) {
+    try {
+      const decoded = decodeEventLog({
+        abi: paymasterEvents,
+        data: log.data,
+        topics: log.topics as [Hex, ...Hex[]],
+      })
+      out.push({ name: decoded.eventName, args: decoded.args as Record<string, unknown> })
+    } catch {}
+  }
+  return out
+}
