@@ -4,7 +4,14 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          // The artifacts check recompiles every contract with solc (tens of seconds).
+          testTimeout: 180_000,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         test: {
@@ -15,6 +22,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each file starts its own service and chain; two at a time fit a 2-core machine.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
