@@ -26,15 +26,21 @@ test('register a webhook, deactivate and activate it, delete it; a bad URL shows
   await hooks.toggle(webhook.url)
   await expect(card.getByTestId('webhook-status')).toHaveText('active')
 
-  // The test call: either the response, or a clear "not available yet".
+  // A test call: the response and the verdict, and it lands in the call log.
   await card.getByTestId('webhook-test-open').click()
+  await card.getByTestId('webhook-test-data').fill('{"userId": "alice"}')
   await card.getByTestId('webhook-test-send').click()
-  await expect(
-    card
-      .getByTestId('webhook-test-result')
-      .or(card.getByTestId('not-available'))
-      .or(card.getByTestId('webhook-test-error')),
-  ).toBeVisible()
+  await expect(card.getByTestId('webhook-test-verdict')).toHaveText('verified')
+  expect(webhook.requests.at(-1)?.body).toMatchObject({ data: expect.objectContaining({ userId: 'alice' }) })
+  await expect(app.getByTestId('webhook-call-row')).toHaveCount(1)
+
+  // A webhook that says no.
+  webhook.setVerdict(false)
+  await card.getByTestId('webhook-test-send').click()
+  await expect(card.getByTestId('webhook-test-verdict')).toHaveText('not verified')
+  await expect(app.getByTestId('webhook-call-row')).toHaveCount(2)
+  await app.getByTestId('webhook-call-row').first().click()
+  await expect(app.getByTestId('webhook-call-detail')).toContainText('arePoliciesVerified')
   await screenshot(app, 'webhooks')
 
   await hooks.delete(webhook.url)

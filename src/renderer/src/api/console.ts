@@ -77,7 +77,7 @@ export const consoleApi = {
   getSponsorshipDecision: (id: string) =>
     requestJson<unknown>(`/console/api/sponsorship-decisions/${enc(id)}`),
   listWebhookCalls: (apiKey: string) =>
-    requestJson<unknown>(`/console/api/dapps/${enc(apiKey)}/webhook-calls`),
+    requestJson<unknown>(`/console/api/dapps/${enc(apiKey)}/webhook-calls`, { query: { limit: 1000 } }),
   testWebhook: (apiKey: string, webhookId: string, webhookData: unknown) =>
     requestJson<unknown>(`/console/api/dapps/${enc(apiKey)}/webhooks/${enc(webhookId)}/test`, {
       method: 'POST',

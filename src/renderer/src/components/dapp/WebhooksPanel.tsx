@@ -119,11 +119,49 @@ function WebhookTest({ apiKey, webhook }: { apiKey: string; webhook: Webhook }) 
             endpoint="POST /console/api/dapps/:apiKey/webhooks/:webhookId/test"
           />
         ) : result.ok ? (
-          <JsonView value={result.result} testId="webhook-test-result" maxHeight={220} />
+          <TestOutcome call={result.result as WebhookCall} />
         ) : (
           <ErrorBanner message={result.error} testId="webhook-test-error" />
         )
       ) : null}
+    </div>
+  )
+}
+
+/** `{"a":1}` strings in a logged request/response become objects, for reading. */
+function withParsedBody(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value
+  const body = (value as { body?: unknown }).body
+  if (typeof body !== 'string') return value
+  try {
+    return { ...value, body: JSON.parse(body) }
+  } catch {
+    return value
+  }
+}
+
+function TestOutcome({ call }: { call: WebhookCall }) {
+  return (
+    <div className="stack" data-testid="webhook-test-result">
+      <div className="inline-actions">
+        <Badge tone={verdictTone(call)} testId="webhook-test-verdict">
+          {String(call.verdict ?? '—')}
+        </Badge>
+        <span className="muted small">
+          HTTP {String(call.httpStatus ?? '—')} · {call.latencyMs != null ? `${call.latencyMs} ms` : '—'}
+        </span>
+        {call.error ? <span className="field-error">{String(call.error)}</span> : null}
+      </div>
+      <div className="grid-2">
+        <div>
+          <h3>Sent</h3>
+          <JsonView value={withParsedBody(call.request)} maxHeight={200} />
+        </div>
+        <div>
+          <h3>Answered</h3>
+          <JsonView value={withParsedBody(call.response)} maxHeight={200} />
+        </div>
+      </div>
     </div>
   )
 }
@@ -244,7 +282,7 @@ function WebhookCallLog({ apiKey }: { apiKey: string }) {
           {
             id: 'method',
             header: 'Method',
-            width: '64px',
+            width: '72px',
             render: (c) => String(c.method ?? c.requestType ?? '—'),
           },
           {
@@ -279,12 +317,12 @@ function WebhookCallLog({ apiKey }: { apiKey: string }) {
         <div className="grid-2" data-testid="webhook-call-detail">
           <div>
             <h3>Request</h3>
-            <JsonView value={current.request ?? current} maxHeight={260} />
+            <JsonView value={withParsedBody(current.request ?? current)} maxHeight={260} />
           </div>
           <div>
             <h3>Response</h3>
             {current.error ? <ErrorBanner message={String(current.error)} /> : null}
-            <JsonView value={current.response ?? null} maxHeight={260} />
+            <JsonView value={withParsedBody(current.response ?? null)} maxHeight={260} />
           </div>
         </div>
       ) : null}

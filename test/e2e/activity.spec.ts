@@ -1,0 +1,67 @@
+import { expect, screenshot, test } from './fixtures'
+import { ActivityScreen } from './pages/ActivityScreen'
+import { ConsoleApp } from './pages/ConsoleApp'
+
+/**
+ * The feed with thousands of records: rows are virtualised (only those in view exist in the DOM), filters
+ * and scrolling stay quick. The records come from a stubbed route so the test measures the console, not the
+ * service's speed at producing 5,000 decisions.
+ */
+test('the activity feed stays fast with thousands of records', async ({ app }) => {
+  const now = Date.now()
+  const decisions = Array.from({ length: 5000 }, (_, i) => ({
+    id: `d-${i}`,
+    dappId: 'x',
+    time: new Date(now - i * 1000).toISOString(),
+    at: new Date(now - i * 1000).toISOString(),
+    method: 'pm_sponsorUserOperation',
+    mode: 'SPONSORED',
+    sender: `0x${(i + 1).toString(16).padStart(40, '0')}`,
+    nonce: String(i),
+    userOpHash: null,
+    sponsored: i % 3 !== 0,
+    steps: [
+      {
+        step: 'whitelist',
+        outcome: i % 3 !== 0 ? 'pass' : 'fail',
+        detail: i % 3 !== 0 ? 'whitelisted' : 'not whitelisted',
+      },
+    ],
+    reason: i % 3 !== 0 ? null : `selector 0x095ea7b3 is not a whitelisted method (#${i})`,
+    apiKey: 'k',
+    dappName: 'bulk',
+  }))
+  await app.route('**/console/api/sponsorship-decisions?*', (route) =>
+    route.fulfill({ json: { statusCode: 200, message: 'ok', data: { items: decisions } } }),
+  )
+  await app.route('**/console/api/sponsorship-decisions/*', (route) => {
+    const id = route.request().url().split('/').pop()
+    return route.fulfill({
+      json: { statusCode: 200, message: 'ok', data: decisions.find((d) => d.id === id) },
+    })
+  })
+  const ui = new ConsoleApp(app)
+  await ui.open('activity')
+  const feed = app.getByTestId('activity-feed')
+  await expect(feed).toHaveAttribute('data-rows', '5000')
+  const rendered = await feed.locator('.vtable-row').count()
+  expect(rendered).toBeLessThan(80)
+
+  // Scroll to the bottom: the oldest rows are rendered on demand.
+  const started = Date.now()
+  await feed.locator('.vtable-body').evaluate((el) => {
+    el.scrollTop = el.scrollHeight
+  })
+  await expect(feed.locator('.vtable-row', { hasText: '0x0000…1388' })).toBeVisible()
+  expect(Date.now() - started).toBeLessThan(3000)
+
+  // Filtering 5,000 rows.
+  await app.getByTestId('activity-status').selectOption('not sponsored')
+  await expect(app.getByTestId('activity-count')).toHaveText('1,667 of 5,000')
+  await app.getByTestId('activity-search').fill('0x0000000000000000000000000000000000000004')
+  await expect(feed).toHaveAttribute('data-rows', '1')
+  const activity = new ActivityScreen(app)
+  await activity.open('decision', 'not sponsored')
+  await expect(activity.detail().getByTestId('decision-reason')).toContainText('#3')
+  await screenshot(app, 'activity-thousands')
+})

@@ -1,0 +1,78 @@
+import { expect, screenshot, test } from './fixtures'
+import { ConsoleApp } from './pages/ConsoleApp'
+import { PaymastersScreen } from './pages/PaymastersScreen'
+import { SandboxScreen } from './pages/SandboxScreen'
+
+test('self-paid: a SimpleAccount funded from the faucet sends ETH with raw callData, stepping one request at a time', async ({
+  app,
+}) => {
+  const ui = new ConsoleApp(app)
+  await ui.open('sandbox')
+  const sandbox = new SandboxScreen(app)
+  await expect(app.getByTestId('sandbox-no-account')).toBeVisible()
+  await sandbox.createAccount('simple')
+  await app.getByTestId('faucet-eth').click()
+  await expect(app.getByTestId('faucet-message')).toHaveText('Sent 1 ETH.')
+  await expect(app.getByTestId('sandbox-balance-eth')).toHaveText('1 ETH')
+
+  await sandbox.mode('SELF')
+  await app.getByTestId('call-source-raw').click()
+  await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
+  await app.getByTestId('call-raw-data').fill('0x')
+  await app.getByTestId('call-value').fill('0.25')
+  await app.getByTestId('sandbox-start').click()
+
+  // Step through: each click runs one request and shows it.
+  for (const step of ['build', 'fees', 'estimate', 'sign', 'send', 'receipt']) {
+    await app.getByTestId('run-next').click()
+    await expect(sandbox.step(step)).toHaveAttribute('data-status', 'done', { timeout: 60_000 })
+  }
+  await expect(sandbox.step('estimate').getByTestId('step-estimate-note')).toContainText('verification')
+  await sandbox.step('estimate').getByTestId('step-estimate-toggle').click()
+  await expect(sandbox.step('estimate')).toContainText('eth_estimateUserOperationGas')
+  await expect(app.getByTestId('sandbox-done')).toContainText('paid in ETH')
+  // 1 ETH − 0.25 ETH − gas
+  await expect(app.getByTestId('sandbox-balance-eth')).toHaveText(/^0\.7\d+ ETH$/)
+  await screenshot(app, 'sandbox-self-paid')
+})
+
+test('ERC20 mode: the account pays its gas in test tokens through the token paymaster', async ({ app }) => {
+  const ui = new ConsoleApp(app)
+  await ui.open('paymasters')
+  await new PaymastersScreen(app).create('erc20-dapp')
+  await ui.open('sandbox')
+  const sandbox = new SandboxScreen(app)
+  const account = await sandbox.createAccount('sa2')
+  await app.getByTestId('faucet-tUSDC').click()
+  await expect(app.getByTestId('sandbox-balance-tUSDC')).toHaveText('100')
+
+  await sandbox.mode('ERC20')
+  await app.getByTestId('call-source-raw').click()
+  await app.getByTestId('call-raw-to').fill(account)
+  await app.getByTestId('call-raw-data').fill('0x')
+  await sandbox.send()
+  await expect(sandbox.step('quote')).toHaveAttribute('data-status', 'done')
+  await expect(sandbox.step('sponsor')).toHaveAttribute('data-status', 'done')
+  await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done')
+  await expect(app.getByTestId('sandbox-done')).toContainText('paid in tokens')
+  // Some tUSDC went to the token paymaster as the fee.
+  await expect(app.getByTestId('sandbox-balance-tUSDC')).not.toHaveText('100')
+  await screenshot(app, 'sandbox-erc20')
+})
+
+test('a failing operation shows the AA error in plain words with the likely fix', async ({ app }) => {
+  const ui = new ConsoleApp(app)
+  await ui.open('sandbox')
+  const sandbox = new SandboxScreen(app)
+  await sandbox.createAccount('simple')
+  // Self-paid without any ETH: the EntryPoint refuses with AA21.
+  await sandbox.mode('SELF')
+  await app.getByTestId('call-source-raw').click()
+  await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
+  await sandbox.send()
+  const failed = app.locator('[data-testid^="step-"][data-status="failed"]')
+  await expect(failed).toHaveCount(1)
+  await expect(failed.getByTestId('aa-explanation')).toContainText('AA21')
+  await expect(failed.getByTestId('aa-explanation')).toContainText('Fund the account')
+  await screenshot(app, 'sandbox-aa21')
+})
