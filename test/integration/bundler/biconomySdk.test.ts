@@ -18,7 +18,11 @@ afterAll(async () => {
 async function createBiconomyAccount() {
   const chain = service.chain!
   const owner = privateKeyToAccount(generatePrivateKey())
-  const signer = createWalletClient({ account: owner, chain: chain.publicClient.chain, transport: http(chain.rpcUrl) })
+  const signer = createWalletClient({
+    account: owner,
+    chain: chain.publicClient.chain,
+    transport: http(chain.rpcUrl),
+  })
   const smartAccount = await createSmartAccountClient({
     signer,
     chainId: chain.chainId,
@@ -46,7 +50,10 @@ describe('Biconomy SDK v4 (Smart Account v2) against the bundler URL', () => {
     expect(typeof result.actualGasCost).toBe('number')
     expect(result.receipt.transactionHash).toBe(transactionHash)
     expect(typeof result.receipt.blockNumber).toBe('number')
-    expect(result.receipt.gasUsed).toEqual({ _hex: expect.stringMatching(/^0x[0-9a-f]+$/), _isBigNumber: true })
+    expect(result.receipt.gasUsed).toEqual({
+      _hex: expect.stringMatching(/^0x[0-9a-f]+$/),
+      _isBigNumber: true,
+    })
     expect(result.receipt.cumulativeGasUsed._isBigNumber).toBe(true)
     expect(result.receipt.effectiveGasPrice._isBigNumber).toBe(true)
     expect(result.receipt).toMatchObject({ status: 1, type: 2, byzantium: true, contractAddress: null })
@@ -70,6 +77,8 @@ describe('Biconomy SDK v4 (Smart Account v2) against the bundler URL', () => {
     expect(body.result.userOperationReceipt.success).toBe('true')
     const client = publicClientOf(service)
     expect(await client.getBalance({ address: a })).toBe(11n)
-    expect(await client.readContract({ address: token, abi: testTokenAbi, functionName: 'balanceOf', args: [b] })).toBe(5n)
+    expect(
+      await client.readContract({ address: token, abi: testTokenAbi, functionName: 'balanceOf', args: [b] }),
+    ).toBe(5n)
   }, 30_000)
 })

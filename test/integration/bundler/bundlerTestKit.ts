@@ -1,7 +1,7 @@
+import { toSimpleSmartAccount } from 'permissionless/accounts'
 import { type Address, createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { createBundlerClient, entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { toSimpleSmartAccount } from 'permissionless/accounts'
 import { fundEth } from '../../../src/main/service/chain'
 import type { TestService } from '../../helpers/startTestService'
 
@@ -55,7 +55,11 @@ export function randomAddress(): Address {
 }
 
 /** Waits until `check` returns a value (polling), or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => Promise<T | null | undefined>, timeoutMs = 20_000, intervalMs = 20): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined>,
+  timeoutMs = 20_000,
+  intervalMs = 20,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await check()

@@ -27,14 +27,18 @@ describe('200 UserOperations from 20 senders sent at once', () => {
       await Promise.all(
         accounts.map((account) =>
           Promise.all(
-            Array.from({ length: OPS_PER_SENDER }, (_, i) => account.buildOperation({ nonce: BigInt(i), to: randomAddress() })),
+            Array.from({ length: OPS_PER_SENDER }, (_, i) =>
+              account.buildOperation({ nonce: BigInt(i), to: randomAddress() }),
+            ),
           ),
         ),
       )
     ).flat()
     // All 200 requests in flight together; a sender's nonces arrive in any order the network gives.
     const responses = await Promise.all(
-      ops.map((op) => callBundler(service, 'eth_sendUserOperation', [toRpcOperation(op), chain.addresses.entryPoint])),
+      ops.map((op) =>
+        callBundler(service, 'eth_sendUserOperation', [toRpcOperation(op), chain.addresses.entryPoint]),
+      ),
     )
     const errors = responses.filter((r) => r.status !== 200).map((r) => r.body.error?.message)
     expect(errors).toEqual([])
@@ -43,7 +47,11 @@ describe('200 UserOperations from 20 senders sent at once', () => {
 
     const receipts = await Promise.all(
       hashes.map((hash) =>
-        waitFor(async () => (await callBundler(service, 'eth_getUserOperationReceipt', [hash])).body.result, 90_000, 100),
+        waitFor(
+          async () => (await callBundler(service, 'eth_getUserOperationReceipt', [hash])).body.result,
+          90_000,
+          100,
+        ),
       ),
     )
     expect(receipts.every((r: any) => r.success === true)).toBe(true)
@@ -71,10 +79,17 @@ describe('200 UserOperations from 20 senders sent at once', () => {
     expect(await chain.publicClient.getTransactionCount({ address: executor, blockTag: 'pending' })).toBe(
       await chain.publicClient.getTransactionCount({ address: executor, blockTag: 'latest' }),
     )
-    expect((await callBundler(service, 'debug_bundler_dumpMempool', [chain.addresses.entryPoint])).body.result).toEqual([])
+    expect(
+      (await callBundler(service, 'debug_bundler_dumpMempool', [chain.addresses.entryPoint])).body.result,
+    ).toEqual([])
     const next = await accounts[0]!.buildOperation({ nonce: BigInt(OPS_PER_SENDER), to: randomAddress() })
-    const sent = await callBundler(service, 'eth_sendUserOperation', [toRpcOperation(next), chain.addresses.entryPoint])
-    const receipt = await waitFor(async () => (await callBundler(service, 'eth_getUserOperationReceipt', [sent.body.result])).body.result)
+    const sent = await callBundler(service, 'eth_sendUserOperation', [
+      toRpcOperation(next),
+      chain.addresses.entryPoint,
+    ])
+    const receipt = await waitFor(
+      async () => (await callBundler(service, 'eth_getUserOperationReceipt', [sent.body.result])).body.result,
+    )
     expect(receipt.success).toBe(true)
   }, 180_000)
 })

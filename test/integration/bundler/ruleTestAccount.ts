@@ -19,11 +19,15 @@ export function compileRuleTestContracts(): { registry: Artifact; account: Artif
   const input = {
     language: 'Solidity',
     sources: { 'RuleTestAccount.sol': { content: readFileSync(SOURCE, 'utf8') } },
-    settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   }
   const output = JSON.parse(solc.compile(JSON.stringify(input)))
   const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error')
-  if (errors.length > 0) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'))
+  if (errors.length > 0)
+    throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'))
   const get = (name: string): Artifact => {
     const c = output.contracts['RuleTestAccount.sol'][name]
     return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }
@@ -57,7 +61,12 @@ export async function deployRuleTestAccount(service: TestService): Promise<RuleT
     address: accountAddress,
     registry: registryAddress,
     async setMode(mode) {
-      const hash = await wallet.writeContract({ address: accountAddress, abi: account.abi, functionName: 'setMode', args: [BigInt(mode)] })
+      const hash = await wallet.writeContract({
+        address: accountAddress,
+        abi: account.abi,
+        functionName: 'setMode',
+        args: [BigInt(mode)],
+      })
       await chain.publicClient.waitForTransactionReceipt({ hash })
     },
     async buildOperation({ nonce, to, value = 1n }) {

@@ -25,11 +25,16 @@ async function setUnsafe(unsafe: boolean) {
 
 async function send(nonce: bigint) {
   const op = await account.buildOperation({ nonce, to: randomAddress() })
-  return callBundler(service, 'eth_sendUserOperation', [toRpcOperation(op), service.chain!.addresses.entryPoint])
+  return callBundler(service, 'eth_sendUserOperation', [
+    toRpcOperation(op),
+    service.chain!.addresses.entryPoint,
+  ])
 }
 
 async function waitForReceipt(userOpHash: string) {
-  return waitFor(async () => (await callBundler(service, 'eth_getUserOperationReceipt', [userOpHash])).body.result)
+  return waitFor(
+    async () => (await callBundler(service, 'eth_getUserOperationReceipt', [userOpHash])).body.result,
+  )
 }
 
 describe('ERC-7562 validation rules (safe mode by default, --unsafe skips them)', () => {

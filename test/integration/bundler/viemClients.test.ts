@@ -65,7 +65,9 @@ describe('viem bundler client with a permissionless SimpleAccount (EntryPoint v0
       .sendUserOperation({ account, calls: [{ to: randomAddress(), value: 1n }], ...gas })
       .catch((err) => err)
     expect(error).toBeInstanceOf(UserOperationExecutionError)
-    expect(error.walk((e: unknown) => e instanceof InsufficientPrefundError)).toBeInstanceOf(InsufficientPrefundError)
+    expect(error.walk((e: unknown) => e instanceof InsufficientPrefundError)).toBeInstanceOf(
+      InsufficientPrefundError,
+    )
     expect(error.details).toMatch(/AA21 didn't pay prefund/)
   })
 
