@@ -35,7 +35,7 @@ describe('Biconomy SDK v4, ERC20 mode (token paymaster)', () => {
       paymasterServiceData: { mode: PaymasterMode.ERC20, preferredToken: tUsdc.address },
     })
     expect(fees.tokenPaymasterAddress).toBe(chain.addresses.tokenPaymaster)
-    const quote = fees.feeQuotes.find((q) => q.tokenAddress === tUsdc.address)!
+    const quote = fees.feeQuotes!.find((q) => q.tokenAddress === tUsdc.address)!
     expect(quote).toMatchObject({
       symbol: 'tUSDC',
       decimal: 6,
