@@ -1,4 +1,5 @@
 import { expect, screenshot, test } from './fixtures'
+import { ActivityScreen } from './pages/ActivityScreen'
 import { ConsoleApp } from './pages/ConsoleApp'
 import { PaymastersScreen } from './pages/PaymastersScreen'
 import { SandboxScreen } from './pages/SandboxScreen'
@@ -75,4 +76,13 @@ test('a failing operation shows the AA error in plain words with the likely fix'
   await expect(failed.getByTestId('aa-explanation')).toContainText('AA21')
   await expect(failed.getByTestId('aa-explanation')).toContainText('Fund the account')
   await screenshot(app, 'sandbox-aa21')
+
+  // The bundler's rejection is in the Activity feed too, explained the same way.
+  await ui.open('activity')
+  const activity = new ActivityScreen(app)
+  await activity.open('op', 'rejected')
+  await expect(activity.detail().getByTestId('operation-status')).toHaveText('rejected')
+  await expect(activity.detail().getByTestId('operation-failure')).toContainText('AA21')
+  await expect(activity.detail().getByTestId('aa-explanation')).toContainText('Likely fix')
+  await screenshot(app, 'activity-rejected')
 })

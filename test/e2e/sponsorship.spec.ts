@@ -80,4 +80,12 @@ test('set up sponsorship for a dApp and watch a sponsored op get mined; a non-wh
   await expect(activity.detail().getByTestId('decision-reason')).toContainText('not a whitelisted method')
   await expect(activity.detail().getByTestId('policy-step-whitelist')).toHaveAttribute('data-outcome', 'fail')
   await screenshot(app, 'activity-not-sponsored')
+
+  // The dApp's chart counts both decisions and the gas the mined one spent.
+  await ui.open('paymasters')
+  await app.getByTestId('paymaster-link-shop').click()
+  await expect(app.getByTestId('sponsorship-chart')).toContainText('sponsored 1')
+  await expect(app.getByTestId('sponsorship-chart')).toContainText('not sponsored 1')
+  await expect(app.getByTestId('gas-tank-balance')).not.toHaveText('10 ETH')
+  await screenshot(app, 'paymaster-chart')
 })
