@@ -1,0 +1,160 @@
+import { type Address, encodeAbiParameters, type Hex, keccak256, pad, toFunctionSelector } from 'viem'
+import { describe, expect, it } from 'vitest'
+import {
+  checkValidationRules,
+  type StakeInfo,
+} from '../../../src/main/service/bundler/validation/checkValidationRules'
+import type {
+  ValidationFrame,
+  ValidationTrace,
+} from '../../../src/main/service/bundler/validation/validationTracer'
+import type { UserOperationV06 } from '../../../src/main/service/chain/types'
+
+const ENTRY_POINT = '0x5ff137d4b0fdcd49dca30c7cf57e578a026d2789'
+const SENDER = '0x1111111111111111111111111111111111111111'
+const FACTORY = '0x2222222222222222222222222222222222222222'
+const PAYMASTER = '0x3333333333333333333333333333333333333333'
+const OTHER = '0x4444444444444444444444444444444444444444'
+const VALIDATE_USER_OP = toFunctionSelector(
+  'validateUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes),bytes32,uint256)',
+)
+const VALIDATE_PAYMASTER = toFunctionSelector(
+  'validatePaymasterUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes),bytes32,uint256)',
+)
+const UNSTAKED: StakeInfo = { stake: 0n, unstakeDelaySec: 0n }
+const STAKED: StakeInfo = { stake: 10n ** 18n, unstakeDelaySec: 86_400n }
+
+const op: UserOperationV06 = {
+  sender: SENDER,
+  nonce: 0n,
+  initCode: '0x',
+  callData: '0x',
+  callGasLimit: 0n,
+  verificationGasLimit: 0n,
+  preVerificationGas: 0n,
+  maxFeePerGas: 0n,
+  maxPriorityFeePerGas: 0n,
+  paymasterAndData: '0x',
+  signature: '0x',
+}
+
+function frame(target: Address, selector: Hex, parts: Partial<ValidationFrame> = {}): ValidationFrame {
+  return { target, selector, opcodes: {}, access: {}, codeless: {}, calls: [], outOfGas: false, ...parts }
+}
+
+function check(
+  frames: ValidationFrame[],
+  options: {
+    keccak?: Hex[]
+    userOperation?: UserOperationV06
+    stakes?: Partial<Record<'sender' | 'factory' | 'paymaster', StakeInfo>>
+    context?: Hex
+  } = {},
+) {
+  const trace: ValidationTrace = { frames, keccak: options.keccak ?? [], output: null }
+  return checkValidationRules({
+    trace,
+    userOperation: options.userOperation ?? op,
+    entryPoint: ENTRY_POINT,
+    stakes: { sender: UNSTAKED, factory: UNSTAKED, paymaster: UNSTAKED, ...options.stakes },
+    paymasterContext: options.context ?? '0x',
+  }).map((v) => v.rule)
+}
+
+const read = (slot: Hex) => ({ reads: { [slot]: true as const }, writes: {} })
+const mappingSlot = (key: Address, index: bigint) => {
+  const preimage = encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [key, index])
+  return { preimage, slot: keccak256(preimage) }
+}
+
+describe('checkValidationRules (ERC-7562)', () => {
+  it('passes an account that reads its own storage and a mapping entry keyed by itself elsewhere', () => {
+    const { preimage, slot } = mappingSlot(SENDER, 3n)
+    const rules = check(
+      [frame(SENDER, VALIDATE_USER_OP, { access: { [SENDER]: read(pad('0x01')), [OTHER]: read(slot) } })],
+      { keccak: [preimage] },
+    )
+    expect(rules).toEqual([])
+  })
+
+  it('flags banned opcodes, and BALANCE only for an unstaked entity', () => {
+    const frames = [frame(SENDER, VALIDATE_USER_OP, { opcodes: { TIMESTAMP: 1, GAS: 2, BALANCE: 1 } })]
+    expect(check(frames)).toEqual(['OP-011', 'OP-011', 'OP-080'])
+    expect(check(frames, { stakes: { sender: STAKED } })).toEqual(['OP-011', 'OP-011'])
+  })
+
+  it('flags reading storage of another contract unless staked, and writing it always', () => {
+    const frames = [frame(SENDER, VALIDATE_USER_OP, { access: { [OTHER]: read(pad('0x00')) } })]
+    expect(check(frames)).toEqual(['STO-033'])
+    expect(check(frames, { stakes: { sender: STAKED } })).toEqual([])
+    const write = [
+      frame(SENDER, VALIDATE_USER_OP, {
+        access: { [OTHER]: { reads: {}, writes: { [pad('0x00')]: true } } },
+      }),
+    ]
+    expect(check(write, { stakes: { sender: STAKED } })).toEqual(['STO-033'])
+  })
+
+  it('lets a paymaster use its own storage only when staked, and a context only when staked', () => {
+    const paymasterOp = { ...op, paymasterAndData: PAYMASTER as Hex }
+    const frames = [frame(PAYMASTER, VALIDATE_PAYMASTER, { access: { [PAYMASTER]: read(pad('0x05')) } })]
+    expect(check(frames, { userOperation: paymasterOp, context: '0x1234' })).toEqual(['STO-031', 'EREP-050'])
+    expect(
+      check(frames, { userOperation: paymasterOp, context: '0x1234', stakes: { paymaster: STAKED } }),
+    ).toEqual([])
+  })
+
+  it('allows CREATE2 once in the factory, and the sender storage and its EntryPoint deposit while it is deployed', () => {
+    const deployOp = { ...op, initCode: FACTORY as Hex }
+    const deposit = mappingSlot(SENDER, 0n)
+    const factory = frame(
+      '0x7fc98430eaedbb6070b35b39d798725049088348',
+      toFunctionSelector('createSender(bytes)'),
+      {
+        opcodes: { CREATE2: 1 },
+        access: { [SENDER]: { reads: {}, writes: { [pad('0x00')]: true } } },
+      },
+    )
+    const account = frame(SENDER, VALIDATE_USER_OP, {
+      access: { [ENTRY_POINT]: { reads: {}, writes: { [deposit.slot]: true } } },
+    })
+    expect(check([factory, account], { userOperation: deployOp, keccak: [deposit.preimage] })).toEqual([])
+    expect(check([frame(SENDER, VALIDATE_USER_OP, { opcodes: { CREATE2: 1 } })])).toEqual(['OP-031'])
+  })
+
+  it('needs a staked factory for sender-associated storage in other contracts during deployment (STO-022)', () => {
+    const deployOp = { ...op, initCode: FACTORY as Hex }
+    const { preimage, slot } = mappingSlot(SENDER, 1n)
+    const frames = [frame(SENDER, VALIDATE_USER_OP, { access: { [OTHER]: read(slot) } })]
+    expect(check(frames, { userOperation: deployOp, keccak: [preimage] })).toEqual(['STO-022'])
+    expect(
+      check(frames, { userOperation: deployOp, keccak: [preimage], stakes: { factory: STAKED } }),
+    ).toEqual([])
+  })
+
+  it('flags out of gas, calls to code-less addresses, EntryPoint calls other than depositTo, and value calls', () => {
+    const frames = [
+      frame(SENDER, VALIDATE_USER_OP, {
+        outOfGas: true,
+        codeless: { [OTHER]: 'CALL' },
+        calls: [
+          {
+            opcode: 'CALL',
+            to: ENTRY_POINT,
+            selector: toFunctionSelector('depositTo(address)'),
+            withValue: true,
+          },
+          { opcode: 'CALL', to: ENTRY_POINT, selector: '0x', withValue: true },
+          {
+            opcode: 'STATICCALL',
+            to: ENTRY_POINT,
+            selector: toFunctionSelector('getNonce(address,uint192)'),
+            withValue: false,
+          },
+          { opcode: 'CALL', to: OTHER, selector: '0x', withValue: true },
+        ],
+      }),
+    ]
+    expect(check(frames)).toEqual(['OP-020', 'OP-041', 'OP-054', 'OP-061'])
+  })
+})
