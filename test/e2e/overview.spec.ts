@@ -7,6 +7,8 @@ test('overview shows the URLs a dApp needs, with copy buttons, snippets and a hi
 }) => {
   const ui = new ConsoleApp(app)
   await expect(ui.title()).toHaveText('Overview')
+  await expect(app.getByTestId('getting-started')).toBeVisible()
+  await expect(app.getByTestId('start-dapp')).toHaveAttribute('data-done', 'false')
   await expect(app.getByTestId('url-bundler')).toHaveText(service.bundlerUrl)
   await expect(app.getByTestId('url-paymaster-template')).toHaveText(service.paymasterUrlTemplate)
   await expect(app.getByTestId('url-console')).toHaveText(service.consoleUrl)

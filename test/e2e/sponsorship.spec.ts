@@ -88,4 +88,9 @@ test('set up sponsorship for a dApp and watch a sponsored op get mined; a non-wh
   await expect(app.getByTestId('sponsorship-chart')).toContainText('not sponsored 1')
   await expect(app.getByTestId('gas-tank-balance')).not.toHaveText('10 ETH')
   await screenshot(app, 'paymaster-chart')
+
+  // The getting-started checklist is complete, so it gets out of the way.
+  await ui.open('overview')
+  await expect(app.getByTestId('url-bundler')).toBeVisible()
+  await expect(app.getByTestId('getting-started')).toHaveCount(0)
 })

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { ChainStatus } from '../../../shared/serviceInfo'
 import { CopyButton } from '../components/CopyButton'
 import { Badge, Empty, ErrorBanner, Spinner } from '../components/Feedback'
+import { GettingStarted } from '../components/GettingStarted'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { CopyField, Hex } from '../components/Mono'
@@ -217,6 +218,7 @@ export function OverviewPage() {
     <div className="page" data-testid="overview-page">
       <PageHeader title="Overview" subtitle={`Opstation ${status.version} · data folder ${status.dataDir}`} />
       <ErrorBanner message={error} title="Status" />
+      <GettingStarted />
       <div className="grid-2">
         <Section title="Endpoints" testId="endpoints">
           <CopyField
