@@ -1,15 +1,25 @@
 import { createSmartAccountClient } from '@biconomy/account'
 import {
   type Address,
+  concat,
   createWalletClient,
   decodeEventLog,
+  encodeAbiParameters,
+  encodeFunctionData,
   type Hex,
   http,
+  numberToHex,
   parseAbi,
   type TransactionReceipt,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { getGasTankBalance, testTokenAbi } from '../../../src/main/service/chain'
+import {
+  ecdsaModuleAbi,
+  getGasTankBalance,
+  smartAccountAbi,
+  smartAccountFactoryAbi,
+  testTokenAbi,
+} from '../../../src/main/service/chain'
 import type { Dapp } from '../../../src/main/service/store/schema'
 import { requestJson, type TestService } from '../../helpers/startTestService'
 
@@ -115,4 +125,67 @@ export function readPaymasterEvents(receipt: TransactionReceipt) {
     } catch {}
   }
   return out
+}
+
+/** The Biconomy SDK's dummy ECDSA signature (65 bytes, low s), module-wrapped as the SDK sends it. */
+const SDK_DUMMY_SIGNATURE: Hex =
+  '0x73c3ac716c487ca34bb858247b5ccf1dc354fbaabdd089af3b2ac8e78ba85a4959a2d76250325bd67c11771c31fccda87c33ceec17cc0de912690521bb95ffcb1b'
+
+/**
+ * A partial op the way the SDK's sponsored flow sends it to pm_sponsorUserOperation: a new Smart Account v2
+ * (initCode), `execute_ncC(to, value, data)`, hex nonce and fees, no gas limits, the dummy signature.
+ */
+export async function buildSponsorRequestOp(
+  service: TestService,
+  call: { to: Address; value?: bigint; data?: Hex } = { to: '0x000000000000000000000000000000000000dEaD' },
+) {
+  const chain = service.chain!
+  const owner = privateKeyToAccount(generatePrivateKey())
+  const setup = encodeFunctionData({
+    abi: ecdsaModuleAbi,
+    functionName: 'initForSmartAccount',
+    args: [owner.address],
+  })
+  const initCode = concat([
+    chain.addresses.smartAccountFactory,
+    encodeFunctionData({
+      abi: smartAccountFactoryAbi,
+      functionName: 'deployCounterFactualAccount',
+      args: [chain.addresses.ecdsaModule, setup, 0n],
+    }),
+  ])
+  const sender = await chain.publicClient.readContract({
+    address: chain.addresses.smartAccountFactory,
+    abi: smartAccountFactoryAbi,
+    functionName: 'getAddressForCounterFactualAccount',
+    args: [chain.addresses.ecdsaModule, setup, 0n],
+  })
+  const block = await chain.publicClient.getBlock()
+  return {
+    sender,
+    nonce: '0x0',
+    initCode,
+    callData: encodeFunctionData({
+      abi: smartAccountAbi,
+      functionName: 'execute_ncC',
+      args: [call.to, call.value ?? 0n, call.data ?? '0x'],
+    }),
+    maxFeePerGas: numberToHex((block.baseFeePerGas ?? 0n) * 2n + 1_000_000_000n),
+    maxPriorityFeePerGas: numberToHex(1_000_000_000n),
+    paymasterAndData: '0x',
+    signature: encodeAbiParameters(
+      [{ type: 'bytes' }, { type: 'address' }],
+      [SDK_DUMMY_SIGNATURE, chain.addresses.ecdsaModule],
+    ),
+  }
+}
+
+/** The SDK's SPONSORED context. */
+export function sponsoredContext(extra: Record<string, unknown> = {}) {
+  return {
+    mode: 'SPONSORED',
+    calculateGasLimits: true,
+    sponsorshipInfo: { smartAccountInfo: { name: 'BICONOMY', version: '2.0.0' } },
+    ...extra,
+  }
 }

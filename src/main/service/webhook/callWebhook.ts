@@ -147,10 +147,11 @@ async function readText(response: Response, signal: AbortSignal): Promise<string
 
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err)
-  const cause = (err as { cause?: unknown }).cause
-  const code =
-    cause && typeof cause === 'object' && 'code' in cause
-      ? ` (${String((cause as { code: unknown }).code)})`
-      : ''
-  return `${err.message}${code}`
+  const cause = (err as { cause?: { code?: unknown; message?: unknown; errors?: { code?: unknown }[] } })
+    .cause
+  const code = cause?.code ?? cause?.errors?.[0]?.code
+  if (code) return `${err.message} (${String(code)})`
+  return typeof cause?.message === 'string' && cause.message
+    ? `${err.message} (${cause.message})`
+    : err.message
 }
