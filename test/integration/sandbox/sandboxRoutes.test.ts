@@ -1,6 +1,11 @@
 import { encodeFunctionData, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { computeUserOpHash, getUserOpHash, testTokenAbi } from '../../../src/main/service/chain'
+import {
+  computeUserOpHash,
+  getUserOpHash,
+  testTokenAbi,
+  type UserOperationV06,
+} from '../../../src/main/service/chain'
 import type { SandboxAccount } from '../../../src/shared/sandbox'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 
@@ -74,23 +79,19 @@ describe('sandbox routes', () => {
       body: { userOperation: gassed },
     })
     expect(signed.status).toBe(200)
-    const domain = {
-      ...Object.fromEntries(
-        [
-          'nonce',
-          'callGasLimit',
-          'verificationGasLimit',
-          'preVerificationGas',
-          'maxFeePerGas',
-          'maxPriorityFeePerGas',
-        ].map((k) => [k, BigInt(gassed[k])]),
-      ),
+    const domain: UserOperationV06 = {
       sender: gassed.sender,
+      nonce: BigInt(gassed.nonce),
       initCode: gassed.initCode,
       callData: gassed.callData,
+      callGasLimit: BigInt(gassed.callGasLimit),
+      verificationGasLimit: BigInt(gassed.verificationGasLimit),
+      preVerificationGas: BigInt(gassed.preVerificationGas),
+      maxFeePerGas: BigInt(gassed.maxFeePerGas),
+      maxPriorityFeePerGas: BigInt(gassed.maxPriorityFeePerGas),
       paymasterAndData: gassed.paymasterAndData,
       signature: '0x',
-    } as Parameters<typeof computeUserOpHash>[0]
+    }
     expect(signed.body.data.userOpHash).toBe(await getUserOpHash(chain, domain))
     expect(signed.body.data.userOpHash).toBe(
       computeUserOpHash(domain, chain.chainId, chain.addresses.entryPoint),
