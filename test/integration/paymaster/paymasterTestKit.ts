@@ -137,6 +137,7 @@ const SDK_DUMMY_SIGNATURE: Hex =
  */
 export async function buildSponsorRequestOp(
   service: TestService,
+  account?: { sender: Address; nonce: bigint; initCode?: Hex },
   call: { to: Address; value?: bigint; data?: Hex } = { to: '0x000000000000000000000000000000000000dEaD' },
 ) {
   const chain = service.chain!
@@ -162,9 +163,9 @@ export async function buildSponsorRequestOp(
   })
   const block = await chain.publicClient.getBlock()
   return {
-    sender,
-    nonce: '0x0',
-    initCode,
+    sender: account?.sender ?? sender,
+    nonce: numberToHex(account?.nonce ?? 0n),
+    initCode: account ? (account.initCode ?? '0x') : initCode,
     callData: encodeFunctionData({
       abi: smartAccountAbi,
       functionName: 'execute_ncC',
