@@ -25,6 +25,7 @@ test('create a dApp: apiKey, paymaster URL, listed; a duplicate name shows the s
 
   await ui.open('paymasters')
   await expect(paymasters.row('demo-dapp')).toContainText(apiKey)
+  await expect(paymasters.row('demo-dapp').getByTestId('paymaster-gas-tank')).toHaveText('10 ETH')
   await app.getByTestId('paymaster-name').fill('demo-dapp')
   await app.getByTestId('paymaster-create').click()
   await expect(paymasters.createError()).toHaveText('paymaster_name_exists')

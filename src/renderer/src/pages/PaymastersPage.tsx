@@ -1,10 +1,11 @@
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { errorMessage } from '../api/http'
 import { CopyButton } from '../components/CopyButton'
 import { Empty, ErrorBanner, Spinner } from '../components/Feedback'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
-import { formatDateTime } from '../lib/format'
+import { formatDateTime, formatEth } from '../lib/format'
+import { useGasTankStore } from '../stores/useGasTankStore'
 import { usePaymastersStore } from '../stores/usePaymastersStore'
 import { useRouteStore } from '../stores/useRouteStore'
 import { paymasterUrlFor, useServiceStore } from '../stores/useServiceStore'
@@ -89,6 +90,27 @@ function CreatePaymasterForm() {
   )
 }
 
+function GasTankCell({ apiKey }: { apiKey: string }) {
+  const tank = useGasTankStore((s) => s.byApiKey[apiKey])
+  const load = useGasTankStore((s) => s.load)
+  useEffect(() => {
+    void load(apiKey)
+  }, [apiKey, load])
+  if (!tank || (tank.loading && !tank.data)) return <span className="muted">…</span>
+  if (tank.notAvailable) return <span className="muted">n/a</span>
+  if (tank.error && !tank.data)
+    return (
+      <span className="muted" title={tank.error}>
+        unavailable
+      </span>
+    )
+  return (
+    <span data-testid="paymaster-gas-tank">
+      {tank.data?.balanceWei == null ? 'none yet' : formatEth(tank.data.balanceWei, 4)}
+    </span>
+  )
+}
+
 export function PaymastersPage() {
   const list = usePaymastersStore((s) => s.list)
   const load = usePaymastersStore((s) => s.load)
@@ -119,6 +141,7 @@ export function PaymastersPage() {
                 <th>Version</th>
                 <th>apiKey</th>
                 <th>Paymaster URL</th>
+                <th>Gas tank</th>
                 <th>Created</th>
               </tr>
             </thead>
@@ -145,6 +168,9 @@ export function PaymastersPage() {
                   </td>
                   <td>
                     <CopyButton value={paymasterUrlFor(status, p.apiKey)} label="Copy URL" />
+                  </td>
+                  <td>
+                    <GasTankCell apiKey={p.apiKey} />
                   </td>
                   <td className="muted">{formatDateTime(p.createdAt)}</td>
                 </tr>
