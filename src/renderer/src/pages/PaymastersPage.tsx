@@ -53,12 +53,15 @@ function CreatePaymasterForm() {
         </label>
         <label className="field">
           <span>Chain</span>
-          <select data-testid="paymaster-chain" value={chainId} onChange={(e) => setChainId(e.target.value)}>
-            <option value={status?.chainId ?? 31337}>
-              {status?.chainId ?? 31337} (this service's chain)
-            </option>
-            <option value="1">1 (not served here: shows the error)</option>
-          </select>
+          <input
+            data-testid="paymaster-chain"
+            className="narrow mono"
+            type="number"
+            min={1}
+            value={chainId}
+            onChange={(e) => setChainId(e.target.value)}
+            title={`This service serves chain ${status?.chainId ?? 31337}`}
+          />
         </label>
         <label className="field">
           <span>Paymaster version</span>
