@@ -1,0 +1,157 @@
+import { encodeFunctionData, parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testTokenAbi } from '../../../src/main/service/chain'
+import { startTestService, type TestService } from '../../helpers/startTestService'
+import { randomAddress } from '../bundler/bundlerTestKit'
+import {
+  buildSponsorRequestOp,
+  callConsole,
+  callPaymaster,
+  createDapp,
+  gasTankOf,
+  sponsoredContext,
+} from './paymasterTestKit'
+
+let service: TestService
+let apiKey: string
+
+beforeAll(async () => {
+  service = await startTestService()
+  apiKey = (await createDapp(service)).apiKey
+})
+afterAll(async () => {
+  await service?.dispose()
+})
+
+async function error(method: string, params: unknown[], key = apiKey) {
+  const { status, body } = await callPaymaster(service, key, method, params)
+  return { status, error: body.error }
+}
+
+describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the message', () => {
+  it('names a missing and an unsupported fee token in ERC20 mode', async () => {
+    const op = await buildSponsorRequestOp(service)
+    const tokens = service.chain!.addresses.tokens.map((t) => `${t.symbol} ${t.address}`).join(', ')
+    expect(await error('pm_sponsorUserOperation', [op, { mode: 'ERC20', tokenInfo: {} }])).toEqual({
+      status: 400,
+      error: {
+        code: -32602,
+        message: `tokenInfo.feeTokenAddress is required in ERC20 mode (supported tokens: ${tokens})`,
+      },
+    })
+    const unknown = randomAddress()
+    expect(
+      await error('pm_sponsorUserOperation', [
+        op,
+        { mode: 'ERC20', tokenInfo: { feeTokenAddress: unknown } },
+      ]),
+    ).toEqual({
+      status: 400,
+      error: {
+        code: -32602,
+        message: `Token ${unknown} is not supported by this paymaster (supported tokens: ${tokens})`,
+      },
+    })
+  })
+
+  it('requires mode, fees for signing, and gas limits when calculateGasLimits is false', async () => {
+    const op = await buildSponsorRequestOp(service)
+    expect(await error('pm_sponsorUserOperation', [op, { calculateGasLimits: true }])).toMatchInlineSnapshot(`
+      {
+        "error": {
+          "code": -32602,
+          "message": "Invalid params: params[1].mode: mode is required (SPONSORED or ERC20)",
+        },
+        "status": 400,
+      }
+    `)
+    const { maxFeePerGas: _fee, ...withoutFees } = op
+    expect((await error('pm_sponsorUserOperation', [withoutFees, sponsoredContext()])).error.message).toBe(
+      'maxFeePerGas and maxPriorityFeePerGas are required: the paymaster signs them (get them from biconomy_getGasFeeValues)',
+    )
+    expect(
+      (await error('pm_sponsorUserOperation', [op, sponsoredContext({ calculateGasLimits: false })])).error
+        .message,
+    ).toBe(
+      'callGasLimit, verificationGasLimit and preVerificationGas are required when calculateGasLimits is false',
+    )
+  })
+
+  it('reports a call that reverts during estimation as -32521 rather than signing it', async () => {
+    const token = service.chain!.addresses.tokens[0]!.address
+    const transfer = encodeFunctionData({
+      abi: testTokenAbi,
+      functionName: 'transfer',
+      args: [randomAddress(), 1n],
+    })
+    const op = await buildSponsorRequestOp(service, undefined, { to: token, data: transfer })
+    const { status, error: rpcError } = await error('pm_sponsorUserOperation', [op, sponsoredContext()])
+    expect(status).toBe(400)
+    expect(rpcError.code).toBe(-32521)
+    expect(rpcError.message).toMatch(
+      /^UserOperation reverted during execution phase: .*ERC20: transfer amount exceeds balance/,
+    )
+  })
+
+  it('checks the ERC-7677 entry point and chain id', async () => {
+    const op = await buildSponsorRequestOp(service)
+    const wrongEntryPoint = randomAddress()
+    expect(
+      await error('pm_getPaymasterStubData', [op, wrongEntryPoint, '0x7a69', { mode: 'SPONSORED' }]),
+    ).toEqual({
+      status: 400,
+      error: {
+        code: -32602,
+        message: `EntryPoint ${wrongEntryPoint} is not supported: this paymaster serves EntryPoint v0.6 ${service.chain!.addresses.entryPoint}`,
+      },
+    })
+    const entryPoint = service.chain!.addresses.entryPoint
+    expect((await error('pm_getPaymasterStubData', [op, entryPoint, '0x1', {}])).error.message).toBe(
+      'Chain ID 1 is not served here (chain 31337)',
+    )
+    const stub = await callPaymaster(service, apiKey, 'pm_getPaymasterStubData', [op, entryPoint, '0x7a69'])
+    expect(stub.body.result).toMatchObject({ isFinal: false, sponsor: { name: 'Opstation' } })
+    expect((stub.body.result.paymasterAndData.length - 2) / 2).toBe(276)
+  })
+
+  it('does not sponsor from an empty gas tank (console withdraw), and says how much was needed', async () => {
+    const dapp = await createDapp(service)
+    const balance = await gasTankOf(service, dapp.paymasterId)
+    const withdrawn = await callConsole(service, `/console/api/dapps/${dapp.apiKey}/gas-tank`, {
+      method: 'POST',
+      body: { action: 'withdraw', amountWei: balance.toString() },
+    })
+    expect(withdrawn.status).toBe(200)
+    expect(withdrawn.body.data).toMatchObject({
+      paymasterId: dapp.paymasterId,
+      balanceWei: '0',
+      balanceEth: '0',
+    })
+    const op = await buildSponsorRequestOp(service)
+    const { body } = await callPaymaster(service, dapp.apiKey, 'pm_sponsorUserOperation', [
+      op,
+      sponsoredContext(),
+    ])
+    expect(body.result.paymasterAndData).toBe('0x')
+    const decisions = await callConsole(
+      service,
+      `/console/api/sponsorship-decisions?apiKey=${dapp.apiKey}&limit=1`,
+    )
+    expect(decisions.body.data.items[0].reason).toMatch(
+      new RegExp(
+        `^Gas tank too low: gas tank ${dapp.paymasterId} holds 0 ETH; the operation may cost up to 0\\.\\d+ ETH$`,
+      ),
+    )
+
+    const deposited = await callConsole(service, `/console/api/dapps/${dapp.apiKey}/gas-tank`, {
+      method: 'POST',
+      body: { action: 'deposit', amountWei: parseEther('1').toString() },
+    })
+    expect(deposited.body.data.balanceWei).toBe(parseEther('1').toString())
+    const again = await callPaymaster(service, dapp.apiKey, 'pm_sponsorUserOperation', [
+      op,
+      sponsoredContext(),
+    ])
+    expect(again.body.result.paymasterAndData).not.toBe('0x')
+  })
+})
