@@ -9,6 +9,7 @@ import { createBundlerMethods } from './bundler/methods'
 import { type Chain, createGasTank, startChain } from './chain'
 import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { registerAccountRoutes } from './console/account.routes'
+import { registerSandboxRoutes } from './console/sandbox.routes'
 import { registerSettingsRoutes } from './console/settings.routes'
 import { registerUserOperationRoutes } from './console/userOperations.routes'
 import { ChainError, StartupError } from './errors'
@@ -140,6 +141,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       plugins: [
         (scope) => registerAccountRoutes(scope, { store }),
         (scope) => paymaster.registerRoutes(scope),
+        (scope) => registerSandboxRoutes(scope, { store, dataDir: config.dataDir, getChain: () => chain }),
         (scope) => registerUserOperationRoutes(scope, { store, getUserOperations: () => bundler?.userOperations }),
         (scope) =>
           registerSettingsRoutes(scope, {
@@ -219,7 +221,8 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
 }
 
 function formatHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1'
+  // Listening on every interface: URLs handed out still point at loopback.
+  if (/^(0\.0\.0\.0|::)$/.test(host)) return '127.0.0.1'
   return host.includes(':') ? `[${host}]` : host
 }
 
