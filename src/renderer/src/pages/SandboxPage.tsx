@@ -245,6 +245,7 @@ function RunPanel() {
   const runNext = useSandboxStore((s) => s.runNext)
   const runAll = useSandboxStore((s) => s.runAll)
   const reset = useSandboxStore((s) => s.reset)
+  const bundleNow = useSandboxStore((s) => s.bundleNow)
   if (!run) return null
   const next = run.steps.find((s) => s.status !== 'done')
   const done = !next
@@ -283,6 +284,19 @@ function RunPanel() {
           <StepView key={s.id} step={s} index={i} current={s === next} />
         ))}
       </ol>
+      {run.steps.find((s) => s.id === 'receipt')?.status === 'running' ? (
+        <div className="banner banner-muted" data-testid="sandbox-waiting">
+          Waiting for the bundle. With manual or interval bundling the operation waits in the mempool:{' '}
+          <button
+            type="button"
+            className="btn btn-small"
+            data-testid="sandbox-bundle-now"
+            onClick={() => void bundleNow()}
+          >
+            Bundle now
+          </button>
+        </div>
+      ) : null}
       {run.declined ? (
         <div className="banner banner-warn" data-testid="sandbox-declined">
           <strong>The paymaster declined:</strong> {run.declined.reason ?? 'no reason recorded'}.{' '}

@@ -104,6 +104,8 @@ type SandboxState = {
   reset: () => void
   runNext: () => Promise<boolean>
   runAll: () => Promise<void>
+  /** Manual / interval bundling: asks the bundler to bundle what is pending now. */
+  bundleNow: () => Promise<void>
 }
 
 export const useSandboxStore = create<SandboxState>()((set, get) => {
@@ -458,6 +460,16 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
         return false
       } finally {
         set({ busy: false })
+      }
+    },
+
+    async bundleNow() {
+      const run = get().run
+      if (!run) return
+      try {
+        await rpcRequest(run.config.bundlerUrl, 'debug_bundler_sendBundleNow', [], rpcLog('receipt'))
+      } catch (err) {
+        patchStep('receipt', { note: `bundle now failed: ${errorMessage(err)}` })
       }
     },
 
