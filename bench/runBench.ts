@@ -1,0 +1,384 @@
+/**
+ * `npm run bench`: drives a fresh Opstation service (its own process, fresh data folder, embedded anvil) over
+ * HTTP with 16 concurrent clients and prints p50/p95 latency and ops/s for estimate, send and send-to-receipt
+ * (200 UserOperations, safe then unsafe mode), the sustained inclusion rate of a burst of 200, the raw
+ * handleOps throughput of the same chain (the physical limit), estimated versus actual gas, and the service RSS.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  type Hex,
+  http,
+  type PublicClient,
+} from 'viem'
+import { entryPoint06Abi, entryPoint06Address } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
+
+const CLIENTS = 16
+const OPERATIONS = 200
+const RAW_BUNDLE_SIZE = 10
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+type Op = {
+  sender: Address
+  nonce: bigint
+  initCode: Hex
+  callData: Hex
+  callGasLimit: bigint
+  verificationGasLimit: bigint
+  preVerificationGas: bigint
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+  paymasterAndData: Hex
+  signature: Hex
+}
+type Client = Awaited<ReturnType<typeof createClient>>
+
+const hex = (v: bigint) => `0x${v.toString(16)}` as Hex
+const toRpc = (op: Op) =>
+  Object.fromEntries(Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]))
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function rpc(url: string, method: string, params: unknown[]): Promise<any> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } }
+  if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`)
+  return body.result
+}
+
+async function createClient(service: ServiceProcess, publicClient: PublicClient) {
+  const owner = privateKeyToAccount(generatePrivateKey())
+  const account = await toSimpleSmartAccount({
+    client: publicClient,
+    owner,
+    entryPoint: { address: entryPoint06Address, version: '0.6' },
+  })
+  await rpc(service.rpcUrl, 'anvil_setBalance', [account.address, hex(10n ** 20n)])
+  return { account, nonce: 0n }
+}
+
+function stubSignature(client: Client): Promise<Hex> {
+  return client.account.getStubSignature()
+}
+
+/** Estimate → sign → send → receipt for one operation, timing each step against the service. */
+async function runOperation(service: ServiceProcess, client: Client, timings: Timings, initCode: Hex = '0x') {
+  const callData = await client.account.encodeCalls([
+    { to: privateKeyToAccount(generatePrivateKey()).address, value: 1n },
+  ])
+  const partial = {
+    sender: client.account.address,
+    nonce: hex(client.nonce),
+    initCode,
+    callData,
+    paymasterAndData: '0x',
+    signature: await stubSignature(client),
+  }
+  let t = performance.now()
+  const estimate = await rpc(service.bundlerUrl, 'eth_estimateUserOperationGas', [
+    partial,
+    entryPoint06Address,
+  ])
+  timings.estimate.push(performance.now() - t)
+  const op: Op = {
+    sender: client.account.address,
+    nonce: client.nonce,
+    initCode,
+    callData,
+    callGasLimit: BigInt(estimate.callGasLimit),
+    verificationGasLimit: BigInt(estimate.verificationGasLimit),
+    preVerificationGas: BigInt(estimate.preVerificationGas),
+    maxFeePerGas: BigInt(estimate.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(estimate.maxPriorityFeePerGas),
+    paymasterAndData: '0x',
+    signature: '0x',
+  }
+  op.signature = await client.account.signUserOperation(op)
+  t = performance.now()
+  const hash = await rpc(service.bundlerUrl, 'eth_sendUserOperation', [toRpc(op), entryPoint06Address])
+  timings.send.push(performance.now() - t)
+  client.nonce++
+  const receipt = await waitForReceipt(service, hash)
+  timings.sendToReceipt.push(performance.now() - t)
+  timings.gas.push({
+    limits: op.callGasLimit + op.verificationGasLimit + op.preVerificationGas,
+    used: BigInt(receipt.actualGasUsed),
+  })
+}
+
+async function waitForReceipt(service: ServiceProcess, hash: Hex, intervalMs = 10): Promise<any> {
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    const receipt = await rpc(service.bundlerUrl, 'eth_getUserOperationReceipt', [hash])
+    if (receipt) {
+      if (receipt.success !== true) throw new Error(`operation ${hash} reverted: ${receipt.reason}`)
+      return receipt
+    }
+    if (Date.now() > deadline) throw new Error(`no receipt for ${hash}`)
+    await sleep(intervalMs)
+  }
+}
+
+type Timings = {
+  estimate: number[]
+  send: number[]
+  sendToReceipt: number[]
+  gas: { limits: bigint; used: bigint }[]
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
+}
+
+const rows: string[][] = []
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`
+function report(mode: string, name: string, values: number[] | null, opsPerSecond: number | null, note = '') {
+  rows.push([
+    mode,
+    name,
+    values ? fmt(percentile(values, 50)) : '',
+    values ? fmt(percentile(values, 95)) : '',
+    opsPerSecond === null ? '' : opsPerSecond.toFixed(0),
+    note,
+  ])
+}
+
+async function benchMode(unsafe: boolean) {
+  const mode = unsafe ? 'unsafe' : 'safe'
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-bench-'))
+  const service = await startServiceProcess({ root, dataDir, unsafe })
+  try {
+    const chain = defineChain({
+      id: Number(await rpc(service.rpcUrl, 'eth_chainId', []).then(BigInt)),
+      name: 'bench',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [service.rpcUrl] } },
+    })
+    const publicClient = createPublicClient({ chain, transport: http(service.rpcUrl) }) as PublicClient
+    const clients = await Promise.all(
+      Array.from({ length: CLIENTS }, () => createClient(service, publicClient)),
+    )
+
+    // Warm-up (not measured): every client deploys its account through initCode.
+    const warm: Timings = { estimate: [], send: [], sendToReceipt: [], gas: [] }
+    await Promise.all(
+      clients.map(async (client) =>
+        runOperation(
+          service,
+          client,
+          warm,
+          await client.account
+            .getFactoryArgs()
+            .then(({ factory, factoryData }) => `${factory}${(factoryData as string).slice(2)}` as Hex),
+        ),
+      ),
+    )
+
+    // 1. 200 operations, 16 clients each looping estimate → send → receipt.
+    const timings: Timings = { estimate: [], send: [], sendToReceipt: [], gas: [] }
+    const shares = clients.map(
+      (_, i) => Math.floor(OPERATIONS / CLIENTS) + (i < OPERATIONS % CLIENTS ? 1 : 0),
+    )
+    let started = performance.now()
+    await Promise.all(
+      clients.map(async (client, i) => {
+        for (let n = 0; n < (shares[i] ?? 0); n++) await runOperation(service, client, timings)
+      }),
+    )
+    const loopSeconds = (performance.now() - started) / 1000
+    report(mode, 'estimate (eth_estimateUserOperationGas)', timings.estimate, null)
+    report(mode, 'send (eth_sendUserOperation)', timings.send, null)
+    report(
+      mode,
+      'send-to-receipt',
+      timings.sendToReceipt,
+      OPERATIONS / loopSeconds,
+      `${CLIENTS} clients, estimate→send→receipt loop`,
+    )
+    const ratios = timings.gas.map((g) => Number(g.used) / Number(g.limits))
+    report(
+      mode,
+      'gas used / estimated limits',
+      null,
+      null,
+      `min ${(Math.min(...ratios) * 100).toFixed(1)} %, median ${(percentile(ratios, 50) * 100).toFixed(1)} %, max ${(Math.max(...ratios) * 100).toFixed(1)} % (never over 100 %: ${ratios.every((r) => r <= 1)})`,
+    )
+
+    // 2. Burst: every client sends its share pre-signed, back to back, without waiting; included ops/s.
+    const template = clients[0] as Client
+    const templateCallData = await template.account.encodeCalls([{ to: template.account.address, value: 0n }])
+    const estimate = await rpc(service.bundlerUrl, 'eth_estimateUserOperationGas', [
+      {
+        sender: template.account.address,
+        nonce: hex(template.nonce),
+        initCode: '0x',
+        callData: templateCallData,
+        paymasterAndData: '0x',
+        signature: await stubSignature(template),
+      },
+      entryPoint06Address,
+    ])
+    const burst = await Promise.all(
+      clients.map(async (client, i) => {
+        const ops: Op[] = []
+        for (let n = 0; n < (shares[i] ?? 0); n++) {
+          const op: Op = {
+            sender: client.account.address,
+            nonce: client.nonce + BigInt(n),
+            initCode: '0x',
+            callData: await client.account.encodeCalls([{ to: client.account.address, value: 0n }]),
+            callGasLimit: BigInt(estimate.callGasLimit),
+            verificationGasLimit: BigInt(estimate.verificationGasLimit),
+            preVerificationGas: BigInt(estimate.preVerificationGas) + 200n,
+            maxFeePerGas: BigInt(estimate.maxFeePerGas) * 2n,
+            maxPriorityFeePerGas: BigInt(estimate.maxPriorityFeePerGas),
+            paymasterAndData: '0x',
+            signature: '0x',
+          }
+          op.signature = await client.account.signUserOperation(op)
+          ops.push(op)
+        }
+        client.nonce += BigInt(ops.length)
+        return ops
+      }),
+    )
+    const burstSend: number[] = []
+    started = performance.now()
+    const hashes = (
+      await Promise.all(
+        burst.map(async (ops) => {
+          const sent: Hex[] = []
+          for (const op of ops) {
+            const t = performance.now()
+            sent.push(
+              await rpc(service.bundlerUrl, 'eth_sendUserOperation', [toRpc(op), entryPoint06Address]),
+            )
+            burstSend.push(performance.now() - t)
+          }
+          return sent
+        }),
+      )
+    ).flat()
+    await Promise.all(hashes.map((hash) => waitForReceipt(service, hash, 20)))
+    const burstSeconds = (performance.now() - started) / 1000
+    report(
+      mode,
+      'burst: send, then all included',
+      burstSend,
+      OPERATIONS / burstSeconds,
+      `${CLIENTS} clients sending pre-signed ops back to back`,
+    )
+
+    // 3. Raw handleOps on the same chain, bypassing the service (nonce key 1, own funded EOA).
+    if (unsafe) {
+      const sender = privateKeyToAccount(generatePrivateKey())
+      await rpc(service.rpcUrl, 'anvil_setBalance', [sender.address, hex(10n ** 22n)])
+      const wallet = createWalletClient({ account: sender, chain, transport: http(service.rpcUrl) })
+      const key = 1n << 64n
+      // A new nonce key costs a fresh storage slot in the EntryPoint: estimate with it.
+      const rawEstimate = await rpc(service.bundlerUrl, 'eth_estimateUserOperationGas', [
+        {
+          sender: template.account.address,
+          nonce: hex(key),
+          initCode: '0x',
+          callData: templateCallData,
+          paymasterAndData: '0x',
+          signature: await stubSignature(template),
+        },
+        entryPoint06Address,
+      ])
+      const raw: Op[] = []
+      for (let n = 0; n < OPERATIONS; n++) {
+        const client = clients[n % CLIENTS] as Client
+        const op: Op = {
+          sender: client.account.address,
+          nonce: key + BigInt(Math.floor(n / CLIENTS)),
+          initCode: '0x',
+          callData: await client.account.encodeCalls([{ to: client.account.address, value: 0n }]),
+          callGasLimit: BigInt(rawEstimate.callGasLimit),
+          verificationGasLimit: BigInt(rawEstimate.verificationGasLimit),
+          preVerificationGas: BigInt(rawEstimate.preVerificationGas) + 200n,
+          maxFeePerGas: BigInt(estimate.maxFeePerGas) * 2n,
+          maxPriorityFeePerGas: BigInt(estimate.maxPriorityFeePerGas),
+          paymasterAndData: '0x',
+          signature: '0x',
+        }
+        op.signature = await client.account.signUserOperation(op)
+        raw.push(op)
+      }
+      // Bundles never hold two nonces of one sender out of order: ops are laid out round-robin by sender.
+      started = performance.now()
+      for (let i = 0; i < raw.length; i += RAW_BUNDLE_SIZE) {
+        const hash = await wallet.writeContract({
+          address: entryPoint06Address,
+          abi: entryPoint06Abi,
+          functionName: 'handleOps',
+          args: [raw.slice(i, i + RAW_BUNDLE_SIZE), sender.address],
+          gas: 10_000_000n,
+        })
+        const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 1 })
+        if (receipt.status !== 'success') {
+          const why = await publicClient
+            .simulateContract({
+              address: entryPoint06Address,
+              abi: entryPoint06Abi,
+              functionName: 'handleOps',
+              args: [raw.slice(i, i + RAW_BUNDLE_SIZE), sender.address],
+              account: sender.address,
+            })
+            .catch((err) => (err as Error).message.split('\n').slice(0, 6).join(' '))
+          throw new Error(`raw handleOps ${hash} reverted: ${String(why)}`)
+        }
+      }
+      report(
+        'chain',
+        `raw handleOps (bundles of ${RAW_BUNDLE_SIZE})`,
+        null,
+        OPERATIONS / ((performance.now() - started) / 1000),
+        'same anvil, no service: the physical limit',
+      )
+    }
+    const memory = service.memory()
+    report(
+      mode,
+      'service memory',
+      null,
+      null,
+      `RSS ${memory.rssMiB.toFixed(0)} MiB, peak ${memory.peakMiB?.toFixed(0) ?? '?'} MiB`,
+    )
+  } finally {
+    await service.stop()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+await benchMode(false)
+await benchMode(true)
+
+const header = ['mode', 'measure', 'p50', 'p95', 'ops/s', 'note']
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+const line = (cells: string[]) =>
+  cells
+    .map((c, i) => c.padEnd(widths[i] ?? 0))
+    .join('  ')
+    .trimEnd()
+console.log(
+  `\nOpstation bundler benchmark: ${OPERATIONS} UserOperations, ${CLIENTS} concurrent clients, automine, ${os.cpus().length} CPUs, Node ${process.version}\n`,
+)
+console.log(line(header))
+console.log(line(widths.map((w) => '-'.repeat(w))))
+for (const row of rows) console.log(line(row))
