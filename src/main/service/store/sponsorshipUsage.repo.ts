@@ -2,7 +2,7 @@ import type { Store } from './openStore'
 import type { SponsorshipUsage } from './schema'
 
 /** Mined sponsored operations kept for spending limits; the oldest are dropped first. */
-export const MAX_SPONSORSHIP_USAGE = 20_000
+export const MAX_SPONSORSHIP_USAGE = 5_000
 
 /** Adds mined operations not yet recorded (by userOpHash). Returns how many were new. */
 export async function addSponsorshipUsage(store: Store, entries: SponsorshipUsage[]): Promise<number> {

@@ -2,8 +2,8 @@ import { getBatchedAppender } from './batchedAppend'
 import type { Store } from './openStore'
 import type { Sponsorship } from './schema'
 
-/** Decisions kept; the oldest are dropped first. */
-export const MAX_SPONSORSHIPS = 1000
+/** Decisions kept; the oldest are dropped first (the store rewrites the whole document on every change). */
+export const MAX_SPONSORSHIPS = 500
 
 /**
  * Queues a decision; it is readable at once (list/find below) and written with the next batch

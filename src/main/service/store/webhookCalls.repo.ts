@@ -2,8 +2,8 @@ import { getBatchedAppender } from './batchedAppend'
 import type { Store } from './openStore'
 import type { WebhookCall } from './schema'
 
-/** Calls kept; the oldest are dropped first. */
-export const MAX_WEBHOOK_CALLS = 300
+/** Calls kept; the oldest are dropped first (the store rewrites the whole document on every change). */
+export const MAX_WEBHOOK_CALLS = 200
 
 /** Queues a call record; readable at once, written with the next batch (store/batchedAppend.ts). */
 export function addWebhookCall(store: Store, call: WebhookCall): void {

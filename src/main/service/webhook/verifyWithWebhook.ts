@@ -7,7 +7,7 @@ import { addWebhookCall } from '../store/webhookCalls.repo'
 import { callWebhook } from './callWebhook'
 
 /** Bodies kept in the call log (characters). */
-const MAX_LOGGED_BODY = 4096
+const MAX_LOGGED_BODY = 2048
 
 export type VerifyWithWebhookParameters = {
   store: Store
