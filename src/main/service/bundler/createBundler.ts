@@ -360,6 +360,13 @@ export function createBundler({
     if (next === 'auto' && hasPending()) scheduleAutoBundle()
   }
   applyMode(mode)
+  // A restarted anvil reloads its last state dump: the executor's nonce may be behind our counter.
+  const stopChainEvents = chain.onEvent((event) => {
+    if (event.type === 'chain.restarted') {
+      sender.resync()
+      gasPrices.invalidate()
+    }
+  })
   const stopListening = events?.on('settings.changed', (changed) => {
     if (changed.bundlingMode !== mode) applyMode(changed.bundlingMode as BundlingMode)
   })
@@ -893,6 +900,7 @@ export function createBundler({
     async close() {
       closed = true
       stopListening?.()
+      stopChainEvents()
       if (autoTimer) clearTimeout(autoTimer)
       if (intervalTimer) clearInterval(intervalTimer)
       clearInterval(decayTimer)
