@@ -55,7 +55,8 @@ export class AtomicJsonFile<T> implements Adapter<T> {
       const { data, waiters } = this.#next
       this.#next = undefined
       try {
-        await writeFileAtomically(this.filename, JSON.stringify(data, null, 2), this.#mode)
+        // Compact JSON: the whole document is written on every change, so indentation would cost time and disk.
+        await writeFileAtomically(this.filename, JSON.stringify(data), this.#mode)
         for (const w of waiters) w.resolve()
       } catch (err) {
         for (const w of waiters) w.reject(err)

@@ -4,6 +4,7 @@ import { AppError, type AppErrorOptions } from '../../errors'
 export class FailedOpError extends AppError {
   override name = 'FailedOpError'
   override httpStatus = 400
+  override rpcHttpStatus = 400
   readonly opIndex: number
   /** The EntryPoint's reason text. */
   readonly reason: string
@@ -25,6 +26,7 @@ export class SimulationRevertedError extends AppError {
   override name = 'SimulationRevertedError'
   override rpcCode = -32521
   override httpStatus = 400
+  override rpcHttpStatus = 400
   /** Decoded reason (`Error(string)` text, custom error name and args, or Panic code), if any. */
   readonly reason: string | null
   readonly revertData: `0x${string}` | null
