@@ -83,3 +83,32 @@ test('gas tank: the balance on chain, a deposit and a withdrawal', async ({ app 
   await expect(app.getByTestId('gas-tank-error-message')).toContainText('less than')
   await screenshot(app, 'paymaster-gas-tank')
 })
+
+test('deactivate a dApp: marked inactive on its page and in the list, and activated again', async ({
+  app,
+  api,
+}) => {
+  const ui = new ConsoleApp(app)
+  const paymasters = new PaymastersScreen(app)
+  await ui.open('paymasters')
+  const apiKey = await paymasters.create('switch-dapp')
+  await expect(paymasters.statusBadge()).toHaveText('active')
+
+  await paymasters.activeToggle().click()
+  await expect(paymasters.statusBadge()).toHaveText('inactive')
+  await expect(paymasters.activeToggle()).toHaveText('Activate')
+  await expect(app.getByTestId('paymaster-inactive')).toBeVisible()
+  await screenshot(app, 'paymaster-inactive')
+  const listed = await api.rest<{ apiKey: string; active: boolean }[]>('GET', '/api/v2/public/sdk/paymaster')
+  expect(listed.body.data).toEqual([expect.objectContaining({ apiKey, active: false })])
+
+  await ui.open('paymasters')
+  await expect(paymasters.row('switch-dapp').getByTestId('paymaster-inactive')).toHaveText('inactive')
+  await screenshot(app, 'paymasters-inactive')
+
+  await paymasters.row('switch-dapp').getByTestId('paymaster-link-switch-dapp').click()
+  await paymasters.activeToggle().click()
+  await expect(paymasters.statusBadge()).toHaveText('active')
+  await ui.open('paymasters')
+  await expect(paymasters.row('switch-dapp').getByTestId('paymaster-inactive')).toHaveCount(0)
+})

@@ -4,11 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
 import type { ChainStatus, ServiceInfo } from '../../shared/serviceInfo'
 import { type Bundler, createBundler } from './bundler/createBundler'
-import { ethChainId } from './bundler/methods/eth_chainId'
 import { createBundlerMethods } from './bundler/methods'
+import { ethChainId } from './bundler/methods/eth_chainId'
 import { type Chain, createGasTank, startChain } from './chain'
 import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { registerAccountRoutes } from './console/account.routes'
+import { registerDappRoutes } from './console/dapps.routes'
 import { registerSandboxRoutes } from './console/sandbox.routes'
 import { registerSettingsRoutes } from './console/settings.routes'
 import { registerUserOperationRoutes } from './console/userOperations.routes'
@@ -16,12 +17,12 @@ import { ChainError, StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
 import { createMethodRegistry } from './jsonrpc/defineMethod'
 import { findPackageRoot, readPackageVersion } from './packageRoot'
+import { createPaymaster } from './paymaster/createPaymaster'
 import { buildServer } from './server/buildServer'
 import { ensureDefaultAccount } from './store/accounts.repo'
 import { setDappPaymasterId } from './store/dapps.repo'
 import { lockDataFolder } from './store/lockDataFolder'
 import { openStore, type Store } from './store/openStore'
-import { createPaymaster } from './paymaster/createPaymaster'
 import type { Dapp, Settings } from './store/schema'
 
 export type RuntimeSettings = Pick<ServiceConfig, 'bundlingMode' | 'unsafe' | 'webhookTimeoutMs'>
@@ -99,7 +100,8 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       ? createBundler({ chain, store, events, log, settings: runtime })
       : undefined
     const getBundler = () => {
-      if (!bundler) throw new ChainError('No chain is running (started with --no-chain): the bundler is unavailable')
+      if (!bundler)
+        throw new ChainError('No chain is running (started with --no-chain): the bundler is unavailable')
       return bundler
     }
     const paymaster = createPaymaster({
@@ -140,9 +142,11 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       provisionDapp,
       plugins: [
         (scope) => registerAccountRoutes(scope, { store }),
+        (scope) => registerDappRoutes(scope, { store }),
         (scope) => paymaster.registerRoutes(scope),
         (scope) => registerSandboxRoutes(scope, { store, dataDir: config.dataDir, getChain: () => chain }),
-        (scope) => registerUserOperationRoutes(scope, { store, getUserOperations: () => bundler?.userOperations }),
+        (scope) =>
+          registerUserOperationRoutes(scope, { store, getUserOperations: () => bundler?.userOperations }),
         (scope) =>
           registerSettingsRoutes(scope, {
             store,

@@ -21,6 +21,15 @@ export class PaymastersScreen {
     return this.page.getByTestId(`paymaster-row-${name}`)
   }
 
+  /** The Activate / Deactivate button on the dApp's overview. */
+  activeToggle(): Locator {
+    return this.page.getByTestId('dapp-active-toggle')
+  }
+
+  statusBadge(): Locator {
+    return this.page.getByTestId('dapp-status-badge')
+  }
+
   async openTab(tab: 'overview' | 'policies' | 'contracts' | 'webhooks'): Promise<void> {
     await this.page.getByTestId(`tab-${tab}`).click()
   }

@@ -1,4 +1,4 @@
-import { ConflictError } from '../errors'
+import { ConflictError, NotFoundError } from '../errors'
 import { generateApiKey, generateId } from './ids'
 import type { Store } from './openStore'
 import type { Dapp } from './schema'
@@ -55,5 +55,15 @@ export async function setDappPaymasterId(store: Store, dappId: string, paymaster
   await store.update((doc) => {
     const dapp = doc.dapps.find((d) => d.id === dappId)
     if (dapp) dapp.paymasterId = paymasterId
+  })
+}
+
+/** Activates or deactivates a dApp: a deactivated dApp's sponsorship decisions fail at the dApp step. */
+export async function setDappActive(store: Store, dappId: string, active: boolean): Promise<Dapp> {
+  return store.update((doc) => {
+    const dapp = doc.dapps.find((d) => d.id === dappId)
+    if (!dapp) throw new NotFoundError('Paymaster not found for this apiKey')
+    dapp.active = active
+    return dapp
   })
 }

@@ -9,6 +9,7 @@ import type {
   SignUserOperationResponse,
 } from '../../../shared/sandbox'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
+import type { Paymaster } from './dashboard'
 import { requestJson } from './http'
 
 /** The console's own API (`/console/api/*`): what dApps do not need but the operator does. */
@@ -57,6 +58,10 @@ export const consoleApi = {
   status: () => requestJson<ServiceInfo>('/console/api/status', { auth: false }),
   regenerateAuthToken: () =>
     requestJson<{ authToken: string }>('/console/api/account/auth-token', { method: 'POST' }),
+
+  /** Activates or deactivates a dApp; returns it as the dashboard list shows it. */
+  setDappActive: (apiKey: string, active: boolean) =>
+    requestJson<Paymaster>(`/console/api/dapps/${enc(apiKey)}`, { method: 'PATCH', body: { active } }),
 
   getPolicies: (apiKey: string) => requestJson<DappPolicies>(`/console/api/dapps/${enc(apiKey)}/policies`),
   updatePolicies: (apiKey: string, policies: Partial<DappPolicies>) =>

@@ -12,7 +12,7 @@ export function DappPicker({ testId = 'dapp-picker' }: { testId?: string }) {
       <select data-testid={testId} value={selected ?? ''} onChange={(e) => select(e.target.value || null)}>
         {list.map((p) => (
           <option key={p.apiKey} value={p.apiKey}>
-            {p.name} (chain {p.chainId})
+            {p.name} (chain {p.chainId}){p.active === false ? ' · inactive' : ''}
           </option>
         ))}
       </select>

@@ -1,9 +1,10 @@
 import { ContractsPanel } from '../components/dapp/ContractsPanel'
+import { DappStatusPanel } from '../components/dapp/DappStatusPanel'
 import { GasTankPanel } from '../components/dapp/GasTankPanel'
 import { PoliciesPanel } from '../components/dapp/PoliciesPanel'
 import { SponsorshipChart } from '../components/dapp/SponsorshipChart'
 import { WebhooksPanel } from '../components/dapp/WebhooksPanel'
-import { ErrorBanner, Spinner } from '../components/Feedback'
+import { Badge, ErrorBanner, Spinner } from '../components/Feedback'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { CopyField } from '../components/Mono'
@@ -38,6 +39,14 @@ export function PaymasterPage({ apiKey, tab }: { apiKey: string; tab: string }) 
           <>
             <Link to="paymasters">Paymasters</Link> / chain {paymaster.chainId} · version{' '}
             {paymaster.version ?? '—'} · {paymaster.type ?? 'HYBRID'}
+            {paymaster.active === false ? (
+              <>
+                {' '}
+                <Badge tone="warn" testId="paymaster-inactive">
+                  inactive
+                </Badge>
+              </>
+            ) : null}
           </>
         }
       />
@@ -52,6 +61,7 @@ export function PaymasterPage({ apiKey, tab }: { apiKey: string; tab: string }) 
       />
       {tab === 'overview' ? (
         <>
+          <DappStatusPanel apiKey={apiKey} active={paymaster.active !== false} />
           <Section title="Keys and URL" testId="paymaster-keys">
             <CopyField
               label="apiKey"

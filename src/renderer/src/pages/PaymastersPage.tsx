@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import { errorMessage } from '../api/http'
 import { CopyButton } from '../components/CopyButton'
-import { Empty, ErrorBanner, Spinner } from '../components/Feedback'
+import { Badge, Empty, ErrorBanner, Spinner } from '../components/Feedback'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { formatDateTime, formatEth } from '../lib/format'
@@ -158,6 +158,14 @@ export function PaymastersPage() {
                     >
                       {p.name}
                     </Link>
+                    {p.active === false ? (
+                      <>
+                        {' '}
+                        <Badge tone="warn" testId="paymaster-inactive">
+                          inactive
+                        </Badge>
+                      </>
+                    ) : null}
                   </td>
                   <td>{p.chainId}</td>
                   <td>{p.version ?? '—'}</td>

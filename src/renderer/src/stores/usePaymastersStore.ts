@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { consoleApi } from '../api/console'
 import { dashboardApi, type Paymaster } from '../api/dashboard'
 import { failed, idle, type Loadable, loaded, loading } from './loadable'
 
@@ -10,6 +11,8 @@ type PaymastersState = {
   /** Creates a dApp and returns its apiKey; throws with the server's message. */
   create: (input: { name: string; chainId: number; version: string }) => Promise<string>
   select: (apiKey: string | null) => void
+  /** Activates or deactivates a dApp (an inactive dApp sponsors nothing); throws with the server's message. */
+  setActive: (apiKey: string, active: boolean) => Promise<void>
 }
 
 const SELECTED_KEY = 'opstation.selectedApiKey'
@@ -35,6 +38,16 @@ export const usePaymastersStore = create<PaymastersState>()((set, get) => ({
     await get().load()
     get().select(created.apiKey)
     return created.apiKey
+  },
+
+  async setActive(apiKey, active) {
+    const updated = await consoleApi.setDappActive(apiKey, active)
+    set((s) => ({
+      list: {
+        ...s.list,
+        data: s.list.data?.map((p) => (p.apiKey === apiKey ? { ...p, active: updated.active } : p)),
+      },
+    }))
   },
 
   select(apiKey) {
