@@ -27,7 +27,7 @@ test('the activity feed stays fast with thousands of records', async ({ app }) =
         detail: i % 3 !== 0 ? 'whitelisted' : 'not whitelisted',
       },
     ],
-    reason: i % 3 !== 0 ? null : `selector 0x095ea7b3 is not a whitelisted method (#${i})`,
+    reason: i % 3 !== 0 ? null : `approve (0x095ea7b3) is not a whitelisted method of tUSDC (#${i})`,
     apiKey: 'k',
     dappName: 'bulk',
   }))

@@ -109,7 +109,7 @@ describe('Biconomy SDK v4, SPONSORED, with bundlerUrl and paymasterUrl at the se
     )
     const decision = decisions.body.data.items[0]
     expect(decision.reason).toBe(
-      `tUSDC (${token}): selector 0x40c10f19 is not a whitelisted method (whitelisted: approve)`,
+      `mint (0x40c10f19) is not a whitelisted method of tUSDC at ${token} (whitelisted: approve)`,
     )
     expect(decision.paymasterAndData).toBe('0x')
     expect(decision.userOpHash).toBe(response.userOpHash)

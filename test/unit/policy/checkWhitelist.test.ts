@@ -58,9 +58,23 @@ describe('checkWhitelist', () => {
     )
   })
 
-  it('fails a method of a registered contract that is not whitelisted, and a plain value transfer', () => {
+  it('fails a method of a registered contract that is not whitelisted, named from the ABI with its selector', () => {
     expect(checkWhitelist(single(counter, setNumber), [contract(['increment'])]).detail).toBe(
-      `Counter (${counter}): selector 0x3fb5c1cb is not a whitelisted method (whitelisted: increment)`,
+      `setNumber (0x3fb5c1cb) is not a whitelisted method of Counter at ${counter} (whitelisted: increment)`,
+    )
+    // A view function is named too (it can never be whitelisted).
+    const number = encodeFunctionData({ abi: counterAbi, functionName: 'number' })
+    expect(checkWhitelist(single(counter, number), [contract(['increment'])]).detail).toBe(
+      `number (0x8381f58a) is not a whitelisted method of Counter at ${counter} (whitelisted: increment)`,
+    )
+    expect(checkWhitelist(single(counter, setNumber), [contract([])]).detail).toBe(
+      `setNumber (0x3fb5c1cb) is not a whitelisted method of Counter at ${counter} (whitelisted: none)`,
+    )
+  })
+
+  it('keeps the bare selector for a call the ABI does not know, and fails a plain value transfer', () => {
+    expect(checkWhitelist(single(counter, '0xdeadbeef'), [contract(['increment'])]).detail).toBe(
+      `selector 0xdeadbeef (not in its ABI) is not a whitelisted method of Counter at ${counter} (whitelisted: increment)`,
     )
     expect(checkWhitelist(single(counter, '0x', 7n), [contract(['increment'])]).detail).toBe(
       `Counter (${counter}) receives a plain transfer of 7 wei, not a whitelisted method`,

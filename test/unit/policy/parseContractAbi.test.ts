@@ -47,6 +47,17 @@ describe('parseContractAbi', () => {
     ])
   })
 
+  it('names every function by selector, view and pure ones included, the first overload name winning', () => {
+    const parsed = parseContractAbi(JSON.stringify(abi))
+    expect(parsed.namesBySelector.get('0xa9059cbb')).toBe('transfer')
+    expect(parsed.namesBySelector.get(toFunctionSelector('function safeMint(address,bytes)'))).toBe(
+      'safeMint',
+    )
+    expect(parsed.namesBySelector.get(toFunctionSelector('function balanceOf(address)'))).toBe('balanceOf')
+    expect(parsed.namesBySelector.get(toFunctionSelector('function legacyRead()'))).toBe('legacyRead')
+    expect(parsed.namesBySelector.size).toBe(5)
+  })
+
   it('rejects text that is not a JSON ABI array', () => {
     expect(() => parseContractAbi('nope')).toThrow(
       'abi must be a stringified JSON ABI array (it does not parse as JSON)',

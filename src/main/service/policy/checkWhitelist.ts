@@ -7,23 +7,33 @@ import type { StepOutcome } from './types'
 /** Phrase of Biconomy's hosted paymaster for a call to a contract that is not registered (the SDK matches it). */
 export const SMART_CONTRACT_DATA_NOT_FOUND = 'Smart contract data not found'
 
-type WhitelistEntry = { contract: SmartContract; selectors: Map<Hex, string> }
+type WhitelistEntry = {
+  /** Whitelisted selector → method name. */
+  selectors: Map<Hex, string>
+  /** Every function of the ABI by selector, to name a call that is not whitelisted. */
+  names: Map<Hex, string>
+}
 
 const cache = new WeakMap<SmartContract, { key: string; entry: WhitelistEntry }>()
 
-/** The whitelisted selectors of a registered contract (method names matched through its ABI). */
-export function getWhitelistedSelectors(contract: SmartContract): Map<Hex, string> {
+function getWhitelistEntry(contract: SmartContract): WhitelistEntry {
   const key = `${contract.updatedAt}|${contract.whitelistedMethods.join(',')}`
   const cached = cache.get(contract)
-  if (cached?.key === key) return cached.entry.selectors
+  if (cached?.key === key) return cached.entry
   const parsed = parseContractAbi(contract.abi)
   const selectors = new Map<Hex, string>()
   for (const method of contract.whitelistedMethods) {
     for (const selector of parsed.selectorsByMethod.get(method) ?? [])
       selectors.set(selector.toLowerCase() as Hex, method)
   }
-  cache.set(contract, { key, entry: { contract, selectors } })
-  return selectors
+  const entry = { selectors, names: parsed.namesBySelector }
+  cache.set(contract, { key, entry })
+  return entry
+}
+
+/** The whitelisted selectors of a registered contract (method names matched through its ABI). */
+export function getWhitelistedSelectors(contract: SmartContract): Map<Hex, string> {
+  return getWhitelistEntry(contract).selectors
 }
 
 /**
@@ -77,12 +87,15 @@ function checkCall(call: InnerCall, byAddress: Map<string, SmartContract>): { ok
     const what = call.data === '0x' ? `a plain transfer of ${call.value} wei` : 'data shorter than a selector'
     return { ok: false, detail: `${contract.name} (${call.to}) receives ${what}, not a whitelisted method` }
   }
-  const method = getWhitelistedSelectors(contract).get(call.selector)
+  const { selectors, names } = getWhitelistEntry(contract)
+  const method = selectors.get(call.selector)
   if (!method) {
     const allowed = contract.whitelistedMethods.length ? contract.whitelistedMethods.join(', ') : 'none'
+    const name = names.get(call.selector)
+    const what = name ? `${name} (${call.selector})` : `selector ${call.selector} (not in its ABI)`
     return {
       ok: false,
-      detail: `${contract.name} (${call.to}): selector ${call.selector} is not a whitelisted method (whitelisted: ${allowed})`,
+      detail: `${what} is not a whitelisted method of ${contract.name} at ${call.to} (whitelisted: ${allowed})`,
     }
   }
   return { ok: true, detail: `${contract.name}.${method} (${call.to}) is whitelisted` }

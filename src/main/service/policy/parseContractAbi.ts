@@ -6,6 +6,8 @@ export type ParsedContractAbi = {
   methods: string[]
   /** Selector(s) of each callable function name (overloads share a name). */
   selectorsByMethod: Map<string, Hex[]>
+  /** Name of every function of the ABI by its selector, view and pure ones included (to name a call). */
+  namesBySelector: Map<Hex, string>
 }
 
 /**
@@ -22,8 +24,13 @@ export function parseContractAbi(abiText: string): ParsedContractAbi {
   if (!Array.isArray(abi)) throw new InvalidInputError('abi must be a stringified JSON ABI array')
   const methods: string[] = []
   const selectorsByMethod = new Map<string, Hex[]>()
+  const namesBySelector = new Map<Hex, string>()
   for (const [index, entry] of abi.entries()) {
-    if (typeof entry !== 'object' || entry === null || typeof (entry as { type?: unknown }).type !== 'string') {
+    if (
+      typeof entry !== 'object' ||
+      entry === null ||
+      typeof (entry as { type?: unknown }).type !== 'string'
+    ) {
       throw new InvalidInputError(`abi entry ${index} is not an ABI item (an object with a "type")`)
     }
     const item = entry as Partial<AbiFunction> & { type: string; constant?: boolean }
@@ -31,13 +38,17 @@ export function parseContractAbi(abiText: string): ParsedContractAbi {
     if (typeof item.name !== 'string' || item.name === '') {
       throw new InvalidInputError(`abi entry ${index} is a function without a name`)
     }
-    if (!isCallable(item)) continue
-    let selector: Hex
+    let selector: Hex | null = null
     try {
-      selector = toFunctionSelector({ ...item, inputs: item.inputs ?? [], outputs: item.outputs ?? [] } as AbiFunction)
-    } catch {
-      throw new InvalidInputError(`abi entry ${index} (${item.name}) has invalid inputs`)
-    }
+      selector = toFunctionSelector({
+        ...item,
+        inputs: item.inputs ?? [],
+        outputs: item.outputs ?? [],
+      } as AbiFunction).toLowerCase() as Hex
+      if (!namesBySelector.has(selector)) namesBySelector.set(selector, item.name)
+    } catch {}
+    if (!isCallable(item)) continue
+    if (selector === null) throw new InvalidInputError(`abi entry ${index} (${item.name}) has invalid inputs`)
     const selectors = selectorsByMethod.get(item.name)
     if (selectors) selectors.push(selector)
     else {
@@ -45,7 +56,7 @@ export function parseContractAbi(abiText: string): ParsedContractAbi {
       methods.push(item.name)
     }
   }
-  return { methods, selectorsByMethod }
+  return { methods, selectorsByMethod, namesBySelector }
 }
 
 function isCallable(item: { stateMutability?: string; constant?: boolean }): boolean {
@@ -59,7 +70,9 @@ export function assertMethodsInAbi(whitelistedMethods: string[], parsed: ParsedC
   if (unknown.length > 0) {
     throw new InvalidInputError(
       `whitelistedMethods contains methods that are not callable functions of the ABI: ${unknown.join(', ')}` +
-        (parsed.methods.length ? ` (callable: ${parsed.methods.join(', ')})` : ' (the ABI has no callable functions)'),
+        (parsed.methods.length
+          ? ` (callable: ${parsed.methods.join(', ')})`
+          : ' (the ABI has no callable functions)'),
     )
   }
 }
