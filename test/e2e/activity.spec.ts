@@ -65,3 +65,57 @@ test('the activity feed stays fast with thousands of records', async ({ app }) =
   await expect(activity.detail().getByTestId('decision-reason')).toContainText('#3')
   await screenshot(app, 'activity-thousands')
 })
+
+/**
+ * The policy steps of a decision in the detail panel: step names stay on one line next to long details
+ * (addresses, reasons), which wrap instead. The decision comes from a stubbed route with real step texts.
+ */
+test('the policy steps table keeps step names on one line beside long details', async ({ app }) => {
+  const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+  const decision = {
+    id: 'd-steps',
+    dappId: 'x',
+    time: new Date().toISOString(),
+    at: new Date().toISOString(),
+    method: 'pm_sponsorUserOperation',
+    mode: 'SPONSORED',
+    sender: '0x4a0d6E8a36B2F1D6b8C5F7A0e5cD2a1B3c4D5e6F',
+    nonce: '0',
+    userOpHash: null,
+    sponsored: false,
+    reason: `approve (0x095ea7b3) is not a whitelisted method of tUSDC at ${token} (whitelisted: mint)`,
+    steps: [
+      { step: 'dapp', outcome: 'pass', detail: 'dApp "shop" is active on chain 31337' },
+      {
+        step: 'whitelist',
+        outcome: 'fail',
+        detail: `approve (0x095ea7b3) is not a whitelisted method of tUSDC at ${token} (whitelisted: mint)`,
+      },
+      { step: 'limits', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
+      { step: 'estimate', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
+      { step: 'gasTank', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
+      { step: 'webhook', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
+    ],
+    apiKey: 'k',
+    dappName: 'shop',
+  }
+  await app.route('**/console/api/sponsorship-decisions?*', (route) =>
+    route.fulfill({ json: { statusCode: 200, message: 'ok', data: { items: [decision] } } }),
+  )
+  await app.route('**/console/api/sponsorship-decisions/*', (route) =>
+    route.fulfill({ json: { statusCode: 200, message: 'ok', data: decision } }),
+  )
+  await new ConsoleApp(app).open('activity')
+  const activity = new ActivityScreen(app)
+  await activity.open('decision', 'not sponsored')
+  const steps = activity.detail().getByTestId('policy-steps')
+  await expect(steps.getByTestId('policy-step-whitelist')).toHaveAttribute('data-outcome', 'fail')
+  for (const name of ['dapp', 'whitelist', 'limits', 'estimate', 'gasTank', 'webhook']) {
+    const label = steps.getByTestId(`policy-step-${name}`).getByTestId('policy-step-name')
+    await expect(label).toHaveText(name)
+    const box = await label.boundingBox()
+    const lineHeight = await label.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight))
+    expect(box?.height, `step name "${name}" on one line`).toBeLessThan(lineHeight * 1.5)
+  }
+  await screenshot(app, 'activity-policy-steps')
+})

@@ -60,16 +60,18 @@ function PolicySteps({ raw }: { raw: Raw }) {
       <tbody>
         {keyed(steps).map(({ item: s, key }) => (
           <tr key={key} data-testid={`policy-step-${s.step}`} data-outcome={s.outcome}>
-            <td>{s.outcome === 'pass' ? '✓' : s.outcome === 'fail' ? '✗' : '–'}</td>
-            <td>
-              <strong>{s.step}</strong>
+            <td className="policy-step-mark">
+              {s.outcome === 'pass' ? '✓' : s.outcome === 'fail' ? '✗' : '–'}
             </td>
-            <td>
+            <td className="policy-step-name">
+              <strong data-testid="policy-step-name">{s.step}</strong>
+            </td>
+            <td className="policy-step-outcome">
               <Badge tone={s.outcome === 'pass' ? 'ok' : s.outcome === 'fail' ? 'bad' : 'neutral'}>
                 {s.outcome}
               </Badge>
             </td>
-            <td>{s.detail}</td>
+            <td className="policy-step-detail">{s.detail}</td>
           </tr>
         ))}
       </tbody>
