@@ -119,7 +119,7 @@ async function runOperation(service: ServiceProcess, client: Client, timings: Ti
   })
 }
 
-async function waitForReceipt(service: ServiceProcess, hash: Hex, intervalMs = 10): Promise<any> {
+async function waitForReceipt(service: ServiceProcess, hash: Hex, intervalMs = 20): Promise<any> {
   const deadline = Date.now() + 120_000
   for (;;) {
     const receipt = await rpc(service.bundlerUrl, 'eth_getUserOperationReceipt', [hash])
@@ -273,8 +273,16 @@ async function benchMode(unsafe: boolean) {
         }),
       )
     ).flat()
-    await Promise.all(hashes.map((hash) => waitForReceipt(service, hash, 20)))
+    // A sender's operations are included in nonce order: wait for each client's last one, then check them all.
+    const perClient = burst.map((ops) => ops.length)
+    let offset = 0
+    const lastHashes = perClient.map((n) => {
+      offset += n
+      return hashes[offset - 1] as Hex
+    })
+    await Promise.all(lastHashes.map((hash) => waitForReceipt(service, hash, 20)))
     const burstSeconds = (performance.now() - started) / 1000
+    await Promise.all(hashes.map((hash) => waitForReceipt(service, hash, 20)))
     report(
       mode,
       'burst: send, then all included',

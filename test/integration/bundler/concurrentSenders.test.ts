@@ -91,5 +91,5 @@ describe('200 UserOperations from 20 senders sent at once', () => {
       async () => (await callBundler(service, 'eth_getUserOperationReceipt', [sent.body.result])).body.result,
     )
     expect(receipt.success).toBe(true)
-  }, 180_000)
+  }, 300_000)
 })

@@ -298,6 +298,9 @@ export function createBundler({
       },
       onMined(entry, outcome, receipt) {
         rememberReceipt(receipt)
+        const key = senderKey(entry.userOperation)
+        const next = entry.userOperation.nonce + 1n
+        if ((knownNonces.get(key) ?? -1n) < next) knownNonces.set(key, next)
         setStatus(entry.userOpHash, outcome.success ? 'included' : 'failed', (r) =>
           applyOutcome(r, outcome, receipt),
         )
@@ -345,7 +348,7 @@ export function createBundler({
         })
     }, delayMs)
   }
-  const hasPending = () => mempool.entries().some((e) => e.state === 'pending')
+  const hasPending = () => mempool.hasPending()
 
   const applyMode = (next: BundlingMode) => {
     mode = next
@@ -379,15 +382,21 @@ export function createBundler({
 
   const hasLowerNonce = (op: UserOperationV06) => {
     for (const n of inFlight.get(senderKey(op))?.keys() ?? []) if (n < op.nonce) return true
-    for (const e of mempool.entries()) {
-      if (
-        e.userOperation.sender === op.sender &&
-        e.userOperation.nonce >> 64n === op.nonce >> 64n &&
-        e.userOperation.nonce < op.nonce
-      )
-        return true
-    }
-    return false
+    return mempool.hasLowerNonce(op.sender, op.nonce)
+  }
+  /**
+   * The EntryPoint's next nonce per sender and key as last seen (read from the node, or from our own mined
+   * bundles). Nonces only grow, so a stale value is too low: a gap check that fails on it reads the node again.
+   */
+  const knownNonces = new Map<string, bigint>()
+  const readNonce = async (op: UserOperationV06, fresh: boolean) => {
+    const key = senderKey(op)
+    const known = knownNonces.get(key)
+    if (known !== undefined && !fresh) return known
+    const value = await getNonce(chain, op.sender, op.nonce >> 64n)
+    if (knownNonces.size > 50_000) knownNonces.clear()
+    knownNonces.set(key, value)
+    return value
   }
   const waitForLowerInFlight = async (op: UserOperationV06) => {
     for (;;) {
@@ -439,10 +448,16 @@ export function createBundler({
     const key = op.nonce >> 64n
     const deadline = Date.now() + options.nonceGapWaitMs
     let onChain: bigint
+    let fresh = false
     for (;;) {
       await waitForLowerInFlight(op)
-      onChain = await getNonce(chain, op.sender, key)
+      onChain = await readNonce(op, fresh)
       if (op.nonce <= onChain || mempool.hasContiguousPredecessors(op.sender, op.nonce, onChain)) break
+      if (!fresh) {
+        // The remembered nonce may be behind (someone else's bundle): read the node before waiting.
+        fresh = true
+        continue
+      }
       if (Date.now() >= deadline) {
         throw userOperationRejected(
           `AA25 invalid account nonce: ${op.nonce} leaves a gap after the account's nonce ${onChain} and the pending operations`,
@@ -459,9 +474,7 @@ export function createBundler({
     try {
       return await simulate(op, stateOverride)
     } catch (err) {
-      const deploysEarlier = mempool
-        .entries()
-        .some((e) => e.userOperation.sender === op.sender && e.userOperation.initCode !== '0x')
+      const deploysEarlier = mempool.entriesOfSender(op.sender).some((e) => e.userOperation.initCode !== '0x')
       if (isAaError(err, 'AA20') && deploysEarlier) return { validated: false }
       throw err
     }

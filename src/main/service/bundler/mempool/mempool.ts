@@ -98,6 +98,34 @@ export class Mempool {
     return total
   }
 
+  /** This sender's operations (every nonce key). */
+  entriesOfSender(sender: Address): MempoolEntry[] {
+    const out: MempoolEntry[] = []
+    for (const sequence of this.#bySender.get(sender.toLowerCase())?.values() ?? []) {
+      for (const hash of sequence.values()) {
+        const entry = this.#byHash.get(hash)
+        if (entry) out.push(entry)
+      }
+    }
+    return out
+  }
+
+  /** Whether an operation of this sender and nonce key with a lower nonce is pending. */
+  hasLowerNonce(sender: Address, nonce: bigint): boolean {
+    for (const n of this.#bySender
+      .get(sender.toLowerCase())
+      ?.get(nonce >> 64n)
+      ?.keys() ?? [])
+      if (n < nonce) return true
+    return false
+  }
+
+  /** Whether any entry is waiting to be bundled. */
+  hasPending(): boolean {
+    for (const entry of this.#byHash.values()) if (entry.state === 'pending') return true
+    return false
+  }
+
   /**
    * Whether every nonce from `from` up to (not including) `nonce` of this sender and key is in the pool,
    * i.e. `nonce` follows pending operations without a gap.
