@@ -188,6 +188,13 @@ async function benchMode(unsafe: boolean) {
       ),
     )
 
+    // 0. One client alone (reference: the service's own latency without queueing).
+    const alone: Timings = { estimate: [], send: [], sendToReceipt: [], gas: [] }
+    for (let n = 0; n < 20; n++) await runOperation(service, clients[0] as Client, alone)
+    report(mode, '1 client: estimate', alone.estimate, null)
+    report(mode, '1 client: send', alone.send, null)
+    report(mode, '1 client: send-to-receipt', alone.sendToReceipt, null)
+
     // 1. 200 operations, 16 clients each looping estimate → send → receipt.
     const timings: Timings = { estimate: [], send: [], sendToReceipt: [], gas: [] }
     const shares = clients.map(
@@ -374,6 +381,7 @@ async function benchMode(unsafe: boolean) {
   }
 }
 
+const loadAtStart = os.loadavg()
 await benchMode(false)
 await benchMode(true)
 
@@ -385,7 +393,7 @@ const line = (cells: string[]) =>
     .join('  ')
     .trimEnd()
 console.log(
-  `\nOpstation bundler benchmark: ${OPERATIONS} UserOperations, ${CLIENTS} concurrent clients, automine, ${os.cpus().length} CPUs, Node ${process.version}\n`,
+  `\nOpstation bundler benchmark: ${OPERATIONS} UserOperations, ${CLIENTS} concurrent clients, automine, ${os.cpus().length} CPUs, Node ${process.version}, load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}\n`,
 )
 console.log(line(header))
 console.log(line(widths.map((w) => '-'.repeat(w))))
