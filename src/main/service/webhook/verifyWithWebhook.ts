@@ -6,8 +6,11 @@ import type { Webhook, WebhookCall } from '../store/schema'
 import { addWebhookCall } from '../store/webhookCalls.repo'
 import { callWebhook } from './callWebhook'
 
-/** Bodies kept in the call log (characters). */
-const MAX_LOGGED_BODY = 2048
+/**
+ * Bodies kept in the call log (characters). A POST body carries the userOp twice (spec section 6), about 3-5 KB
+ * with an initCode; the inspector must show it whole, so only unusually large bodies are cut.
+ */
+const MAX_LOGGED_BODY = 16_384
 
 export type VerifyWithWebhookParameters = {
   store: Store
