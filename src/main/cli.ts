@@ -164,6 +164,13 @@ export async function runCli(argv: string[]): Promise<number> {
       )
     }
     if (stopRequested) onStop(stopRequested)
-    else process.stdout.write(`${formatReadyLine(service)}\n`)
+    else {
+      process.stdout.write(`${formatReadyLine(service)}\n`)
+      // For people: stdout keeps the one machine-readable line, the friendly summary goes to stderr.
+      const info = service.info()
+      process.stderr.write(
+        `opstation: console ${info.consoleUrl}  ·  bundler ${info.bundlerUrl}  ·  chain ${info.rpcUrl ?? 'none'}\n`,
+      )
+    }
   })
 }
