@@ -25,6 +25,7 @@ import { type BundleResult, createBundleRunner } from './bundling/createBundleRu
 import { createBundleSender, type RpcTransactionReceipt } from './bundling/createBundleSender'
 import { parseBundleLogs, type UserOperationOutcome } from './bundling/parseBundleLogs'
 import type { CallFrame } from './callFrame'
+import { createNodeRpcChain } from './createNodeRpcChain'
 import {
   type EstimateUserOperationGasReturnType,
   estimateUserOperationGas,
@@ -156,13 +157,14 @@ const SIMULATION_GAS = 30_000_000n
  * (auto / interval / manual), receipts and the record of every operation. One instance per chain.
  */
 export function createBundler({
-  chain,
+  chain: sharedChain,
   store,
   events,
   log,
   options: overrides,
   settings,
 }: CreateBundlerParameters): Bundler {
+  const chain = createNodeRpcChain(sharedChain)
   const options: BundlerOptions = { ...defaultBundlerOptions, ...overrides }
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)
   const entryPoint = chain.addresses.entryPoint
@@ -364,7 +366,7 @@ export function createBundler({
   }
   applyMode(mode)
   // A restarted anvil reloads its last state dump: the executor's nonce may be behind our counter.
-  const stopChainEvents = chain.onEvent((event) => {
+  const stopChainEvents = sharedChain.onEvent((event) => {
     if (event.type === 'chain.restarted') {
       sender.resync()
       gasPrices.invalidate()
