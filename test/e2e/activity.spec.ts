@@ -114,7 +114,9 @@ test('the policy steps table keeps step names on one line beside long details', 
     const label = steps.getByTestId(`policy-step-${name}`).getByTestId('policy-step-name')
     await expect(label).toHaveText(name)
     const box = await label.boundingBox()
-    const lineHeight = await label.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight))
+    const lineHeight = await label.evaluate((el) =>
+      Number.parseFloat(el.ownerDocument.defaultView?.getComputedStyle(el).lineHeight ?? '20'),
+    )
     expect(box?.height, `step name "${name}" on one line`).toBeLessThan(lineHeight * 1.5)
   }
   await screenshot(app, 'activity-policy-steps')
