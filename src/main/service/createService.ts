@@ -10,6 +10,7 @@ import { type Chain, createGasTank, startChain } from './chain'
 import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { registerAccountRoutes } from './console/account.routes'
 import { registerDappRoutes } from './console/dapps.routes'
+import { registerEventStreamRoutes } from './console/events.routes'
 import { registerSandboxRoutes } from './console/sandbox.routes'
 import { registerSettingsRoutes } from './console/settings.routes'
 import { registerUserOperationRoutes } from './console/userOperations.routes'
@@ -143,6 +144,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       plugins: [
         (scope) => registerAccountRoutes(scope, { store }),
         (scope) => registerDappRoutes(scope, { store }),
+        (scope) => registerEventStreamRoutes(scope, { store, events }),
         (scope) => paymaster.registerRoutes(scope),
         (scope) => registerSandboxRoutes(scope, { store, dataDir: config.dataDir, getChain: () => chain }),
         (scope) =>

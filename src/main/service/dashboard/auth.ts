@@ -32,12 +32,37 @@ export function authenticate(store: Store, request: FastifyRequest, rule: AuthRu
   const authToken = header(request, 'authToken')
   const apiKey = header(request, 'apiKey')
   if (!authToken || (rule.apiKey && !apiKey)) throw new UnauthorizedError(rule.missingMessage)
-  const account = findAccountByAuthToken(store, authToken)
-  if (!account) throw new UnauthorizedError(INVALID_AUTH_TOKEN)
+  const account = requireAccount(store, authToken)
   if (!rule.apiKey || !apiKey) return { account, dapp: undefined }
   const dapp = findDappByApiKey(store, apiKey, account.id)
   if (!dapp) throw new NotFoundError(rule.unknownApiKeyMessage ?? 'Paymaster not found for this apiKey')
   return { account, dapp }
+}
+
+/**
+ * For routes a browser opens without custom headers (EventSource): the `authToken` header, else the
+ * `authToken` query parameter, checked exactly as the header is (trimmed, blank is missing, the same 401s).
+ */
+export function authenticateHeaderOrQuery(
+  store: Store,
+  request: FastifyRequest,
+  missingMessage: string,
+): Account {
+  const authToken = header(request, 'authToken') ?? queryParameter(request, 'authToken')
+  if (!authToken) throw new UnauthorizedError(missingMessage)
+  return requireAccount(store, authToken)
+}
+
+function queryParameter(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.[name]
+  const first = Array.isArray(value) ? value[0] : value
+  return typeof first !== 'string' || first.trim() === '' ? undefined : first.trim()
+}
+
+function requireAccount(store: Store, authToken: string): Account {
+  const account = findAccountByAuthToken(store, authToken)
+  if (!account) throw new UnauthorizedError(INVALID_AUTH_TOKEN)
+  return account
 }
 
 /** For dApp-scoped routes: the dApp is guaranteed after `authenticate` with `apiKey: true`. */
