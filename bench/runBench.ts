@@ -5,6 +5,7 @@
  * handleOps throughput of the same chain (the physical limit), estimated versus actual gas, and the service RSS.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
+import nodeHttp from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -48,15 +49,37 @@ const toRpc = (op: Op) =>
   Object.fromEntries(Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-async function rpc(url: string, method: string, params: unknown[]): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+/** JSON-RPC over node:http keep-alive: the bench's own client must not eat the CPU it measures (fetch costs ~1 ms a call). */
+const agent = new nodeHttp.Agent({ keepAlive: true, maxSockets: 64 })
+function rpc(url: string, method: string, params: unknown[]): Promise<any> {
+  const target = new URL(url)
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+  return new Promise((resolve, reject) => {
+    const req = nodeHttp.request(
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+            result?: unknown
+            error?: { code: number; message: string }
+          }
+          if (json.error) reject(new Error(`${method}: ${json.error.code} ${json.error.message}`))
+          else resolve(json.result)
+        })
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
   })
-  const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`)
-  return body.result
 }
 
 async function createClient(service: ServiceProcess, publicClient: PublicClient) {
