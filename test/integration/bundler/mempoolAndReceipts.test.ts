@@ -1,7 +1,13 @@
+import { encodeFunctionData } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
-import { deployRuleTestAccount, type RuleTestAccount, toRpcOperation } from './ruleTestAccount'
+import {
+  compileRuleTestContracts,
+  deployRuleTestAccount,
+  type RuleTestAccount,
+  toRpcOperation,
+} from './ruleTestAccount'
 
 let service: TestService
 let account: RuleTestAccount
@@ -150,6 +156,28 @@ describe('bundler methods around the mempool', () => {
       await other.setMode(0)
       await callBundler(service, 'debug_bundler_setBundlingMode', ['auto'])
     }
+  })
+
+  it("with simulation_type 'validation_and_execution' rejects an operation whose call phase reverts (-32521)", async () => {
+    const { account: artifact } = compileRuleTestContracts()
+    const inner = encodeFunctionData({
+      abi: artifact.abi,
+      functionName: 'execute',
+      args: [randomAddress(), 0n, '0x'],
+    })
+    const op = {
+      ...(await other.buildOperation({ nonce: 0n, to: randomAddress() })),
+      // The account calls its own execute(), which only the EntryPoint may call: the call phase reverts.
+      callData: encodeFunctionData({
+        abi: artifact.abi,
+        functionName: 'execute',
+        args: [other.address, 0n, inner],
+      }),
+    }
+    const rejected = await send(op, [{ simulation_type: 'validation_and_execution' }])
+    expect(rejected.status).toBe(400)
+    expect(rejected.body.error.code).toBe(-32521)
+    expect(rejected.body.error.message).toMatch(/reverted during execution phase: not from EntryPoint/)
   })
 
   it('gives the Biconomy receipt shape to operations sent with params[2] and the ERC-4337 shape to others', async () => {

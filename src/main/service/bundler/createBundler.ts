@@ -30,6 +30,7 @@ import {
   type EstimateUserOperationGasReturnType,
   estimateUserOperationGas,
   type GasFees,
+  simulateExecution,
 } from './estimation/estimateUserOperationGas'
 import { createGasPrices } from './gasPrices'
 import { bundleGasOf, isValidReplacement, Mempool, type MempoolEntry } from './mempool/mempool'
@@ -106,6 +107,8 @@ export type CreateBundlerParameters = {
 export type SendUserOperationParameters = {
   userOperation: UserOperationV06
   entryPoint: Address
+  /** `validation_and_execution` also simulates the call phase and rejects a reverting one (-32521). */
+  simulationType?: 'validation' | 'validation_and_execution'
   dappId?: string | null
   /** Shape of the receipt its client reads (the Biconomy SDK sends params[2]). */
   receiptFormat?: ReceiptFormat
@@ -486,6 +489,7 @@ export function createBundler({
     op: UserOperationV06,
     userOpHash: Hex,
     dappId: string | null,
+    simulationType: SendUserOperationParameters['simulationType'],
   ): Promise<MempoolEntry> => {
     const block = await gasPrices.latestBlock()
     checkUserOperationFields({
@@ -553,6 +557,9 @@ export function createBundler({
       }
       senderStaked = result.senderInfo.stake > 0n && result.senderInfo.unstakeDelaySec >= 86_400n
       prefund = result.returnInfo.prefund
+      if (simulationType === 'validation_and_execution') {
+        await simulateExecution({ chain, userOperation: op, maxSimulationGas: block.gasLimit })
+      }
     }
     if (
       !existing &&
@@ -758,6 +765,7 @@ export function createBundler({
       entryPoint: requested,
       dappId = null,
       receiptFormat = 'standard',
+      simulationType,
     }) {
       assertEntryPoint(requested)
       const userOpHash = computeUserOpHash(op, chain.chainId, entryPoint).toLowerCase() as Hex
@@ -774,11 +782,17 @@ export function createBundler({
       if (nonces.has(op.nonce)) {
         // The same nonce is being validated right now: wait for it, then decide (duplicate or replacement).
         await nonces.get(op.nonce)
-        return this.sendUserOperation({ userOperation: op, entryPoint: requested, dappId, receiptFormat })
+        return this.sendUserOperation({
+          userOperation: op,
+          entryPoint: requested,
+          dappId,
+          receiptFormat,
+          simulationType,
+        })
       }
       nonces.set(op.nonce, done)
       try {
-        const entry = await admit(op, userOpHash, dappId)
+        const entry = await admit(op, userOpHash, dappId, simulationType)
         const replaced = mempool.add(entry)
         if (replaced) setStatus(replaced.userOpHash, 'replaced', () => {}, `replaced by ${userOpHash}`)
         if (entry.factory) reputation.recordSeen(entry.factory)

@@ -104,7 +104,11 @@ export async function estimateUserOperationGas(
       signature: userOperation.signature,
     }
     if (params.preparePaymasterAndData) op.paymasterAndData = await params.preparePaymasterAndData(op)
-    return simulateHandleOpTrace(params, op, maxSimulationGas)
+    return simulateHandleOpTrace(
+      { chain: params.chain, stateOverride: withSenderBalance(params.stateOverride, op) },
+      op,
+      maxSimulationGas,
+    )
   }
 
   // 1. Measure with generous limits (raised if even those run out of gas).
@@ -187,6 +191,26 @@ export async function estimateUserOperationGas(
   }
 }
 
+/**
+ * eth_sendUserOperation with `simulation_type: 'validation_and_execution'`: simulates the operation exactly as
+ * sent (its own limits and fees, no balance override) and throws -32521 when its call phase reverts or runs out
+ * of gas, or the EntryPoint's AAxx rejection.
+ */
+export async function simulateExecution(params: {
+  chain: Chain
+  userOperation: UserOperationV06
+  maxSimulationGas: bigint
+}) {
+  const outcome = await simulateHandleOpTrace(
+    { chain: params.chain, stateOverride: undefined },
+    params.userOperation,
+    params.maxSimulationGas,
+  )
+  if (outcome.outOfGas === 'call') throw executionReverted('out of gas (callGasLimit too low)')
+  if (outcome.outOfGas === 'verification') throw userOperationRejected('AA40 over verificationGasLimit')
+  throwOnFailure(outcome)
+}
+
 type SimulationOutcome = {
   /** Which limit was too small, or false. */
   outOfGas: 'verification' | 'call' | false
@@ -201,12 +225,12 @@ type SimulationOutcome = {
 }
 
 async function simulateHandleOpTrace(
-  params: EstimateUserOperationGasParameters,
+  params: { chain: Chain; stateOverride: RpcStateOverride | undefined },
   op: UserOperationV06,
   maxSimulationGas: bigint,
 ): Promise<SimulationOutcome> {
   const entryPoint = params.chain.addresses.entryPoint
-  const stateOverride = withSenderBalance(params.stateOverride, op)
+  const { stateOverride } = params
   const gas = minBigInt(
     maxSimulationGas,
     op.verificationGasLimit * 3n + op.callGasLimit + op.preVerificationGas + 1_000_000n,

@@ -19,5 +19,6 @@ export const ethSendUserOperation = (getBundler: GetBundler) =>
         entryPoint,
         dappId: ctx.dapp?.id ?? null,
         receiptFormat: simulation ? 'biconomy' : 'standard',
+        simulationType: simulation?.simulation_type,
       }),
   })
