@@ -15,7 +15,6 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
-  encodeFunctionData,
   type Hex,
   http,
   type PublicClient,
