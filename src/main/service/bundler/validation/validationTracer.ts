@@ -45,23 +45,24 @@ export const validationTracer = `{
   frame: null,
   keccak: [],
   output: null,
-  lastOp: '',
+  lastOp: 0,
   restricted: {
-    GASPRICE: 1, GASLIMIT: 1, DIFFICULTY: 1, PREVRANDAO: 1, TIMESTAMP: 1, BASEFEE: 1, BLOCKHASH: 1, NUMBER: 1,
-    ORIGIN: 1, CREATE: 1, CREATE2: 1, COINBASE: 1, SELFDESTRUCT: 1, BLOBHASH: 1, BLOBBASEFEE: 1, BALANCE: 1,
-    SELFBALANCE: 1, INVALID: 1
+    58: 'GASPRICE', 69: 'GASLIMIT', 68: 'PREVRANDAO', 66: 'TIMESTAMP', 72: 'BASEFEE', 64: 'BLOCKHASH', 67: 'NUMBER',
+    50: 'ORIGIN', 240: 'CREATE', 245: 'CREATE2', 65: 'COINBASE', 255: 'SELFDESTRUCT', 73: 'BLOBHASH',
+    74: 'BLOBBASEFEE', 49: 'BALANCE', 71: 'SELFBALANCE', 254: 'INVALID'
   },
+  calls: { 241: 'CALL', 242: 'CALLCODE', 244: 'DELEGATECALL', 250: 'STATICCALL' },
   count: function (map, key) { map[key] = (map[key] || 0) + 1 },
   slice: function (log, offset, length) {
     if (length <= 0 || offset + length > log.memory.length()) return '0x'
     return toHex(log.memory.slice(offset, offset + length))
   },
   step: function (log, db) {
-    var op = log.op.toString()
-    var depth = log.getDepth()
-    if (depth === 1) {
-      if (op === 'CALL' || op === 'STATICCALL') {
-        var argsAt = op === 'CALL' ? 3 : 2
+    // Opcodes as numbers: op.toString() costs more than the rest of a step in anvil's engine.
+    var op = log.op.toNumber()
+    if (log.getDepth() === 1) {
+      if (op === 241 || op === 250) {
+        var argsAt = op === 241 ? 3 : 2
         var inOffset = parseInt(log.stack.peek(argsAt).toString())
         var inLength = parseInt(log.stack.peek(argsAt + 1).toString())
         this.frame = {
@@ -70,7 +71,7 @@ export const validationTracer = `{
           opcodes: {}, access: {}, codeless: {}, calls: [], outOfGas: false
         }
         this.frames.push(this.frame)
-      } else if (op === 'REVERT' || op === 'RETURN') {
+      } else if (op === 253 || op === 243) {
         this.output = this.slice(log, parseInt(log.stack.peek(0).toString()), parseInt(log.stack.peek(1).toString()))
       }
       this.lastOp = op
@@ -78,38 +79,41 @@ export const validationTracer = `{
     }
     var frame = this.frame
     if (frame === null) return
-    // SSTORE needs more than the 2300 stipend; other out-of-gas failures show at the frame exit.
-    if (op === 'SSTORE' && log.getGas() < 2300) frame.outOfGas = true
-    if (this.lastOp === 'GAS' && op.indexOf('CALL') < 0) this.count(frame.opcodes, 'GAS')
+    // GAS is allowed only directly before a call.
+    if (this.lastOp === 90 && this.calls[op] === undefined) this.count(frame.opcodes, 'GAS')
     this.lastOp = op
-    if (this.restricted[op] === 1) this.count(frame.opcodes, op)
-    if (op === 'SLOAD' || op === 'SSTORE' || op === 'TLOAD' || op === 'TSTORE') {
+    var restricted = this.restricted[op]
+    if (restricted !== undefined) this.count(frame.opcodes, restricted)
+    if (op === 84 || op === 85 || op === 92 || op === 93) {
+      // SLOAD, SSTORE, TLOAD, TSTORE; SSTORE needs more than the 2300 stipend (out-of-gas otherwise shows at exit).
+      if (op === 85 && log.getGas() < 2300) frame.outOfGas = true
       var owner = toHex(log.contract.getAddress())
       var slot = toHex(toWord(log.stack.peek(0).toString(16)))
       var access = frame.access[owner]
       if (!access) { access = { reads: {}, writes: {} }; frame.access[owner] = access }
-      if (op === 'SLOAD' || op === 'TLOAD') access.reads[slot] = true
+      if (op === 84 || op === 92) access.reads[slot] = true
       else access.writes[slot] = true
       return
     }
-    if (op === 'KECCAK256' || op === 'SHA3') {
+    if (op === 32) {
       var length = parseInt(log.stack.peek(1).toString())
       if (length >= 32 && length <= 128) this.keccak.push(this.slice(log, parseInt(log.stack.peek(0).toString()), length))
       return
     }
-    var isCall = op === 'CALL' || op === 'CALLCODE' || op === 'DELEGATECALL' || op === 'STATICCALL'
-    if (isCall || op === 'EXTCODEHASH' || op === 'EXTCODECOPY') {
-      var target = toAddress(log.stack.peek(isCall ? 1 : 0).toString(16))
+    var callName = this.calls[op]
+    if (callName !== undefined || op === 63 || op === 60) {
+      // A call, EXTCODEHASH or EXTCODECOPY: remember targets without code.
+      var target = toAddress(log.stack.peek(callName !== undefined ? 1 : 0).toString(16))
       var targetHex = toHex(target)
       if (frame.codeless[targetHex] === undefined && parseInt(targetHex, 16) > 0xffff && db.getCode(target).length === 0) {
-        frame.codeless[targetHex] = op
+        frame.codeless[targetHex] = callName !== undefined ? callName : op === 63 ? 'EXTCODEHASH' : 'EXTCODECOPY'
       }
-      if (isCall) {
-        var withValue = op === 'CALL' || op === 'CALLCODE'
+      if (callName !== undefined) {
+        var withValue = op === 241 || op === 242
         var at = withValue ? 3 : 2
         var callLength = parseInt(log.stack.peek(at + 1).toString())
         frame.calls.push({
-          opcode: op,
+          opcode: callName,
           to: targetHex,
           selector: callLength >= 4 ? this.slice(log, parseInt(log.stack.peek(at).toString()), 4) : '0x',
           withValue: withValue && log.stack.peek(2).toString() !== '0'
