@@ -132,12 +132,24 @@ describe('bundler methods around the mempool', () => {
     }
   })
 
+  it('in interval mode bundles on the timer without being asked', async () => {
+    await callBundler(service, 'debug_bundler_setBundlingMode', ['interval'])
+    try {
+      const sent = await send(await account.buildOperation({ nonce: 1n, to: randomAddress() }))
+      expect((await statusOf(sent.body.result)).result.state).toBe('BUNDLER_MEMPOOL')
+      const receipt = await waitFor(async () => (await receiptOf(sent.body.result)).body.result, 10_000, 100)
+      expect(receipt.success).toBe(true)
+    } finally {
+      await callBundler(service, 'debug_bundler_setBundlingMode', ['auto'])
+    }
+  })
+
   it('drops an operation that would revert the bundle, with its AA reason, and mines the others', async () => {
     await callBundler(service, 'debug_bundler_setBundlingMode', ['manual'])
     try {
       await account.setMode(0)
       await other.setMode(0)
-      const good = await send(await account.buildOperation({ nonce: 1n, to: randomAddress() }))
+      const good = await send(await account.buildOperation({ nonce: 2n, to: randomAddress() }))
       const bad = await send(await other.buildOperation({ nonce: 0n, to: randomAddress() }))
       expect([good.status, bad.status]).toEqual([200, 200])
       await other.setMode(3) // its validation now reverts
@@ -181,7 +193,7 @@ describe('bundler methods around the mempool', () => {
   })
 
   it('gives the Biconomy receipt shape to operations sent with params[2] and the ERC-4337 shape to others', async () => {
-    const biconomy = await send(await account.buildOperation({ nonce: 2n, to: randomAddress() }), [
+    const biconomy = await send(await account.buildOperation({ nonce: 3n, to: randomAddress() }), [
       { simulation_type: 'validation' },
     ])
     const standard = await send(await other.buildOperation({ nonce: 0n, to: randomAddress() }))
@@ -196,7 +208,7 @@ describe('bundler methods around the mempool', () => {
   })
 
   it('keeps operations and their receipts across a restart', async () => {
-    const sent = await send(await account.buildOperation({ nonce: 3n, to: randomAddress() }))
+    const sent = await send(await account.buildOperation({ nonce: 4n, to: randomAddress() }))
     const before = await waitFor(async () => (await receiptOf(sent.body.result)).body.result)
     const { dataDir } = service
     await service.close()
