@@ -4,6 +4,7 @@ import {
   encodeFunctionData,
   getAddress,
   type Hex,
+  numberToHex,
   type RpcStateOverride,
 } from 'viem'
 import { entryPointAbi } from '../chain/abis/entryPoint'
@@ -473,7 +474,9 @@ export function createBundler({
     if (op.nonce <= onChain) return simulate(op)
     const stateOverride: RpcStateOverride = {
       [entryPoint]: {
-        stateDiff: { [entryPointNonceSlot(op.sender, key)]: toWord(op.nonce & ((1n << 64n) - 1n)) },
+        stateDiff: {
+          [entryPointNonceSlot(op.sender, key)]: numberToHex(op.nonce & ((1n << 64n) - 1n), { size: 32 }),
+        },
       },
     }
     try {
@@ -941,8 +944,4 @@ export function createBundler({
 
 function isAaError(err: unknown, code: string): boolean {
   return err instanceof AppError && readAaCode(err.shortMessage) === code
-}
-
-function toWord(value: bigint): Hex {
-  return `0x${value.toString(16).padStart(64, '0')}`
 }
