@@ -1,4 +1,4 @@
-import { expect, screenshot, test } from './fixtures'
+import { type Api, expect, type ServiceUnderTest, screenshot, test } from './fixtures'
 import { ActivityScreen } from './pages/ActivityScreen'
 import { ConsoleApp } from './pages/ConsoleApp'
 
@@ -120,4 +120,83 @@ test('the policy steps table keeps step names on one line beside long details', 
     expect(box?.height, `step name "${name}" on one line`).toBeLessThan(lineHeight * 1.5)
   }
   await screenshot(app, 'activity-policy-steps')
+})
+
+/** A decision the paymaster makes without the chain: the dApp is deactivated, the op brings its own gas. */
+async function declineOneOperation(service: ServiceUnderTest, api: Api, name: string): Promise<void> {
+  const created = await api.rest<{ apiKey: string }>('POST', '/api/v2/public/sdk/paymaster', {
+    name,
+    type: 'HYBRID',
+    chainId: service.chainId,
+    version: '1.1.0',
+  })
+  const apiKey = created.body.data!.apiKey
+  expect((await api.json('PATCH', `/console/api/dapps/${apiKey}`, { active: false })).status).toBe(200)
+  const op = {
+    sender: '0x1111111111111111111111111111111111111111',
+    nonce: '0x0',
+    initCode: '0x',
+    callData: '0x',
+    callGasLimit: '0x5208',
+    verificationGasLimit: '0x186a0',
+    preVerificationGas: '0xc350',
+    maxFeePerGas: '0x3b9aca00',
+    maxPriorityFeePerGas: '0x3b9aca00',
+    paymasterAndData: '0x',
+    signature: '0x',
+  }
+  const res = await fetch(service.paymasterUrlTemplate.replace('{apiKey}', apiKey), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'pm_sponsorUserOperation',
+      params: [op, { mode: 'SPONSORED', calculateGasLimits: false }],
+    }),
+  })
+  expect(((await res.json()) as { result: { paymasterAndData: string } }).result.paymasterAndData).toBe('0x')
+}
+
+test('the feed is pushed: with the event stream open it stops polling and shows a new decision at once', async ({
+  app,
+  service,
+  api,
+}) => {
+  const listCalls: number[] = []
+  app.on('request', (request) => {
+    if (request.url().includes('/console/api/sponsorship-decisions?')) listCalls.push(Date.now())
+  })
+  await new ConsoleApp(app).open('activity')
+  await expect(app.getByTestId('activity-live')).toHaveAttribute('data-state', 'open')
+  await expect(app.getByTestId('activity-live')).toHaveText('live')
+
+  // Quiet service, open stream: no polling.
+  await app.waitForTimeout(1000)
+  const quietFrom = Date.now()
+  await app.waitForTimeout(4000)
+  expect(listCalls.filter((t) => t >= quietFrom)).toEqual([])
+
+  await declineOneOperation(service, api, 'pushed')
+  const activity = new ActivityScreen(app)
+  await expect(activity.feedRow('decision', 'not sponsored')).toBeVisible({ timeout: 3000 })
+  await activity.open('decision', 'not sponsored')
+  await expect(activity.detail().getByTestId('decision-reason')).toContainText('dApp "pushed" is deactivated')
+  await expect(activity.detail().getByTestId('policy-step-dapp')).toHaveAttribute('data-outcome', 'fail')
+  await screenshot(app, 'activity-live')
+})
+
+test('the feed falls back to polling when the event stream is refused', async ({ page, service, api }) => {
+  await page.route('**/console/api/events?*', (route) =>
+    route.fulfill({ status: 503, contentType: 'text/plain', body: 'no stream here' }),
+  )
+  await page.goto(service.consoleUrl)
+  await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
+  await new ConsoleApp(page).open('activity')
+  await expect(page.getByTestId('activity-live')).toHaveAttribute('data-state', 'failed')
+  await expect(page.getByTestId('activity-live')).toHaveText('polling')
+
+  await declineOneOperation(service, api, 'polled')
+  await expect(new ActivityScreen(page).feedRow('decision', 'not sponsored')).toBeVisible({ timeout: 5000 })
+  await expect(page.getByTestId('nav-status')).toContainText('chain ready')
 })

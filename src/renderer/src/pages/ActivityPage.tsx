@@ -15,6 +15,7 @@ import {
   subscribeToActivity,
   useActivityStore,
 } from '../stores/useActivityStore'
+import { useEventStreamStore } from '../stores/useEventStreamStore'
 import { useRouteStore } from '../stores/useRouteStore'
 
 function statusTone(status: string): 'ok' | 'bad' | 'warn' | 'neutral' | 'info' {
@@ -444,6 +445,26 @@ function Detail({
   )
 }
 
+/** Whether the feed is pushed (event stream open) or polled (the stream is down or refused). */
+function LiveState() {
+  const status = useEventStreamStore((s) => s.status)
+  const live = status === 'open'
+  return (
+    <span
+      className="muted small"
+      data-testid="activity-live"
+      data-state={status}
+      title={
+        live
+          ? 'Updates are pushed by the service as they happen'
+          : 'The event stream is not connected: the feed is polled every 1.5 s'
+      }
+    >
+      <span className={`dot dot-${live ? 'ok' : 'warn'}`} /> {live ? 'live' : 'polling'}
+    </span>
+  )
+}
+
 export function ActivityPage({ selected }: { selected: string | null }) {
   const opsState = useActivityStore((s) => s.userOperations)
   const decisionsState = useActivityStore((s) => s.decisions)
@@ -481,6 +502,7 @@ export function ActivityPage({ selected }: { selected: string | null }) {
       <PageHeader
         title="Activity"
         subtitle="Every UserOperation the bundler saw and every sponsorship decision, live."
+        actions={<LiveState />}
       />
       {opsState.notAvailable ? (
         <NotAvailable

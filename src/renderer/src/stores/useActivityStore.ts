@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import { consoleApi } from '../api/console'
 import { errorMessage, isNotAvailable } from '../api/http'
 import { failed, type Loadable, loaded, loading } from './loadable'
+import { isEventStreamOpen, subscribeToServiceEvents, useEventStreamStore } from './useEventStreamStore'
 
 /**
  * The live feed: UserOperations (bundler, `/console/api/user-operations`) and sponsorship decisions
@@ -201,17 +202,74 @@ export const useActivityStore = create<ActivityState>()((set, get) => ({
   },
 }))
 
+/** Pushed events that change the feed. */
+const FEED_EVENTS = new Set(['userOperation.changed', 'sponsorship.decided'])
+/** Pushed refreshes run at most this often (a burst of batches becomes one refresh after another). */
+const MIN_REFRESH_GAP_MS = 500
+
+let refreshing = false
+let refreshAgain = false
+let lastRefresh = 0
+let refreshTimer: ReturnType<typeof setTimeout> | undefined
+
+/** Refreshes soon: at once after a quiet spell, else after the running refresh and the minimum gap. */
+function requestRefresh(): void {
+  if (refreshing) {
+    refreshAgain = true
+    return
+  }
+  if (refreshTimer) return
+  refreshTimer = setTimeout(
+    () => {
+      refreshTimer = undefined
+      refreshing = true
+      lastRefresh = Date.now()
+      void useActivityStore
+        .getState()
+        .refresh()
+        .finally(() => {
+          refreshing = false
+          if (refreshAgain) {
+            refreshAgain = false
+            requestRefresh()
+          }
+        })
+    },
+    Math.max(0, lastRefresh + MIN_REFRESH_GAP_MS - Date.now()),
+  )
+}
+
 let subscribers = 0
-let timer: ReturnType<typeof setInterval> | undefined
-/** Polls the feed while at least one screen shows it (every 1.5 s). Returns the unsubscribe function. */
+let stop: (() => void) | undefined
+/**
+ * Keeps the feed fresh while at least one screen shows it: refreshed on pushed UserOperation and sponsorship
+ * events while the event stream is open, polled every 1.5 s while it is not. Returns the unsubscribe function.
+ */
 export function subscribeToActivity(): () => void {
   subscribers += 1
   if (subscribers === 1) {
-    void useActivityStore.getState().refresh()
-    timer = setInterval(() => void useActivityStore.getState().refresh(), 1500)
+    requestRefresh()
+    const timer = setInterval(() => {
+      if (!isEventStreamOpen()) requestRefresh()
+    }, 1500)
+    const unsubscribe = subscribeToServiceEvents((events) => {
+      if (events.some((e) => FEED_EVENTS.has(e.name))) requestRefresh()
+    })
+    // What happened while the stream was down.
+    const unwatch = useEventStreamStore.subscribe((state, previous) => {
+      if (state.status === 'open' && previous.status !== 'open') requestRefresh()
+    })
+    stop = () => {
+      clearInterval(timer)
+      unsubscribe()
+      unwatch()
+    }
   }
   return () => {
     subscribers -= 1
-    if (subscribers === 0 && timer) clearInterval(timer)
+    if (subscribers === 0) {
+      stop?.()
+      stop = undefined
+    }
   }
 }

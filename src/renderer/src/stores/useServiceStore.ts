@@ -2,6 +2,12 @@ import { create } from 'zustand'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
 import { consoleApi } from '../api/console'
 import { configureConnection, errorMessage, isNotAvailable } from '../api/http'
+import {
+  isEventStreamOpen,
+  reconnectEventStream,
+  subscribeToServiceEvents,
+  useEventStreamStore,
+} from './useEventStreamStore'
 
 type ServiceState = {
   status: ServiceInfo | null
@@ -38,6 +44,7 @@ export const useServiceStore = create<ServiceState>()((set, get) => ({
       const session = await consoleApi.session()
       configureConnection({ authToken: session.authToken })
       set({ authToken: session.authToken })
+      reconnectEventStream()
       await get().refreshStatus()
       set({ connecting: false })
     } catch (err) {
@@ -60,6 +67,7 @@ export const useServiceStore = create<ServiceState>()((set, get) => ({
       const { authToken } = await consoleApi.regenerateAuthToken()
       configureConnection({ authToken })
       set({ authToken, regenerating: false })
+      reconnectEventStream()
     } catch (err) {
       set({
         regenerating: false,
@@ -71,20 +79,38 @@ export const useServiceStore = create<ServiceState>()((set, get) => ({
   },
 }))
 
-let timer: ReturnType<typeof setInterval> | undefined
-/** Polls the status while the chain starts or restarts (every 1 s), else every 5 s. */
+/** Pushed events after which the status (chain state, settings) is read again. */
+const STATUS_EVENTS = new Set(['chain.status', 'settings.changed'])
+
+/**
+ * Keeps the status fresh: refreshed on pushed `chain.status` / `settings.changed` events while the event stream is
+ * open; otherwise polled, every 1 s while the chain starts or restarts, else every 5 s.
+ */
 export function startStatusPolling(): () => void {
+  const refresh = () => void useServiceStore.getState().refreshStatus()
   let last = 0
-  timer = setInterval(() => {
+  const timer = setInterval(() => {
+    if (isEventStreamOpen()) return
     const { status } = useServiceStore.getState()
     const busy = status?.chain.state === 'starting' || status?.chain.state === 'restarting'
     const now = Date.now()
     if (busy || now - last >= 5000) {
       last = now
-      void useServiceStore.getState().refreshStatus()
+      refresh()
     }
   }, 1000)
-  return () => clearInterval(timer)
+  const unsubscribe = subscribeToServiceEvents((events) => {
+    if (events.some((e) => STATUS_EVENTS.has(e.name))) refresh()
+  })
+  // What changed while the stream was down.
+  const unwatch = useEventStreamStore.subscribe((state, previous) => {
+    if (state.status === 'open' && previous.status !== 'open') refresh()
+  })
+  return () => {
+    clearInterval(timer)
+    unsubscribe()
+    unwatch()
+  }
 }
 
 /** The paymaster URL of a dApp, from the service's template. */
