@@ -7,7 +7,9 @@ let entry = CLI_BUNDLE
 try {
   if (!isCliBundleFresh()) await bundleCli()
 } catch (err) {
-  process.stderr.write(`opstation: could not bundle the CLI (${err.message.split('\n')[0]}); running from source\n`)
+  process.stderr.write(
+    `opstation: could not bundle the CLI (${err.message.split('\n')[0]}); running from source\n`,
+  )
   const { register } = await import('tsx/esm/api')
   register()
   entry = '../src/main/cliMain.ts'

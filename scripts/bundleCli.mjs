@@ -19,7 +19,10 @@ function newestMtime(dir) {
 
 export function isCliBundleFresh() {
   if (!existsSync(CLI_BUNDLE)) return false
-  const sources = Math.max(newestMtime(path.join(root, 'src', 'main')), newestMtime(path.join(root, 'src', 'shared')))
+  const sources = Math.max(
+    newestMtime(path.join(root, 'src', 'main')),
+    newestMtime(path.join(root, 'src', 'shared')),
+  )
   return statSync(CLI_BUNDLE).mtimeMs >= sources
 }
 
