@@ -4,7 +4,7 @@
  * (200 UserOperations, safe then unsafe mode), the sustained inclusion rate of a burst of 200, the raw
  * handleOps throughput of the same chain (the physical limit), estimated versus actual gas, and the service RSS.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import nodeHttp from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -21,6 +21,7 @@ import {
 } from 'viem'
 import { entryPoint06Abi, entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { benchSponsorUserOperation } from './benchSponsorUserOperation'
 import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
 
 const CLIENTS = 16
@@ -392,6 +393,28 @@ async function benchMode(unsafe: boolean) {
         OPERATIONS / ((performance.now() - started) / 1000),
         'same anvil, no service: the physical limit',
       )
+    }
+    // pm_sponsorUserOperation (SPONSORED, calculateGasLimits true, no webhook) on the same service.
+    if (!unsafe) {
+      const store = JSON.parse(await readFile(path.join(dataDir, 'opstation.json'), 'utf8'))
+      for (const concurrency of [1, CLIENTS]) {
+        const r = await benchSponsorUserOperation({
+          baseUrl: new URL(service.bundlerUrl).origin,
+          authToken: store.accounts[0].authToken,
+          rpcUrl: service.rpcUrl,
+          chainId: chain.id,
+          operations: OPERATIONS,
+          concurrency,
+        })
+        rows.push([
+          'paymaster',
+          `pm_sponsorUserOperation, ${concurrency} client${concurrency === 1 ? '' : 's'}`,
+          fmt(r.p50),
+          fmt(r.p95),
+          r.opsPerSecond.toFixed(0),
+          'SPONSORED, calculateGasLimits true, no webhook',
+        ])
+      }
     }
     const memory = service.memory()
     report(

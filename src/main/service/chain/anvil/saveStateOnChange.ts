@@ -6,18 +6,25 @@ export type StateSaver = { stop: () => Promise<void> }
 
 /**
  * Saves the embedded chain's state shortly after it changes: every `intervalMs` it looks at the block number
- * (and at dev methods such as anvil_setBalance that change state without a block) and dumps when either moved.
- * At most one dump runs at a time, so a busy chain is saved at most every `intervalMs` plus one dump.
+ * (and at dev methods such as anvil_setBalance that change state without a block). Once the chain has been quiet
+ * for a tick it dumps; while blocks keep coming (a benchmark, a burst of bundles) it dumps at most every
+ * `busyIntervalMs`, so a whole-state dump never runs on every block of a busy chain.
  */
 export function startStateSaver(p: {
   getRpcUrl: () => string
   statePath: string
   log: Logger
   intervalMs?: number
+  busyIntervalMs?: number
 }): StateSaver {
   const intervalMs = p.intervalMs ?? 250
+  const busyIntervalMs = p.busyIntervalMs ?? 3000
   let lastBlock: string | undefined
   let lastDevVersion = getDevStateVersion()
+  /** Block and dev version seen at the previous tick (to tell a quiet chain from a busy one). */
+  let seenBlock: string | undefined
+  let seenDevVersion = lastDevVersion
+  let lastDumpAt = Date.now()
   let running: Promise<void> | undefined
   let stopped = false
 
@@ -31,11 +38,16 @@ export function startStateSaver(p: {
       })
       const block = ((await res.json()) as { result?: string }).result
       const devVersion = getDevStateVersion()
-      if (lastBlock === undefined) lastBlock = block
-      if (block !== lastBlock || devVersion !== lastDevVersion) {
+      if (lastBlock === undefined) lastBlock = seenBlock = block
+      const changedSinceDump = block !== lastBlock || devVersion !== lastDevVersion
+      const quiet = block === seenBlock && devVersion === seenDevVersion
+      seenBlock = block
+      seenDevVersion = devVersion
+      if (changedSinceDump && (quiet || Date.now() - lastDumpAt >= busyIntervalMs)) {
         await dumpState(p.getRpcUrl(), p.statePath)
         lastBlock = block
         lastDevVersion = devVersion
+        lastDumpAt = Date.now()
       }
     } catch (err) {
       // anvil restarting or busy: the next tick tries again.

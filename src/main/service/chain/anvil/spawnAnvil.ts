@@ -40,6 +40,8 @@ export function buildAnvilArgs(p: SpawnAnvilParameters): string[] {
     '--gas-limit',
     String(p.gasLimit),
     '--no-request-size-limit',
+    // No per-request logging: it slows every call (a reverting eth_call ~2.6 ms instead of ~1.7 ms).
+    '--quiet',
   ]
 }
 
