@@ -7,11 +7,11 @@ import {
   type Hash,
   type Hex,
   hexToNumber,
-  keccak256,
   type LocalAccount,
   numberToHex,
   slice,
 } from 'viem'
+import { hashForPaymaster } from './hashForPaymaster'
 import type { SignableUserOperation } from './types'
 
 /** Byte length of a signed token-paymaster paymasterAndData: 20 + 1 + 192 + 65. */
@@ -55,50 +55,26 @@ export function getTokenPaymasterHash(
   op: SignableUserOperation,
   fields: TokenPaymasterFields & { chainId: number },
 ): Hash {
-  return keccak256(
-    encodeAbiParameters(
-      [
-        { type: 'address' },
-        { type: 'uint256' },
-        { type: 'bytes32' },
-        { type: 'bytes32' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'address' },
-        { type: 'uint8' },
-        { type: 'uint48' },
-        { type: 'uint48' },
-        { type: 'address' },
-        { type: 'address' },
-        { type: 'uint256' },
-        { type: 'uint32' },
-      ],
-      [
-        op.sender,
-        op.nonce,
-        keccak256(op.initCode),
-        keccak256(op.callData),
-        op.callGasLimit,
-        op.verificationGasLimit,
-        op.preVerificationGas,
-        op.maxFeePerGas,
-        op.maxPriorityFeePerGas,
-        BigInt(fields.chainId),
-        fields.paymaster,
-        fields.priceSource,
-        fields.validUntil,
-        fields.validAfter,
-        fields.feeToken,
-        fields.oracleAggregator,
-        fields.exchangeRate,
-        fields.priceMarkup,
-      ],
-    ),
-  )
+  return hashForPaymaster(op, fields.chainId, fields.paymaster, {
+    types: [
+      { type: 'uint8' },
+      { type: 'uint48' },
+      { type: 'uint48' },
+      { type: 'address' },
+      { type: 'address' },
+      { type: 'uint256' },
+      { type: 'uint32' },
+    ],
+    values: [
+      fields.priceSource,
+      fields.validUntil,
+      fields.validAfter,
+      fields.feeToken,
+      fields.oracleAggregator,
+      fields.exchangeRate,
+      fields.priceMarkup,
+    ],
+  })
 }
 
 /** paymaster(20) ‖ priceSource(1) ‖ abi.encode(validUntil, validAfter, feeToken, oracle, rate, markup) ‖ signature(65). */

@@ -6,11 +6,11 @@ import {
   getAddress,
   type Hash,
   type Hex,
-  keccak256,
   type LocalAccount,
   size,
   slice,
 } from 'viem'
+import { hashForPaymaster } from './hashForPaymaster'
 import type { SignableUserOperation } from './types'
 
 /** Byte length of a signed verifying-paymaster paymasterAndData: 20 + 4 words + 65-byte signature padded. */
@@ -41,42 +41,10 @@ export function getVerifyingPaymasterHash(
   op: SignableUserOperation,
   fields: VerifyingPaymasterFields & { chainId: number },
 ): Hash {
-  return keccak256(
-    encodeAbiParameters(
-      [
-        { type: 'address' },
-        { type: 'uint256' },
-        { type: 'bytes32' },
-        { type: 'bytes32' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'address' },
-        { type: 'address' },
-        { type: 'uint48' },
-        { type: 'uint48' },
-      ],
-      [
-        op.sender,
-        op.nonce,
-        keccak256(op.initCode),
-        keccak256(op.callData),
-        op.callGasLimit,
-        op.verificationGasLimit,
-        op.preVerificationGas,
-        op.maxFeePerGas,
-        op.maxPriorityFeePerGas,
-        BigInt(fields.chainId),
-        fields.paymaster,
-        fields.paymasterId,
-        fields.validUntil,
-        fields.validAfter,
-      ],
-    ),
-  )
+  return hashForPaymaster(op, fields.chainId, fields.paymaster, {
+    types: [{ type: 'address' }, { type: 'uint48' }, { type: 'uint48' }],
+    values: [fields.paymasterId, fields.validUntil, fields.validAfter],
+  })
 }
 
 /** paymaster(20) ‖ abi.encode(address paymasterId, uint48 validUntil, uint48 validAfter, bytes signature). */

@@ -1,0 +1,51 @@
+import { type Address, encodeAbiParameters, type Hash, keccak256 } from 'viem'
+import type { SignableUserOperation } from './types'
+
+type AbiWord = { type: string }
+
+/** The part both Biconomy paymasters hash first: the op without paymasterAndData and signature, chain, paymaster. */
+const OPERATION_WORDS: AbiWord[] = [
+  { type: 'address' },
+  { type: 'uint256' },
+  { type: 'bytes32' },
+  { type: 'bytes32' },
+  { type: 'uint256' },
+  { type: 'uint256' },
+  { type: 'uint256' },
+  { type: 'uint256' },
+  { type: 'uint256' },
+  { type: 'uint256' },
+  { type: 'address' },
+]
+
+/**
+ * `keccak256(abi.encode(sender, nonce, keccak256(initCode), keccak256(callData), callGasLimit,
+ * verificationGasLimit, preVerificationGas, maxFeePerGas, maxPriorityFeePerGas, chainId, paymaster, ...extra))`,
+ * the `getHash` shape of the verifying and the token paymaster; each adds its own trailing words.
+ */
+export function hashForPaymaster(
+  op: SignableUserOperation,
+  chainId: number,
+  paymaster: Address,
+  extra: { types: AbiWord[]; values: unknown[] },
+): Hash {
+  return keccak256(
+    encodeAbiParameters(
+      [...OPERATION_WORDS, ...extra.types],
+      [
+        op.sender,
+        op.nonce,
+        keccak256(op.initCode),
+        keccak256(op.callData),
+        op.callGasLimit,
+        op.verificationGasLimit,
+        op.preVerificationGas,
+        op.maxFeePerGas,
+        op.maxPriorityFeePerGas,
+        BigInt(chainId),
+        paymaster,
+        ...extra.values,
+      ],
+    ),
+  )
+}
