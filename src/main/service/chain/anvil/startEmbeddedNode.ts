@@ -113,7 +113,10 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   }
 
   const watch = (proc: AnvilProcess) => {
-    void proc.exited.then(({ code, signal }) => {
+    void proc.exited.then(async ({ code, signal }) => {
+      // A signal to the whole process group (Ctrl-C, a service manager) reaches anvil and us together: give
+      // our own shutdown a moment to begin before treating the exit as a crash.
+      await new Promise((r) => setTimeout(r, 250))
       if (stopping || proc !== current) return
       p.log.warn({ code, signal, pid: proc.pid, output: proc.output().slice(-1000) }, 'embedded anvil exited')
       p.emit({ type: 'chain.exited', code, signal })
@@ -145,7 +148,13 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
       try {
         await dumpState(proc.rpcUrl, statePath)
       } catch (err) {
-        p.log.warn({ err }, 'anvil_dumpState on stop failed; relying on the last interval dump')
+        // Ctrl-C in a terminal signals anvil too (same process group); anvil then saves its state itself on exit.
+        const exited = await Promise.race([
+          proc.exited.then(() => true),
+          new Promise((r) => setTimeout(r, 300, false)),
+        ])
+        if (exited) p.log.debug('anvil was stopped by the same signal; it saved its state on exit')
+        else p.log.warn({ err }, 'anvil_dumpState on stop failed; relying on the last interval dump')
       }
       proc.child.kill('SIGTERM')
       const timer = setTimeout(() => proc.child.kill('SIGKILL'), 3000)
