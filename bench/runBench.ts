@@ -2,7 +2,9 @@
  * `npm run bench` (`BENCH_MODES=unsafe npm run bench` for one mode): drives a fresh Opstation service (its own process, fresh data folder, embedded anvil) over
  * HTTP with 16 concurrent clients and prints p50/p95 latency and ops/s for estimate, send and send-to-receipt
  * (200 UserOperations, safe then unsafe mode), the sustained inclusion rate of a burst of 200, the raw
- * handleOps throughput of the same chain (the physical limit), estimated versus actual gas, and the service RSS.
+ * handleOps throughput of the same chain (the physical limit), estimated versus actual gas, the service RSS, and
+ * the CPU time per operation of the service, of its anvil and of the bench's own clients (Linux /proc), since all
+ * three share the machine's cores. BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=<dir>' profiles the service.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import nodeHttp from 'node:http'
@@ -162,6 +164,19 @@ type Timings = {
   gas: { limits: bigint; used: bigint }[]
 }
 
+/** CPU used from now on by the service, its node (anvil) and this bench process, per operation. */
+function startCpu(service: ServiceProcess) {
+  const start = { ...service.cpuMs(), bench: process.cpuUsage() }
+  return {
+    perOperation(operations: number) {
+      const now = service.cpuMs()
+      const bench = process.cpuUsage(start.bench)
+      const per = (ms: number) => (ms / operations).toFixed(1)
+      return `CPU ms/op: service ${per(now.service - start.service)}, anvil ${per(now.node - start.node)}, bench ${per((bench.user + bench.system) / 1000)}`
+    },
+  }
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
@@ -223,6 +238,7 @@ async function benchMode(unsafe: boolean) {
     const shares = clients.map(
       (_, i) => Math.floor(OPERATIONS / CLIENTS) + (i < OPERATIONS % CLIENTS ? 1 : 0),
     )
+    let cpu = startCpu(service)
     let started = performance.now()
     await Promise.all(
       clients.map(async (client, i) => {
@@ -237,7 +253,7 @@ async function benchMode(unsafe: boolean) {
       'send-to-receipt',
       timings.sendToReceipt,
       OPERATIONS / loopSeconds,
-      `${CLIENTS} clients, estimate→send→receipt loop`,
+      `${CLIENTS} clients, estimate→send→receipt loop; ${cpu.perOperation(OPERATIONS)}`,
     )
     const ratios = timings.gas.map((g) => Number(g.used) / Number(g.limits))
     report(
@@ -287,6 +303,7 @@ async function benchMode(unsafe: boolean) {
       }),
     )
     const burstSend: number[] = []
+    cpu = startCpu(service)
     started = performance.now()
     const hashes = (
       await Promise.all(
@@ -318,7 +335,7 @@ async function benchMode(unsafe: boolean) {
       'burst: send, then all included',
       burstSend,
       OPERATIONS / burstSeconds,
-      `${CLIENTS} clients sending pre-signed ops back to back`,
+      `${CLIENTS} clients sending pre-signed ops back to back; ${cpu.perOperation(OPERATIONS)}`,
     )
 
     // 3. Raw handleOps on the same chain, bypassing the service (nonce key 1, own funded EOA).

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 
 export type ServiceProcess = {
@@ -8,6 +8,8 @@ export type ServiceProcess = {
   rpcUrl: string
   /** Resident memory of the service process now and at its peak, in MiB (Linux /proc; ps elsewhere). */
   memory: () => { rssMiB: number; peakMiB: number | null }
+  /** CPU time used so far (user + system, ms) by the service process and by its children (anvil); Linux only. */
+  cpuMs: () => { service: number; node: number }
   stop: () => Promise<void>
 }
 
@@ -17,7 +19,10 @@ export async function startServiceProcess(params: {
   dataDir: string
   unsafe: boolean
 }): Promise<ServiceProcess> {
+  // BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the service process.
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean)
   const args = [
+    ...nodeArgs,
     path.join(params.root, 'bin/opstation.js'),
     'serve',
     '--port',
@@ -64,11 +69,32 @@ export async function startServiceProcess(params: {
         return { rssMiB: Number.NaN, peakMiB: null }
       }
     },
+    cpuMs() {
+      let node = 0
+      for (const entry of readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) continue
+        const stat = readStat(Number(entry))
+        if (stat?.ppid === pid) node += stat.cpuMs
+      }
+      return { service: readStat(pid)?.cpuMs ?? Number.NaN, node }
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
       }),
+  }
+}
+
+/** ppid and utime + stime (ms) from /proc/<pid>/stat; null when unreadable. */
+function readStat(pid: number): { ppid: number; cpuMs: number } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+    // After the command: state(0) ppid(1) ... utime(11) stime(12), in clock ticks (100 per second on Linux).
+    return { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 }
+  } catch {
+    return null
   }
 }
