@@ -26,7 +26,6 @@ import { type BundleResult, createBundleRunner } from './bundling/createBundleRu
 import { createBundleSender, type RpcTransactionReceipt } from './bundling/createBundleSender'
 import { parseBundleLogs, type UserOperationOutcome } from './bundling/parseBundleLogs'
 import type { CallFrame } from './callFrame'
-import { createNodeRpcChain } from './createNodeRpcChain'
 import {
   type EstimateUserOperationGasReturnType,
   estimateUserOperationGas,
@@ -161,14 +160,13 @@ const SIMULATION_GAS = 30_000_000n
  * (auto / interval / manual), receipts and the record of every operation. One instance per chain.
  */
 export function createBundler({
-  chain: sharedChain,
+  chain,
   store,
   events,
   log,
   options: overrides,
   settings,
 }: CreateBundlerParameters): Bundler {
-  const chain = createNodeRpcChain(sharedChain)
   const options: BundlerOptions = { ...defaultBundlerOptions, ...overrides }
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)
   const entryPoint = chain.addresses.entryPoint
@@ -370,7 +368,7 @@ export function createBundler({
   }
   applyMode(mode)
   // A restarted anvil reloads its last state dump: the executor's nonce may be behind our counter.
-  const stopChainEvents = sharedChain.onEvent((event) => {
+  const stopChainEvents = chain.onEvent((event) => {
     if (event.type === 'chain.restarted') {
       sender.resync()
       gasPrices.invalidate()

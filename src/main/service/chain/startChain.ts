@@ -1,11 +1,12 @@
 import { join } from 'node:path'
-import { createPublicClient, createWalletClient, defineChain, http } from 'viem'
+import { createPublicClient, createWalletClient, defineChain } from 'viem'
 import { ChainError } from '../errors'
 import { silentLogger } from '../log'
 import { type EmbeddedNode, startEmbeddedNode } from './anvil/startEmbeddedNode'
 import { defaults } from './constants'
 import { deployContracts } from './deploy/deployContracts'
 import { openKeyStore } from './keys/openKeyStore'
+import { createNodeTransport } from './node/createNodeTransport'
 import { detectNodeCapabilities } from './node/detectNodeCapabilities'
 import { requestRpc } from './node/requestRpc'
 import type { Chain, ChainConfig, ChainEvent, ChainEventListener } from './types'
@@ -41,9 +42,11 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     })
   }
   const rpcUrl = config.rpcUrl ?? (embedded as EmbeddedNode).rpcUrl
+  // Every client of the chain (bundler, paymaster, deployment, console) shares this transport.
+  const node = createNodeTransport({ rpcUrl, ipcPath: embedded?.ipcPath })
 
   try {
-    const transport = http(rpcUrl, { retryCount: 2, retryDelay: 100, timeout: 30_000 })
+    const { transport } = node
     let chainId: number
     try {
       chainId = await createPublicClient({ transport }).getChainId()
@@ -121,6 +124,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       stop: async () => {
         listeners.clear()
         await embedded?.stop()
+        node.close()
       },
     }
 
@@ -149,6 +153,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     return chain
   } catch (err) {
     await embedded?.stop().catch(() => {})
+    node.close()
     throw err
   }
 }

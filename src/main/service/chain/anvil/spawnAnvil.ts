@@ -9,6 +9,8 @@ export type SpawnAnvilParameters = {
   stateIntervalSec: number
   gasLimit: bigint
   host?: string
+  /** Also serve JSON-RPC on this IPC endpoint (a Unix socket path, or a named pipe on Windows). */
+  ipcPath?: string
   /** Milliseconds to wait for the first RPC answer. */
   readyTimeoutMs?: number
 }
@@ -42,6 +44,7 @@ export function buildAnvilArgs(p: SpawnAnvilParameters): string[] {
     '--no-request-size-limit',
     // No per-request logging: it slows every call (a reverting eth_call ~2.6 ms instead of ~1.7 ms).
     '--quiet',
+    ...(p.ipcPath ? ['--ipc', p.ipcPath] : []),
   ]
 }
 

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { copyFile, mkdir, rename } from 'node:fs/promises'
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from '../../log'
 import { defaults } from '../constants'
@@ -22,6 +24,8 @@ export type StartEmbeddedNodeParameters = {
 
 export type EmbeddedNode = {
   rpcUrl: string
+  /** anvil's IPC endpoint (the cheaper transport; HTTP at `rpcUrl` is always there too). */
+  ipcPath: string
   port: number
   binary: string
   statePath: string
@@ -41,9 +45,11 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   await mkdir(chainDir, { recursive: true })
   const statePath = join(chainDir, 'anvil-state.json')
   const port = await findFreePort()
+  const ipcPath = chooseIpcPath(chainDir)
   const spawnParameters = {
     binary,
     port,
+    ipcPath,
     chainId: p.chainId,
     statePath,
     stateIntervalSec: defaults.stateIntervalSec,
@@ -133,8 +139,13 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   }
   process.once('exit', killOnExit)
 
+  const removeIpcSocket = async () => {
+    if (process.platform !== 'win32') await rm(ipcPath, { force: true }).catch(() => {})
+  }
+
   return {
     rpcUrl: current.rpcUrl,
+    ipcPath,
     port,
     binary,
     statePath,
@@ -144,7 +155,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
       await saver.stop()
       process.off('exit', killOnExit)
       const proc = current
-      if (proc.child.exitCode !== null || proc.child.signalCode !== null) return
+      if (proc.child.exitCode !== null || proc.child.signalCode !== null) return removeIpcSocket()
       try {
         await dumpState(proc.rpcUrl, statePath)
       } catch (err) {
@@ -160,6 +171,18 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
       const timer = setTimeout(() => proc.child.kill('SIGKILL'), 3000)
       await proc.exited
       clearTimeout(timer)
+      await removeIpcSocket()
     },
   }
+}
+
+/**
+ * Where anvil serves IPC: a named pipe on Windows; else a socket in the data folder's chain directory (private to
+ * the user), or in the temp directory when that path is too long for a socket address (about 100 bytes).
+ */
+function chooseIpcPath(chainDir: string): string {
+  const name = `opstation-anvil-${process.pid}-${randomBytes(4).toString('hex')}`
+  if (process.platform === 'win32') return `\\\\.\\pipe\\${name}`
+  const inDataFolder = join(chainDir, 'anvil.ipc')
+  return Buffer.byteLength(inDataFolder) <= 100 ? inDataFolder : join(tmpdir(), `${name}.ipc`)
 }

@@ -1,0 +1,108 @@
+import net from 'node:net'
+import { type NodeRequest, readRpcResponse } from './nodeRpcError'
+
+export type IpcRequest = NodeRequest & { close: () => void }
+
+type Pending = { resolve: (value: unknown) => void; reject: (err: unknown) => void; timer: NodeJS.Timeout }
+
+const TIMEOUT_MS = 30_000
+const NEWLINE = 0x0a
+
+/**
+ * JSON-RPC over the node's IPC endpoint (a Unix socket, or a named pipe on Windows; anvil `--ipc <path>`): one
+ * connection, requests matched to responses by id (the node answers them in any order, one JSON value per
+ * line). A call costs a third of the CPU of a keep-alive HTTP call on both ends. The connection is opened on
+ * the first call and again after it is lost; calls in flight when it is lost reject with `ECONNRESET`.
+ */
+export function createIpcRequest(path: string): IpcRequest {
+  const pending = new Map<number, Pending>()
+  let id = 0
+  let socket: net.Socket | undefined
+  let connecting: Promise<net.Socket> | undefined
+  let closed = false
+
+  const fail = (err: unknown) => {
+    for (const call of pending.values()) {
+      clearTimeout(call.timer)
+      call.reject(err)
+    }
+    pending.clear()
+  }
+
+  const connect = () =>
+    new Promise<net.Socket>((resolve, reject) => {
+      const s = net.createConnection(path)
+      const chunks: Buffer[] = []
+      s.once('connect', () => {
+        s.off('error', reject)
+        s.on('error', () => {})
+        s.once('close', () => {
+          if (socket === s) socket = undefined
+          fail(Object.assign(new Error('the node closed the IPC connection'), { code: 'ECONNRESET' }))
+        })
+        s.unref()
+        resolve(s)
+      })
+      s.once('error', reject)
+      s.on('data', (chunk: Buffer) => {
+        let start = 0
+        for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+          chunks.push(chunk.subarray(start, end))
+          const line = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+          chunks.length = 0
+          start = end + 1
+          if (line.length > 0) receive(line)
+        }
+        if (start < chunk.length) chunks.push(chunk.subarray(start))
+      })
+    })
+
+  const receive = (line: Buffer) => {
+    let json: Parameters<typeof readRpcResponse>[0] & { id?: unknown }
+    try {
+      json = JSON.parse(line.toString('utf8'))
+    } catch {
+      return
+    }
+    const call = typeof json.id === 'number' ? pending.get(json.id) : undefined
+    if (!call) return
+    pending.delete(json.id as number)
+    clearTimeout(call.timer)
+    if (pending.size === 0) socket?.unref()
+    const response = readRpcResponse(json)
+    if (response.ok) call.resolve(response.result)
+    else call.reject(response.error)
+  }
+
+  const request = async (method: string, params: unknown) => {
+    if (closed) throw Object.assign(new Error('the IPC connection is closed'), { code: 'ERR_SOCKET_CLOSED' })
+    if (!socket) {
+      connecting ??= connect().finally(() => {
+        connecting = undefined
+      })
+      socket = await connecting
+    }
+    const s = socket
+    const callId = ++id
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(callId)
+        reject(new Error('the node did not answer within 30 s'))
+      }, TIMEOUT_MS)
+      timer.unref()
+      pending.set(callId, { resolve, reject, timer })
+      // While a call is in flight the connection keeps the process alive (as an HTTP request would).
+      s.ref()
+      s.write(`${JSON.stringify({ jsonrpc: '2.0', id: callId, method, params })}\n`)
+    })
+  }
+
+  return Object.assign(request, {
+    close() {
+      closed = true
+      socket?.destroy()
+      socket = undefined
+      fail(Object.assign(new Error('the IPC connection is closed'), { code: 'ERR_SOCKET_CLOSED' }))
+    },
+  })
+}

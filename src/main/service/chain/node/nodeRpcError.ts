@@ -1,0 +1,36 @@
+/** A JSON-RPC error as the node sent it (viem reads `code`; getRevertData reads `data`). */
+export class NodeRpcError extends Error {
+  override name = 'NodeRpcError'
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly data: unknown,
+  ) {
+    super(message)
+  }
+}
+
+/** One JSON-RPC call to the node: resolves with `result`, rejects with a NodeRpcError or a connection error. */
+export type NodeRequest = (method: string, params: unknown) => Promise<unknown>
+
+/** Errors of the connection rather than of the call: the node restarted, or closed an idle keep-alive socket. */
+export function isConnectionError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code
+  return (
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === 'ECONNREFUSED' ||
+    code === 'ENOENT' ||
+    code === 'ERR_SOCKET_CLOSED'
+  )
+}
+
+/** Reads one JSON-RPC response body: the result, or a NodeRpcError. */
+export function readRpcResponse(json: {
+  result?: unknown
+  error?: { code: number; message: string; data?: unknown }
+}): { ok: true; result: unknown } | { ok: false; error: NodeRpcError } {
+  if (json.error)
+    return { ok: false, error: new NodeRpcError(json.error.message, json.error.code, json.error.data) }
+  return { ok: true, result: json.result }
+}

@@ -1,0 +1,137 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import http from 'node:http'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { createPublicClient } from 'viem'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createIpcRequest } from '../../../src/main/service/chain/node/createIpcRequest'
+import { createNodeTransport } from '../../../src/main/service/chain/node/createNodeTransport'
+import { NodeRpcError } from '../../../src/main/service/chain/node/nodeRpcError'
+
+type Call = { id: number; method: string; params: unknown[] }
+
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function tempSocketPath(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ipc-'))
+  cleanups.push(() => rm(dir, { recursive: true, force: true }))
+  return path.join(dir, 'node.ipc')
+}
+
+/** A fake node on a Unix socket: `answer` decides what each call gets (written as one JSON line). */
+async function startIpcNode(
+  socketPath: string,
+  answer: (call: Call, socket: net.Socket) => void,
+): Promise<{ server: net.Server; connections: () => number }> {
+  let connections = 0
+  const server = net.createServer((socket) => {
+    connections++
+    let buffer = ''
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8')
+      for (let i = buffer.indexOf('\n'); i !== -1; i = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, i)
+        buffer = buffer.slice(i + 1)
+        if (line) answer(JSON.parse(line) as Call, socket)
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(socketPath, resolve))
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  return { server, connections: () => connections }
+}
+
+async function startHttpNode(answer: (call: Call) => unknown): Promise<string> {
+  const server = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk) => {
+      body += chunk
+    })
+    req.on('end', () => {
+      const call = JSON.parse(body) as Call
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: answer(call) }))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`
+}
+
+describe('createIpcRequest', () => {
+  it('matches answers to calls by id, in any order and split across chunks, over one connection', async () => {
+    const socketPath = await tempSocketPath()
+    const held: { call: Call; socket: net.Socket }[] = []
+    const node = await startIpcNode(socketPath, (call, socket) => {
+      held.push({ call, socket })
+      if (held.length < 3) return
+      // Answer the last call first, and cut one answer in two writes.
+      for (const { call: c, socket: s } of held.reverse()) {
+        const line = `${JSON.stringify({ jsonrpc: '2.0', id: c.id, result: `${c.method}:${c.params[0]}` })}\n`
+        s.write(line.slice(0, 10))
+        s.write(line.slice(10))
+      }
+    })
+    const request = createIpcRequest(socketPath)
+    cleanups.push(() => request.close())
+    const results = await Promise.all([request('a', [1]), request('b', [2]), request('c', [3])])
+    expect(results).toEqual(['a:1', 'b:2', 'c:3'])
+    expect(node.connections()).toBe(1)
+  })
+
+  it('rejects a JSON-RPC error with a NodeRpcError carrying code and data', async () => {
+    const socketPath = await tempSocketPath()
+    await startIpcNode(socketPath, (call, socket) => {
+      socket.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: 3, message: 'execution reverted', data: '0xdead' } })}\n`,
+      )
+    })
+    const request = createIpcRequest(socketPath)
+    cleanups.push(() => request.close())
+    const err = await request('eth_call', []).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(NodeRpcError)
+    expect(err).toMatchObject({ code: 3, data: '0xdead', message: 'execution reverted' })
+  })
+
+  it('rejects calls in flight with ECONNRESET when the connection is lost, and connects again afterwards', async () => {
+    const socketPath = await tempSocketPath()
+    let drop = true
+    const node = await startIpcNode(socketPath, (call, socket) => {
+      if (drop) {
+        drop = false
+        socket.destroy()
+        return
+      }
+      socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: call.id, result: 'ok' })}\n`)
+    })
+    const request = createIpcRequest(socketPath)
+    cleanups.push(() => request.close())
+    await expect(request('eth_blockNumber', [])).rejects.toMatchObject({ code: 'ECONNRESET' })
+    await expect(request('eth_blockNumber', [])).resolves.toBe('ok')
+    expect(node.connections()).toBe(2)
+  })
+})
+
+describe('createNodeTransport', () => {
+  it('sends calls over IPC when the endpoint answers, over HTTP when it does not', async () => {
+    const socketPath = await tempSocketPath()
+    const rpcUrl = await startHttpNode(() => '0x2')
+    const overIpc = createNodeTransport({ rpcUrl, ipcPath: socketPath })
+    cleanups.push(() => overIpc.close())
+    // No IPC server yet: HTTP answers.
+    expect(await overIpc.request('eth_blockNumber', [])).toBe('0x2')
+
+    const ipcPath = await tempSocketPath()
+    await startIpcNode(ipcPath, (call, socket) => {
+      socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: call.id, result: '0x1' })}\n`)
+    })
+    const node = createNodeTransport({ rpcUrl, ipcPath })
+    cleanups.push(() => node.close())
+    const client = createPublicClient({ transport: node.transport })
+    expect(await client.getBlockNumber({ cacheTime: 0 })).toBe(1n)
+  })
+})
