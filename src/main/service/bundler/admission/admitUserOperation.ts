@@ -1,0 +1,167 @@
+import type { Hex } from 'viem'
+import { getDepositInfo } from '../../chain/entryPoint/getDepositInfo'
+import type { Chain, UserOperationV06 } from '../../chain/types'
+import { RpcError } from '../../errors'
+import { Erc7769Code } from '../../jsonrpc/codes'
+import { simulateExecution } from '../estimation/estimateUserOperationGas'
+import type { GasPrices } from '../gasPrices'
+import { bundleGasOf, isValidReplacement, type Mempool, type MempoolEntry } from '../mempool/mempool'
+import { type Reputation, reputationParameters } from '../mempool/reputation'
+import { invalidFields, userOperationRejected, validationRulesBroken } from '../userOperationErrors'
+import { addressPrefix } from '../userOperationSchema'
+import { checkUserOperationFields } from '../validation/checkUserOperationFields'
+import { findSignatureFailure } from './findSignatureFailure'
+import type { NonceTracker } from './nonceTracker'
+import { simulateNonceAware } from './simulateNonceAware'
+
+export type AdmitUserOperationParameters = {
+  chain: Chain
+  mempool: Mempool
+  reputation: Reputation
+  nonces: NonceTracker
+  gasPrices: GasPrices
+  /** Gas limit of the largest bundle. */
+  maxBundleGas: () => Promise<bigint>
+  userOperation: UserOperationV06
+  userOpHash: Hex
+  dappId: string | null
+  /** `validation_and_execution` also simulates the call phase and rejects a reverting one (-32521). */
+  simulationType?: 'validation' | 'validation_and_execution'
+  safeMode: boolean
+  maxPendingPerUnstakedSender: number
+  nonceGapWaitMs: number
+}
+
+/**
+ * Decides whether an operation may enter the mempool: field checks and gas floors, duplicates and
+ * replacements, reputation of its factory and paymaster, the simulated validation (ERC-7562 rules in safe
+ * mode, signatures, time range), the per-sender limit and the paymaster's deposit against everything it has
+ * pending. Returns the mempool entry; throws the RpcError a client gets.
+ */
+export async function admitUserOperation({
+  chain,
+  mempool,
+  reputation,
+  nonces,
+  gasPrices,
+  maxBundleGas,
+  userOperation: op,
+  userOpHash,
+  dappId,
+  simulationType,
+  safeMode,
+  maxPendingPerUnstakedSender,
+  nonceGapWaitMs,
+}: AdmitUserOperationParameters): Promise<MempoolEntry> {
+  const entryPoint = chain.addresses.entryPoint
+  const block = await gasPrices.latestBlock()
+  checkUserOperationFields({
+    userOperation: op,
+    baseFeePerGas: block.baseFeePerGas,
+    maxOperationGas: await maxBundleGas(),
+  })
+  if (mempool.get(userOpHash)) throw invalidFields(`UserOperation ${userOpHash} is already in the mempool`)
+  const existing = mempool.findBySenderNonce(op.sender, op.nonce)
+  if (existing?.state === 'bundling') {
+    throw invalidFields(
+      `A UserOperation with sender ${op.sender} and nonce ${op.nonce} is already being bundled`,
+    )
+  }
+  if (existing && !isValidReplacement(existing.userOperation, op)) {
+    throw invalidFields(
+      'replacement UserOperation underpriced: raise both maxFeePerGas and maxPriorityFeePerGas by at least 10%',
+    )
+  }
+  const factory = addressPrefix(op.initCode)
+  const paymaster = addressPrefix(op.paymasterAndData)
+  for (const entity of [factory, paymaster]) {
+    if (!entity) continue
+    const status = reputation.status(entity)
+    if (status === 'banned')
+      throw new RpcError(`${entity} is banned by the bundler's reputation rules`, Erc7769Code.reputation)
+    if (
+      status === 'throttled' &&
+      mempool.countByEntity(entity) >= reputationParameters.throttledEntityMempoolCount
+    ) {
+      throw new RpcError(
+        `${entity} is throttled: too many of its operations are pending`,
+        Erc7769Code.reputation,
+      )
+    }
+  }
+
+  const admission = await simulateNonceAware({
+    chain,
+    mempool,
+    nonces,
+    userOperation: op,
+    safeMode,
+    nonceGapWaitMs,
+  })
+  let senderStaked = false
+  let prefund = bundleGasOf(op) * op.maxFeePerGas
+  if (admission.validated) {
+    const { result, violations } = admission
+    if (violations.length > 0) {
+      throw validationRulesBroken(
+        violations.map((v) => `${v.message} [${v.rule}]`),
+        [...new Set(violations.map((v) => v.rule))],
+      )
+    }
+    if (result.returnInfo.sigFailed) {
+      throw userOperationRejected(paymaster ? await findSignatureFailure(chain, op) : 'AA24 signature error')
+    }
+    const now = BigInt(Math.max(Math.floor(Date.now() / 1000), Number(block.timestamp)))
+    const { validAfter, validUntil } = result.returnInfo
+    if (BigInt(validAfter) > now) {
+      throw new RpcError(
+        `${paymaster ? 'AA32 paymaster' : 'AA22'} expired or not due: valid only after ${validAfter}`,
+        Erc7769Code.expiresShortly,
+      )
+    }
+    if (validUntil !== 0 && BigInt(validUntil) < now + 30n) {
+      throw new RpcError(
+        `${paymaster ? 'AA32 paymaster' : 'AA22'} expired or not due: validUntil ${validUntil} is less than 30 s away`,
+        Erc7769Code.expiresShortly,
+      )
+    }
+    senderStaked = result.senderInfo.stake > 0n && result.senderInfo.unstakeDelaySec >= 86_400n
+    prefund = result.returnInfo.prefund
+    if (simulationType === 'validation_and_execution') {
+      await simulateExecution({ chain, userOperation: op, maxSimulationGas: block.gasLimit })
+    }
+  }
+  if (!existing && !senderStaked && mempool.countBySender(op.sender) >= maxPendingPerUnstakedSender) {
+    throw new RpcError(
+      `Sender ${op.sender} already has ${maxPendingPerUnstakedSender} pending UserOperations (the limit for an unstaked sender)`,
+      Erc7769Code.reputation,
+    )
+  }
+  if (paymaster) {
+    const { deposit } = await getDepositInfo(chain, paymaster)
+    const needed =
+      mempool.pendingPrefundOf(paymaster) -
+      (existing?.paymaster === paymaster ? existing.prefund : 0n) +
+      prefund
+    if (deposit < needed) {
+      throw new RpcError(
+        `Paymaster ${paymaster} deposit too low: ${deposit} wei in the EntryPoint, ${needed} wei needed for its pending operations`,
+        Erc7769Code.paymasterDepositTooLow,
+      )
+    }
+  }
+  return {
+    userOpHash,
+    userOperation: op,
+    entryPoint,
+    state: 'pending',
+    validated: admission.validated,
+    prefund,
+    factory,
+    paymaster,
+    senderStaked,
+    dappId,
+    addedAt: Date.now(),
+    attempts: 0,
+  }
+}

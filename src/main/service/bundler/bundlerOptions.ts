@@ -1,0 +1,36 @@
+export type BundlingMode = 'auto' | 'interval' | 'manual'
+export type ReceiptFormat = 'biconomy' | 'standard'
+
+export type BundlerOptions = {
+  /** Apply the ERC-7562 rules with a traced validation (default). False = `--unsafe`. */
+  safeMode: boolean
+  bundlingMode: BundlingMode
+  /** Interval mode: milliseconds between bundles. */
+  bundleIntervalMs: number
+  /** Auto mode: how long to gather arriving operations before a bundle goes out. */
+  autoBundleDelayMs: number
+  maxBundleOperations: number
+  /**
+   * Pending operations one unstaked sender may have. ERC-7562 says 4; local testing often sends a sender's
+   * nonces in parallel, so the default is higher.
+   */
+  maxPendingPerUnstakedSender: number
+  /** A bundle transaction not mined after this long is replaced with higher fees. */
+  receiptTimeoutMs: number
+  /** How long an operation whose nonce follows a gap waits for the missing nonces to arrive. */
+  nonceGapWaitMs: number
+}
+
+export const defaultBundlerOptions: BundlerOptions = {
+  safeMode: true,
+  bundlingMode: 'auto',
+  bundleIntervalMs: 1000,
+  autoBundleDelayMs: 2,
+  maxBundleOperations: 64,
+  maxPendingPerUnstakedSender: 16,
+  receiptTimeoutMs: 30_000,
+  nonceGapWaitMs: 2000,
+}
+
+/** Gas of the eth_call / debug_traceCall simulations of a single operation. */
+export const SIMULATION_GAS = 30_000_000n

@@ -1,0 +1,76 @@
+import type { Address, Hex } from 'viem'
+import { RpcCode } from '../../jsonrpc/codes'
+import type { Logger } from '../../log'
+import type { UserOperationLog } from '../../store/userOperations.repo'
+import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
+import { parseBundleLogs } from '../bundling/parseBundleLogs'
+import { applyOutcome, type UserOperationRecords } from '../records/userOperationRecords'
+import { addressPrefix, fromWireUserOperation, type WireUserOperation } from '../userOperationSchema'
+import { bundleGasOf, type Mempool } from './mempool'
+
+export type RecoverMempoolParameters = {
+  entryPoint: Address
+  mempool: Mempool
+  userOperations: UserOperationLog
+  records: UserOperationRecords
+  loadReceipt: (transactionHash: Hex) => Promise<RpcTransactionReceipt | null>
+  log: Logger
+}
+
+/**
+ * After a restart: operations recorded as pending or submitted are looked up on chain (mined while we were
+ * down: recorded as included or failed), else put back in the mempool (validated again when bundled), or
+ * dropped when their operation was not kept.
+ */
+export async function recoverMempool({
+  entryPoint,
+  mempool,
+  userOperations,
+  records,
+  loadReceipt,
+  log,
+}: RecoverMempoolParameters): Promise<void> {
+  for (const record of userOperations.unfinished()) {
+    try {
+      if (record.transactionHash) {
+        const receipt = await loadReceipt(record.transactionHash as Hex)
+        if (receipt) {
+          const outcome = parseBundleLogs(receipt.logs, entryPoint).get(record.userOpHash as Hex)
+          if (outcome) {
+            records.setStatus(
+              record.userOpHash as Hex,
+              outcome.success ? 'included' : 'failed',
+              (r) => applyOutcome(r, outcome, receipt),
+              'found mined after a restart',
+            )
+            continue
+          }
+        }
+      }
+      if (!record.userOperation) {
+        records.setStatus(record.userOpHash as Hex, 'dropped', (r) => {
+          r.failure = { code: RpcCode.internalError, aaCode: null, reason: 'lost when the service stopped' }
+        })
+        continue
+      }
+      const op = fromWireUserOperation(record.userOperation as WireUserOperation)
+      mempool.add({
+        userOpHash: record.userOpHash as Hex,
+        userOperation: op,
+        entryPoint,
+        state: 'pending',
+        validated: false,
+        prefund: bundleGasOf(op) * op.maxFeePerGas,
+        factory: addressPrefix(op.initCode),
+        paymaster: addressPrefix(op.paymasterAndData),
+        senderStaked: false,
+        dappId: record.dappId,
+        addedAt: Date.parse(record.createdAt) || Date.now(),
+        attempts: 0,
+      })
+      records.setStatus(record.userOpHash as Hex, 'pending', () => {}, 'back in the mempool after a restart')
+    } catch (err) {
+      log.warn({ err, userOpHash: record.userOpHash }, 'could not recover a UserOperation after a restart')
+    }
+  }
+}

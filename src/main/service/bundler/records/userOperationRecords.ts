@@ -1,0 +1,154 @@
+import type { Address, Hex } from 'viem'
+import type { UserOperationV06 } from '../../chain/types'
+import { AppError } from '../../errors'
+import type { EventBus } from '../../events'
+import { decodeCallData } from '../../policy/decodeCallData'
+import type { UserOperationRecord, UserOperationStatus } from '../../store/userOperationRecord'
+import type { UserOperationLog } from '../../store/userOperations.repo'
+import type { ReceiptFormat } from '../bundlerOptions'
+import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
+import type { UserOperationOutcome } from '../bundling/parseBundleLogs'
+import { readAaCode } from '../userOperationErrors'
+import { addressPrefix, toWireUserOperation } from '../userOperationSchema'
+
+export type UserOperationRecords = {
+  /** Sets a record's status (appended to its timeline with `note`), applies `change`, emits the event. */
+  setStatus: (
+    userOpHash: Hex,
+    status: UserOperationStatus,
+    change?: (r: UserOperationRecord) => void,
+    note?: string,
+  ) => void
+  /** Records an operation the bundler saw for the first time (or again, under the same hash). */
+  addRecord: (
+    op: UserOperationV06,
+    userOpHash: Hex,
+    status: UserOperationStatus,
+    extra: {
+      dappId: string | null
+      receiptFormat: ReceiptFormat
+      failure?: UserOperationRecord['failure']
+      note?: string
+    },
+  ) => void
+  /** Records a rejected operation with the error's code, AAxx reason and broken rules. */
+  recordRejection: (
+    op: UserOperationV06,
+    userOpHash: Hex,
+    err: unknown,
+    dappId: string | null,
+    receiptFormat: ReceiptFormat,
+  ) => void
+}
+
+export type CreateUserOperationRecordsParameters = {
+  userOperations: UserOperationLog
+  entryPoint: Address
+  events?: EventBus
+  /** A rejection is not recorded while an operation with the same hash is pending (a duplicate send). */
+  isPending: (userOpHash: Hex) => boolean
+}
+
+/** The record of every operation the bundler handles (its timeline, failure and outcome) and its events. */
+export function createUserOperationRecords({
+  userOperations,
+  entryPoint,
+  events,
+  isPending,
+}: CreateUserOperationRecordsParameters): UserOperationRecords {
+  const emit = (record: UserOperationRecord | undefined) => {
+    if (!record || !events) return
+    events.emit('userOperation.changed', {
+      userOpHash: record.userOpHash,
+      status: record.status,
+      sender: record.sender,
+      dappId: record.dappId,
+      transactionHash: record.transactionHash,
+      reason: record.failure?.reason ?? record.revertReason ?? undefined,
+    })
+  }
+
+  const setStatus: UserOperationRecords['setStatus'] = (userOpHash, status, change = () => {}, note) =>
+    emit(
+      userOperations.change(
+        userOpHash,
+        (r) => {
+          r.status = status
+          change(r)
+        },
+        { status, note },
+      ),
+    )
+
+  const addRecord: UserOperationRecords['addRecord'] = (op, userOpHash, status, extra) => {
+    const decoded = decodeCallData(op.callData, op.initCode)
+    const record = userOperations.add({
+      userOpHash,
+      entryPoint,
+      sender: op.sender,
+      nonce: op.nonce.toString(),
+      status,
+      userOperation: toWireUserOperation(op),
+      factory: addressPrefix(op.initCode),
+      paymaster: addressPrefix(op.paymasterAndData),
+      dappId: extra.dappId,
+      calls:
+        decoded.kind === 'calls'
+          ? decoded.calls
+              .slice(0, 16)
+              .map((c) => ({ to: c.to, value: c.value.toString(), selector: c.selector }))
+          : null,
+      gas: {
+        callGasLimit: op.callGasLimit.toString(),
+        verificationGasLimit: op.verificationGasLimit.toString(),
+        preVerificationGas: op.preVerificationGas.toString(),
+        maxFeePerGas: op.maxFeePerGas.toString(),
+        maxPriorityFeePerGas: op.maxPriorityFeePerGas.toString(),
+      },
+      actualGasUsed: null,
+      actualGasCost: null,
+      transactionHash: null,
+      blockNumber: null,
+      blockHash: null,
+      logRange: null,
+      revertReason: null,
+      failure: extra.failure ?? null,
+      receiptFormat: extra.receiptFormat,
+      timeline: [{ status, at: new Date().toISOString(), ...(extra.note ? { note: extra.note } : {}) }],
+    })
+    emit(record)
+  }
+
+  return {
+    setStatus,
+    addRecord,
+    recordRejection(op, userOpHash, err, dappId, receiptFormat) {
+      if (!(err instanceof AppError)) return
+      const data = (err.data ?? {}) as { rules?: string[] }
+      const failure = {
+        code: err.rpcCode,
+        aaCode: readAaCode(err.shortMessage),
+        reason: err.shortMessage,
+        ...(data.rules ? { rules: data.rules } : {}),
+      }
+      if (isPending(userOpHash)) return
+      addRecord(op, userOpHash, 'rejected', { dappId, receiptFormat, failure, note: err.shortMessage })
+    },
+  }
+}
+
+/** Writes a mined operation's outcome (gas, transaction, block, logs, revert reason) into its record. */
+export function applyOutcome(
+  r: UserOperationRecord,
+  outcome: UserOperationOutcome,
+  receipt: RpcTransactionReceipt,
+): void {
+  r.actualGasUsed = outcome.actualGasUsed.toString()
+  r.actualGasCost = outcome.actualGasCost.toString()
+  r.transactionHash = receipt.transactionHash
+  r.blockHash = receipt.blockHash
+  r.blockNumber = Number(BigInt(receipt.blockNumber))
+  r.logRange = outcome.logRange
+  r.revertReason = outcome.revertReason
+  r.userOperation = null
+}
