@@ -1,4 +1,4 @@
-import { encodeFunctionData } from 'viem'
+import { encodeFunctionData, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
@@ -96,6 +96,18 @@ describe('bundler methods around the mempool', () => {
         result: { state: 'BUNDLER_MEMPOOL' },
       })
       expect((await receiptOf(first.body.result)).body.result).toBeNull()
+      // Pending: the operation itself, without a transaction or block yet.
+      const pending = (await callBundler(service, 'eth_getUserOperationByHash', [first.body.result])).body
+        .result
+      const wire = { ...toRpcOperation(op), sender: getAddress(op.sender) }
+      expect(pending).toMatchObject({
+        userOperation: wire,
+        ...wire,
+        entryPoint: entryPoint(),
+        transactionHash: null,
+        blockHash: null,
+        blockNumber: null,
+      })
 
       const duplicate = await send(op)
       expect(duplicate.body.error.code).toBe(-32602)
@@ -118,6 +130,9 @@ describe('bundler methods around the mempool', () => {
       })
       expect(replacement.status).toBe(200)
       expect((await statusOf(first.body.result)).result.state).toBe('DROPPED_FROM_BUNDLER_MEMPOOL')
+      expect(
+        (await callBundler(service, 'eth_getUserOperationByHash', [first.body.result])).body.result,
+      ).toBeNull()
       const mempool = (await callBundler(service, 'debug_bundler_dumpMempool', [entryPoint()])).body.result
       expect(mempool).toHaveLength(1)
       expect(mempool[0].maxFeePerGas).toBe(`0x${bump10(op.maxFeePerGas).toString(16)}`)
@@ -127,6 +142,13 @@ describe('bundler methods around the mempool', () => {
       // The receipt is there as soon as the bundle is mined.
       const receipt = (await receiptOf(replacement.body.result)).body.result
       expect(receipt.receipt.transactionHash).toBe(bundle.transactionHash)
+      const mined = (await callBundler(service, 'eth_getUserOperationByHash', [replacement.body.result])).body
+        .result
+      expect(mined).toMatchObject({
+        transactionHash: bundle.transactionHash,
+        blockHash: receipt.receipt.blockHash,
+        blockNumber: receipt.receipt.blockNumber,
+      })
     } finally {
       await callBundler(service, 'debug_bundler_setBundlingMode', ['auto'])
     }

@@ -26,7 +26,10 @@ export type UserOperationStatusResult =
 export type UserOperationQueries = {
   /** eth_getUserOperationReceipt: null until mined. */
   getUserOperationReceipt: (userOpHash: Hex) => Promise<unknown | null>
-  /** eth_getUserOperationByHash: null for an unknown operation. */
+  /**
+   * eth_getUserOperationByHash: the operation with its transaction and block once mined, with them null while
+   * pending; null for an unknown, rejected, dropped or replaced operation.
+   */
   getUserOperationByHash: (userOpHash: Hex) => Promise<unknown | null>
   /** biconomy_getUserOperationStatus. */
   getUserOperationStatus: (userOpHash: Hex) => Promise<UserOperationStatusResult>
@@ -100,7 +103,8 @@ export function createUserOperationQueries({
     }
   }
 
-  const readMinedOperation = async (record: UserOperationRecord): Promise<UserOperationV06 | null> => {
+  /** The operation as sent: kept in its record until mined, then read from the bundle transaction. */
+  const readOperation = async (record: UserOperationRecord): Promise<UserOperationV06 | null> => {
     if (record.userOperation) return fromWireUserOperation(record.userOperation as WireUserOperation)
     const cached = minedOperations.get(record.userOpHash as Hex)
     if (cached) return cached
@@ -133,18 +137,22 @@ export function createUserOperationQueries({
 
     async getUserOperationByHash(userOpHash) {
       const record = userOperations.get(userOpHash)
-      if (!record || (record.status !== 'included' && record.status !== 'failed') || !record.transactionHash)
-        return null
-      const op = await readMinedOperation(record)
+      if (!record) return null
+      // In the mempool (or in a bundle not mined yet): the operation without a block, as eth-infinitism's
+      // bundler answers. Mined: with its transaction and block. Rejected, dropped or replaced: null.
+      const pending = record.status === 'pending' || record.status === 'submitted'
+      const mined = (record.status === 'included' || record.status === 'failed') && record.transactionHash
+      if (!pending && !mined) return null
+      const op = await readOperation(record)
       if (!op) return null
       const wire = toWireUserOperation(op)
       return {
         ...wire,
         userOperation: wire,
         entryPoint: record.entryPoint,
-        transactionHash: record.transactionHash,
-        blockHash: record.blockHash,
-        blockNumber: `0x${(record.blockNumber ?? 0).toString(16)}`,
+        transactionHash: mined ? record.transactionHash : null,
+        blockHash: mined ? record.blockHash : null,
+        blockNumber: mined ? `0x${(record.blockNumber ?? 0).toString(16)}` : null,
       }
     },
 
