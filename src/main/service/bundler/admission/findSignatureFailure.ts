@@ -1,5 +1,4 @@
-import { encodeFunctionData } from 'viem'
-import { entryPointAbi } from '../../chain/abis/entryPoint'
+import { encodeSimulateValidation } from '../../chain/entryPoint/encodeEntryPointCall'
 import { traceCall } from '../../chain/node/traceCall'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { SIMULATION_GAS } from '../bundlerOptions'
@@ -15,7 +14,7 @@ export async function findSignatureFailure(chain: Chain, op: UserOperationV06): 
       chain,
       {
         to: chain.addresses.entryPoint,
-        data: encodeFunctionData({ abi: entryPointAbi, functionName: 'simulateValidation', args: [op] }),
+        data: encodeSimulateValidation(op),
         gas: SIMULATION_GAS,
       },
       { tracer: 'callTracer' },

@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
 import { hexToBigInt } from 'viem'
+import { signTransaction } from '../../chain/keys/signTransaction'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
 import type { Logger } from '../../log'
@@ -98,7 +99,7 @@ export function createBundleSender({
       let { maxFeePerGas, maxPriorityFeePerGas } = fees
       const sent: Hex[] = []
       for (let attempt = 0; attempt <= MAX_REPLACEMENTS; attempt++) {
-        const signed = await executor.account.signTransaction({
+        const signed = await signTransaction(executor.account, {
           chainId: chain.chainId,
           type: 'eip1559',
           to: chain.addresses.entryPoint,

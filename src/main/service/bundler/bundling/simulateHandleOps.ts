@@ -1,6 +1,7 @@
-import { type Address, decodeErrorResult, encodeFunctionData, type Hex } from 'viem'
+import { type Address, decodeErrorResult, type Hex } from 'viem'
 import { entryPointAbi } from '../../chain/abis/entryPoint'
 import { decodeRevertReason, getRevertData } from '../../chain/entryPoint/decodeRevert'
+import { encodeHandleOps as encodeHandleOpsCall } from '../../chain/entryPoint/encodeEntryPointCall'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 
@@ -41,5 +42,5 @@ export async function simulateHandleOps(
 }
 
 export function encodeHandleOps(ops: UserOperationV06[], beneficiary: Address): Hex {
-  return encodeFunctionData({ abi: entryPointAbi, functionName: 'handleOps', args: [ops, beneficiary] })
+  return encodeHandleOpsCall(ops, beneficiary)
 }

@@ -1,4 +1,5 @@
-import { encodeAbiParameters, type Hex, hexToBytes } from 'viem'
+import type { Hex } from 'viem'
+import { encodeUserOperationTuple } from '../../chain/entryPoint/encodeEntryPointCall'
 import type { UserOperationV06 } from '../../chain/types'
 
 /** Gas overheads of a handleOps bundle that the EntryPoint cannot measure (eth-infinitism's defaults). */
@@ -14,25 +15,6 @@ export const preVerificationGasOverheads = {
   /** Bundles are charged as if each UserOperation were alone, so the fixed cost is never under-paid. */
   bundleSize: 1,
 } as const
-
-const userOperationTupleAbi = [
-  {
-    type: 'tuple',
-    components: [
-      { name: 'sender', type: 'address' },
-      { name: 'nonce', type: 'uint256' },
-      { name: 'initCode', type: 'bytes' },
-      { name: 'callData', type: 'bytes' },
-      { name: 'callGasLimit', type: 'uint256' },
-      { name: 'verificationGasLimit', type: 'uint256' },
-      { name: 'preVerificationGas', type: 'uint256' },
-      { name: 'maxFeePerGas', type: 'uint256' },
-      { name: 'maxPriorityFeePerGas', type: 'uint256' },
-      { name: 'paymasterAndData', type: 'bytes' },
-      { name: 'signature', type: 'bytes' },
-    ],
-  },
-] as const
 
 /**
  * Stand-ins for the numeric gas fields, so the result does not depend on values that are still being estimated
@@ -66,28 +48,29 @@ export function calculatePreVerificationGas({
   includePaymasterAndData = true,
 }: CalculatePreVerificationGasParameters): bigint {
   const signatureLength = Math.max(MIN_SIGNATURE_LENGTH, (userOperation.signature.length - 2) / 2)
-  const encoded = encodeAbiParameters(userOperationTupleAbi, [
-    {
-      sender: userOperation.sender,
-      nonce: userOperation.nonce,
-      initCode: userOperation.initCode,
-      callData: userOperation.callData,
-      callGasLimit: GAS_FIELD_PLACEHOLDER,
-      verificationGasLimit: GAS_FIELD_PLACEHOLDER,
-      preVerificationGas: GAS_FIELD_PLACEHOLDER,
-      maxFeePerGas: FEE_FIELD_PLACEHOLDER,
-      maxPriorityFeePerGas: FEE_FIELD_PLACEHOLDER,
-      paymasterAndData: includePaymasterAndData ? userOperation.paymasterAndData : '0x',
-      signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
-    },
-  ])
-  const bytes = hexToBytes(encoded)
+  // abi.encode(op): the tuple's offset word, then the tuple.
+  const encoded = `${'0'.repeat(62)}20${encodeUserOperationTuple({
+    sender: userOperation.sender,
+    nonce: userOperation.nonce,
+    initCode: userOperation.initCode,
+    callData: userOperation.callData,
+    callGasLimit: GAS_FIELD_PLACEHOLDER,
+    verificationGasLimit: GAS_FIELD_PLACEHOLDER,
+    preVerificationGas: GAS_FIELD_PLACEHOLDER,
+    maxFeePerGas: FEE_FIELD_PLACEHOLDER,
+    maxPriorityFeePerGas: FEE_FIELD_PLACEHOLDER,
+    paymasterAndData: includePaymasterAndData ? userOperation.paymasterAndData : '0x',
+    signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
+  })}`
+  const length = encoded.length / 2
   let callDataCost = 0
-  for (const b of bytes)
-    callDataCost += b === 0 ? preVerificationGasOverheads.zeroByte : preVerificationGasOverheads.nonZeroByte
+  for (let i = 0; i < encoded.length; i += 2) {
+    const zero = encoded.charCodeAt(i) === 48 && encoded.charCodeAt(i + 1) === 48 // "00"
+    callDataCost += zero ? preVerificationGasOverheads.zeroByte : preVerificationGasOverheads.nonZeroByte
+  }
   // The op's offset word in the handleOps array head (32 bytes, almost all zero).
   callDataCost += 31 * preVerificationGasOverheads.zeroByte + preVerificationGasOverheads.nonZeroByte
-  const words = Math.ceil(bytes.length / 32)
+  const words = Math.ceil(length / 32)
   const total =
     callDataCost +
     preVerificationGasOverheads.fixed / preVerificationGasOverheads.bundleSize +

@@ -1,7 +1,6 @@
 import {
   type Address,
   decodeErrorResult,
-  encodeFunctionData,
   type Hex,
   hexToBigInt,
   type RpcStateOverride,
@@ -10,6 +9,7 @@ import {
 } from 'viem'
 import { entryPointAbi } from '../../chain/abis/entryPoint'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
+import { encodeSimulateHandleOp } from '../../chain/entryPoint/encodeEntryPointCall'
 import { traceCall } from '../../chain/node/traceCall'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { ChainError } from '../../errors'
@@ -241,11 +241,7 @@ async function simulateHandleOpTrace(
       params.chain,
       {
         to: entryPoint,
-        data: encodeFunctionData({
-          abi: entryPointAbi,
-          functionName: 'simulateHandleOp',
-          args: [op, zeroAddress, '0x'],
-        }),
+        data: encodeSimulateHandleOp(op, zeroAddress, '0x'),
         gas,
       },
       { tracer: 'callTracer', stateOverrides: stateOverride },

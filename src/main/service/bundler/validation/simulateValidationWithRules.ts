@@ -1,5 +1,6 @@
-import { decodeErrorResult, encodeFunctionData, type RpcStateOverride } from 'viem'
+import { decodeErrorResult, type RpcStateOverride } from 'viem'
 import { entryPointAbi } from '../../chain/abis/entryPoint'
+import { encodeSimulateValidation } from '../../chain/entryPoint/encodeEntryPointCall'
 import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
 import { simulateValidation, type ValidationResult } from '../../chain/entryPoint/simulateValidation'
 import { traceCall } from '../../chain/node/traceCall'
@@ -47,11 +48,7 @@ export async function simulateValidationWithRules(
       chain,
       {
         to: chain.addresses.entryPoint,
-        data: encodeFunctionData({
-          abi: entryPointAbi,
-          functionName: 'simulateValidation',
-          args: [userOperation],
-        }),
+        data: encodeSimulateValidation(userOperation),
         gas: params.gas,
       },
       { tracer: validationTracer, stateOverrides: stateOverride },

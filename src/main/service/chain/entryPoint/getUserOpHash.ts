@@ -1,6 +1,6 @@
-import type { Address, Hash } from 'viem'
-import { getUserOperationHash } from 'viem/account-abstraction'
+import type { Address, Hash, Hex } from 'viem'
 import { entryPointAbi } from '../abis/entryPoint'
+import { keccak256Words } from '../keccak256'
 import type { Chain, UserOperationV06 } from '../types'
 
 /** `EntryPoint.getUserOpHash(op)` read from the chain. */
@@ -13,12 +13,36 @@ export function getUserOpHash(chain: Chain, op: UserOperationV06): Promise<Hash>
   })
 }
 
-/** The same v0.6 hash computed off-chain: keccak256(abi.encode(keccak256(pack(op)), entryPoint, chainId)). */
+/**
+ * The same v0.6 hash computed off-chain: keccak256(abi.encode(keccak256(pack(op)), entryPoint, chainId)), where
+ * pack(op) = abi.encode(sender, nonce, keccak256(initCode), keccak256(callData), callGasLimit,
+ * verificationGasLimit, preVerificationGas, maxFeePerGas, maxPriorityFeePerGas, keccak256(paymasterAndData)).
+ * Every field is a static word, so the encoding is written out (computed on every eth_sendUserOperation).
+ */
 export function computeUserOpHash(op: UserOperationV06, chainId: number, entryPoint: Address): Hash {
-  return getUserOperationHash({
-    chainId,
-    entryPointAddress: entryPoint,
-    entryPointVersion: '0.6',
-    userOperation: op,
-  })
+  const packed =
+    addressWord(op.sender) +
+    uintWord(op.nonce) +
+    hashOf(op.initCode) +
+    hashOf(op.callData) +
+    uintWord(op.callGasLimit) +
+    uintWord(op.verificationGasLimit) +
+    uintWord(op.preVerificationGas) +
+    uintWord(op.maxFeePerGas) +
+    uintWord(op.maxPriorityFeePerGas) +
+    hashOf(op.paymasterAndData)
+  return `0x${keccak256Words(keccak256Words(packed) + addressWord(entryPoint) + uintWord(BigInt(chainId)))}`
+}
+
+function hashOf(data: Hex): string {
+  return keccak256Words(data.slice(2))
+}
+
+function uintWord(value: bigint): string {
+  if (value < 0n || value >= 1n << 256n) throw new Error(`uint256 out of range: ${value}`)
+  return value.toString(16).padStart(64, '0')
+}
+
+function addressWord(address: Address): string {
+  return `000000000000000000000000${address.slice(2).toLowerCase()}`
 }

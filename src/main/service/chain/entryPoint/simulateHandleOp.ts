@@ -1,7 +1,7 @@
-import { type Address, encodeFunctionData, type Hex, zeroAddress } from 'viem'
-import { entryPointAbi } from '../abis/entryPoint'
+import { type Address, type Hex, zeroAddress } from 'viem'
 import type { Chain, UserOperationV06 } from '../types'
 import { decodeRevertReason } from './decodeRevert'
+import { encodeSimulateHandleOp } from './encodeEntryPointCall'
 import { callEntryPointSimulation, type SimulationOptions } from './simulateEntryPoint'
 
 export type ExecutionResult = {
@@ -26,11 +26,7 @@ export async function simulateHandleOp(
   targetCallData: Hex = '0x',
   options: SimulationOptions = {},
 ): Promise<ExecutionResult> {
-  const data = encodeFunctionData({
-    abi: entryPointAbi,
-    functionName: 'simulateHandleOp',
-    args: [op, target, targetCallData],
-  })
+  const data = encodeSimulateHandleOp(op, target, targetCallData)
   const decoded = await callEntryPointSimulation(chain, data, ['ExecutionResult'], options)
   if (decoded.errorName !== 'ExecutionResult') throw new Error(`unexpected ${decoded.errorName}`)
   const [preOpGas, paid, validAfter, validUntil, targetSuccess, targetResult] = decoded.args

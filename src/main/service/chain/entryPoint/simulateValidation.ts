@@ -1,6 +1,5 @@
-import { encodeFunctionData } from 'viem'
-import { entryPointAbi } from '../abis/entryPoint'
 import type { Chain, UserOperationV06 } from '../types'
+import { encodeSimulateValidation } from './encodeEntryPointCall'
 import { callEntryPointSimulation, type SimulationOptions } from './simulateEntryPoint'
 
 export type StakeInfo = { stake: bigint; unstakeDelaySec: bigint }
@@ -30,7 +29,7 @@ export async function simulateValidation(
   op: UserOperationV06,
   options: SimulationOptions = {},
 ): Promise<ValidationResult> {
-  const data = encodeFunctionData({ abi: entryPointAbi, functionName: 'simulateValidation', args: [op] })
+  const data = encodeSimulateValidation(op)
   const decoded = await callEntryPointSimulation(
     chain,
     data,
