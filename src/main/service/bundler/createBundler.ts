@@ -31,6 +31,7 @@ import {
   createUserOperationQueries,
   type UserOperationStatusResult,
 } from './receipts/createUserOperationQueries'
+import { recoverMinedOperations } from './records/recoverMinedOperations'
 import { applyOutcome, createUserOperationRecords } from './records/userOperationRecords'
 import { readAaCode } from './userOperationErrors'
 import { type PartialUserOperation, toWireUserOperation, type WireUserOperation } from './userOperationSchema'
@@ -199,14 +200,19 @@ export function createBundler({
   const decayTimer = setInterval(() => reputation.decay(), 3_600_000)
   decayTimer.unref?.()
 
-  void recoverMempool({
-    entryPoint,
-    mempool,
-    userOperations,
-    records,
-    loadReceipt: queries.loadReceipt,
-    log,
-  })
+  // After a restart: first what the chain says was mined, then what is left back into the mempool.
+  void recoverMinedOperations({ chain, userOperations, records, loadReceipt: queries.loadReceipt, log })
+    .catch((err) => log.warn({ err }, 'could not look for operations mined before a restart'))
+    .then(() =>
+      recoverMempool({
+        entryPoint,
+        mempool,
+        userOperations,
+        records,
+        loadReceipt: queries.loadReceipt,
+        log,
+      }),
+    )
     .catch((err) => log.error({ err }, 'restart recovery failed'))
     .then(() => scheduler.scheduleAutoBundle())
 

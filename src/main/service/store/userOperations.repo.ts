@@ -7,6 +7,8 @@ export type UserOperationLog = {
   list: (options: { limit: number; before?: number }) => UserOperationRecord[]
   /** Records that were pending or submitted when the service stopped. */
   unfinished: () => UserOperationRecord[]
+  /** Highest block number of a mined record; null when none is mined. */
+  lastMinedBlock: () => number | null
   /** Adds a record (seq, createdAt and updatedAt are filled in). */
   add: (
     record: Omit<UserOperationRecord, 'seq' | 'createdAt' | 'updatedAt'>,
@@ -28,7 +30,11 @@ export type OpenUserOperationLogParameters = {
   store: Store
   /** Oldest finished records are pruned beyond this many (the store file is rewritten on every change). */
   maxRecords?: number
-  /** Changes are gathered and written at most this often. */
+  /**
+   * Changes are gathered and written at most this often (each write serialises the whole store document). A
+   * crash loses at most this much of the log: operations mined meanwhile are recorded again from the chain when
+   * the bundler starts (recoverMinedOperations).
+   */
   flushIntervalMs?: number
   onError?: (err: unknown) => void
 }
@@ -43,7 +49,7 @@ const FINISHED = new Set(['included', 'failed', 'dropped', 'rejected', 'replaced
 export function openUserOperationLog({
   store,
   maxRecords = 2000,
-  flushIntervalMs = 250,
+  flushIntervalMs = 1000,
   onError = () => {},
 }: OpenUserOperationLogParameters): UserOperationLog {
   const index = new Map<string, UserOperationRecord>()
@@ -96,6 +102,14 @@ export function openUserOperationLog({
       return out
     },
     unfinished: () => [...index.values()].filter((r) => r.status === 'pending' || r.status === 'submitted'),
+    lastMinedBlock() {
+      let last: number | null = null
+      for (const record of index.values()) {
+        if (record.blockNumber !== null && (last === null || record.blockNumber > last))
+          last = record.blockNumber
+      }
+      return last
+    },
     add(partial, at = new Date()) {
       const existing = index.get(partial.userOpHash)
       const now = at.toISOString()

@@ -1,0 +1,162 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
+import { createPublicClient, defineChain, type Hex, http } from 'viem'
+import { createBundlerClient, entryPoint06Address } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
+import { spawnCli } from '../../helpers/spawnCli'
+import { startTestService } from '../../helpers/startTestService'
+import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
+import { deployRuleTestAccount, toRpcOperation } from './ruleTestAccount'
+
+/** One JSON-RPC call over HTTP. */
+async function rpc(url: string, method: string, params: unknown[]): Promise<any> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } }
+  if (body.error) throw new Error(`${method}: ${body.error.message}`)
+  return body.result
+}
+
+/** Processes whose parent is `pid` (the embedded anvil of a CLI process). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+}
+
+describe('UserOperation records across a crash (records reach the disk in batches)', () => {
+  it('records operations mined while their records were not on disk from the chain when the bundler starts', async () => {
+    let service = await startTestService({ unsafe: true })
+    const { dataDir } = service
+    try {
+      const account = await deployRuleTestAccount(service)
+      const hashes: Hex[] = []
+      for (let nonce = 0n; nonce < 3n; nonce++) {
+        const op = await account.buildOperation({ nonce, to: randomAddress() })
+        const sent = await callBundler(service, 'eth_sendUserOperation', [
+          toRpcOperation(op),
+          service.chain!.addresses.entryPoint,
+        ])
+        hashes.push(sent.body.result)
+        await waitFor(
+          async () =>
+            (await callBundler(service, 'eth_getUserOperationReceipt', [sent.body.result])).body.result,
+        )
+      }
+      const before = await Promise.all(
+        hashes.map(async (h) => (await callBundler(service, 'eth_getUserOperationReceipt', [h])).body.result),
+      )
+      await service.close()
+
+      // As if the service had died before writing them: the last record is gone, the one before it still says
+      // submitted (its bundle mined a moment later).
+      const file = path.join(dataDir, 'opstation.json')
+      const doc = JSON.parse(await readFile(file, 'utf8'))
+      doc.userOperations = doc.userOperations.filter(
+        (r: { userOpHash: string }) => r.userOpHash !== hashes[2],
+      )
+      const submitted = doc.userOperations.find((r: { userOpHash: string }) => r.userOpHash === hashes[1])
+      Object.assign(submitted, { status: 'submitted', blockNumber: null, blockHash: null, logRange: null })
+      await writeFile(file, JSON.stringify(doc))
+
+      service = Object.assign(await startTestService({ dataDir, unsafe: true }), { dataDir })
+      for (const [i, hash] of hashes.entries()) {
+        const receipt = await waitFor(
+          async () => (await callBundler(service, 'eth_getUserOperationReceipt', [hash])).body.result,
+        )
+        expect(receipt.receipt.transactionHash).toBe(before[i].receipt.transactionHash)
+        expect(receipt.actualGasUsed).toBe(before[i].actualGasUsed)
+        expect(receipt.success).toBe(true)
+      }
+      const record = (await callBundler(service, 'eth_getUserOperationByHash', [hashes[2]])).body.result
+      expect(record.transactionHash).toBe(before[2].receipt.transactionHash)
+      expect(record.sender.toLowerCase()).toBe(account.address.toLowerCase())
+    } finally {
+      await service.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('after kill -9 of the service and its anvil, every acknowledged and mined operation still has its receipt', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-crash-'))
+    const first = await spawnCli(['--port', '0', '--data-dir', dataDir, '--unsafe'])
+    const { bundlerUrl, rpcUrl } = first.ready as { bundlerUrl: string; rpcUrl: string }
+    // Acknowledged (a hash came back) and mined (its receipt came back).
+    const mined: { hash: Hex; transactionHash: Hex }[] = []
+    try {
+      const chain = defineChain({
+        id: Number(BigInt(await rpc(rpcUrl, 'eth_chainId', []))),
+        name: 'crash test',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [rpcUrl] } },
+      })
+      const client = createPublicClient({ chain, transport: http(rpcUrl) })
+      const bundlers = await Promise.all(
+        Array.from({ length: 3 }, async () => {
+          const account = await toSimpleSmartAccount({
+            client,
+            owner: privateKeyToAccount(generatePrivateKey()),
+            entryPoint: { address: entryPoint06Address, version: '0.6' },
+          })
+          await rpc(rpcUrl, 'anvil_setBalance', [account.address, `0x${(10n ** 20n).toString(16)}`])
+          return createBundlerClient({ client, account, transport: http(bundlerUrl), pollingInterval: 20 })
+        }),
+      )
+      for (let round = 0; round < 3; round++) {
+        await Promise.all(
+          bundlers.map(async (bundler) => {
+            const hash = await bundler.sendUserOperation({ calls: [{ to: randomAddress(), value: 1n }] })
+            const receipt = await bundler.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+            mined.push({ hash, transactionHash: receipt.receipt.transactionHash })
+          }),
+        )
+      }
+      const lastMined = Date.now()
+      // The chain keeps its blocks (the embedded anvil's state is saved once the chain goes quiet); the batch of
+      // records written every second may not have reached opstation.json yet when both processes die.
+      const statePath = path.join(dataDir, 'chain', 'anvil-state.json')
+      await waitFor(async () => {
+        try {
+          return statSync(statePath).mtimeMs > lastMined ? true : null
+        } catch {
+          return null
+        }
+      }, 10_000)
+      const anvils = childrenOf(first.child.pid as number)
+      first.child.kill('SIGKILL')
+      for (const pid of anvils) process.kill(pid, 'SIGKILL')
+      await first.exited
+    } finally {
+      if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL')
+    }
+
+    const second = await spawnCli(['--port', '0', '--data-dir', dataDir, '--unsafe'])
+    try {
+      const url = (second.ready as { bundlerUrl: string }).bundlerUrl
+      for (const { hash, transactionHash } of mined) {
+        const receipt = await waitFor(() => rpc(url, 'eth_getUserOperationReceipt', [hash]), 10_000)
+        expect(receipt.receipt.transactionHash).toBe(transactionHash)
+        expect(receipt.success).toBe(true)
+      }
+    } finally {
+      second.child.kill('SIGTERM')
+      expect(await second.exited).toBe(0)
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
