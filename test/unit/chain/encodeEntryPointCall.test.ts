@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto'
-import { type Address, encodeAbiParameters, encodeFunctionData, type Hex, keccak256 } from 'viem'
+import {
+  type Address,
+  decodeErrorResult,
+  encodeAbiParameters,
+  encodeErrorResult,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+} from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { entryPointNonceSlot } from '../../../src/main/service/bundler/validation/entryPointNonceSlot'
 import { entryPointAbi } from '../../../src/main/service/chain/abis/entryPoint'
+import { decodeEntryPointError } from '../../../src/main/service/chain/entryPoint/decodeEntryPointError'
 import {
   encodeHandleOps,
   encodeSimulateHandleOp,
@@ -131,5 +140,49 @@ describe('EntryPoint calldata written out by hand', () => {
       maxPriorityFeePerGas: 1_000_000n,
     } as const
     expect(await signTransaction(account, transaction)).toBe(await account.signTransaction(transaction))
+  })
+})
+
+describe('decodeEntryPointError', () => {
+  it('decodes the EntryPoint reverts as viem decodeErrorResult does, other data through viem', () => {
+    const stake = { stake: 5n, unstakeDelaySec: 86_400n }
+    const reverts: Hex[] = [
+      encodeErrorResult({
+        abi: entryPointAbi,
+        errorName: 'FailedOp',
+        args: [3n, 'AA25 invalid account nonce'],
+      }),
+      encodeErrorResult({
+        abi: entryPointAbi,
+        errorName: 'ValidationResult',
+        args: [
+          {
+            preOpGas: 1n,
+            prefund: 2n,
+            sigFailed: true,
+            validAfter: 3,
+            validUntil: 4,
+            paymasterContext: '0xabcd',
+          },
+          stake,
+          stake,
+          stake,
+        ],
+      }),
+      encodeErrorResult({
+        abi: entryPointAbi,
+        errorName: 'ExecutionResult',
+        args: [10n, 20n, 0, 0, false, '0x08c379a0'],
+      }),
+      encodeErrorResult({
+        abi: [{ type: 'error', name: 'Error', inputs: [{ type: 'string', name: 'message' }] }],
+        errorName: 'Error',
+        args: ['plain revert'],
+      }),
+    ]
+    for (const data of reverts) {
+      expect(decodeEntryPointError(data)).toEqual(decodeErrorResult({ abi: entryPointAbi, data }))
+    }
+    expect(() => decodeEntryPointError('0xdeadbeef')).toThrow()
   })
 })

@@ -1,5 +1,5 @@
-import { type Address, decodeErrorResult, type Hex } from 'viem'
-import { entryPointAbi } from '../../chain/abis/entryPoint'
+import type { Address, Hex } from 'viem'
+import { decodeEntryPointError } from '../../chain/entryPoint/decodeEntryPointError'
 import { decodeRevertReason, getRevertData } from '../../chain/entryPoint/decodeRevert'
 import { encodeHandleOps as encodeHandleOpsCall } from '../../chain/entryPoint/encodeEntryPointCall'
 import { requestRpc } from '../../chain/node/requestRpc'
@@ -27,7 +27,7 @@ export async function simulateHandleOps(
     const revertData = getRevertData(err)
     if (!revertData) throw err
     try {
-      const decoded = decodeErrorResult({ abi: entryPointAbi, data: revertData })
+      const decoded = decodeEntryPointError(revertData)
       if (decoded.errorName === 'FailedOp')
         return { ok: false, opIndex: Number(decoded.args[0]), reason: decoded.args[1] }
       return { ok: false, opIndex: null, reason: decoded.errorName }

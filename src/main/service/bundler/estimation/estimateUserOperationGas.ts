@@ -1,13 +1,15 @@
 import {
   type Address,
-  decodeErrorResult,
   type Hex,
   hexToBigInt,
   type RpcStateOverride,
   toFunctionSelector,
   zeroAddress,
 } from 'viem'
-import { entryPointAbi } from '../../chain/abis/entryPoint'
+import {
+  type DecodedEntryPointError,
+  decodeEntryPointError,
+} from '../../chain/entryPoint/decodeEntryPointError'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
 import { encodeSimulateHandleOp } from '../../chain/entryPoint/encodeEntryPointCall'
 import { traceCall } from '../../chain/node/traceCall'
@@ -262,9 +264,9 @@ async function simulateHandleOpTrace(
     validAfter: 0,
     validUntil: 0,
   }
-  let decoded: ReturnType<typeof decodeErrorResult<typeof entryPointAbi>> | undefined
+  let decoded: DecodedEntryPointError | undefined
   try {
-    if (top.output) decoded = decodeErrorResult({ abi: entryPointAbi, data: top.output })
+    if (top.output) decoded = decodeEntryPointError(top.output)
   } catch {}
   if (decoded?.errorName === 'FailedOp') {
     const reason = decoded.args[1]

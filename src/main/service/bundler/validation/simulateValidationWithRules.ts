@@ -1,5 +1,8 @@
-import { decodeErrorResult, type RpcStateOverride } from 'viem'
-import { entryPointAbi } from '../../chain/abis/entryPoint'
+import type { RpcStateOverride } from 'viem'
+import {
+  type DecodedEntryPointError,
+  decodeEntryPointError,
+} from '../../chain/entryPoint/decodeEntryPointError'
 import { encodeSimulateValidation } from '../../chain/entryPoint/encodeEntryPointCall'
 import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
 import { simulateValidation, type ValidationResult } from '../../chain/entryPoint/simulateValidation'
@@ -75,9 +78,9 @@ export async function simulateValidationWithRules(
 function decodeValidationOutput(trace: ValidationTrace): ValidationResult {
   if (!trace.output || trace.output === '0x')
     throw userOperationRejected('simulateValidation returned no result')
-  let decoded: ReturnType<typeof decodeErrorResult<typeof entryPointAbi>>
+  let decoded: DecodedEntryPointError
   try {
-    decoded = decodeErrorResult({ abi: entryPointAbi, data: trace.output })
+    decoded = decodeEntryPointError(trace.output)
   } catch {
     throw userOperationRejected(
       `simulateValidation reverted with unknown data ${trace.output.slice(0, 138)}`,

@@ -1,7 +1,7 @@
-import { type Abi, decodeErrorResult, type Hex, type RpcStateOverride } from 'viem'
-import { entryPointAbi } from '../abis/entryPoint'
+import type { Abi, Hex, RpcStateOverride } from 'viem'
 import { requestRpc } from '../node/requestRpc'
 import type { Chain } from '../types'
+import { type DecodedEntryPointError, decodeEntryPointError } from './decodeEntryPointError'
 import { decodeRevertReason, getRevertData } from './decodeRevert'
 import { FailedOpError, SimulationRevertedError } from './errors'
 
@@ -13,7 +13,7 @@ export type SimulationOptions = {
   extraAbi?: Abi
 }
 
-export type DecodedEntryPointRevert = ReturnType<typeof decodeErrorResult<typeof entryPointAbi>>
+export type DecodedEntryPointRevert = DecodedEntryPointError
 
 /**
  * Runs an EntryPoint simulation (which always reverts) with eth_call and decodes the revert data with the EntryPoint
@@ -51,7 +51,7 @@ export async function callEntryPointSimulation(
   }
   let decoded: DecodedEntryPointRevert
   try {
-    decoded = decodeErrorResult({ abi: entryPointAbi, data: revertData })
+    decoded = decodeEntryPointError(revertData)
   } catch {
     const reason = decodeRevertReason(revertData, options.extraAbi)
     throw new SimulationRevertedError(`Simulation reverted: ${reason ?? revertData}`, reason, revertData, {
