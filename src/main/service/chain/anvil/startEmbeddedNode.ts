@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from '../../log'
@@ -45,6 +45,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   await mkdir(chainDir, { recursive: true })
   const statePath = join(chainDir, 'anvil-state.json')
   const port = await findFreePort()
+  await removeStaleIpcSockets(chainDir)
   const ipcPath = chooseIpcPath(chainDir)
   const spawnParameters = {
     binary,
@@ -178,11 +179,25 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
 
 /**
  * Where anvil serves IPC: a named pipe on Windows; else a socket in the data folder's chain directory (private to
- * the user), or in the temp directory when that path is too long for a socket address (about 100 bytes).
+ * the user), or in the temp directory when that path is too long for a socket address (about 100 bytes). The name
+ * is new for every start, so a client can never reach an anvil left running by a service that crashed.
  */
 function chooseIpcPath(chainDir: string): string {
-  const name = `opstation-anvil-${process.pid}-${randomBytes(4).toString('hex')}`
-  if (process.platform === 'win32') return `\\\\.\\pipe\\${name}`
-  const inDataFolder = join(chainDir, 'anvil.ipc')
-  return Buffer.byteLength(inDataFolder) <= 100 ? inDataFolder : join(tmpdir(), `${name}.ipc`)
+  const id = randomBytes(4).toString('hex')
+  if (process.platform === 'win32') return `\\\\.\\pipe\\opstation-anvil-${process.pid}-${id}`
+  const inDataFolder = join(chainDir, `anvil-${id}.ipc`)
+  return Buffer.byteLength(inDataFolder) <= 100
+    ? inDataFolder
+    : join(tmpdir(), `opstation-anvil-${process.pid}-${id}.ipc`)
+}
+
+/** Sockets of earlier runs (we hold the data folder's lock, so nothing live uses them). */
+async function removeStaleIpcSockets(chainDir: string): Promise<void> {
+  if (process.platform === 'win32') return
+  const entries = await readdir(chainDir).catch(() => [] as string[])
+  await Promise.all(
+    entries
+      .filter((name) => /^anvil(-[0-9a-f]+)?\.ipc$/.test(name))
+      .map((name) => rm(join(chainDir, name), { force: true }).catch(() => {})),
+  )
 }
