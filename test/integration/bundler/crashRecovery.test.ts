@@ -142,7 +142,12 @@ describe('UserOperation records across a crash (records reach the disk in batche
       for (const pid of anvils) process.kill(pid, 'SIGKILL')
       await first.exited
     } finally {
-      if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL')
+      // Whatever happened above, neither process outlives the test.
+      if (first.child.exitCode === null && first.child.signalCode === null) {
+        const anvils = childrenOf(first.child.pid as number)
+        first.child.kill('SIGKILL')
+        for (const pid of anvils) process.kill(pid, 'SIGKILL')
+      }
     }
 
     const second = await spawnCli(['--port', '0', '--data-dir', dataDir, '--unsafe'])
