@@ -11,6 +11,7 @@ import { findFreePort } from './findFreePort'
 import { resolveAnvilBinary } from './resolveAnvilBinary'
 import { startStateSaver } from './saveStateOnChange'
 import { type AnvilProcess, spawnAnvil } from './spawnAnvil'
+import { recordAnvilPid, stopStaleAnvil } from './stopStaleAnvil'
 
 export type StartEmbeddedNodeParameters = {
   dataDir: string
@@ -93,14 +94,21 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     }
   }
 
-  let current = await spawnWithRecovery()
+  const pidPath = join(chainDir, 'anvil.pid')
+  const spawnTracked = async (): Promise<AnvilProcess> => {
+    const proc = await spawnWithRecovery()
+    await recordAnvilPid(pidPath, proc.pid)
+    return proc
+  }
+  await stopStaleAnvil(pidPath, statePath, p.log)
+  let current = await spawnTracked()
   let stopping = false
   p.log.info({ rpcUrl: current.rpcUrl, pid: current.pid, binary, statePath }, 'embedded anvil started')
 
   const restart = async (attempt: number): Promise<void> => {
     const started = Date.now()
     try {
-      current = await spawnWithRecovery()
+      current = await spawnTracked()
       watch(current)
       await p.afterRestart()
       p.log.info(

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import type { Logger } from '../../log'
+
+/**
+ * An anvil left running by a service that died hard (kill -9 skips every exit hook) would keep writing the same
+ * state file every --state-interval seconds, racing the new anvil. Before starting, stop the anvil recorded in
+ * `pidPath` if it is still alive and still serves this `statePath` (checked on its command line, so a reused pid
+ * is never killed).
+ */
+export async function stopStaleAnvil(pidPath: string, statePath: string, log: Logger): Promise<void> {
+  const pid = Number.parseInt(await readFile(pidPath, 'utf8').catch(() => ''), 10)
+  if (!Number.isInteger(pid) || pid <= 0 || !servesStateFile(pid, statePath)) return
+  log.warn({ pid }, 'stopping an embedded anvil left running by an earlier Opstation on this data folder')
+  try {
+    process.kill(pid, 'SIGKILL')
+  } catch {}
+  for (let i = 0; i < 40 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 25))
+  await rm(pidPath, { force: true })
+}
+
+/** Records the running anvil's pid for `stopStaleAnvil`. */
+export async function recordAnvilPid(pidPath: string, pid: number): Promise<void> {
+  await writeFile(pidPath, String(pid), { mode: 0o600 })
+}
+
+function servesStateFile(pid: number, statePath: string): boolean {
+  if (!isAlive(pid)) return false
+  try {
+    // Linux: the command line, NUL-separated. Elsewhere there is no cheap reliable check: leave it alone.
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    return args.some((a) => a.endsWith('anvil') || a.endsWith('anvil.exe')) && args.includes(statePath)
+  } catch {
+    return false
+  }
+}
+
+/** Running and not a zombie (an orphan's exit may never be reaped where no init process reaps it). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z'
+  } catch {
+    return true
+  }
+}
