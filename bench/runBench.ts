@@ -11,7 +11,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import nodeHttp from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { toSimpleSmartAccount } from 'permissionless/accounts'
 import {
   type Address,
@@ -30,7 +29,6 @@ import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
 const CLIENTS = 16
 const OPERATIONS = 200
 const RAW_BUNDLE_SIZE = 10
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 type Op = {
   sender: Address
@@ -200,7 +198,7 @@ function report(mode: string, name: string, values: number[] | null, opsPerSecon
 async function benchMode(unsafe: boolean) {
   const mode = unsafe ? 'unsafe' : 'safe'
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-bench-'))
-  const service = await startServiceProcess({ root, dataDir, unsafe })
+  const service = await startServiceProcess({ dataDir, unsafe })
   try {
     const chain = defineChain({
       id: Number(await rpc(service.rpcUrl, 'eth_chainId', []).then(BigInt)),

@@ -5,13 +5,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { benchSponsorUserOperation } from './benchSponsorUserOperation'
 import { startServiceProcess } from './startServiceProcess'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-pm-bench-'))
-const service = await startServiceProcess({ root, dataDir, unsafe: false })
+const service = await startServiceProcess({ dataDir, unsafe: false })
 try {
   const store = JSON.parse(await readFile(path.join(dataDir, 'opstation.json'), 'utf8'))
   const url = new URL(service.bundlerUrl)

@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
+import { spawnCli } from '../test/helpers/spawnCli'
 
 export type ServiceProcess = {
   pid: number
@@ -15,45 +14,16 @@ export type ServiceProcess = {
 
 /** Starts `opstation serve` (bin/opstation.js) as its own process on a free port and waits for its ready line. */
 export async function startServiceProcess(params: {
-  root: string
   dataDir: string
   unsafe: boolean
 }): Promise<ServiceProcess> {
-  // BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the service process.
-  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const args = [
-    ...nodeArgs,
-    path.join(params.root, 'bin/opstation.js'),
-    'serve',
-    '--port',
-    '0',
-    '--data-dir',
-    params.dataDir,
-  ]
+  const args = ['--port', '0', '--data-dir', params.dataDir]
   if (params.unsafe) args.push('--unsafe')
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: params.root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000)
-  })
-  const ready = await new Promise<{ bundlerUrl: string; rpcUrl: string }>((resolve, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`service did not start in 60 s\n${stderr}`)), 60_000)
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const line = out.split('\n').find((l) => l.startsWith('opstation ready '))
-      if (line) {
-        clearTimeout(timer)
-        resolve(JSON.parse(line.slice('opstation ready '.length)))
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`service exited with code ${code}\n${stderr}`))
-    })
+  const { child, ready } = await spawnCli(args, {
+    timeoutMs: 60_000,
+    // BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the service process.
+    nodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    env: { ...process.env },
   })
   const pid = child.pid as number
   return {

@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
+import { spawnCli } from '../helpers/spawnCli'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
-const BIN = path.join(ROOT, 'bin', 'opstation.js')
 
 export type ServiceUnderTest = {
   /** e.g. http://127.0.0.1:41234 */
@@ -28,35 +27,10 @@ async function startService(
   extraArgs: string[] = [],
 ): Promise<{ service: ServiceUnderTest; stop: () => Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-e2e-'))
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extraArgs],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } },
+  const { child, ready, stderr, exited } = await spawnCli(
+    ['--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extraArgs],
+    { timeoutMs: 90_000, env: { ...process.env, FORCE_COLOR: '0' } },
   )
-  let stdout = ''
-  let stderr = ''
-  child.stderr?.on('data', (d) => {
-    stderr += d
-  })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the service printed no ready line in 90 s; stderr:\n${stderr}`)),
-      90_000,
-    )
-    child.stdout?.on('data', (d) => {
-      stdout += d
-      const line = stdout.split('\n').find((l) => l.startsWith('opstation ready '))
-      if (line) {
-        clearTimeout(timer)
-        resolve(JSON.parse(line.slice('opstation ready '.length)))
-      }
-    })
-    void exited.then((code) => {
-      clearTimeout(timer)
-      reject(new Error(`the service exited (${code}) before it was ready; stderr:\n${stderr}`))
-    })
-  })
   const service: ServiceUnderTest = {
     baseUrl: String(ready.dashboardUrl),
     consoleUrl: String(ready.consoleUrl),
@@ -66,7 +40,7 @@ async function startService(
     chainId: Number(ready.chainId),
     authToken: String(ready.authToken),
     dataDir,
-    logs: () => stderr,
+    logs: stderr,
   }
   return {
     service,

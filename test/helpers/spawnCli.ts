@@ -12,9 +12,24 @@ export type SpawnedCli = {
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/opstation.js')
 
-/** Runs `opstation serve <args>` as a real child process and waits for its ready line. */
-export async function spawnCli(args: string[], timeoutMs = 30_000): Promise<SpawnedCli> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+export type SpawnCliOptions = {
+  /** How long to wait for the ready line (default 30 s). */
+  timeoutMs?: number
+  /** Node flags before the script (e.g. --cpu-prof). */
+  nodeArgs?: string[]
+  env?: NodeJS.ProcessEnv
+}
+
+/**
+ * Runs `opstation serve <args>` as a real child process and waits for its ready line. The one place tests, the
+ * e2e fixtures and the benchmark start the headless service.
+ */
+export async function spawnCli(args: string[], options: SpawnCliOptions = {}): Promise<SpawnedCli> {
+  const timeoutMs = options.timeoutMs ?? 30_000
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env ?? process.env,
+  })
   let stdout = ''
   let stderr = ''
   child.stderr?.on('data', (d) => {
@@ -23,7 +38,7 @@ export async function spawnCli(args: string[], timeoutMs = 30_000): Promise<Spaw
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const ready = await new Promise<Record<string, any>>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`no ready line in ${timeoutMs} ms; stderr: ${stderr}`)),
+      () => reject(new Error(`the service printed no ready line in ${timeoutMs} ms; stderr:\n${stderr}`)),
       timeoutMs,
     )
     child.stdout?.on('data', (d) => {
@@ -36,7 +51,7 @@ export async function spawnCli(args: string[], timeoutMs = 30_000): Promise<Spaw
     })
     exited.then((code) => {
       clearTimeout(timer)
-      reject(new Error(`exited with ${code} before ready; stderr: ${stderr}`))
+      reject(new Error(`the service exited (${code}) before it was ready; stderr:\n${stderr}`))
     })
   })
   return { child, ready, stderr: () => stderr, exited }
