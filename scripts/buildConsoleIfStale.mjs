@@ -1,22 +1,13 @@
 // Builds the console (src/renderer → out/renderer) when it is missing or older than its sources,
 // so `npm run serve` and `npm start` always serve the current console. Quiet when nothing to do.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { newestMtime } from './newestMtime.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const output = path.join(root, 'out', 'renderer', 'index.html')
-
-function newestMtime(dir) {
-  if (!existsSync(dir)) return 0
-  let newest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name)
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs)
-  }
-  return newest
-}
 
 export function buildConsoleIfStale() {
   if (!existsSync(path.join(root, 'src', 'renderer', 'index.html'))) return

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { StartupError } from '../errors'
+import { isProcessAlive } from '../isProcessAlive'
 
 export type DataFolderLock = { release: () => void }
 
@@ -47,14 +48,5 @@ function readLockHolder(lockPath: string): number | undefined {
     return Number.isFinite(pid) && pid > 0 ? pid : undefined
   } catch {
     return undefined
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { readFile, rm, writeFile } from 'node:fs/promises'
+import { isProcessAlive } from '../../isProcessAlive'
 import type { Logger } from '../../log'
 
 /**
@@ -15,7 +16,7 @@ export async function stopStaleAnvil(pidPath: string, statePath: string, log: Lo
   try {
     process.kill(pid, 'SIGKILL')
   } catch {}
-  for (let i = 0; i < 40 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 25))
+  for (let i = 0; i < 40 && isProcessAlive(pid); i++) await new Promise((r) => setTimeout(r, 25))
   await rm(pidPath, { force: true })
 }
 
@@ -25,26 +26,12 @@ export async function recordAnvilPid(pidPath: string, pid: number): Promise<void
 }
 
 function servesStateFile(pid: number, statePath: string): boolean {
-  if (!isAlive(pid)) return false
+  if (!isProcessAlive(pid)) return false
   try {
     // Linux: the command line, NUL-separated. Elsewhere there is no cheap reliable check: leave it alone.
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
     return args.some((a) => a.endsWith('anvil') || a.endsWith('anvil.exe')) && args.includes(statePath)
   } catch {
     return false
-  }
-}
-
-/** Running and not a zombie (an orphan's exit may never be reaped where no init process reaps it). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z'
-  } catch {
-    return true
   }
 }
