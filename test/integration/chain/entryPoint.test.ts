@@ -1,6 +1,6 @@
 import { encodeFunctionData, parseEther, parseUnits, zeroAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   type Chain,
   createGasTank,
@@ -16,7 +16,6 @@ import {
   simulateHandleOp,
   simulateValidation,
   snapshot,
-  startChain,
   testTokenAbi,
   traceCall,
 } from '../../../src/main/service/chain'
@@ -24,21 +23,14 @@ import {
   buildOp,
   getSmartAccountAddress,
   getSmartAccountInitCode,
-  makeDataDir,
   signSmartAccountOp,
+  withEmbeddedChain,
 } from './userOpHelpers'
 
 describe('EntryPoint simulations and node control', () => {
-  let dataDir: Awaited<ReturnType<typeof makeDataDir>>
   let chain: Chain
-
-  beforeAll(async () => {
-    dataDir = await makeDataDir()
-    chain = await startChain({ dataDir: dataDir.dir })
-  })
-  afterAll(async () => {
-    await chain?.stop()
-    await dataDir?.remove()
+  withEmbeddedChain((started) => {
+    chain = started
   })
 
   async function newAccountOp(fund: bigint) {

@@ -10,7 +10,7 @@ import {
   parseUnits,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   type Chain,
   createGasTank,
@@ -20,7 +20,6 @@ import {
   mintToken,
   simulateValidation,
   smartAccountAbi,
-  startChain,
   testTokenAbi,
   tokenPaymasterAbi,
   type UserOperationV06,
@@ -31,9 +30,9 @@ import {
   buildOp,
   getSmartAccountAddress,
   getSmartAccountInitCode,
-  makeDataDir,
   sendHandleOps,
   signSmartAccountOp,
+  withEmbeddedChain,
 } from './userOpHelpers'
 
 /** Off-chain VerifyingSingletonPaymaster v1.1.0 hash (biconomy-protocol.md §4.1). */
@@ -83,16 +82,9 @@ function computeVerifyingHash(
 }
 
 describe('paymasters on the embedded chain', () => {
-  let dataDir: Awaited<ReturnType<typeof makeDataDir>>
   let chain: Chain
-
-  beforeAll(async () => {
-    dataDir = await makeDataDir()
-    chain = await startChain({ dataDir: dataDir.dir })
-  })
-  afterAll(async () => {
-    await chain?.stop()
-    await dataDir?.remove()
+  withEmbeddedChain((started) => {
+    chain = started
   })
 
   it('creates, tops up and withdraws from a gas tank as its own paymasterId', async () => {

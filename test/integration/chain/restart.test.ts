@@ -2,7 +2,7 @@ import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   type Chain,
   type ChainEvent,
@@ -14,19 +14,12 @@ import {
   testTokenAbi,
 } from '../../../src/main/service/chain'
 import { testTokenArtifact } from '../../../src/main/service/chain/artifacts'
-import { makeDataDir } from './userOpHelpers'
+import { makeDataDir, withEmbeddedChain } from './userOpHelpers'
 
 describe('embedded anvil supervision', () => {
-  let dataDir: Awaited<ReturnType<typeof makeDataDir>>
   let chain: Chain
-
-  beforeAll(async () => {
-    dataDir = await makeDataDir()
-    chain = await startChain({ dataDir: dataDir.dir })
-  })
-  afterAll(async () => {
-    await chain?.stop()
-    await dataDir?.remove()
+  withEmbeddedChain((started) => {
+    chain = started
   })
 
   it('restarts anvil after a SIGKILL on the same URL, with balances, tokens, gas tanks and deployed contracts kept', async () => {

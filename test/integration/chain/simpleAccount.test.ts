@@ -1,6 +1,6 @@
 import { concat, encodeFunctionData, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   type Chain,
   computeUserOpHash,
@@ -10,21 +10,13 @@ import {
   getUserOpHash,
   simpleAccountAbi,
   simpleAccountFactoryAbi,
-  startChain,
 } from '../../../src/main/service/chain'
-import { buildOp, makeDataDir, sendHandleOps } from './userOpHelpers'
+import { buildOp, sendHandleOps, withEmbeddedChain } from './userOpHelpers'
 
 describe('SimpleAccount v0.6 on the embedded chain', () => {
-  let dataDir: Awaited<ReturnType<typeof makeDataDir>>
   let chain: Chain
-
-  beforeAll(async () => {
-    dataDir = await makeDataDir()
-    chain = await startChain({ dataDir: dataDir.dir })
-  })
-  afterAll(async () => {
-    await chain?.stop()
-    await dataDir?.remove()
+  withEmbeddedChain((started) => {
+    chain = started
   })
 
   it('agrees on the counterfactual address: factory getAddress = EntryPoint.getSenderAddress', async () => {

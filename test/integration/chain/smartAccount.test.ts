@@ -2,35 +2,27 @@ import { createSmartAccountClient } from '@biconomy/account'
 import { createWalletClient, encodeFunctionData, http, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   type Chain,
   ecdsaModuleAbi,
   fundEth,
   getNonce,
   smartAccountFactoryAbi,
-  startChain,
 } from '../../../src/main/service/chain'
 import {
   buildOp,
   encodeSmartAccountExecute,
   getSmartAccountInitCode,
-  makeDataDir,
   sendHandleOps,
   signSmartAccountOp,
+  withEmbeddedChain,
 } from './userOpHelpers'
 
 describe('Biconomy Smart Account v2 on the embedded chain', () => {
-  let dataDir: Awaited<ReturnType<typeof makeDataDir>>
   let chain: Chain
-
-  beforeAll(async () => {
-    dataDir = await makeDataDir()
-    chain = await startChain({ dataDir: dataDir.dir })
-  })
-  afterAll(async () => {
-    await chain?.stop()
-    await dataDir?.remove()
+  withEmbeddedChain((started) => {
+    chain = started
   })
 
   async function createSdkAccount(ownerKey: `0x${string}`) {

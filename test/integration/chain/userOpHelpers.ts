@@ -11,6 +11,7 @@ import {
   type LocalAccount,
   type TransactionReceipt,
 } from 'viem'
+import { afterAll, beforeAll } from 'vitest'
 import {
   type Chain,
   computeUserOpHash,
@@ -18,6 +19,7 @@ import {
   entryPointAbi,
   smartAccountAbi,
   smartAccountFactoryAbi,
+  startChain,
   type UserOperationV06,
 } from '../../../src/main/service/chain'
 
@@ -25,6 +27,24 @@ import {
 export async function makeDataDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'opstation-chain-'))
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * Starts an embedded chain in a fresh data folder before the tests of the enclosing describe (or file) and
+ * stops it after them; `onStarted` receives it.
+ */
+export function withEmbeddedChain(onStarted: (chain: Chain) => void): void {
+  let dataDir: Awaited<ReturnType<typeof makeDataDir>> | undefined
+  let chain: Chain | undefined
+  beforeAll(async () => {
+    dataDir = await makeDataDir()
+    chain = await startChain({ dataDir: dataDir.dir })
+    onStarted(chain)
+  })
+  afterAll(async () => {
+    await chain?.stop()
+    await dataDir?.remove()
+  })
 }
 
 /** Fees that pass on the current base fee. */

@@ -1,12 +1,11 @@
 import { parseEther, parseUnits, zeroAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   type Chain,
   createGasTank,
   mintToken,
   simulateValidation,
-  startChain,
   tokenPaymasterAbi,
   type UserOperationV06,
   verifyingPaymasterAbi,
@@ -25,20 +24,13 @@ import {
   encodeSmartAccountExecute,
   getSmartAccountAddress,
   getSmartAccountInitCode,
-  makeDataDir,
   signSmartAccountOp,
+  withEmbeddedChain,
 } from '../chain/userOpHelpers'
 
-let dataDir: Awaited<ReturnType<typeof makeDataDir>>
 let chain: Chain
-
-beforeAll(async () => {
-  dataDir = await makeDataDir()
-  chain = await startChain({ dataDir: dataDir.dir })
-})
-afterAll(async () => {
-  await chain?.stop()
-  await dataDir?.remove()
+withEmbeddedChain((started) => {
+  chain = started
 })
 
 async function newAccountOp() {

@@ -135,6 +135,7 @@ export function createBundler({
     chain,
     gasFees: () => gasPrices.gasFeeValues(),
     receiptTimeoutMs: options.receiptTimeoutMs,
+    onMined: (receipt, offered) => gasPrices.observeMinedTransaction(receipt, offered),
     log,
   })
   const runner = createBundleRunner({

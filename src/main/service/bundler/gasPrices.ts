@@ -16,6 +16,11 @@ export type GasPrices = {
   latestBlock: () => Promise<LatestBlock>
   /** biconomy_getGasFeeValues: priority fee from the node, max fee = 2 x base fee + priority fee. */
   gasFeeValues: () => Promise<GasFees>
+  /**
+   * A transaction of ours was mined: the cached block moves to its block, with the base fee read off the
+   * receipt (effective price minus the priority fee paid), so the next caller needs no block fetch.
+   */
+  observeMinedTransaction: (receipt: { blockNumber: Hex; effectiveGasPrice: Hex }, offered: GasFees) => void
   invalidate: () => void
 }
 
@@ -74,6 +79,17 @@ export function createGasPrices(client: PublicClient, maxAgeMs = DEFAULT_MAX_AGE
       const [{ baseFeePerGas }, suggested] = await Promise.all([latestBlock(), suggestedPriorityFee()])
       const maxPriorityFeePerGas = suggested > MIN_PRIORITY_FEE ? suggested : MIN_PRIORITY_FEE
       return { maxPriorityFeePerGas, maxFeePerGas: baseFeePerGas * 2n + maxPriorityFeePerGas }
+    },
+    observeMinedTransaction(receipt, offered) {
+      const number = hexToBigInt(receipt.blockNumber)
+      if (!block || number <= block.number) return
+      const effective = hexToBigInt(receipt.effectiveGasPrice)
+      // At the fee cap the priority fee paid is unknown, and so is the base fee: fetch the block next time.
+      if (effective >= offered.maxFeePerGas || effective < offered.maxPriorityFeePerGas) {
+        block = { ...block, fetchedAt: 0 }
+        return
+      }
+      block = { ...block, number, baseFeePerGas: effective - offered.maxPriorityFeePerGas }
     },
     invalidate() {
       if (block) block = { ...block, fetchedAt: 0 }

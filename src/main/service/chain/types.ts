@@ -62,6 +62,8 @@ export type NodeCapabilities = {
   /** Prefix of the dev methods (`anvil_setCode` / `hardhat_setCode`), or null. */
   devPrefix: 'anvil' | 'hardhat' | null
   clientVersion: string
+  /** `eth_sendRawTransactionSync` (EIP-7966: send and get the receipt in one call) is served. */
+  sendRawTransactionSync: boolean
 }
 
 export type ExecutorClient = WalletClient<Transport, ViemChain, Account>

@@ -32,13 +32,19 @@ type AccountFunction = {
   decode: (args: Hex) => InnerCall[]
 }
 
+// Parsed once: parseAbiParameters is costly and decoding runs for every operation sent.
+const SINGLE_PARAMS = parseAbiParameters('address, uint256, bytes')
+const BATCH_WITH_VALUES_PARAMS = parseAbiParameters('address[], uint256[], bytes[]')
+const BATCH_WITHOUT_VALUES_PARAMS = parseAbiParameters('address[], bytes[]')
+const BATCH_OF_TUPLES_PARAMS = parseAbiParameters('(address target, uint256 value, bytes data)[]')
+
 const single = (args: Hex): InnerCall[] => {
-  const [to, value, data] = decodeAbiParameters(parseAbiParameters('address, uint256, bytes'), args)
+  const [to, value, data] = decodeAbiParameters(SINGLE_PARAMS, args)
   return [toCall(to, value, data)]
 }
 
 const batchWithValues = (args: Hex): InnerCall[] => {
-  const [dest, values, funcs] = decodeAbiParameters(parseAbiParameters('address[], uint256[], bytes[]'), args)
+  const [dest, values, funcs] = decodeAbiParameters(BATCH_WITH_VALUES_PARAMS, args)
   if (funcs.length !== dest.length || (values.length !== 0 && values.length !== dest.length)) {
     throw new Error(
       `array lengths differ (dest ${dest.length}, value ${values.length}, func ${funcs.length})`,
@@ -48,17 +54,14 @@ const batchWithValues = (args: Hex): InnerCall[] => {
 }
 
 const batchWithoutValues = (args: Hex): InnerCall[] => {
-  const [dest, funcs] = decodeAbiParameters(parseAbiParameters('address[], bytes[]'), args)
+  const [dest, funcs] = decodeAbiParameters(BATCH_WITHOUT_VALUES_PARAMS, args)
   if (funcs.length !== dest.length)
     throw new Error(`array lengths differ (dest ${dest.length}, func ${funcs.length})`)
   return dest.map((to, i) => toCall(to, 0n, funcs[i] as Hex))
 }
 
 const batchOfTuples = (args: Hex): InnerCall[] => {
-  const [calls] = decodeAbiParameters(
-    parseAbiParameters('(address target, uint256 value, bytes data)[]'),
-    args,
-  )
+  const [calls] = decodeAbiParameters(BATCH_OF_TUPLES_PARAMS, args)
   return calls.map((c) => toCall(c.target, c.value, c.data))
 }
 

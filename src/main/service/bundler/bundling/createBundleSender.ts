@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
 import { hexToBigInt } from 'viem'
+import { keccak256Hex } from '../../chain/keccak256'
 import { signTransaction } from '../../chain/keys/signTransaction'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
@@ -38,26 +39,34 @@ export type BundleSender = {
 }
 
 export type CreateBundleSenderParameters = {
-  chain: Pick<Chain, 'chainId' | 'publicClient' | 'executor' | 'addresses'>
+  chain: Pick<Chain, 'chainId' | 'publicClient' | 'executor' | 'addresses' | 'capabilities'>
   gasFees: () => Promise<GasFees>
   /** Time to wait for a receipt before the transaction is replaced with higher fees. */
   receiptTimeoutMs: number
+  /** Called with each bundle receipt and the fees the transaction offered (the block's base fee follows). */
+  onMined?: (receipt: RpcTransactionReceipt, fees: GasFees) => void
   log: Logger
 }
 
 const MAX_REPLACEMENTS = 3
 const NONCE_ERROR = /nonce too low|nonce too high|already known|invalid nonce|nonce.*(low|lower|used)/i
 const UNDERPRICED = /underpriced|fee too low|max fee per gas less than block base fee/i
+/** The node accepted the transaction but gave up waiting for its block (anvil: "Transaction confirmation timeout"). */
+const SYNC_TIMEOUT = /timeout|timed out|not processed within/i
+/** A sync send the node has not answered after this long was accepted (a rejection comes at once). */
+const ACCEPTED_AFTER_MS = 100
 
 /**
  * The executor EOA's transaction pipeline: a local nonce counter (read once, resynced from the node after any
- * failed send), local signing, eth_sendRawTransaction, receipt polling, and fee-bumped replacement of a
- * transaction that does not mine in time, so the executor's nonce never stays stuck.
+ * failed send), local signing, eth_sendRawTransactionSync where the node serves it (the receipt in the same
+ * call: anvil in automine answers once the block is mined) or eth_sendRawTransaction and receipt polling, and
+ * fee-bumped replacement of a transaction that does not mine in time, so the executor's nonce never stays stuck.
  */
 export function createBundleSender({
   chain,
   gasFees,
   receiptTimeoutMs,
+  onMined,
   log,
 }: CreateBundleSenderParameters): BundleSender {
   let nextNonce: number | undefined
@@ -88,6 +97,53 @@ export function createBundleSender({
     }
   }
 
+  /**
+   * Sends one signed transaction; `onAccepted` gets its hash once the node took it. Resolves with the receipt
+   * when the node answered with it in time (eth_sendRawTransactionSync), else null (poll for it).
+   */
+  const submit = async (
+    signed: Hex,
+    onAccepted: (hash: Hex) => void,
+  ): Promise<RpcTransactionReceipt | null> => {
+    if (!chain.capabilities.sendRawTransactionSync) {
+      onAccepted(await requestRpc<Hex>(chain.publicClient, 'eth_sendRawTransaction', [signed]))
+      return null
+    }
+    // The node holds the call until the block is mined (anvil: up to 30 s, with interval mining or automine
+    // off); it rejects a bad transaction at once, so one it still holds after a moment was accepted.
+    const hash = keccak256Hex(signed)
+    const sync = requestRpc<RpcTransactionReceipt>(chain.publicClient, 'eth_sendRawTransactionSync', [signed])
+    const timers: NodeJS.Timeout[] = []
+    const after = <T>(ms: number, value: T) =>
+      new Promise<T>((resolve) => {
+        const timer = setTimeout(() => resolve(value), ms)
+        timer.unref?.()
+        timers.push(timer)
+      })
+    let accepted = false
+    const accept = () => {
+      if (!accepted) onAccepted(hash)
+      accepted = true
+    }
+    try {
+      const first = await Promise.race([sync, after(ACCEPTED_AFTER_MS, 'waiting' as const)])
+      if (first !== 'waiting') {
+        accept()
+        return first
+      }
+      accept()
+      return await Promise.race([sync, after(receiptTimeoutMs - ACCEPTED_AFTER_MS, null)])
+    } catch (err) {
+      // Accepted, but not mined within the node's own wait: poll for it like a plain send.
+      if (!SYNC_TIMEOUT.test((err as Error).message ?? '')) throw err
+      accept()
+      return null
+    } finally {
+      for (const timer of timers) clearTimeout(timer)
+      sync.catch(() => {})
+    }
+  }
+
   return {
     resync() {
       nextNonce = undefined
@@ -109,9 +165,15 @@ export function createBundleSender({
           maxFeePerGas,
           maxPriorityFeePerGas,
         })
-        let hash: Hex
+        let hash: Hex | undefined
+        let synced: RpcTransactionReceipt | null
         try {
-          hash = await requestRpc<Hex>(chain.publicClient, 'eth_sendRawTransaction', [signed])
+          synced = await submit(signed, (accepted) => {
+            hash = accepted
+            sent.push(accepted)
+            nextNonce = nonce + 1
+            onSubmitted?.(accepted)
+          })
         } catch (err) {
           const message = (err as Error).message ?? ''
           if (NONCE_ERROR.test(message) && sent.length === 0) {
@@ -128,11 +190,14 @@ export function createBundleSender({
           nextNonce = undefined
           throw err
         }
-        sent.push(hash)
-        nextNonce = nonce + 1
-        onSubmitted?.(hash)
-        const receipt = await waitForReceipt(sent, receiptTimeoutMs)
-        if (receipt) return receipt
+        // A sync send already waited receiptTimeoutMs when it comes back without a receipt.
+        const receipt = synced?.blockNumber
+          ? synced
+          : await waitForReceipt(sent, chain.capabilities.sendRawTransactionSync ? 0 : receiptTimeoutMs)
+        if (receipt) {
+          onMined?.(receipt, { maxFeePerGas, maxPriorityFeePerGas })
+          return receipt
+        }
         log.warn(
           { hash, nonce, attempt },
           'bundle transaction not mined in time; replacing it with higher fees',

@@ -58,8 +58,6 @@ export function createUserOperationQueries({
   const minedOperations = new Map<Hex, UserOperationV06>()
 
   const rememberReceipt = (receipt: RpcTransactionReceipt) => {
-    // A new block was mined: the cached block and fees are stale.
-    gasPrices.invalidate()
     receipts.set(receipt.transactionHash, receipt)
     if (receipts.size > CACHE_SIZE) receipts.delete(receipts.keys().next().value as Hex)
   }

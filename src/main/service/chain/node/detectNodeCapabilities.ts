@@ -13,9 +13,35 @@ async function answers(client: PublicClient, method: string, params: unknown[] =
   }
 }
 
+/** A node without a method answers -32601 or says so in words; any other error means the method is there. */
+const METHOD_MISSING =
+  /method.*(not found|not supported|does not exist|not available|unsupported)|unknown method/i
+
+async function servesMethod(client: PublicClient, method: string, params: unknown[]): Promise<boolean> {
+  try {
+    await requestRpc(client, method, params)
+    return true
+  } catch (err) {
+    const text = String((err as Error).message ?? '')
+    const codes = collectCodes(err)
+    return !codes.includes(-32601) && !METHOD_MISSING.test(text)
+  }
+}
+
+/** The JSON-RPC codes on an error and its causes (viem wraps the node's error). */
+function collectCodes(err: unknown): number[] {
+  const codes: number[] = []
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'number') codes.push(e.code)
+    if (codes.length > 8) break
+  }
+  return codes
+}
+
 /**
  * Finds out whether the node is a dev node: anvil (`anvil_nodeInfo`), hardhat/EDR (`hardhat_metadata`),
- * or any node on chain id 31337/1337 (e.g. geth --dev, which has no set-code methods).
+ * or any node on chain id 31337/1337 (e.g. geth --dev, which has no set-code methods), and whether it serves
+ * `eth_sendRawTransactionSync`.
  */
 export async function detectNodeCapabilities(
   client: PublicClient,
@@ -25,5 +51,12 @@ export async function detectNodeCapabilities(
   let devPrefix: NodeCapabilities['devPrefix'] = null
   if (await answers(client, 'anvil_nodeInfo')) devPrefix = 'anvil'
   else if (await answers(client, 'hardhat_metadata')) devPrefix = 'hardhat'
-  return { isDev: devPrefix !== null || devChainIds.has(chainId), devPrefix, clientVersion }
+  // An undecodable transaction: a node with the method rejects it, one without says the method is missing.
+  const sendRawTransactionSync = await servesMethod(client, 'eth_sendRawTransactionSync', ['0x00'])
+  return {
+    isDev: devPrefix !== null || devChainIds.has(chainId),
+    devPrefix,
+    clientVersion,
+    sendRawTransactionSync,
+  }
 }
