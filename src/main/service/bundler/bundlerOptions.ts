@@ -9,6 +9,8 @@ export type BundlerOptions = {
   bundleIntervalMs: number
   /** Auto mode: how long to gather arriving operations before a bundle goes out. */
   autoBundleDelayMs: number
+  /** Auto mode: how long operations that arrived while a bundle was out wait for more before the next one. */
+  autoBundleGatherMs: number
   maxBundleOperations: number
   /**
    * Pending operations one unstaked sender may have. ERC-7562 says 4; local testing often sends a sender's
@@ -26,6 +28,7 @@ export const defaultBundlerOptions: BundlerOptions = {
   bundlingMode: 'auto',
   bundleIntervalMs: 1000,
   autoBundleDelayMs: 2,
+  autoBundleGatherMs: 10,
   maxBundleOperations: 64,
   maxPendingPerUnstakedSender: 16,
   receiptTimeoutMs: 30_000,

@@ -23,6 +23,7 @@ import {
   estimateUserOperationGas,
   type GasFees,
 } from './estimation/estimateUserOperationGas'
+import { createFirstCheckGuesses } from './estimation/firstCheckGuesses'
 import { createGasPrices } from './gasPrices'
 import { Mempool } from './mempool/mempool'
 import { recoverMempool } from './mempool/recoverMempool'
@@ -115,6 +116,7 @@ export function createBundler({
   const reputation = new Reputation()
   const nonces = createNonceTracker({ chain, mempool })
   const gasPrices = createGasPrices(chain.publicClient)
+  const estimateGuesses = createFirstCheckGuesses()
   const userOperations = openUserOperationLog({
     store,
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
@@ -185,6 +187,7 @@ export function createBundler({
     mode: settings?.bundlingMode ?? options.bundlingMode,
     bundleIntervalMs: options.bundleIntervalMs,
     autoBundleDelayMs: options.autoBundleDelayMs,
+    autoBundleGatherMs: options.autoBundleGatherMs,
     log,
   })
 
@@ -296,6 +299,7 @@ export function createBundler({
         stateOverride,
         preparePaymasterAndData,
         maxSimulationGas: block.gasLimit,
+        guesses: estimateGuesses,
       })
     },
 

@@ -33,8 +33,6 @@ export type CreateBundleRunnerParameters = {
 export type BundleRunner = {
   /** Builds, simulates and sends one bundle from the mempool; null when nothing is pending. */
   bundleOnce: () => Promise<BundleResult | null>
-  /** Sends bundles until nothing is pending; concurrent calls share the same run. */
-  drain: () => Promise<BundleResult | null>
   /** Resolves when no bundle is being built or sent. */
   idle: () => Promise<void>
 }
@@ -53,7 +51,6 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
   const { chain, mempool, sender, hooks, log } = params
   let current: Promise<BundleResult | null> = Promise.resolve(null)
   let busy = false
-  let draining: Promise<BundleResult | null> | undefined
 
   const drop = (entries: MempoolEntry[], entry: MempoolEntry, reason: string) => {
     mempool.remove(entry.userOpHash)
@@ -198,23 +195,12 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
 
   return {
     bundleOnce,
-    drain() {
-      draining ??= (async () => {
-        let last: BundleResult | null = null
-        try {
-          for (;;) {
-            const result = await bundleOnce()
-            if (!result) return last
-            last = result
-          }
-        } finally {
-          draining = undefined
-        }
-      })()
-      return draining
-    },
     async idle() {
-      while (busy || draining) await (draining ?? current)
+      // Until the last queued run has finished (runs queued meanwhile included).
+      for (let awaited: Promise<unknown> | undefined; awaited !== current || busy; ) {
+        awaited = current
+        await awaited
+      }
     },
   }
 }

@@ -18,6 +18,12 @@ export type CreateBundleSchedulerParameters = {
   mode: BundlingMode
   bundleIntervalMs: number
   autoBundleDelayMs: number
+  /**
+   * Auto mode under load: after a bundle, operations that arrived meanwhile wait this long for company before
+   * the next bundle goes out. Every block costs the node a fixed few milliseconds (and holds its state while it
+   * mines), so two-operation bundles back to back slow every other call; one client alone never waits for it.
+   */
+  autoBundleGatherMs: number
   log: Logger
 }
 
@@ -28,22 +34,28 @@ export function createBundleScheduler({
   mode: initialMode,
   bundleIntervalMs,
   autoBundleDelayMs,
+  autoBundleGatherMs,
   log,
 }: CreateBundleSchedulerParameters): BundleScheduler {
   let mode = initialMode
   let autoTimer: NodeJS.Timeout | undefined
   let intervalTimer: NodeJS.Timeout | undefined
   let closed = false
+  let bundling = false
 
   const scheduleAutoBundle = (delayMs = autoBundleDelayMs) => {
-    if (mode !== 'auto' || closed || autoTimer) return
+    // While a bundle is out, arrivals wait for it to finish (then for the gathering window).
+    if (mode !== 'auto' || closed || autoTimer || bundling) return
     autoTimer = setTimeout(() => {
       autoTimer = undefined
+      bundling = true
       void runner
-        .drain()
+        .bundleOnce()
         .catch((err) => log.error({ err }, 'bundling failed'))
-        .finally(() => {
-          if (hasPending()) scheduleAutoBundle(50)
+        .then((result) => {
+          bundling = false
+          // A failed or empty run (nothing could go) retries later rather than spinning.
+          if (hasPending()) scheduleAutoBundle(result ? autoBundleGatherMs : 50)
         })
     }, delayMs)
   }

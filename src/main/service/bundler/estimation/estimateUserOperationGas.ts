@@ -19,6 +19,7 @@ import type { CallFrame } from '../callFrame'
 import { executionReverted, userOperationRejected } from '../userOperationErrors'
 import type { PartialUserOperation } from '../userOperationSchema'
 import { calculatePreVerificationGas } from './calculatePreVerificationGas'
+import type { FirstCheck, FirstCheckGuesses } from './firstCheckGuesses'
 
 export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 
@@ -37,6 +38,8 @@ export type EstimateUserOperationGasParameters = {
   preparePaymasterAndData?: (userOperation: UserOperationV06) => Promise<Hex> | Hex
   /** Largest gas an eth_call may use (the block gas limit). */
   maxSimulationGas?: bigint
+  /** Limits checked first by earlier estimates of the same shape: simulated alongside the measuring run. */
+  guesses?: FirstCheckGuesses
 }
 
 export type EstimateUserOperationGasReturnType = {
@@ -50,7 +53,14 @@ export type EstimateUserOperationGasReturnType = {
   /** 0 = no expiry. */
   validUntil: number
   /** What the simulation measured, for the estimated-versus-actual report. */
-  measured: { validationGas: bigint; executionGas: bigint; postOpGas: bigint; simulations: number }
+  measured: {
+    validationGas: bigint
+    executionGas: bigint
+    postOpGas: bigint
+    simulations: number
+    /** The exact-limits check was the one simulated in parallel with the measurement (one round trip saved). */
+    checkedInParallel: boolean
+  }
 }
 
 const INNER_HANDLE_OP = toFunctionSelector(
@@ -75,7 +85,9 @@ const ESTIMATION_SENDER_BALANCE = 1n << 100n
  * Estimates the gas limits of a v0.6 UserOperation by simulation (EntryPoint.simulateHandleOp traced with
  * callTracer): verification gas = what validation used plus a margin, call gas = what the call phase used
  * plus a margin, then the operation is simulated again with exactly those limits and the limits are raised
- * until it passes. preVerificationGas is the calldata cost plus the bundle overheads. Works without gas or fee
+ * until it passes (the limits an operation of the same shape passed with last time are simulated alongside the
+ * measuring run, so the usual case takes one round trip to the node). preVerificationGas is the calldata cost
+ * plus the bundle overheads. Works without gas or fee
  * fields, with a dummy signature (signature failures do not stop simulateHandleOp) and with an initCode.
  * Throws RpcError with the EntryPoint's AAxx reason (-32500/-32501) or -32521 when the call phase reverts.
  */
@@ -113,6 +125,15 @@ export async function estimateUserOperationGas(
     )
   }
 
+  // 0. The limits an operation of this shape was checked with last time, simulated in parallel with step 1:
+  // when the measurement lands on them, step 3 needs no second round trip.
+  const guess = params.stateOverride ? undefined : params.guesses?.get(userOperation)
+  let speculative = guess && {
+    ...guess,
+    outcome: simulate(guess.verificationGasLimit, guess.callGasLimit),
+  }
+  speculative?.outcome.catch(() => {})
+
   // 1. Measure with generous limits (raised if even those run out of gas).
   let trialVerification = TRIAL_VERIFICATION_GAS
   let trialCall = TRIAL_CALL_GAS
@@ -146,9 +167,28 @@ export async function estimateUserOperationGas(
       passed: trialCall,
     },
   }
+  const firstCheck: FirstCheck = {
+    verificationGasLimit: search.verification.value,
+    callGasLimit: search.call.value,
+  }
   let verified: SimulationOutcome | undefined
+  let checkedInParallel = false
   for (let round = 0; round < MAX_VERIFY_ROUNDS; round++) {
-    const check = await simulate(search.verification.value, search.call.value)
+    checkedInParallel =
+      round === 0 &&
+      speculative !== undefined &&
+      speculative.verificationGasLimit === search.verification.value &&
+      speculative.callGasLimit === search.call.value
+    const check =
+      checkedInParallel && speculative
+        ? await speculative.outcome
+        : await simulate(search.verification.value, search.call.value)
+    speculative = undefined
+    if (round === 0) {
+      if (check.outOfGas || check.failedOp || check.executionRevert || check.otherRevert)
+        params.guesses?.forget(userOperation)
+      else if (!params.stateOverride) params.guesses?.remember(userOperation, firstCheck)
+    }
     if (!check.outOfGas) {
       throwOnFailure(check)
       verified = check
@@ -189,6 +229,7 @@ export async function estimateUserOperationGas(
       executionGas: measured.executionGas,
       postOpGas: measured.postOpGas,
       simulations,
+      checkedInParallel,
     },
   }
 }
