@@ -58,8 +58,8 @@ export type EstimateUserOperationGasReturnType = {
     executionGas: bigint
     postOpGas: bigint
     simulations: number
-    /** The exact-limits check was the one simulated in parallel with the measurement (one round trip saved). */
-    checkedInParallel: boolean
+    /** The limits an operation of this shape passed with last time were measured and verified by one run. */
+    fromGuess: boolean
   }
 }
 
@@ -85,9 +85,10 @@ const ESTIMATION_SENDER_BALANCE = 1n << 100n
  * Estimates the gas limits of a v0.6 UserOperation by simulation (EntryPoint.simulateHandleOp traced with
  * callTracer): verification gas = what validation used plus a margin, call gas = what the call phase used
  * plus a margin, then the operation is simulated again with exactly those limits and the limits are raised
- * until it passes (the limits an operation of the same shape passed with last time are simulated alongside the
- * measuring run, so the usual case takes one round trip to the node). preVerificationGas is the calldata cost
- * plus the bundle overheads. Works without gas or fee
+ * until it passes. When an operation of the same shape passed with some limits before, those are simulated
+ * first: if what that run measured gives the same limits, that one run is the verification (the usual case for
+ * repeated operations: one simulation instead of two). preVerificationGas is the calldata cost plus the bundle
+ * overheads. Works without gas or fee
  * fields, with a dummy signature (signature failures do not stop simulateHandleOp) and with an initCode.
  * Throws RpcError with the EntryPoint's AAxx reason (-32500/-32501) or -32521 when the call phase reverts.
  */
@@ -125,14 +126,38 @@ export async function estimateUserOperationGas(
     )
   }
 
-  // 0. The limits an operation of this shape was checked with last time, simulated in parallel with step 1:
-  // when the measurement lands on them, step 3 needs no second round trip.
+  const result = (
+    limits: FirstCheck,
+    verified: SimulationOutcome,
+    measured: SimulationOutcome,
+    fromGuess: boolean,
+  ): EstimateUserOperationGasReturnType => ({
+    preVerificationGas,
+    ...limits,
+    ...fees,
+    validAfter: verified.validAfter,
+    validUntil: verified.validUntil,
+    measured: {
+      validationGas: measured.validationGas,
+      executionGas: measured.executionGas,
+      postOpGas: measured.postOpGas,
+      simulations,
+      fromGuess,
+    },
+  })
+
+  // 0. An operation of this shape passed with these limits last time: simulate with them first. Gas used does
+  // not depend on the limits when nothing runs out, so this one run also measures; when the limits derived from
+  // it are the guess itself, they are verified by that very run (one simulation instead of two).
   const guess = params.stateOverride ? undefined : params.guesses?.get(userOperation)
-  let speculative = guess && {
-    ...guess,
-    outcome: simulate(guess.verificationGasLimit, guess.callGasLimit),
+  if (guess) {
+    const check = await simulate(guess.verificationGasLimit, guess.callGasLimit)
+    const passed = !check.outOfGas && !check.failedOp && !check.executionRevert && !check.otherRevert
+    if (passed && sameLimits(deriveFirstCheck(check, userOperation.callData), guess)) {
+      return result(guess, check, check, true)
+    }
+    params.guesses?.forget(userOperation)
   }
-  speculative?.outcome.catch(() => {})
 
   // 1. Measure with generous limits (raised if even those run out of gas).
   let trialVerification = TRIAL_VERIFICATION_GAS
@@ -147,50 +172,18 @@ export async function estimateUserOperationGas(
 
   // 2. Limits = measured + margin. 3. Simulate with exactly those limits; a limit that runs out is searched
   // upward (x1.25 until it passes, then halving the gap to the last failure), keeping the lowest that passed.
-  // Net gas used can be below the peak a frame needs (a value call's 2300 stipend comes back, the 63/64 rule).
+  const firstCheck = deriveFirstCheck(measured, userOperation.callData)
   const search = {
-    verification: {
-      value: withMargin(
-        maxBigInt(measured.validationGas, (measured.postOpGas * 64n) / 63n),
-        VERIFICATION_MARGIN_PERCENT,
-        0n,
-      ),
-      failed: 0n,
-      passed: trialVerification,
-    },
-    call: {
-      value:
-        userOperation.callData === '0x'
-          ? 0n
-          : withMargin(measured.executionGas, CALL_MARGIN_PERCENT, CALL_MARGIN_MIN) + CALL_STIPEND,
-      failed: 0n,
-      passed: trialCall,
-    },
-  }
-  const firstCheck: FirstCheck = {
-    verificationGasLimit: search.verification.value,
-    callGasLimit: search.call.value,
+    verification: { value: firstCheck.verificationGasLimit, failed: 0n, passed: trialVerification },
+    call: { value: firstCheck.callGasLimit, failed: 0n, passed: trialCall },
   }
   let verified: SimulationOutcome | undefined
-  let checkedInParallel = false
   for (let round = 0; round < MAX_VERIFY_ROUNDS; round++) {
-    checkedInParallel =
-      round === 0 &&
-      speculative !== undefined &&
-      speculative.verificationGasLimit === search.verification.value &&
-      speculative.callGasLimit === search.call.value
-    const check =
-      checkedInParallel && speculative
-        ? await speculative.outcome
-        : await simulate(search.verification.value, search.call.value)
-    speculative = undefined
-    if (round === 0) {
-      if (check.outOfGas || check.failedOp || check.executionRevert || check.otherRevert)
-        params.guesses?.forget(userOperation)
-      else if (!params.stateOverride) params.guesses?.remember(userOperation, firstCheck)
-    }
+    const check = await simulate(search.verification.value, search.call.value)
     if (!check.outOfGas) {
       throwOnFailure(check)
+      // Only limits that passed unchanged on the first try are a guess worth trying first next time.
+      if (round === 0 && !params.stateOverride) params.guesses?.remember(userOperation, firstCheck)
       verified = check
       search.verification.passed = search.verification.value
       search.call.passed = search.call.value
@@ -214,24 +207,12 @@ export async function estimateUserOperationGas(
     search.call.value = search.call.passed
     verified = throwOnFailure(await simulate(search.verification.value, search.call.value))
   }
-  const verificationGasLimit = search.verification.passed
-  const callGasLimit = search.call.passed
-
-  return {
-    preVerificationGas,
-    verificationGasLimit,
-    callGasLimit,
-    ...fees,
-    validAfter: verified.validAfter,
-    validUntil: verified.validUntil,
-    measured: {
-      validationGas: measured.validationGas,
-      executionGas: measured.executionGas,
-      postOpGas: measured.postOpGas,
-      simulations,
-      checkedInParallel,
-    },
-  }
+  return result(
+    { verificationGasLimit: search.verification.passed, callGasLimit: search.call.passed },
+    verified,
+    measured,
+    false,
+  )
 }
 
 /**
@@ -351,6 +332,29 @@ async function simulateHandleOpTrace(
     }
   }
   return outcome
+}
+
+/**
+ * The limits the first exact-limits simulation tries: verification = what validation (or postOp, which gets the
+ * same limit) used plus a margin; call = what the call phase used plus a margin and the stipend a value call
+ * needs at its peak. Net gas used can be below the peak a frame needs (the 63/64 rule, the 2300 stipend).
+ */
+function deriveFirstCheck(measured: SimulationOutcome, callData: Hex): FirstCheck {
+  return {
+    verificationGasLimit: withMargin(
+      maxBigInt(measured.validationGas, (measured.postOpGas * 64n) / 63n),
+      VERIFICATION_MARGIN_PERCENT,
+      0n,
+    ),
+    callGasLimit:
+      callData === '0x'
+        ? 0n
+        : withMargin(measured.executionGas, CALL_MARGIN_PERCENT, CALL_MARGIN_MIN) + CALL_STIPEND,
+  }
+}
+
+function sameLimits(a: FirstCheck, b: FirstCheck): boolean {
+  return a.verificationGasLimit === b.verificationGasLimit && a.callGasLimit === b.callGasLimit
 }
 
 function throwOnFailure(outcome: SimulationOutcome): SimulationOutcome {

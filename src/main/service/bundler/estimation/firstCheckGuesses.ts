@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import type { PartialUserOperation } from '../userOperationSchema'
 
-/** The limits of an estimate's first exact-limits simulation, and whether they passed. */
+/** The limits of an estimate's first exact-limits simulation. */
 export type FirstCheck = { verificationGasLimit: bigint; callGasLimit: bigint }
 
 export type FirstCheckGuesses = {
@@ -15,10 +15,9 @@ const MAX_ENTRIES = 1024
 
 /**
  * Operations of one shape (same sender, same call selector and lengths, same paymaster, with or without
- * initCode) are usually estimated at the same limits again: the estimator simulates the last limits at the
- * same time as its measuring run, and when the measurement lands on them the check costs no second round trip
- * to the node. The guess only ever decides what is simulated in parallel; what is returned is always what a
- * simulation with exactly those limits passed.
+ * initCode) usually get the same limits again: the estimator simulates the last ones first, and when what that
+ * run measured gives the same limits, that run both measured and verified them. The guess only decides what is
+ * simulated first; what is returned is always what a simulation with exactly those limits passed.
  */
 export function createFirstCheckGuesses(): FirstCheckGuesses {
   const guesses = new Map<string, FirstCheck>()
