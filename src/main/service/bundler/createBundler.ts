@@ -23,7 +23,6 @@ import {
   estimateUserOperationGas,
   type GasFees,
 } from './estimation/estimateUserOperationGas'
-import { createFirstCheckGuesses } from './estimation/firstCheckGuesses'
 import { createGasPrices } from './gasPrices'
 import { Mempool } from './mempool/mempool'
 import { recoverMempool } from './mempool/recoverMempool'
@@ -116,7 +115,6 @@ export function createBundler({
   const reputation = new Reputation()
   const nonces = createNonceTracker({ chain, mempool })
   const gasPrices = createGasPrices(chain.publicClient)
-  const estimateGuesses = createFirstCheckGuesses()
   const userOperations = openUserOperationLog({
     store,
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
@@ -299,7 +297,6 @@ export function createBundler({
         stateOverride,
         preparePaymasterAndData,
         maxSimulationGas: block.gasLimit,
-        guesses: estimateGuesses,
       })
     },
 

@@ -19,7 +19,7 @@ import type { CallFrame } from '../callFrame'
 import { executionReverted, userOperationRejected } from '../userOperationErrors'
 import type { PartialUserOperation } from '../userOperationSchema'
 import { calculatePreVerificationGas } from './calculatePreVerificationGas'
-import type { FirstCheck, FirstCheckGuesses } from './firstCheckGuesses'
+import { type FirstCheck, type FirstCheckGuesses, firstCheckGuessesOf } from './firstCheckGuesses'
 
 export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 
@@ -38,7 +38,7 @@ export type EstimateUserOperationGasParameters = {
   preparePaymasterAndData?: (userOperation: UserOperationV06) => Promise<Hex> | Hex
   /** Largest gas an eth_call may use (the block gas limit). */
   maxSimulationGas?: bigint
-  /** Limits checked first by earlier estimates of the same shape: simulated alongside the measuring run. */
+  /** Limits earlier estimates of the same shape passed with, tried first (default: the chain's own table). */
   guesses?: FirstCheckGuesses
 }
 
@@ -149,14 +149,16 @@ export async function estimateUserOperationGas(
   // 0. An operation of this shape passed with these limits last time: simulate with them first. Gas used does
   // not depend on the limits when nothing runs out, so this one run also measures; when the limits derived from
   // it are the guess itself, they are verified by that very run (one simulation instead of two).
-  const guess = params.stateOverride ? undefined : params.guesses?.get(userOperation)
+  const guesses = params.guesses ?? firstCheckGuessesOf(params.chain)
+  const subject = { userOperation, stateOverride: params.stateOverride }
+  const guess = guesses.get(subject)
   if (guess) {
     const check = await simulate(guess.verificationGasLimit, guess.callGasLimit)
     const passed = !check.outOfGas && !check.failedOp && !check.executionRevert && !check.otherRevert
     if (passed && sameLimits(deriveFirstCheck(check, userOperation.callData), guess)) {
       return result(guess, check, check, true)
     }
-    params.guesses?.forget(userOperation)
+    guesses.forget(subject)
   }
 
   // 1. Measure with generous limits (raised if even those run out of gas).
@@ -183,7 +185,7 @@ export async function estimateUserOperationGas(
     if (!check.outOfGas) {
       throwOnFailure(check)
       // Only limits that passed unchanged on the first try are a guess worth trying first next time.
-      if (round === 0 && !params.stateOverride) params.guesses?.remember(userOperation, firstCheck)
+      if (round === 0) guesses.remember(subject, firstCheck)
       verified = check
       search.verification.passed = search.verification.value
       search.call.passed = search.call.value

@@ -1,41 +1,57 @@
-import type { Hex } from 'viem'
+import type { Hex, RpcStateOverride } from 'viem'
+import type { Chain } from '../../chain/types'
 import type { PartialUserOperation } from '../userOperationSchema'
 
 /** The limits of an estimate's first exact-limits simulation. */
 export type FirstCheck = { verificationGasLimit: bigint; callGasLimit: bigint }
 
+/** What an estimate is for: the operation, and the state override it is simulated with. */
+export type EstimateSubject = { userOperation: PartialUserOperation; stateOverride?: RpcStateOverride }
+
 export type FirstCheckGuesses = {
   /** The limits the last estimate of an operation of this shape checked first (and passed with). */
-  get: (userOperation: PartialUserOperation) => FirstCheck | undefined
-  remember: (userOperation: PartialUserOperation, check: FirstCheck) => void
-  forget: (userOperation: PartialUserOperation) => void
+  get: (subject: EstimateSubject) => FirstCheck | undefined
+  remember: (subject: EstimateSubject, check: FirstCheck) => void
+  forget: (subject: EstimateSubject) => void
 }
 
 const MAX_ENTRIES = 1024
 
 /**
  * Operations of one shape (same sender, same call selector and lengths, same paymaster, with or without
- * initCode) usually get the same limits again: the estimator simulates the last ones first, and when what that
+ * initCode, same state override) usually get the same limits again: the estimator simulates the last ones first, and when what that
  * run measured gives the same limits, that run both measured and verified them. The guess only decides what is
  * simulated first; what is returned is always what a simulation with exactly those limits passed.
  */
 export function createFirstCheckGuesses(): FirstCheckGuesses {
   const guesses = new Map<string, FirstCheck>()
   return {
-    get: (op) => guesses.get(shapeOf(op)),
-    remember(op, check) {
-      const key = shapeOf(op)
+    get: (subject) => guesses.get(shapeOf(subject)),
+    remember(subject, check) {
+      const key = shapeOf(subject)
       guesses.delete(key)
       guesses.set(key, check)
       if (guesses.size > MAX_ENTRIES) guesses.delete(guesses.keys().next().value as string)
     },
-    forget: (op) => {
-      guesses.delete(shapeOf(op))
+    forget: (subject) => {
+      guesses.delete(shapeOf(subject))
     },
   }
 }
 
-function shapeOf(op: PartialUserOperation): string {
+const perChain = new WeakMap<Chain, FirstCheckGuesses>()
+
+/** The guesses of one chain, shared by the bundler's and the paymaster's estimates. */
+export function firstCheckGuessesOf(chain: Chain): FirstCheckGuesses {
+  let guesses = perChain.get(chain)
+  if (!guesses) {
+    guesses = createFirstCheckGuesses()
+    perChain.set(chain, guesses)
+  }
+  return guesses
+}
+
+function shapeOf({ userOperation: op, stateOverride }: EstimateSubject): string {
   return [
     op.sender.toLowerCase(),
     op.initCode === '0x' ? 'deployed' : `init:${op.initCode.length}`,
@@ -43,6 +59,7 @@ function shapeOf(op: PartialUserOperation): string {
     op.paymasterAndData.slice(0, 42).toLowerCase(),
     op.paymasterAndData.length,
     op.signature.length,
+    stateOverride ? JSON.stringify(stateOverride) : '',
   ].join('|')
 }
 
