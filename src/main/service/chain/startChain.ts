@@ -8,7 +8,7 @@ import { deployContracts } from './deploy/deployContracts'
 import { openKeyStore } from './keys/openKeyStore'
 import { createNodeTransport } from './node/createNodeTransport'
 import { detectNodeCapabilities } from './node/detectNodeCapabilities'
-import { requestRpc } from './node/requestRpc'
+import { registerNodeRequest, requestRpc } from './node/requestRpc'
 import type { Chain, ChainConfig, ChainEvent, ChainEventListener } from './types'
 
 /**
@@ -66,6 +66,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       rpcUrls: { default: { http: [rpcUrl] } },
     })
     const publicClient = createPublicClient({ chain: viemChain, transport, pollingInterval: 100 })
+    registerNodeRequest(publicClient, node.request)
     const capabilities = await detectNodeCapabilities(publicClient, chainId)
     const keys = await openKeyStore({
       path: join(config.dataDir, 'chain', 'keys.json'),

@@ -1,4 +1,5 @@
 import type { PublicClient } from 'viem'
+import type { NodeRequest } from './nodeRpcError'
 
 /** Dev methods that change chain state without mining a block (the state saver must notice them). */
 const STATE_CHANGING_DEV_METHOD =
@@ -11,14 +12,32 @@ export function getDevStateVersion(): number {
   return devStateVersion
 }
 
+/** Clients whose calls go straight to the node transport (see registerNodeRequest). */
+const nodeRequests = new WeakMap<object, NodeRequest>()
+
+/**
+ * Lets requestRpc send the calls of `client` straight through `request` (the node transport it was built on),
+ * skipping viem's request wrapper: every operation makes several node calls, and a reverting simulation (the
+ * normal end of simulateValidation) would otherwise build viem's error objects on top of the node's. Errors are
+ * then the node's own (NodeRpcError with its code, message and revert data).
+ */
+export function registerNodeRequest(client: object, request: NodeRequest): void {
+  nodeRequests.set(client, request)
+}
+
 /** Sends a raw JSON-RPC request (node-specific methods that viem does not type, e.g. anvil_setCode). */
 export async function requestRpc<T = unknown>(
   client: PublicClient,
   method: string,
   params: unknown[] = [],
 ): Promise<T> {
-  const request = client.request as unknown as (args: { method: string; params: unknown[] }) => Promise<T>
-  const result = await request({ method, params })
+  const direct = nodeRequests.get(client)
+  const result = direct
+    ? ((await direct(method, params)) as T)
+    : await (client.request as unknown as (args: { method: string; params: unknown[] }) => Promise<T>)({
+        method,
+        params,
+      })
   if (STATE_CHANGING_DEV_METHOD.test(method)) devStateVersion++
   return result
 }
