@@ -46,6 +46,43 @@ describe('decodeCallData', () => {
     })
   })
 
+  it('reads execute(address,uint256,bytes) off its layout exactly as the ABI decoder does, for any data length and value', () => {
+    for (const data of [
+      '0x',
+      '0xa9059cbb',
+      transfer,
+      `0x${'ab'.repeat(33)}`,
+      `0x${'00'.repeat(64)}`,
+    ] as const) {
+      for (const value of [0n, 1n, 2n ** 255n + 7n]) {
+        const callData = encodeFunctionData({
+          abi: account,
+          functionName: 'execute',
+          args: [other, value, data],
+        })
+        expect(decodeCallData(callData)).toEqual({
+          kind: 'calls',
+          accountFunction: 'execute(address,uint256,bytes)',
+          calls: [{ to: other, value, data, selector: data.length >= 10 ? data.slice(0, 10) : null }],
+        })
+      }
+    }
+    // A non-standard offset still decodes (through the ABI decoder).
+    const shifted =
+      `0xb61d27f6${encodeAbiParameters(parseAbiParameters('address, uint256, uint256, uint256, uint256, bytes4'), [other, 3n, 0x80n, 0n, 4n, '0xdeadbeef']).slice(2)}` as const
+    expect(decodeCallData(shifted)).toMatchObject({
+      kind: 'calls',
+      calls: [{ to: other, value: 3n, data: '0xdeadbeef' }],
+    })
+    // A length past the end is reported, not read out of bounds.
+    const cut = encodeFunctionData({
+      abi: account,
+      functionName: 'execute',
+      args: [other, 0n, transfer],
+    }).slice(0, -64) as `0x${string}`
+    expect(decodeCallData(cut)).toMatchObject({ kind: 'unknown' })
+  })
+
   it('decodes batches (executeBatch_y6U, executeBatch, SimpleAccount executeBatch) call by call', () => {
     const approve = encodeFunctionData({ abi: erc20, functionName: 'approve', args: [other, 1n] })
     const batch = encodeFunctionData({

@@ -38,7 +38,25 @@ const BATCH_WITH_VALUES_PARAMS = parseAbiParameters('address[], uint256[], bytes
 const BATCH_WITHOUT_VALUES_PARAMS = parseAbiParameters('address[], bytes[]')
 const BATCH_OF_TUPLES_PARAMS = parseAbiParameters('(address target, uint256 value, bytes data)[]')
 
+/**
+ * execute(address, uint256, bytes), the call of nearly every operation: read off its standard layout (offset
+ * 0x60 to the bytes), viem's decoder for anything else.
+ */
+const OFFSET_0X60 = `${'0'.repeat(62)}60`
 const single = (args: Hex): InnerCall[] => {
+  const word = (i: number) => args.slice(2 + i * 64, 2 + (i + 1) * 64)
+  const length = args.length >= 2 + 4 * 64 ? Number.parseInt(word(3), 16) : -1
+  const end = 2 + 4 * 64 + length * 2
+  if (
+    word(2) === OFFSET_0X60 &&
+    /^0{24}/.test(word(0)) &&
+    length >= 0 &&
+    Number.isSafeInteger(length) &&
+    end <= args.length
+  ) {
+    const data = `0x${args.slice(2 + 4 * 64, end)}` as Hex
+    return [toCall(`0x${word(0).slice(24)}` as Address, BigInt(`0x${word(1)}`), data)]
+  }
   const [to, value, data] = decodeAbiParameters(SINGLE_PARAMS, args)
   return [toCall(to, value, data)]
 }

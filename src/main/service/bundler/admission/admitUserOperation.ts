@@ -90,6 +90,9 @@ export async function admitUserOperation({
     }
   }
 
+  // The paymaster's deposit is read while validation simulates (one round trip to the node less to wait for).
+  const depositInfo = paymaster ? getDepositInfo(chain, paymaster) : undefined
+  depositInfo?.catch(() => {})
   const admission = await simulateNonceAware({
     chain,
     mempool,
@@ -137,8 +140,8 @@ export async function admitUserOperation({
       Erc7769Code.reputation,
     )
   }
-  if (paymaster) {
-    const { deposit } = await getDepositInfo(chain, paymaster)
+  if (paymaster && depositInfo) {
+    const { deposit } = await depositInfo
     const needed =
       mempool.pendingPrefundOf(paymaster) -
       (existing?.paymaster === paymaster ? existing.prefund : 0n) +
