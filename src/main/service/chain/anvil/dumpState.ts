@@ -1,17 +1,24 @@
 import { gunzipSync } from 'node:zlib'
+import type { NodeRequest } from '../node/nodeRpcError'
 import { writeFileAtomic } from '../writeFileAtomic'
 
+const DUMP_TIMEOUT_MS = 10_000
+
 /** Dumps anvil's state (`anvil_dumpState`) to `statePath` atomically, in the plain JSON `--state` loads. */
-export async function dumpState(rpcUrl: string, statePath: string): Promise<void> {
-  const res = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_dumpState', params: [] }),
-    signal: AbortSignal.timeout(10_000),
-  })
-  const body = (await res.json()) as { result?: string; error?: { message: string } }
-  if (!body.result) throw new Error(`anvil_dumpState failed: ${body.error?.message ?? 'no result'}`)
-  const bytes = Buffer.from(body.result.slice(2), 'hex')
+export async function dumpState(request: NodeRequest, statePath: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const result = await Promise.race([
+    request('anvil_dumpState', []),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`anvil_dumpState did not answer within ${DUMP_TIMEOUT_MS / 1000} s`)),
+        DUMP_TIMEOUT_MS,
+      )
+    }),
+  ]).finally(() => clearTimeout(timer))
+  if (typeof result !== 'string' || !result.startsWith('0x'))
+    throw new Error('anvil_dumpState returned no state')
+  const bytes = Buffer.from(result.slice(2), 'hex')
   // anvil_dumpState returns gzip; --state loads plain JSON.
   const json = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes
   await writeFileAtomic(statePath, json)

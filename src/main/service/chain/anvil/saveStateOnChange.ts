@@ -1,4 +1,5 @@
 import type { Logger } from '../../log'
+import type { NodeRequest } from '../node/nodeRpcError'
 import { getDevStateVersion } from '../node/requestRpc'
 import { dumpState } from './dumpState'
 
@@ -11,7 +12,8 @@ export type StateSaver = { stop: () => Promise<void> }
  * `busyIntervalMs`, so a whole-state dump never runs on every block of a busy chain.
  */
 export function startStateSaver(p: {
-  getRpcUrl: () => string
+  /** The embedded node's transport (IPC: a tick costs a tenth of an HTTP fetch). */
+  request: NodeRequest
   statePath: string
   log: Logger
   intervalMs?: number
@@ -30,13 +32,7 @@ export function startStateSaver(p: {
 
   const tick = async () => {
     try {
-      const res = await fetch(p.getRpcUrl(), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-        signal: AbortSignal.timeout(2000),
-      })
-      const block = ((await res.json()) as { result?: string }).result
+      const block = (await p.request('eth_blockNumber', [])) as string
       const devVersion = getDevStateVersion()
       if (lastBlock === undefined) lastBlock = seenBlock = block
       const changedSinceDump = block !== lastBlock || devVersion !== lastDevVersion
@@ -44,7 +40,7 @@ export function startStateSaver(p: {
       seenBlock = block
       seenDevVersion = devVersion
       if (changedSinceDump && (quiet || Date.now() - lastDumpAt >= busyIntervalMs)) {
-        await dumpState(p.getRpcUrl(), p.statePath)
+        await dumpState(p.request, p.statePath)
         lastBlock = block
         lastDevVersion = devVersion
         lastDumpAt = Date.now()

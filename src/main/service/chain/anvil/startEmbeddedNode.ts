@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from '../../log'
 import { defaults } from '../constants'
+import { createNodeTransport } from '../node/createNodeTransport'
 import type { ChainEvent } from '../types'
 import { dumpState } from './dumpState'
 import { findFreePort } from './findFreePort'
@@ -141,7 +142,9 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   watch(current)
   // anvil's own --state-interval dump is the backstop; this saves within a moment of every change, so a
   // hard kill of anvil loses (almost) nothing.
-  const saver = startStateSaver({ getRpcUrl: () => current.rpcUrl, statePath, log: p.log })
+  // Its own connection to the node (IPC, HTTP when that fails), for the saver and the dump on stop.
+  const node = createNodeTransport({ rpcUrl: current.rpcUrl, ipcPath })
+  const saver = startStateSaver({ request: node.request, statePath, log: p.log })
   // Do not leave anvil running when this process exits without calling stop().
   const killOnExit = () => {
     if (current.child.exitCode === null && current.child.signalCode === null) current.child.kill('SIGTERM')
@@ -164,9 +167,12 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
       await saver.stop()
       process.off('exit', killOnExit)
       const proc = current
-      if (proc.child.exitCode !== null || proc.child.signalCode !== null) return removeIpcSocket()
+      if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
+        node.close()
+        return removeIpcSocket()
+      }
       try {
-        await dumpState(proc.rpcUrl, statePath)
+        await dumpState(node.request, statePath)
       } catch (err) {
         // Ctrl-C in a terminal signals anvil too (same process group); anvil then saves its state itself on exit.
         const exited = await Promise.race([
@@ -176,6 +182,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
         if (exited) p.log.debug('anvil was stopped by the same signal; it saved its state on exit')
         else p.log.warn({ err }, 'anvil_dumpState on stop failed; relying on the last interval dump')
       }
+      node.close()
       proc.child.kill('SIGTERM')
       const timer = setTimeout(() => proc.child.kill('SIGKILL'), 3000)
       await proc.exited
