@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import { errorMessage } from '../api/http'
+import { ActionButton } from '../components/ActionButton'
 import { CopyButton } from '../components/CopyButton'
 import { Badge, Empty, ErrorBanner, Spinner } from '../components/Feedback'
 import { PageHeader, Section } from '../components/Layout'
@@ -77,16 +78,13 @@ function CreatePaymasterForm() {
             ))}
           </select>
         </label>
-        <div className="field field-action">
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={busy || !name.trim()}
-            data-testid="paymaster-create"
-          >
-            {busy ? 'Creating…' : 'Create dApp'}
-          </button>
-        </div>
+        <ActionButton
+          label="Create dApp"
+          busyLabel="Creating…"
+          busy={busy}
+          disabled={!name.trim()}
+          testId="paymaster-create"
+        />
       </form>
       <ErrorBanner message={error} testId="create-paymaster-error" />
     </Section>

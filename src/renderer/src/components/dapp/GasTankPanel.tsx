@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { errorMessage } from '../../api/http'
 import { formatEth, parseUnits, toBigInt } from '../../lib/format'
 import { useGasTankStore } from '../../stores/useGasTankStore'
+import { ActionButton } from '../ActionButton'
 import { ErrorBanner, NotAvailable, Spinner } from '../Feedback'
 import { Section } from '../Layout'
 import { Hex } from '../Mono'
@@ -86,28 +87,23 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
                 inputMode="decimal"
               />
             </label>
-            <div className="field field-action">
-              <button
-                type="button"
-                className="btn btn-primary"
-                disabled={!!pending}
-                data-testid="gas-tank-deposit"
-                onClick={() => void submit('deposit')}
-              >
-                {pending === 'deposit' ? 'Depositing…' : 'Deposit'}
-              </button>
-            </div>
-            <div className="field field-action">
-              <button
-                type="button"
-                className="btn"
-                disabled={!!pending}
-                data-testid="gas-tank-withdraw"
-                onClick={() => void submit('withdraw')}
-              >
-                {pending === 'withdraw' ? 'Withdrawing…' : 'Withdraw'}
-              </button>
-            </div>
+            <ActionButton
+              label="Deposit"
+              busyLabel="Depositing…"
+              busy={pending === 'deposit'}
+              disabled={!!pending}
+              testId="gas-tank-deposit"
+              onClick={() => void submit('deposit')}
+            />
+            <ActionButton
+              label="Withdraw"
+              busyLabel="Withdrawing…"
+              busy={pending === 'withdraw'}
+              disabled={!!pending}
+              testId="gas-tank-withdraw"
+              primary={false}
+              onClick={() => void submit('withdraw')}
+            />
             {pending ? <Spinner label="waiting for the transaction…" /> : null}
           </div>
         </>

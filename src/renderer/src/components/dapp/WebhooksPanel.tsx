@@ -3,6 +3,7 @@ import type { Webhook } from '../../api/dashboard'
 import { errorMessage } from '../../api/http'
 import { formatTime } from '../../lib/format'
 import { useWebhooksStore, type WebhookCall } from '../../stores/useWebhooksStore'
+import { ActionButton } from '../ActionButton'
 import { ConfirmButton } from '../ConfirmButton'
 import { Badge, Empty, ErrorBanner, NotAvailable, Spinner } from '../Feedback'
 import { JsonView } from '../JsonView'
@@ -58,16 +59,13 @@ function RegisterWebhookForm({ apiKey }: { apiKey: string }) {
             <option value="GET">GET</option>
           </select>
         </label>
-        <div className="field field-action">
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={busy || !url.trim()}
-            data-testid="webhook-register"
-          >
-            {busy ? 'Registering…' : 'Register'}
-          </button>
-        </div>
+        <ActionButton
+          label="Register"
+          busyLabel="Registering…"
+          busy={busy}
+          disabled={!url.trim()}
+          testId="webhook-register"
+        />
       </form>
       <ErrorBanner message={error} testId="register-webhook-error" />
     </Section>
