@@ -50,7 +50,6 @@ const MAX_SEND_ATTEMPTS = 3
 export function createBundleRunner(params: CreateBundleRunnerParameters): BundleRunner {
   const { chain, mempool, sender, hooks, log } = params
   let current: Promise<BundleResult | null> = Promise.resolve(null)
-  let busy = false
 
   const drop = (entries: MempoolEntry[], entry: MempoolEntry, reason: string) => {
     mempool.remove(entry.userOpHash)
@@ -181,14 +180,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
   }
 
   const bundleOnce = () => {
-    const run = current.then(async () => {
-      busy = true
-      try {
-        return await build()
-      } finally {
-        busy = false
-      }
-    })
+    const run = current.then(build)
     current = run.catch(() => null)
     return run
   }
@@ -197,7 +189,8 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
     bundleOnce,
     async idle() {
       // Until the last queued run has finished (runs queued meanwhile included).
-      for (let awaited: Promise<unknown> | undefined; awaited !== current || busy; ) {
+      let awaited: Promise<unknown> | undefined
+      while (awaited !== current) {
         awaited = current
         await awaited
       }

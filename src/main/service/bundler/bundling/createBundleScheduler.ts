@@ -20,8 +20,8 @@ export type CreateBundleSchedulerParameters = {
   autoBundleDelayMs: number
   /**
    * Auto mode under load: after a bundle, operations that arrived meanwhile wait this long for company before
-   * the next bundle goes out. Every block costs the node a fixed few milliseconds (and holds its state while it
-   * mines), so two-operation bundles back to back slow every other call; one client alone never waits for it.
+   * the next bundle goes out. Every block costs the node a fixed few milliseconds, so two-operation bundles
+   * back to back slow every other call; one client alone never waits for it.
    */
   autoBundleGatherMs: number
   log: Logger

@@ -127,11 +127,8 @@ export function createBundleSender({
     }
     try {
       const first = await Promise.race([sync, after(ACCEPTED_AFTER_MS, 'waiting' as const)])
-      if (first !== 'waiting') {
-        accept()
-        return first
-      }
       accept()
+      if (first !== 'waiting') return first
       return await Promise.race([sync, after(receiptTimeoutMs - ACCEPTED_AFTER_MS, null)])
     } catch (err) {
       // Accepted, but not mined within the node's own wait: poll for it like a plain send.

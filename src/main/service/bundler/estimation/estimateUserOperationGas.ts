@@ -88,9 +88,9 @@ const ESTIMATION_SENDER_BALANCE = 1n << 100n
  * until it passes. When an operation of the same shape passed with some limits before, those are simulated
  * first: if what that run measured gives the same limits, that one run is the verification (the usual case for
  * repeated operations: one simulation instead of two). preVerificationGas is the calldata cost plus the bundle
- * overheads. Works without gas or fee
- * fields, with a dummy signature (signature failures do not stop simulateHandleOp) and with an initCode.
- * Throws RpcError with the EntryPoint's AAxx reason (-32500/-32501) or -32521 when the call phase reverts.
+ * overheads. Works without gas or fee fields, with a dummy signature (signature failures do not stop
+ * simulateHandleOp) and with an initCode. Throws RpcError with the EntryPoint's AAxx reason (-32500/-32501) or
+ * -32521 when the call phase reverts.
  */
 export async function estimateUserOperationGas(
   params: EstimateUserOperationGasParameters,

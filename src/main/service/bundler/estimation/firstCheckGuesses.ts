@@ -19,9 +19,10 @@ const MAX_ENTRIES = 1024
 
 /**
  * Operations of one shape (same sender, same call selector and lengths, same paymaster, with or without
- * initCode, same state override) usually get the same limits again: the estimator simulates the last ones first, and when what that
- * run measured gives the same limits, that run both measured and verified them. The guess only decides what is
- * simulated first; what is returned is always what a simulation with exactly those limits passed.
+ * initCode, same state override) usually get the same limits again: the estimator simulates the last ones
+ * first, and when what that run measured gives the same limits, that run both measured and verified them. The
+ * guess only decides what is simulated first; what is returned is always what a simulation with exactly those
+ * limits passed.
  */
 export function createFirstCheckGuesses(): FirstCheckGuesses {
   const guesses = new Map<string, FirstCheck>()
