@@ -51,8 +51,11 @@ export type CreateBundleSenderParameters = {
 const MAX_REPLACEMENTS = 3
 const NONCE_ERROR = /nonce too low|nonce too high|already known|invalid nonce|nonce.*(low|lower|used)/i
 const UNDERPRICED = /underpriced|fee too low|max fee per gas less than block base fee/i
-/** The node accepted the transaction but gave up waiting for its block (anvil: "Transaction confirmation timeout"). */
-const SYNC_TIMEOUT = /timeout|timed out|not processed within/i
+/**
+ * The sync call ended without an answer about the block: the node gave up waiting for it (anvil: "Transaction
+ * confirmation timeout") or our transport gave up waiting for the node. The transaction may still mine: poll.
+ */
+const SYNC_TIMEOUT = /timeout|timed out|not processed within|did not answer within/i
 /** A sync send the node has not answered after this long was accepted (a rejection comes at once). */
 const ACCEPTED_AFTER_MS = 100
 
@@ -172,6 +175,8 @@ export function createBundleSender({
             onSubmitted?.(accepted)
           })
         } catch (err) {
+          // Rejected after it looked accepted (a node slower than ACCEPTED_AFTER_MS to say no): never submitted.
+          if (hash !== undefined && sent[sent.length - 1] === hash) sent.pop()
           const message = (err as Error).message ?? ''
           if (NONCE_ERROR.test(message) && sent.length === 0) {
             // Someone else used the executor (or the chain restarted): take the node's nonce and try again.
