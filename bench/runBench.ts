@@ -23,6 +23,7 @@ import {
 } from 'viem'
 import { entryPoint06Abi, entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import type { UserOperationV06 } from '../src/main/service/chain/types'
 import { benchSponsorUserOperation } from './benchSponsorUserOperation'
 import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
 
@@ -30,19 +31,7 @@ const CLIENTS = 16
 const OPERATIONS = 200
 const RAW_BUNDLE_SIZE = 10
 
-type Op = {
-  sender: Address
-  nonce: bigint
-  initCode: Hex
-  callData: Hex
-  callGasLimit: bigint
-  verificationGasLimit: bigint
-  preVerificationGas: bigint
-  maxFeePerGas: bigint
-  maxPriorityFeePerGas: bigint
-  paymasterAndData: Hex
-  signature: Hex
-}
+type Op = UserOperationV06
 type Client = Awaited<ReturnType<typeof createClient>>
 
 const hex = (v: bigint) => `0x${v.toString(16)}` as Hex
