@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { AaExplanation } from '../components/AaExplanation'
 import { Badge, Empty, ErrorBanner, NotAvailable, Spinner } from '../components/Feedback'
 import { JsonView } from '../components/JsonView'
+import { Kv } from '../components/Kv'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { Hex } from '../components/Mono'
@@ -85,45 +86,37 @@ function DecisionDetail({ entry, raw }: { entry: FeedEntry; raw: Raw }) {
   return (
     <div className="stack" data-testid="decision-detail">
       <div className="kv-grid">
-        <div className="kv">
-          <span>Decision</span>
+        <Kv label="Decision">
           <Badge tone={statusTone(entry.status)} testId="decision-verdict">
             {entry.status}
           </Badge>
-        </div>
-        <div className="kv">
-          <span>dApp</span>
+        </Kv>
+        <Kv label="dApp">
           <span>{entry.dappName ?? '—'}</span>
-        </div>
-        <div className="kv">
-          <span>Mode</span>
+        </Kv>
+        <Kv label="Mode">
           <span>{String(raw.mode ?? '—')}</span>
-        </div>
-        <div className="kv">
-          <span>Method</span>
+        </Kv>
+        <Kv label="Method">
           <code className="mono">{String(raw.method ?? '—')}</code>
-        </div>
-        <div className="kv">
-          <span>Time</span>
+        </Kv>
+        <Kv label="Time">
           <span>{formatDateTime(entry.at)}</span>
-        </div>
+        </Kv>
       </div>
       <div className="kv-grid">
-        <div className="kv">
-          <span>Sender</span>
+        <Kv label="Sender">
           <Hex value={entry.sender} copy />
-        </div>
-        <div className="kv">
-          <span>Nonce</span>
+        </Kv>
+        <Kv label="Nonce">
           <span className="mono">{String(raw.nonce ?? '—')}</span>
-        </div>
+        </Kv>
         {entry.userOpHash ? (
-          <div className="kv">
-            <span>UserOperation</span>
+          <Kv label="UserOperation">
             <Link to={`activity/op:${entry.userOpHash}`}>
               <code className="mono">{shortHex(entry.userOpHash, 10, 6)}</code>
             </Link>
-          </div>
+          </Kv>
         ) : null}
       </div>
       {entry.reason ? (
@@ -138,10 +131,9 @@ function DecisionDetail({ entry, raw }: { entry: FeedEntry; raw: Raw }) {
           <h3>Gas limits returned</h3>
           <div className="kv-grid">
             {Object.entries(gas).map(([k, v]) => (
-              <div className="kv" key={k}>
-                <span>{k}</span>
+              <Kv key={k} label={k}>
                 <span className="mono">{formatNumber(v)}</span>
-              </div>
+              </Kv>
             ))}
           </div>
         </>
@@ -177,14 +169,12 @@ function OperationDetail({ entry, raw, decisions }: { entry: FeedEntry; raw: Raw
   return (
     <div className="stack" data-testid="operation-detail">
       <div className="kv-grid">
-        <div className="kv">
-          <span>Status</span>
+        <Kv label="Status">
           <Badge tone={statusTone(entry.status)} testId="operation-status">
             {entry.status}
           </Badge>
-        </div>
-        <div className="kv">
-          <span>Sponsorship</span>
+        </Kv>
+        <Kv label="Sponsorship">
           <span data-testid="operation-sponsorship">
             {decisions.length === 0 ? (
               <span className="muted">
@@ -196,38 +186,31 @@ function OperationDetail({ entry, raw, decisions }: { entry: FeedEntry; raw: Raw
               </Badge>
             )}
           </span>
-        </div>
-        <div className="kv">
-          <span>dApp</span>
+        </Kv>
+        <Kv label="dApp">
           <span>{entry.dappName ?? '—'}</span>
-        </div>
-        <div className="kv">
-          <span>Updated</span>
+        </Kv>
+        <Kv label="Updated">
           <span>{formatDateTime(entry.at)}</span>
-        </div>
+        </Kv>
       </div>
       <div className="kv-grid">
-        <div className="kv">
-          <span>userOpHash</span>
+        <Kv label="userOpHash">
           <Hex value={entry.userOpHash} copy testId="operation-hash" />
-        </div>
-        <div className="kv">
-          <span>Sender</span>
+        </Kv>
+        <Kv label="Sender">
           <Hex value={entry.sender} copy />
-        </div>
-        <div className="kv">
-          <span>Nonce</span>
+        </Kv>
+        <Kv label="Nonce">
           <span className="mono">{String(raw.nonce ?? '—')}</span>
-        </div>
-        <div className="kv">
-          <span>Paymaster</span>
+        </Kv>
+        <Kv label="Paymaster">
           <Hex value={raw.paymaster as string | null} />
-        </div>
+        </Kv>
         {raw.factory ? (
-          <div className="kv">
-            <span>Factory (deploys)</span>
+          <Kv label="Factory (deploys)">
             <Hex value={raw.factory as string} />
-          </div>
+          </Kv>
         ) : null}
       </div>
       {problem ? (
@@ -310,28 +293,23 @@ function OperationDetail({ entry, raw, decisions }: { entry: FeedEntry; raw: Raw
       <div className="kv-grid" data-testid="operation-gas">
         {gas
           ? (['preVerificationGas', 'verificationGasLimit', 'callGasLimit'] as const).map((k) => (
-              <div className="kv" key={k}>
-                <span>{k}</span>
+              <Kv key={k} label={k}>
                 <span className="mono">{formatNumber(gas[k])}</span>
-              </div>
+              </Kv>
             ))
           : null}
-        <div className="kv">
-          <span>limit total</span>
+        <Kv label="limit total">
           <span className="mono">{formatNumber(limit)}</span>
-        </div>
-        <div className="kv">
-          <span>actual gas used</span>
+        </Kv>
+        <Kv label="actual gas used">
           <span className="mono">{used ? formatNumber(used) : '—'}</span>
-        </div>
-        <div className="kv">
-          <span>used of limit</span>
+        </Kv>
+        <Kv label="used of limit">
           <span className="mono">{percent === null || percent === undefined ? '—' : `${percent}%`}</span>
-        </div>
-        <div className="kv">
-          <span>actual cost</span>
+        </Kv>
+        <Kv label="actual cost">
           <span className="mono">{raw.actualGasCost ? formatEth(raw.actualGasCost, 8) : '—'}</span>
-        </div>
+        </Kv>
       </div>
       {percent !== null && percent !== undefined ? (
         <div className="gauge" title={`${percent}% of the gas limit used`}>
@@ -341,18 +319,15 @@ function OperationDetail({ entry, raw, decisions }: { entry: FeedEntry; raw: Raw
       <h3>Receipt</h3>
       {raw.transactionHash ? (
         <div className="kv-grid" data-testid="operation-receipt">
-          <div className="kv">
-            <span>Transaction</span>
+          <Kv label="Transaction">
             <Hex value={raw.transactionHash as string} copy />
-          </div>
-          <div className="kv">
-            <span>Block</span>
+          </Kv>
+          <Kv label="Block">
             <span className="mono">{String(raw.blockNumber ?? '—')}</span>
-          </div>
-          <div className="kv">
-            <span>Block hash</span>
+          </Kv>
+          <Kv label="Block hash">
             <Hex value={raw.blockHash as string | null} />
-          </div>
+          </Kv>
         </div>
       ) : (
         <div className="muted">

@@ -3,6 +3,7 @@ import type { ChainStatus } from '../../../shared/serviceInfo'
 import { CopyButton } from '../components/CopyButton'
 import { Badge, Empty, ErrorBanner, Spinner } from '../components/Feedback'
 import { GettingStarted } from '../components/GettingStarted'
+import { Kv } from '../components/Kv'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { CopyField, Hex } from '../components/Mono'
@@ -28,8 +29,7 @@ function ChainPanel() {
   return (
     <Section title="Chain" testId="chain-panel">
       <div className="kv-grid">
-        <div className="kv">
-          <span>State</span>
+        <Kv label="State">
           <span>
             <Badge tone={chainTone(chain)} testId="chain-state">
               {chain.state}
@@ -42,19 +42,17 @@ function ChainPanel() {
               />
             ) : null}
           </span>
-        </div>
-        <div className="kv">
-          <span>Kind</span>
+        </Kv>
+        <Kv label="Kind">
           <span data-testid="chain-kind">
             {chain.kind === 'none' ? 'no chain (dashboard API only)' : chain.kind}
           </span>
-        </div>
-        <div className="kv">
-          <span>Chain id</span>
+        </Kv>
+        <Kv label="Chain id">
           <span className="mono" data-testid="chain-id">
             {status.chainId}
           </span>
-        </div>
+        </Kv>
       </div>
       {chain.message ? <div className="banner banner-muted">{chain.message}</div> : null}
       {chain.missing.length ? (

@@ -4,6 +4,7 @@ import { AaExplanation } from '../components/AaExplanation'
 import { DappPicker } from '../components/DappPicker'
 import { Badge, Empty, ErrorBanner, NotAvailable, Spinner } from '../components/Feedback'
 import { JsonView } from '../components/JsonView'
+import { Kv } from '../components/Kv'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { Hex } from '../components/Mono'
@@ -108,20 +109,16 @@ function AccountPanel() {
           </label>
           {account ? (
             <div className="kv-grid" style={{ marginTop: 8 }}>
-              <div className="kv">
-                <span>Address</span>
+              <Kv label="Address">
                 <Hex value={account.address} copy testId="sandbox-account-address" />
-              </div>
-              <div className="kv">
-                <span>Type</span>
+              </Kv>
+              <Kv label="Type">
                 <span>{SANDBOX_ACCOUNT_LABELS[account.type]}</span>
-              </div>
-              <div className="kv">
-                <span>Owner</span>
+              </Kv>
+              <Kv label="Owner">
                 <Hex value={account.owner} />
-              </div>
-              <div className="kv">
-                <span>Deployed</span>
+              </Kv>
+              <Kv label="Deployed">
                 <span data-testid="sandbox-account-deployed">
                   {account.deployed === null
                     ? '—'
@@ -129,18 +126,16 @@ function AccountPanel() {
                       ? 'yes'
                       : 'not yet (first op deploys it)'}
                 </span>
-              </div>
-              <div className="kv">
-                <span>ETH</span>
+              </Kv>
+              <Kv label="ETH">
                 <span data-testid="sandbox-balance-eth">{formatEth(account.balanceWei)}</span>
-              </div>
+              </Kv>
               {account.tokens.map((t) => (
-                <div className="kv" key={t.address}>
-                  <span>{t.symbol}</span>
+                <Kv key={t.address} label={t.symbol}>
                   <span data-testid={`sandbox-balance-${t.symbol}`}>
                     {formatUnits(t.balance, t.decimals, 4)}
                   </span>
-                </div>
+                </Kv>
               ))}
             </div>
           ) : null}
@@ -307,8 +302,7 @@ function RunPanel() {
       ) : null}
       {run.userOpHash ? (
         <div className="kv-grid" style={{ marginTop: 8 }}>
-          <div className="kv">
-            <span>userOpHash</span>
+          <Kv label="userOpHash">
             <span className="hex-wrap">
               <Hex value={run.userOpHash} short={false} copy testId="sandbox-userop-hash" />
               {run.steps.find((s) => s.id === 'send')?.status === 'done' ? (
@@ -317,7 +311,7 @@ function RunPanel() {
                 </Link>
               ) : null}
             </span>
-          </div>
+          </Kv>
         </div>
       ) : null}
       {done ? (

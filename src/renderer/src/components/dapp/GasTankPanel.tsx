@@ -4,6 +4,7 @@ import { formatEth, parseUnits, toBigInt } from '../../lib/format'
 import { useGasTankStore } from '../../stores/useGasTankStore'
 import { ActionButton } from '../ActionButton'
 import { ErrorBanner, NotAvailable, Spinner } from '../Feedback'
+import { Kv } from '../Kv'
 import { Section } from '../Layout'
 import { Hex } from '../Mono'
 
@@ -46,8 +47,7 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
         paymasterId). When it runs dry, sponsored operations fail with AA31.
       </p>
       <div className="kv-grid">
-        <div className="kv">
-          <span>paymasterId</span>
+        <Kv label="paymasterId">
           <span>
             {id ? (
               <Hex value={id} copy />
@@ -55,9 +55,8 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
               <span className="muted">not created yet (needs a running chain)</span>
             )}
           </span>
-        </div>
-        <div className="kv">
-          <span>Balance</span>
+        </Kv>
+        <Kv label="Balance">
           <span className="big" data-testid="gas-tank-balance">
             {state?.notAvailable
               ? '—'
@@ -67,7 +66,7 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
                   ? '…'
                   : '—'}
           </span>
-        </div>
+        </Kv>
       </div>
       {state?.notAvailable ? (
         <NotAvailable
