@@ -9,7 +9,6 @@ import {
   keccak256,
 } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { entryPointNonceSlot } from '../../../src/main/service/bundler/validation/entryPointNonceSlot'
 import { entryPointAbi } from '../../../src/main/service/chain/abis/entryPoint'
@@ -22,7 +21,6 @@ import {
 } from '../../../src/main/service/chain/entryPoint/encodeEntryPointCall'
 import { computeUserOpHash } from '../../../src/main/service/chain/entryPoint/getUserOpHash'
 import { keccak256Hex } from '../../../src/main/service/chain/keccak256'
-import { signTransaction } from '../../../src/main/service/chain/keys/signTransaction'
 import type { UserOperationV06 } from '../../../src/main/service/chain/types'
 
 const ENTRY_POINT: Address = '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789'
@@ -125,21 +123,6 @@ describe('EntryPoint calldata written out by hand', () => {
       const data = hex(size)
       expect(keccak256Hex(data)).toBe(keccak256(data))
     }
-  })
-
-  it('signs a bundle transaction exactly as viem signTransaction does (deterministic RFC 6979 signature)', async () => {
-    const account = privateKeyToAccount(generatePrivateKey())
-    const transaction = {
-      chainId: 31337,
-      type: 'eip1559',
-      to: ENTRY_POINT,
-      data: encodeHandleOps(sampleOperations(), account.address),
-      gas: 5_000_000n,
-      nonce: 7,
-      maxFeePerGas: 2_000_000_000n,
-      maxPriorityFeePerGas: 1_000_000n,
-    } as const
-    expect(await signTransaction(account, transaction)).toBe(await account.signTransaction(transaction))
   })
 })
 

@@ -30,7 +30,7 @@ export async function registerRpcRoutes(app: FastifyInstance, options: RpcRoutes
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('Access-Control-Allow-Origin', '*')
     reply.header('Vary', 'Origin')
     if (request.method === 'OPTIONS') {
@@ -44,6 +44,7 @@ export async function registerRpcRoutes(app: FastifyInstance, options: RpcRoutes
         reply.header('Access-Control-Allow-Private-Network', 'true')
       }
     }
+    done()
   })
 
   app.setErrorHandler((err: { statusCode?: number; message?: string }, request, reply) => {

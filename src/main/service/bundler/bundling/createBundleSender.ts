@@ -114,7 +114,6 @@ export function createBundleSender({
     }
     // The node holds the call until the block is mined (anvil: up to 30 s, with interval mining or automine
     // off); it rejects a bad transaction at once, so one it still holds after a moment was accepted.
-    const hash = keccak256Hex(signed)
     const sync = requestRpc<RpcTransactionReceipt>(chain.publicClient, 'eth_sendRawTransactionSync', [signed])
     const timers: NodeJS.Timeout[] = []
     const after = <T>(ms: number, value: T) =>
@@ -124,14 +123,18 @@ export function createBundleSender({
         timers.push(timer)
       })
     let accepted = false
-    const accept = () => {
-      if (!accepted) onAccepted(hash)
+    // The hash is the receipt's when the node answers with it (hashing kilobytes of calldata saved per bundle).
+    const accept = (hash?: Hex) => {
+      if (!accepted) onAccepted(hash ?? keccak256Hex(signed))
       accepted = true
     }
     try {
       const first = await Promise.race([sync, after(ACCEPTED_AFTER_MS, 'waiting' as const)])
+      if (first !== 'waiting') {
+        accept(first?.transactionHash)
+        return first
+      }
       accept()
-      if (first !== 'waiting') return first
       return await Promise.race([sync, after(receiptTimeoutMs - ACCEPTED_AFTER_MS, null)])
     } catch (err) {
       // Accepted, but not mined within the node's own wait: poll for it like a plain send.
