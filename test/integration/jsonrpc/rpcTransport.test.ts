@@ -1,3 +1,4 @@
+import nodeHttp from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 
@@ -112,4 +113,81 @@ describe('JSON-RPC over HTTP at the Biconomy URL shapes', () => {
       error: { code: -32600, message: 'Request body is too large' },
     })
   })
+
+  it('answers alike whether the body comes with a length (answered before Fastify) or chunked (through Fastify)', async () => {
+    const url = service.info().bundlerUrl
+    const calls = [
+      { jsonrpc: '2.0', id: 7, method: 'eth_chainId', params: [] },
+      { jsonrpc: '2.0', id: 8, method: 'eth_noSuchMethod', params: [] },
+      [{ jsonrpc: '2.0', id: 9, method: 'eth_chainId', params: [] }],
+    ]
+    for (const call of calls) {
+      const sized = await rawPost(url, JSON.stringify(call), { chunked: false })
+      const chunked = await rawPost(url, JSON.stringify(call), { chunked: true })
+      expect(sized.status).toBe(chunked.status)
+      expect(JSON.parse(sized.body)).toEqual(JSON.parse(chunked.body))
+      for (const res of [sized, chunked]) {
+        expect(res.headers['access-control-allow-origin']).toBe('*')
+        expect(res.headers['content-type']).toMatch(/^application\/json/)
+      }
+    }
+    // A notification has no answer: 204 on both paths.
+    const notification = JSON.stringify({ jsonrpc: '2.0', method: 'eth_chainId', params: [] })
+    expect((await rawPost(url, notification, { chunked: false })).status).toBe(204)
+    expect((await rawPost(url, notification, { chunked: true })).status).toBe(204)
+  })
+
+  it('answers with a trailing slash or a query string on the URL, and refuses a foreign Host with a JSON-RPC 403', async () => {
+    const url = service.info().bundlerUrl
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
+    for (const variant of [`${url}/`, `${url}?x=1`]) {
+      const res = await rawPost(variant, call, { chunked: false })
+      expect(res.status).toBe(200)
+      expect(JSON.parse(res.body).result).toBe('0x7a69')
+    }
+    const refused = await rawPost(url, call, { chunked: false, host: 'evil.example' })
+    expect(refused.status).toBe(403)
+    expect(JSON.parse(refused.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+  })
 })
+
+/** A POST over node:http, with a Content-Length or chunked, optionally with another Host header. */
+function rawPost(
+  url: string,
+  body: string,
+  options: { chunked: boolean; host?: string },
+): Promise<{ status: number; body: string; headers: nodeHttp.IncomingHttpHeaders }> {
+  const target = new URL(url)
+  return new Promise((resolve, reject) => {
+    const req = nodeHttp.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(options.host ? { host: options.host } : {}),
+          ...(options.chunked ? {} : { 'content-length': Buffer.byteLength(body) }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            headers: res.headers,
+          }),
+        )
+      },
+    )
+    req.on('error', reject)
+    if (options.chunked) {
+      // Two writes without a length: node:http sends them as chunks.
+      req.write(body.slice(0, 5))
+      req.end(body.slice(5))
+    } else req.end(body)
+  })
+}

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { RpcError, UnauthorizedError } from '../errors'
 import { RpcCode } from '../jsonrpc/codes'
 import type { RpcContext, RpcMethodRegistry } from '../jsonrpc/defineMethod'
-import { dispatchRpcRequest } from '../jsonrpc/dispatchRpcRequest'
+import { type DispatchResult, dispatchRpcRequest } from '../jsonrpc/dispatchRpcRequest'
 import { toRpcError } from '../jsonrpc/toRpcError'
 import { findAccountByBundlerKey } from '../store/accounts.repo'
 import { findDappByApiKey } from '../store/dapps.repo'
@@ -21,18 +21,54 @@ export type RpcRoutesOptions = {
 
 type RpcParams = { chainId: string; bundlerKey?: string; paymasterApiKey?: string }
 
+export type RpcEndpoint = RpcContext['endpoint']
+
+/** The answer to one JSON-RPC POST: HTTP status and body (`undefined`: 204, every call was a notification). */
+export type RpcAnswer = DispatchResult
+
+/** Answers the JSON-RPC POST body sent to an endpoint URL (`chainId` and `key` as they appear in it). */
+export type AnswerRpc = (request: {
+  endpoint: RpcEndpoint
+  chainId: string
+  key: string
+  body: string
+  log: RpcContext['log']
+}) => Promise<RpcAnswer>
+
+/** The one place a JSON-RPC POST is answered: the URL's chain and key, then the envelope and the method. */
+export function createRpcAnswerer(options: RpcRoutesOptions): AnswerRpc {
+  return async ({ endpoint, chainId, key, body, log }) => {
+    let ctx: RpcContext
+    try {
+      ctx = resolveContext(endpoint, chainId, key, log, options)
+    } catch (err) {
+      const { error, httpStatus } = toRpcError(err, log)
+      return { httpStatus, body: { jsonrpc: '2.0', id: peekId(body), error } }
+    }
+    return dispatchRpcRequest(
+      body,
+      endpoint === 'bundler' ? options.bundlerMethods : options.paymasterMethods,
+      ctx,
+    )
+  }
+}
+
+/** Headers of every JSON-RPC response: these endpoints are open to any origin (browser dApps call them). */
+export const RPC_CORS_HEADERS = { 'access-control-allow-origin': '*', vary: 'Origin' } as const
+
 /**
  * The bundler and paymaster JSON-RPC endpoints in Biconomy's URL shapes. Bodies are parsed here, not by
  * Fastify, so malformed JSON becomes a JSON-RPC -32700 error. These routes are open to any origin
- * (browser dApps call them); nothing else on the server is.
+ * (browser dApps call them); nothing else on the server is. Well-formed POSTs over a real socket are
+ * usually answered before Fastify sees them (rpcFastPath.ts), with the same `answer`.
  */
-export async function registerRpcRoutes(app: FastifyInstance, options: RpcRoutesOptions): Promise<void> {
+export async function registerRpcRoutes(app: FastifyInstance, options: { answer: AnswerRpc }): Promise<void> {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
 
+  // Callback-style hook: an async one costs every request a promise and a microtask turn.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('Access-Control-Allow-Origin', '*')
-    reply.header('Vary', 'Origin')
+    reply.headers(RPC_CORS_HEADERS)
     if (request.method === 'OPTIONS') {
       reply.header('Access-Control-Allow-Methods', 'POST, OPTIONS')
       reply.header(
@@ -65,32 +101,31 @@ export async function registerRpcRoutes(app: FastifyInstance, options: RpcRoutes
   app.options(PAYMASTER_ROUTE, preflight)
 
   const handle =
-    (endpoint: RpcContext['endpoint'], methods: RpcMethodRegistry) =>
+    (endpoint: RpcEndpoint) =>
     async (request: FastifyRequest<{ Params: RpcParams }>, reply: FastifyReply) => {
-      let ctx: RpcContext
-      try {
-        ctx = resolveContext(endpoint, request, options)
-      } catch (err) {
-        const { error, httpStatus } = toRpcError(err, request.log)
-        return reply.code(httpStatus).send({ jsonrpc: '2.0', id: peekId(request.body), error })
-      }
-      const body = typeof request.body === 'string' ? request.body : ''
-      const result = await dispatchRpcRequest(body, methods, ctx)
+      const result = await options.answer({
+        endpoint,
+        chainId: request.params.chainId,
+        key: (endpoint === 'bundler' ? request.params.bundlerKey : request.params.paymasterApiKey) ?? '',
+        body: typeof request.body === 'string' ? request.body : '',
+        log: request.log,
+      })
       if (result.body === undefined) return reply.code(204).send()
       return reply.code(result.httpStatus).type('application/json').send(result.body)
     }
 
-  app.post(BUNDLER_ROUTE, handle('bundler', options.bundlerMethods))
-  app.post(PAYMASTER_ROUTE, handle('paymaster', options.paymasterMethods))
+  app.post(BUNDLER_ROUTE, handle('bundler'))
+  app.post(PAYMASTER_ROUTE, handle('paymaster'))
 }
 
 function resolveContext(
-  endpoint: RpcContext['endpoint'],
-  request: FastifyRequest<{ Params: RpcParams }>,
+  endpoint: RpcEndpoint,
+  urlChainId: string,
+  key: string,
+  log: RpcContext['log'],
   { store, getChainId }: RpcRoutesOptions,
 ): RpcContext {
   const chainId = getChainId()
-  const { chainId: urlChainId } = request.params
   if (!/^\d+$/.test(urlChainId) || Number(urlChainId) !== chainId) {
     throw new RpcError(
       `Chain ID ${urlChainId} in the URL is not served here; this service runs chain ${chainId}`,
@@ -98,18 +133,17 @@ function resolveContext(
     )
   }
   if (endpoint === 'bundler') {
-    const key = request.params.bundlerKey ?? ''
     const account = findAccountByBundlerKey(store, key)
-    if (account) return { endpoint, chainId, account, dapp: undefined, log: request.log }
+    if (account) return { endpoint, chainId, account, dapp: undefined, log }
     const dapp = findDappByApiKey(store, key)
     const owner = dapp && store.data.accounts.find((a) => a.id === dapp.accountId)
-    if (dapp && owner) return { endpoint, chainId, account: owner, dapp, log: request.log }
+    if (dapp && owner) return { endpoint, chainId, account: owner, dapp, log }
     throw new UnauthorizedError(
       `Unknown bundler key "${key}": use the bundler URL shown by Opstation (or a dApp apiKey)`,
       { data: { reason: 'UNKNOWN_BUNDLER_KEY' } },
     )
   }
-  const apiKey = request.params.paymasterApiKey ?? ''
+  const apiKey = key
   const dapp = findDappByApiKey(store, apiKey)
   const owner = dapp && store.data.accounts.find((a) => a.id === dapp.accountId)
   if (!dapp || !owner) {
@@ -123,11 +157,10 @@ function resolveContext(
       RpcCode.badRequest,
     )
   }
-  return { endpoint, chainId, account: owner, dapp, log: request.log }
+  return { endpoint, chainId, account: owner, dapp, log }
 }
 
-function peekId(body: unknown): string | number | null {
-  if (typeof body !== 'string') return null
+function peekId(body: string): string | number | null {
   try {
     const id = (JSON.parse(body) as { id?: unknown }).id
     return typeof id === 'string' || typeof id === 'number' ? id : null

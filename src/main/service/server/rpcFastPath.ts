@@ -1,0 +1,77 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyBaseLogger } from 'fastify'
+import { type AnswerRpc, RPC_CORS_HEADERS, type RpcEndpoint } from './rpcRoutes'
+
+export type CreateRpcFastPathParameters = {
+  answer: AnswerRpc
+  isAllowedHost: (hostHeader: string | undefined) => boolean
+  bodyLimit: number
+  /** True once the server is closing (Fastify then answers 503). */
+  isClosing: () => boolean
+  log: FastifyBaseLogger
+}
+
+/** `/api/v2/:chainId/:bundlerKey` and `/api/v1/:chainId/:paymasterApiKey`, optional trailing slash and query. */
+const RPC_URL = /^\/api\/v([12])\/([0-9A-Za-z]+)\/([0-9A-Za-z._~-]+)\/?(?:\?.*)?$/
+
+/**
+ * Answers the usual JSON-RPC POST (allowed host, body length given and within the limit) straight off Node's
+ * request, before Fastify's request pipeline: every UserOperation costs an SDK five or more of these calls,
+ * and under load the service spent about a fifth less CPU per operation this way (`npm run bench`). The
+ * answer is the Fastify route's own (`answer`, same status, body and CORS headers); anything else (other
+ * methods and paths, preflight, a refused host, chunked or oversized bodies, shutdown) returns false and goes
+ * to Fastify, which answers it as before.
+ */
+export function createRpcFastPath(
+  params: CreateRpcFastPathParameters,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    if (req.method !== 'POST' || params.isClosing()) return false
+    const match = RPC_URL.exec(req.url ?? '')
+    const length = Number(req.headers['content-length'])
+    if (
+      !match ||
+      !params.isAllowedHost(req.headers.host) ||
+      !Number.isSafeInteger(length) ||
+      length > params.bodyLimit
+    ) {
+      return false
+    }
+    const endpoint: RpcEndpoint = match[1] === '2' ? 'bundler' : 'paymaster'
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('error', () => {})
+    req.on('end', () => {
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+      params
+        .answer({
+          endpoint,
+          chainId: match[2] as string,
+          key: match[3] as string,
+          body: body.toString('utf8'),
+          log: params.log,
+        })
+        .then((result) => {
+          if (result.body === undefined) {
+            res.writeHead(204, RPC_CORS_HEADERS)
+            res.end()
+            return
+          }
+          const json = JSON.stringify(result.body)
+          res.writeHead(result.httpStatus, {
+            ...RPC_CORS_HEADERS,
+            'content-type': 'application/json; charset=utf-8',
+            'content-length': Buffer.byteLength(json),
+          })
+          res.end(json)
+        })
+        .catch((err: unknown) => {
+          // answer() never throws for what the caller sent; this is a bug or a broken socket.
+          params.log.error({ err }, 'JSON-RPC answer failed')
+          if (!res.headersSent) res.writeHead(500, RPC_CORS_HEADERS)
+          res.end()
+        })
+    })
+    return true
+  }
+}
