@@ -11,6 +11,9 @@ export type CreateRpcFastPathParameters = {
   log: FastifyBaseLogger
 }
 
+/** Levels at which Fastify logs every request: the fast path then steps aside, so each request is logged. */
+const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace'])
+
 /** `/api/v2/:chainId/:bundlerKey` and `/api/v1/:chainId/:paymasterApiKey`, optional trailing slash and query. */
 const RPC_URL = /^\/api\/v([12])\/([0-9A-Za-z]+)\/([0-9A-Za-z._~-]+)\/?(?:\?.*)?$/
 
@@ -19,14 +22,14 @@ const RPC_URL = /^\/api\/v([12])\/([0-9A-Za-z]+)\/([0-9A-Za-z._~-]+)\/?(?:\?.*)?
  * request, before Fastify's request pipeline: every UserOperation costs an SDK five or more of these calls,
  * and under load the service spent about a fifth less CPU per operation this way (`npm run bench`). The
  * answer is the Fastify route's own (`answer`, same status, body and CORS headers); anything else (other
- * methods and paths, preflight, a refused host, chunked or oversized bodies, shutdown) returns false and goes
- * to Fastify, which answers it as before.
+ * methods and paths, preflight, a refused host, chunked or oversized bodies, shutdown, a log level at which
+ * Fastify logs each request) returns false and goes to Fastify, which answers it as before.
  */
 export function createRpcFastPath(
   params: CreateRpcFastPathParameters,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
-    if (req.method !== 'POST' || params.isClosing()) return false
+    if (req.method !== 'POST' || params.isClosing() || REQUEST_LOG_LEVELS.has(params.log.level)) return false
     const match = RPC_URL.exec(req.url ?? '')
     const length = Number(req.headers['content-length'])
     if (
