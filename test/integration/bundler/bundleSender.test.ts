@@ -1,9 +1,10 @@
-import type { Hex } from 'viem'
+import { createPublicClient, custom, type Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createBundleSender } from '../../../src/main/service/bundler/bundling/createBundleSender'
 import { encodeHandleOps } from '../../../src/main/service/bundler/bundling/simulateHandleOps'
 import { createGasPrices } from '../../../src/main/service/bundler/gasPrices'
-import { type Chain, mine, setAutomine } from '../../../src/main/service/chain'
+import { type Chain, mine, requestRpc, setAutomine } from '../../../src/main/service/chain'
+import { registerNodeRequest } from '../../../src/main/service/chain/node/requestRpc'
 import { silentLogger } from '../../../src/main/service/log'
 import { withEmbeddedChain } from '../chain/userOpHelpers'
 
@@ -15,12 +16,12 @@ describe('bundle sender', () => {
   })
 
   const emptyBundle = () => ({ data: encodeHandleOps([], chain.executor.address), gas: 200_000n })
-  const newSender = (receiptTimeoutMs: number) => {
+  const newSender = (receiptTimeoutMs: number, senderChain: Pick<Chain, 'publicClient'> = chain) => {
     const gasPrices = createGasPrices(chain.publicClient)
     const mined: bigint[] = []
     const offers: bigint[] = []
     const sender = createBundleSender({
-      chain,
+      chain: { ...chain, ...senderChain },
       gasFees: () => gasPrices.gasFeeValues(),
       receiptTimeoutMs,
       onMined: (receipt, offered) => {
@@ -98,5 +99,41 @@ describe('bundle sender', () => {
     expect(next.status).toBe('0x1')
     const nextTx = await chain.publicClient.getTransaction({ hash: next.transactionHash })
     expect(nextTx.nonce).toBe(mined.nonce + 1)
+  })
+
+  it('takes back a transaction a slow node rejects after the acceptance guess, resyncs the nonce and lands the bundle', async () => {
+    // A node that answers eth_sendRawTransactionSync errors only after 250 ms (past the 100 ms guess).
+    const request = async (method: string, params: unknown) => {
+      try {
+        return await requestRpc(chain.publicClient, method, params as unknown[])
+      } catch (err) {
+        if (method === 'eth_sendRawTransactionSync') await new Promise((resolve) => setTimeout(resolve, 250))
+        throw err
+      }
+    }
+    const slowClient = createPublicClient({
+      transport: custom({ request: ({ method, params }) => request(method, params) }),
+    }) as unknown as Chain['publicClient']
+    registerNodeRequest(slowClient, request)
+    const { sender } = newSender(5_000, { publicClient: slowClient })
+    const first = await sender.send(emptyBundle())
+    const firstNonce = (await chain.publicClient.getTransaction({ hash: first.transactionHash })).nonce
+    // Someone else moves the executor's nonce on: the sender's next transaction is "nonce too low", said late.
+    await requestRpc(chain.publicClient, 'anvil_setNonce', [
+      chain.executor.address,
+      `0x${(firstNonce + 3).toString(16)}`,
+    ])
+    const submitted: Hex[] = []
+    const receipt = await sender.send(emptyBundle(), (hash) => submitted.push(hash))
+    expect(receipt.status).toBe('0x1')
+    // The rejected transaction looked accepted (reported as submitted) before the node said no.
+    expect(submitted).toHaveLength(2)
+    expect(submitted[1]).toBe(receipt.transactionHash)
+    expect(
+      await chain.publicClient.getTransaction({ hash: submitted[0] as Hex }).catch(() => null),
+    ).toBeNull()
+    expect((await chain.publicClient.getTransaction({ hash: receipt.transactionHash })).nonce).toBe(
+      firstNonce + 3,
+    )
   })
 })
