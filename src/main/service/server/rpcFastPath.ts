@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
+import { toRpcError } from '../jsonrpc/toRpcError'
 import { type AnswerRpc, RPC_CORS_HEADERS, type RpcEndpoint } from './rpcRoutes'
 
 export type CreateRpcFastPathParameters = {
@@ -69,10 +70,15 @@ export function createRpcFastPath(
           res.end(json)
         })
         .catch((err: unknown) => {
-          // answer() never throws for what the caller sent; this is a bug or a broken socket.
-          params.log.error({ err }, 'JSON-RPC answer failed')
-          if (!res.headersSent) res.writeHead(500, RPC_CORS_HEADERS)
-          res.end()
+          // answer() never throws for what the caller sent: this is a bug (logged by the mapper) or a broken socket.
+          if (res.headersSent) return res.end()
+          const { error, httpStatus } = toRpcError(err, params.log)
+          const json = JSON.stringify({ jsonrpc: '2.0', id: null, error })
+          res.writeHead(httpStatus, {
+            ...RPC_CORS_HEADERS,
+            'content-type': 'application/json; charset=utf-8',
+          })
+          res.end(json)
         })
     })
     return true

@@ -143,12 +143,11 @@ function resolveContext(
       { data: { reason: 'UNKNOWN_BUNDLER_KEY' } },
     )
   }
-  const apiKey = key
-  const dapp = findDappByApiKey(store, apiKey)
+  const dapp = findDappByApiKey(store, key)
   const owner = dapp && store.data.accounts.find((a) => a.id === dapp.accountId)
   if (!dapp || !owner) {
     throw new UnauthorizedError(
-      `Unknown paymaster apiKey "${apiKey}": create a paymaster (dApp) and use its paymaster URL`,
+      `Unknown paymaster apiKey "${key}": create a paymaster (dApp) and use its paymaster URL`,
     )
   }
   if (dapp.chainId !== chainId) {
