@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:compare -- <commit> [runs]`: the unsafe bench of the working tree and of <commit>, run in turn
+ * (A B B A A B ...) so that both see the same minutes of a machine whose speed drifts, then the median of each
+ * figure. The other commit is checked out in a temporary git worktree that shares this node_modules, and removed
+ * afterwards.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+const [commit, runsArg] = process.argv.slice(2)
+if (!commit) {
+  console.error('usage: npm run bench:compare -- <commit> [runs, default 6]')
+  process.exit(2)
+}
+const runs = Number(runsArg ?? 6)
+const here = path.resolve(import.meta.dirname, '..')
+const worktree = path.join(mkdtempSync(path.join(os.tmpdir(), 'opstation-compare-')), 'tree')
+
+/** Figures read off the bench's table (NaN where an older bench did not print one). */
+const FIGURES = {
+  estimate: /unsafe\s+estimate \(eth_estimateUserOperationGas\)\s+([\d.]+) ms/,
+  send: /unsafe\s+send \(eth_sendUserOperation\)\s+([\d.]+) ms/,
+  sendToReceipt: /unsafe\s+send-to-receipt\s+([\d.]+) ms/,
+  loopOpsPerSecond: /unsafe\s+send-to-receipt\s+[\d.]+ ms\s+[\d.]+ ms\s+(\d+)/,
+  serviceCpuMs: /loop; CPU ms\/op: service ([\d.]+)/,
+  anvilCpuMs: /loop; CPU ms\/op: service [\d.]+, anvil ([\d.]+)/,
+  benchCpuMs: /loop; CPU ms\/op: service [\d.]+, anvil [\d.]+, bench ([\d.]+)/,
+  burstOpsPerSecond: /burst: send, then all included\s+[\d.]+ ms\s+[\d.]+ ms\s+(\d+)/,
+}
+
+function benchOnce(dir) {
+  const out = execFileSync(process.execPath, ['bin/bench.js'], {
+    cwd: dir,
+    env: { ...process.env, BENCH_MODES: 'unsafe' },
+    encoding: 'utf8',
+  })
+  return Object.fromEntries(Object.entries(FIGURES).map(([name, re]) => [name, Number(re.exec(out)?.[1])]))
+}
+
+function median(values) {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b)
+  if (sorted.length === 0) return Number.NaN
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+execFileSync('git', ['worktree', 'add', '--detach', worktree, commit], { cwd: here, stdio: 'ignore' })
+try {
+  symlinkSync(path.join(here, 'node_modules'), path.join(worktree, 'node_modules'), 'dir')
+  const trees = { 'working tree': here, [commit]: worktree }
+  const results = Object.fromEntries(Object.keys(trees).map((name) => [name, []]))
+  for (let run = 0; run < runs; run++) {
+    const order = run % 2 ? Object.keys(trees).reverse() : Object.keys(trees)
+    for (const name of order) {
+      const figures = benchOnce(trees[name])
+      results[name].push(figures)
+      console.log(`${name.padEnd(14)} ${JSON.stringify(figures)}`)
+    }
+  }
+  console.log(`\nmedians of ${runs} runs each (ms; ops/s):`)
+  for (const [name, rows] of Object.entries(results)) {
+    const cells = Object.keys(FIGURES).map(
+      (figure) => `${figure} ${median(rows.map((r) => r[figure])).toFixed(1)}`,
+    )
+    console.log(`${name.padEnd(14)} ${cells.join('  ')}`)
+  }
+} finally {
+  execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: here, stdio: 'ignore' })
+  rmSync(path.dirname(worktree), { recursive: true, force: true })
+}
