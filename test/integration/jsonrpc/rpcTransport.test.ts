@@ -1,5 +1,5 @@
-import nodeHttp from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestRaw } from '../../helpers/requestRaw'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 
 let service: TestService
@@ -151,43 +151,9 @@ describe('JSON-RPC over HTTP at the Biconomy URL shapes', () => {
   })
 })
 
-/** A POST over node:http, with a Content-Length or chunked, optionally with another Host header. */
-function rawPost(
-  url: string,
-  body: string,
-  options: { chunked: boolean; host?: string },
-): Promise<{ status: number; body: string; headers: nodeHttp.IncomingHttpHeaders }> {
-  const target = new URL(url)
-  return new Promise((resolve, reject) => {
-    const req = nodeHttp.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: `${target.pathname}${target.search}`,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(options.host ? { host: options.host } : {}),
-          ...(options.chunked ? {} : { 'content-length': Buffer.byteLength(body) }),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-            headers: res.headers,
-          }),
-        )
-      },
-    )
-    req.on('error', reject)
-    if (options.chunked) {
-      // Two writes without a length: node:http sends them as chunks.
-      req.write(body.slice(0, 5))
-      req.end(body.slice(5))
-    } else req.end(body)
+const rawPost = (url: string, body: string, options: { chunked: boolean; host?: string }) =>
+  requestRaw(url, {
+    body,
+    chunked: options.chunked,
+    headers: { 'content-type': 'application/json', ...(options.host ? { host: options.host } : {}) },
   })
-}

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRpcFastPath } from '../../../src/main/service/server/rpcFastPath'
 import type { AnswerRpc } from '../../../src/main/service/server/rpcRoutes'
+import { requestRaw } from '../../helpers/requestRaw'
 
 const servers: http.Server[] = []
 afterEach(() => {
@@ -35,40 +36,20 @@ async function serve(options: { level?: string; closing?: boolean; bodyLimit?: n
   const port = (server.address() as AddressInfo).port
   const send = (
     path: string,
-    init: { method?: string; body?: string; headers?: Record<string, string> } = {},
-  ) =>
-    new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-      const req = http.request(
-        { host: '127.0.0.1', port, path, method: init.method ?? 'POST', headers: init.headers },
-        (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (chunk: Buffer) => chunks.push(chunk))
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              body: Buffer.concat(chunks).toString(),
-              headers: res.headers,
-            }),
-          )
-        },
-      )
-      req.on('error', reject)
-      req.end(init.body)
-    })
+    init: { method?: string; body?: string; headers?: Record<string, string>; chunked?: boolean } = {},
+  ) => requestRaw(`http://127.0.0.1:${port}${path}`, init)
   return { send, answered }
 }
-
-const sized = (body: string) => ({ body, headers: { 'content-length': String(Buffer.byteLength(body)) } })
 
 describe('createRpcFastPath', () => {
   it('answers a sized POST to the bundler or paymaster URL itself, with the answer, JSON and CORS headers', async () => {
     const { send, answered } = await serve()
-    const bundler = await send('/api/v2/31337/key-1', sized('{"a":1}'))
+    const bundler = await send('/api/v2/31337/key-1', { body: '{"a":1}' })
     expect(bundler.status).toBe(200)
     expect(JSON.parse(bundler.body)).toEqual({ jsonrpc: '2.0', id: 1, result: 7 })
     expect(bundler.headers['access-control-allow-origin']).toBe('*')
     expect(bundler.headers['content-type']).toBe('application/json; charset=utf-8')
-    await send('/api/v1/137/pm.Key_2/?x=1', sized('[]'))
+    await send('/api/v1/137/pm.Key_2/?x=1', { body: '[]' })
     expect(answered.map(({ endpoint, chainId, key, body }) => ({ endpoint, chainId, key, body }))).toEqual([
       { endpoint: 'bundler', chainId: '31337', key: 'key-1', body: '{"a":1}' },
       { endpoint: 'paymaster', chainId: '137', key: 'pm.Key_2', body: '[]' },
@@ -80,15 +61,12 @@ describe('createRpcFastPath', () => {
     const cases = [
       send('/api/v2/31337/key', { method: 'OPTIONS' }),
       send('/api/v2/31337/key', { method: 'GET' }),
-      send('/api/v2/31337', sized('{}')),
-      send('/api/v3/31337/key', sized('{}')),
-      send('/api/v2/31337/k%20y', sized('{}')),
-      send('/api/v2/31337/key', { body: '{}', headers: { 'transfer-encoding': 'chunked' } }),
-      send('/api/v2/31337/key', sized('x'.repeat(1001))),
-      send('/api/v2/31337/key', {
-        ...sized('{}'),
-        headers: { ...sized('{}').headers, host: 'evil.example' },
-      }),
+      send('/api/v2/31337', { body: '{}' }),
+      send('/api/v3/31337/key', { body: '{}' }),
+      send('/api/v2/31337/k%20y', { body: '{}' }),
+      send('/api/v2/31337/key', { body: '{}', chunked: true }),
+      send('/api/v2/31337/key', { body: 'x'.repeat(1001) }),
+      send('/api/v2/31337/key', { body: '{}', headers: { host: 'evil.example' } }),
     ]
     for (const res of await Promise.all(cases)) expect(res.body).toBe('fallback')
     expect(answered).toEqual([])
@@ -97,7 +75,7 @@ describe('createRpcFastPath', () => {
   it('steps aside while the server closes and when Fastify logs every request (info level and below)', async () => {
     for (const options of [{ closing: true }, { level: 'info' }, { level: 'debug' }]) {
       const { send, answered } = await serve(options)
-      expect((await send('/api/v2/31337/key', sized('{}'))).body).toBe('fallback')
+      expect((await send('/api/v2/31337/key', { body: '{}' })).body).toBe('fallback')
       expect(answered).toEqual([])
     }
   })
