@@ -7,7 +7,12 @@ import type { Hex } from 'viem'
  * operation, the signing hash of every bundle transaction).
  */
 export function keccak256Hex(data: Hex): Hex {
-  return `0x${jsSha3.keccak256(Buffer.from(data.slice(2), 'hex'))}`
+  return keccak256Bytes(Buffer.from(data.slice(2), 'hex'))
+}
+
+/** keccak256 of bytes, as 0x-hex (a transaction serialized into a buffer is hashed without a hex round trip). */
+export function keccak256Bytes(data: Uint8Array): Hex {
+  return `0x${jsSha3.keccak256(data)}`
 }
 
 /** keccak256 of hex data given without 0x, as hex without 0x (for building ABI words). */

@@ -1,5 +1,5 @@
-import jsSha3 from 'js-sha3'
 import type { LocalAccount, TransactionSerializableEIP1559, TransactionSerializedEIP1559 } from 'viem'
+import { keccak256Bytes } from '../keccak256'
 import { serializeEip1559Transaction } from './serializeEip1559Transaction'
 
 /**
@@ -13,7 +13,7 @@ export async function signTransaction(
 ): Promise<TransactionSerializedEIP1559> {
   if (!account.sign || transaction.accessList?.length)
     return account.signTransaction(transaction) as Promise<TransactionSerializedEIP1559>
-  const hash = `0x${jsSha3.keccak256(serializeEip1559Transaction(transaction))}` as const
+  const hash = keccak256Bytes(serializeEip1559Transaction(transaction))
   const signature = await account.sign({ hash })
   // r (32 bytes) || s (32 bytes) || v (27 or 28; 0 or 1 from some signers)
   const v = Number.parseInt(signature.slice(130, 132), 16)
