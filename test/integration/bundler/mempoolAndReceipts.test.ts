@@ -229,8 +229,14 @@ describe('bundler methods around the mempool', () => {
     expect(b.receipt.status).toBe('0x1')
   })
 
-  it('keeps operations and their receipts across a restart', async () => {
+  it('in auto mode answers a receipt query made right after sending with the receipt once mined, not null', async () => {
     const sent = await send(await account.buildOperation({ nonce: 4n, to: randomAddress() }))
+    const receipt = (await receiptOf(sent.body.result)).body.result
+    expect(receipt).toMatchObject({ userOpHash: sent.body.result, success: true })
+  })
+
+  it('keeps operations and their receipts across a restart', async () => {
+    const sent = await send(await account.buildOperation({ nonce: 5n, to: randomAddress() }))
     const before = await waitFor(async () => (await receiptOf(sent.body.result)).body.result)
     const { dataDir } = service
     await service.close()

@@ -21,6 +21,12 @@ export type BundlerOptions = {
   receiptTimeoutMs: number
   /** How long an operation whose nonce follows a gap waits for the missing nonces to arrive. */
   nonceGapWaitMs: number
+  /**
+   * eth_getUserOperationReceipt on an operation that is about to be mined (in a bundle transaction, or pending in
+   * auto mode) answers when it is mined, or with null after this long. Clients poll right after sending (viem
+   * does), then only every second or more: their first poll finds the receipt. 0 = always answer at once.
+   */
+  receiptWaitMs: number
 }
 
 export const defaultBundlerOptions: BundlerOptions = {
@@ -33,6 +39,7 @@ export const defaultBundlerOptions: BundlerOptions = {
   maxPendingPerUnstakedSender: 16,
   receiptTimeoutMs: 30_000,
   nonceGapWaitMs: 2000,
+  receiptWaitMs: 1000,
 }
 
 /** Gas of the eth_call / debug_traceCall simulations of a single operation. */

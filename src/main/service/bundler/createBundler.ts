@@ -27,6 +27,7 @@ import { createGasPrices } from './gasPrices'
 import { Mempool } from './mempool/mempool'
 import { recoverMempool } from './mempool/recoverMempool'
 import { Reputation, type ReputationEntry } from './mempool/reputation'
+import { createFinishWaiters } from './receipts/createFinishWaiters'
 import {
   createUserOperationQueries,
   type UserOperationStatusResult,
@@ -112,6 +113,7 @@ export function createBundler({
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)
   const entryPoint = chain.addresses.entryPoint
   const mempool = new Mempool()
+  const finishWaiters = createFinishWaiters()
   const reputation = new Reputation()
   const nonces = createNonceTracker({ chain, mempool })
   const gasPrices = createGasPrices(chain.publicClient)
@@ -124,8 +126,18 @@ export function createBundler({
     entryPoint,
     events,
     isPending: (userOpHash) => mempool.get(userOpHash) !== undefined,
+    onFinished: (userOpHash) => finishWaiters.finished(userOpHash),
   })
-  const queries = createUserOperationQueries({ chain, userOperations, gasPrices })
+  const queries = createUserOperationQueries({
+    chain,
+    userOperations,
+    gasPrices,
+    async waitForMining(record) {
+      const minedSoon = record.status === 'submitted' || scheduler.mode() === 'auto'
+      if (minedSoon && options.receiptWaitMs > 0)
+        await finishWaiters.waitForFinish(record.userOpHash, options.receiptWaitMs)
+    },
+  })
 
   const maxBundleGas = async () => {
     const { gasLimit } = await gasPrices.latestBlock()
@@ -330,6 +342,7 @@ export function createBundler({
     clearReputation: () => reputation.clear(),
     async close() {
       scheduler.close()
+      finishWaiters.close()
       stopListening?.()
       stopChainEvents()
       clearInterval(decayTimer)

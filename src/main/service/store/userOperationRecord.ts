@@ -24,6 +24,10 @@ export const UserOperationStatusSchema = z.enum([
 ])
 export type UserOperationStatus = z.infer<typeof UserOperationStatusSchema>
 
+/** Pending or submitted: the operation may still be mined. Every other status is final. */
+export const isUnfinished = (status: UserOperationStatus): boolean =>
+  status === 'pending' || status === 'submitted'
+
 export const WireUserOperationSchema = z.object({
   sender: address,
   nonce: hex,

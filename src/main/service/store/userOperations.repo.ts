@@ -1,5 +1,5 @@
 import type { Store } from './openStore'
-import type { UserOperationRecord } from './userOperationRecord'
+import { isUnfinished, type UserOperationRecord } from './userOperationRecord'
 
 export type UserOperationLog = {
   get: (userOpHash: string) => UserOperationRecord | undefined
@@ -39,8 +39,6 @@ export type OpenUserOperationLogParameters = {
   onError?: (err: unknown) => void
 }
 
-const FINISHED = new Set(['included', 'failed', 'dropped', 'rejected', 'replaced'])
-
 /**
  * The `userOperations` collection with an in-memory index. Writes are batched (every `flushIntervalMs`),
  * because the store rewrites its whole file on each update and the bundler changes records on its hot path;
@@ -72,7 +70,7 @@ export function openUserOperationLog({
       if (excess > 0) {
         let toRemove = excess
         doc.userOperations = doc.userOperations.filter((r) => {
-          if (toRemove > 0 && FINISHED.has(r.status)) {
+          if (toRemove > 0 && !isUnfinished(r.status)) {
             toRemove--
             index.delete(r.userOpHash)
             return false
@@ -101,7 +99,7 @@ export function openUserOperationLog({
       }
       return out
     },
-    unfinished: () => [...index.values()].filter((r) => r.status === 'pending' || r.status === 'submitted'),
+    unfinished: () => [...index.values()].filter((r) => isUnfinished(r.status)),
     lastMinedBlock() {
       let last: number | null = null
       for (const record of index.values()) {

@@ -5,7 +5,7 @@ import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { RpcError } from '../../errors'
 import { RpcCode } from '../../jsonrpc/codes'
-import type { UserOperationRecord } from '../../store/userOperationRecord'
+import { isUnfinished, type UserOperationRecord } from '../../store/userOperationRecord'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import type { GasPrices } from '../gasPrices'
@@ -24,7 +24,10 @@ export type UserOperationStatusResult =
   | { state: 'DROPPED_FROM_BUNDLER_MEMPOOL'; message: string }
 
 export type UserOperationQueries = {
-  /** eth_getUserOperationReceipt: null until mined. */
+  /**
+   * eth_getUserOperationReceipt: null until mined. A query on an operation about to be mined may wait for it
+   * (`waitForMining`), so that a client's first poll after sending finds the receipt.
+   */
   getUserOperationReceipt: (userOpHash: Hex) => Promise<unknown | null>
   /**
    * eth_getUserOperationByHash: the operation with its transaction and block once mined, with them null while
@@ -43,6 +46,11 @@ export type CreateUserOperationQueriesParameters = {
   chain: Chain
   userOperations: UserOperationLog
   gasPrices: GasPrices
+  /**
+   * Called for a receipt query on an operation that is not mined yet: resolves once it may be worth reading
+   * the record again (it finished, or the caller has waited long enough). Default: at once.
+   */
+  waitForMining?: (record: UserOperationRecord) => Promise<void>
 }
 
 const CACHE_SIZE = 512
@@ -52,6 +60,7 @@ export function createUserOperationQueries({
   chain,
   userOperations,
   gasPrices,
+  waitForMining,
 }: CreateUserOperationQueriesParameters): UserOperationQueries {
   const entryPoint = chain.addresses.entryPoint
   const receipts = new Map<Hex, RpcTransactionReceipt>()
@@ -124,8 +133,13 @@ export function createUserOperationQueries({
     loadReceipt,
 
     async getUserOperationReceipt(userOpHash) {
-      const record = userOperations.get(userOpHash)
+      let record = userOperations.get(userOpHash)
       if (!record) return null
+      if (waitForMining && isUnfinished(record.status)) {
+        await waitForMining(record)
+        record = userOperations.get(userOpHash)
+        if (!record) return null
+      }
       const source = await receiptSource(record)
       if (!source) return null
       return record.receiptFormat === 'biconomy'
@@ -138,7 +152,7 @@ export function createUserOperationQueries({
       if (!record) return null
       // In the mempool (or in a bundle not mined yet): the operation without a block, as eth-infinitism's
       // bundler answers. Mined: with its transaction and block. Rejected, dropped or replaced: null.
-      const pending = record.status === 'pending' || record.status === 'submitted'
+      const pending = isUnfinished(record.status)
       const mined = (record.status === 'included' || record.status === 'failed') && record.transactionHash
       if (!pending && !mined) return null
       const op = await readOperation(record)

@@ -3,7 +3,11 @@ import type { UserOperationV06 } from '../../chain/types'
 import { AppError } from '../../errors'
 import type { EventBus } from '../../events'
 import { decodeCallData } from '../../policy/decodeCallData'
-import type { UserOperationRecord, UserOperationStatus } from '../../store/userOperationRecord'
+import {
+  isUnfinished,
+  type UserOperationRecord,
+  type UserOperationStatus,
+} from '../../store/userOperationRecord'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { ReceiptFormat } from '../bundlerOptions'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
@@ -47,6 +51,8 @@ export type CreateUserOperationRecordsParameters = {
   events?: EventBus
   /** A rejection is not recorded while an operation with the same hash is pending (a duplicate send). */
   isPending: (userOpHash: Hex) => boolean
+  /** An operation's record reached a final status (mined, failed, dropped, replaced). */
+  onFinished?: (userOpHash: Hex) => void
 }
 
 /** The record of every operation the bundler handles (its timeline, failure and outcome) and its events. */
@@ -55,6 +61,7 @@ export function createUserOperationRecords({
   entryPoint,
   events,
   isPending,
+  onFinished,
 }: CreateUserOperationRecordsParameters): UserOperationRecords {
   const emit = (record: UserOperationRecord | undefined) => {
     if (!record || !events) return
@@ -68,7 +75,7 @@ export function createUserOperationRecords({
     })
   }
 
-  const setStatus: UserOperationRecords['setStatus'] = (userOpHash, status, change = () => {}, note) =>
+  const setStatus: UserOperationRecords['setStatus'] = (userOpHash, status, change = () => {}, note) => {
     emit(
       userOperations.change(
         userOpHash,
@@ -79,6 +86,8 @@ export function createUserOperationRecords({
         { status, note },
       ),
     )
+    if (!isUnfinished(status)) onFinished?.(userOpHash)
+  }
 
   const addRecord: UserOperationRecords['addRecord'] = (op, userOpHash, status, extra) => {
     const decoded = decodeCallData(op.callData, op.initCode)
