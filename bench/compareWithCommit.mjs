@@ -26,8 +26,8 @@ const FIGURES = {
   sendToReceipt: /unsafe\s+send-to-receipt\s+([\d.]+) ms/,
   loopOpsPerSecond: /unsafe\s+send-to-receipt\s+[\d.]+ ms\s+[\d.]+ ms\s+(\d+)/,
   serviceCpuMs: /loop; CPU ms\/op: service ([\d.]+)/,
-  anvilCpuMs: /loop; CPU ms\/op: service [\d.]+, anvil ([\d.]+)/,
-  benchCpuMs: /loop; CPU ms\/op: service [\d.]+, anvil [\d.]+, bench ([\d.]+)/,
+  anvilCpuMs: /loop; CPU ms\/op: service .*?, anvil ([\d.]+)/,
+  benchCpuMs: /loop; CPU ms\/op: service .*?, anvil .*?, bench ([\d.]+)/,
   burstOpsPerSecond: /burst: send, then all included\s+[\d.]+ ms\s+[\d.]+ ms\s+(\d+)/,
 }
 

@@ -26,6 +26,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { UserOperationV06 } from '../src/main/service/chain/types'
 import { benchSponsorUserOperation } from './benchSponsorUserOperation'
 import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
+import { toLibsecp256k1Account } from './toLibsecp256k1Account'
 
 const CLIENTS = 16
 const OPERATIONS = 200
@@ -74,7 +75,8 @@ function rpc(url: string, method: string, params: unknown[]): Promise<any> {
 }
 
 async function createClient(service: ServiceProcess, publicClient: PublicClient) {
-  const owner = privateKeyToAccount(generatePrivateKey())
+  const key = generatePrivateKey()
+  const owner = process.env.BENCH_SIGNER === 'viem' ? privateKeyToAccount(key) : toLibsecp256k1Account(key)
   const account = await toSimpleSmartAccount({
     client: publicClient,
     owner,
@@ -161,7 +163,8 @@ function startCpu(service: ServiceProcess) {
       const now = service.cpuMs()
       const bench = process.cpuUsage(start.bench)
       const per = (ms: number) => (ms / operations).toFixed(1)
-      return `CPU ms/op: service ${per(now.service - start.service)}, anvil ${per(now.node - start.node)}, bench ${per((bench.user + bench.system) / 1000)}`
+      const kernel = (ms: number, of: number) => `${per(of)} (kernel ${per(ms)})`
+      return `CPU ms/op: service ${kernel(now.serviceKernel - start.serviceKernel, now.service - start.service)}, anvil ${kernel(now.nodeKernel - start.nodeKernel, now.node - start.node)}, bench ${kernel(bench.system / 1000, (bench.user + bench.system) / 1000)}`
     },
   }
 }

@@ -8,7 +8,8 @@ export type ServiceProcess = {
   /** Resident memory of the service process now and at its peak, in MiB (Linux /proc; ps elsewhere). */
   memory: () => { rssMiB: number; peakMiB: number | null }
   /** CPU time used so far (user + system, ms) by the service process and by its children (anvil); Linux only. */
-  cpuMs: () => { service: number; node: number }
+  /** CPU time so far (ms) of the service and of its node (anvil), and the part of each spent in the kernel. */
+  cpuMs: () => { service: number; serviceKernel: number; node: number; nodeKernel: number }
   stop: () => Promise<void>
 }
 
@@ -41,12 +42,21 @@ export async function startServiceProcess(params: {
     },
     cpuMs() {
       let node = 0
+      let nodeKernel = 0
       for (const entry of readdirSync('/proc')) {
         if (!/^\d+$/.test(entry)) continue
         const stat = readStat(Number(entry))
-        if (stat?.ppid === pid) node += stat.cpuMs
+        if (stat?.ppid !== pid) continue
+        node += stat.cpuMs
+        nodeKernel += stat.kernelMs
       }
-      return { service: readStat(pid)?.cpuMs ?? Number.NaN, node }
+      const service = readStat(pid)
+      return {
+        service: service?.cpuMs ?? Number.NaN,
+        serviceKernel: service?.kernelMs ?? Number.NaN,
+        node,
+        nodeKernel,
+      }
     },
     stop: () =>
       new Promise<void>((resolve) => {
@@ -57,13 +67,17 @@ export async function startServiceProcess(params: {
   }
 }
 
-/** ppid and utime + stime (ms) from /proc/<pid>/stat; null when unreadable. */
-function readStat(pid: number): { ppid: number; cpuMs: number } | null {
+/** ppid, utime + stime and stime alone (ms) from /proc/<pid>/stat; null when unreadable. */
+function readStat(pid: number): { ppid: number; cpuMs: number; kernelMs: number } | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
     // After the command: state(0) ppid(1) ... utime(11) stime(12), in clock ticks (100 per second on Linux).
-    return { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 }
+    return {
+      ppid: Number(fields[1]),
+      cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
+      kernelMs: Number(fields[12]) * 10,
+    }
   } catch {
     return null
   }
