@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { createPublicClient } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createIpcPool } from '../../../src/main/service/chain/node/createIpcPool'
 import { createIpcRequest } from '../../../src/main/service/chain/node/createIpcRequest'
 import { createNodeTransport } from '../../../src/main/service/chain/node/createNodeTransport'
 import { NodeRpcError } from '../../../src/main/service/chain/node/nodeRpcError'
@@ -113,6 +114,34 @@ describe('createIpcRequest', () => {
     await expect(request('eth_blockNumber', [])).rejects.toMatchObject({ code: 'ECONNRESET' })
     await expect(request('eth_blockNumber', [])).resolves.toBe('ok')
     expect(node.connections()).toBe(2)
+  })
+})
+
+describe('createIpcPool', () => {
+  it('sends a call made while another is unanswered over a second connection, and reuses the first when idle', async () => {
+    const socketPath = await tempSocketPath()
+    const slow: { call: Call; socket: net.Socket }[] = []
+    const node = await startIpcNode(socketPath, (call, socket) => {
+      // A node that answers each connection in order: 'slow' is held until released, the rest answered at once.
+      if (call.method === 'slow') slow.push({ call, socket })
+      else socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: call.id, result: call.method })}\n`)
+    })
+    const pool = createIpcPool(socketPath, 4)
+    cleanups.push(() => pool.close())
+    expect(await pool('first', [])).toBe('first')
+    expect(await pool('second', [])).toBe('second')
+    expect(node.connections()).toBe(1)
+
+    const slowAnswer = pool('slow', [])
+    await expect.poll(() => slow.length).toBe(1)
+    expect(pool.inFlight()).toBe(1)
+    // Answered while the slow call still waits: it went over another connection.
+    expect(await pool('quick', [])).toBe('quick')
+    expect(node.connections()).toBe(2)
+    const held = slow[0] as { call: Call; socket: net.Socket }
+    held.socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: held.call.id, result: 'done' })}\n`)
+    expect(await slowAnswer).toBe('done')
+    expect(pool.inFlight()).toBe(0)
   })
 })
 

@@ -1,7 +1,11 @@
 import net from 'node:net'
 import { type NodeRequest, readRpcResponse } from './nodeRpcError'
 
-export type IpcRequest = NodeRequest & { close: () => void }
+export type IpcRequest = NodeRequest & {
+  /** Calls sent and not answered yet. */
+  inFlight: () => number
+  close: () => void
+}
 
 type Pending = { resolve: (value: unknown) => void; reject: (err: unknown) => void; timer: NodeJS.Timeout }
 
@@ -117,6 +121,7 @@ export function createIpcRequest(path: string): IpcRequest {
   }
 
   return Object.assign(request, {
+    inFlight: () => pending.size,
     close() {
       closed = true
       outbox = []
