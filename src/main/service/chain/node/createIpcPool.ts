@@ -2,7 +2,7 @@ import { createIpcRequest, type IpcRequest } from './createIpcRequest'
 
 /**
  * Several IPC connections to one node; each call goes to the connection with the fewest calls in flight (the
- * first one while the node keeps up, so calls made together still go out in one write). anvil answers the calls
+ * first one whenever it is idle, so an unloaded service keeps to one connection). anvil answers the calls
  * of one connection one after another: on a single connection an `eth_blockNumber` sent while a
  * `debug_traceCall` runs waits the whole trace (160 ms with the ERC-7562 tracer, measured), while on a second
  * connection it is answered in under a millisecond. Each connection opens on its first call.
