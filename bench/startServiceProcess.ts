@@ -7,8 +7,10 @@ export type ServiceProcess = {
   rpcUrl: string
   /** Resident memory of the service process now and at its peak, in MiB (Linux /proc; ps elsewhere). */
   memory: () => { rssMiB: number; peakMiB: number | null }
-  /** CPU time used so far (user + system, ms) by the service process and by its children (anvil); Linux only. */
-  /** CPU time so far (ms) of the service and of its node (anvil), and the part of each spent in the kernel. */
+  /**
+   * CPU time used so far (user + system, ms) by the service process and by its children (anvil), and the part of
+   * each spent in the kernel; Linux only.
+   */
   cpuMs: () => { service: number; serviceKernel: number; node: number; nodeKernel: number }
   stop: () => Promise<void>
 }
