@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
+import { type Address, createPublicClient, defineChain, type Hex, http } from 'viem'
+import { entryPoint06Address } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import type { UserOperationV06 } from '../src/main/service/chain/types'
+import { createRpc, waitForReceipt } from './createRpc'
+import { toLibsecp256k1Account } from './toLibsecp256k1Account'
+
+export type Op = UserOperationV06
+
+/** Latencies (ms) of one client's operations, and gas used against the estimated limits. */
+export type Timings = {
+  estimate: number[]
+  send: number[]
+  sendToReceipt: number[]
+  gas: { limits: bigint; used: bigint }[]
+}
+
+/** eth_estimateUserOperationGas's answer (spec 2.3: limits as numbers, fees as decimal strings). */
+export type Estimate = {
+  callGasLimit: number
+  verificationGasLimit: number
+  preVerificationGas: number
+  maxFeePerGas: string
+  maxPriorityFeePerGas: string
+}
+
+export type BenchClientOptions = { rpcUrl: string; bundlerUrl: string; chainId: number }
+
+const emptyTimings = (): Timings => ({ estimate: [], send: [], sendToReceipt: [], gas: [] })
+const hex = (v: bigint) => `0x${v.toString(16)}` as Hex
+export const toRpcOperation = (op: Op) =>
+  Object.fromEntries(Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]))
+const randomAddress = () => `0x${randomBytes(20).toString('hex')}` as Address
+
+/**
+ * One user of the bench: a viem smart account (permissionless `toSimpleSmartAccount`, EntryPoint v0.6) whose
+ * owner signs with libsecp256k1 (`BENCH_SIGNER=viem`: viem's own signer), talking to the service over HTTP.
+ */
+export async function createBenchClient(options: BenchClientOptions) {
+  const rpc = createRpc()
+  const chain = defineChain({
+    id: options.chainId,
+    name: 'bench',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [options.rpcUrl] } },
+  })
+  const key = generatePrivateKey()
+  const owner = process.env.BENCH_SIGNER === 'viem' ? privateKeyToAccount(key) : toLibsecp256k1Account(key)
+  const account = await toSimpleSmartAccount({
+    client: createPublicClient({ chain, transport: http(options.rpcUrl) }),
+    owner,
+    entryPoint: { address: entryPoint06Address, version: '0.6' },
+  })
+  await rpc(options.rpcUrl, 'anvil_setBalance', [account.address, hex(10n ** 20n)])
+  let nonce = 0n
+
+  const estimate = async (partial: { nonce: bigint; initCode: Hex; callData: Hex }): Promise<Estimate> =>
+    rpc(options.bundlerUrl, 'eth_estimateUserOperationGas', [
+      {
+        sender: account.address,
+        nonce: hex(partial.nonce),
+        initCode: partial.initCode,
+        callData: partial.callData,
+        paymasterAndData: '0x',
+        signature: await account.getStubSignature(),
+      },
+      entryPoint06Address,
+    ])
+  const send = (op: Op): Promise<Hex> =>
+    rpc(options.bundlerUrl, 'eth_sendUserOperation', [toRpcOperation(op), entryPoint06Address])
+  const selfCall = () => account.encodeCalls([{ to: account.address, value: 0n }])
+
+  /** Estimate → sign → send → receipt for one operation, timing each step against the service. */
+  async function runOperation(timings: Timings, initCode: Hex) {
+    // A fresh recipient per operation (an address only: deriving one from a new key costs ~0.7 ms of the CPU the
+    // bench shares with the service).
+    const callData = await account.encodeCalls([{ to: randomAddress(), value: 1n }])
+    let t = performance.now()
+    const estimated = await estimate({ nonce, initCode, callData })
+    timings.estimate.push(performance.now() - t)
+    const op: Op = {
+      sender: account.address,
+      nonce,
+      initCode,
+      callData,
+      callGasLimit: BigInt(estimated.callGasLimit),
+      verificationGasLimit: BigInt(estimated.verificationGasLimit),
+      preVerificationGas: BigInt(estimated.preVerificationGas),
+      maxFeePerGas: BigInt(estimated.maxFeePerGas),
+      maxPriorityFeePerGas: BigInt(estimated.maxPriorityFeePerGas),
+      paymasterAndData: '0x',
+      signature: '0x',
+    }
+    op.signature = await account.signUserOperation(op)
+    t = performance.now()
+    const hash = await send(op)
+    timings.send.push(performance.now() - t)
+    nonce++
+    const receipt = await waitForReceipt(rpc, options.bundlerUrl, hash)
+    timings.sendToReceipt.push(performance.now() - t)
+    timings.gas.push({
+      limits: op.callGasLimit + op.verificationGasLimit + op.preVerificationGas,
+      used: BigInt(receipt.actualGasUsed),
+    })
+  }
+
+  return {
+    address: account.address,
+    /** Runs `count` operations one after another; the first deploys the account through initCode if asked. */
+    async runOperations(count: number, deploy = false): Promise<Timings> {
+      const timings = emptyTimings()
+      for (let n = 0; n < count; n++) {
+        let initCode: Hex = '0x'
+        if (deploy && n === 0) {
+          const { factory, factoryData } = await account.getFactoryArgs()
+          initCode = `${factory}${(factoryData as string).slice(2)}` as Hex
+        }
+        await runOperation(timings, initCode)
+      }
+      return timings
+    },
+    /** Estimates a call of the account to itself (the burst's template) at a nonce (default: the next one). */
+    async estimateSelfCall(atNonce: bigint = nonce): Promise<Estimate> {
+      return estimate({ nonce: atNonce, initCode: '0x', callData: await selfCall() })
+    },
+    /**
+     * Signs `count` calls of the account to itself with the template's limits (preVerificationGas +200 and twice
+     * the fee, so that they never fall short), at nonces from `nonceBase` (default: the next ones, which are then
+     * taken).
+     */
+    async signSelfCalls(count: number, template: Estimate, nonceBase?: bigint): Promise<Op[]> {
+      const first = nonceBase ?? nonce
+      const ops: Op[] = []
+      for (let n = 0; n < count; n++) {
+        const op: Op = {
+          sender: account.address,
+          nonce: first + BigInt(n),
+          initCode: '0x',
+          callData: await selfCall(),
+          callGasLimit: BigInt(template.callGasLimit),
+          verificationGasLimit: BigInt(template.verificationGasLimit),
+          preVerificationGas: BigInt(template.preVerificationGas) + 200n,
+          maxFeePerGas: BigInt(template.maxFeePerGas) * 2n,
+          maxPriorityFeePerGas: BigInt(template.maxPriorityFeePerGas),
+          paymasterAndData: '0x',
+          signature: '0x',
+        }
+        op.signature = await account.signUserOperation(op)
+        ops.push(op)
+      }
+      if (nonceBase === undefined) nonce += BigInt(count)
+      return ops
+    },
+    /** Sends operations back to back, each as soon as the last was accepted; their hashes and send latencies. */
+    async sendOperations(ops: Op[]): Promise<{ hashes: Hex[]; sendMs: number[] }> {
+      const hashes: Hex[] = []
+      const sendMs: number[] = []
+      for (const op of ops) {
+        const t = performance.now()
+        hashes.push(await send(op))
+        sendMs.push(performance.now() - t)
+      }
+      return { hashes, sendMs }
+    },
+  }
+}
+
+export type BenchClient = Awaited<ReturnType<typeof createBenchClient>>
