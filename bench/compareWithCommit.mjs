@@ -28,6 +28,8 @@ const FIGURES = {
   serviceCpuMs: /loop; CPU ms\/op: service ([\d.]+)/,
   anvilCpuMs: /loop; CPU ms\/op: service .*?, anvil ([\d.]+)/,
   benchCpuMs: /loop; CPU ms\/op: service .*?, anvil .*?, bench ([\d.]+)/,
+  aloneSend: /unsafe\s+1 client: send\s+([\d.]+) ms/,
+  aloneSendToReceipt: /unsafe\s+1 client: send-to-receipt\s+([\d.]+) ms/,
   burstOpsPerSecond: /burst: send, then all included\s+[\d.]+ ms\s+[\d.]+ ms\s+(\d+)/,
 }
 

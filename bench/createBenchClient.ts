@@ -3,9 +3,9 @@ import { toSimpleSmartAccount } from 'permissionless/accounts'
 import { type Address, createPublicClient, defineChain, type Hex, http } from 'viem'
 import { entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { toLibsecp256k1Account } from '../src/main/service/chain/keys/toLibsecp256k1Account'
 import type { UserOperationV06 } from '../src/main/service/chain/types'
 import { createRpc, waitForReceipt } from './createRpc'
-import { toLibsecp256k1Account } from './toLibsecp256k1Account'
 
 export type Op = UserOperationV06
 

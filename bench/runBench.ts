@@ -17,7 +17,7 @@ import { createBenchClient, type Op, type Timings } from './createBenchClient'
 import { createRpc, waitForReceipt } from './createRpc'
 import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
 
-const CLIENTS = 16
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16)
 const OPERATIONS = 200
 const RAW_BUNDLE_SIZE = 10
 

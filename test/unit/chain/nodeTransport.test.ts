@@ -84,7 +84,7 @@ describe('createIpcRequest', () => {
     expect(node.connections()).toBe(1)
   })
 
-  it('rejects a JSON-RPC error with a NodeRpcError carrying code and data', async () => {
+  it('rejects a JSON-RPC error with a NodeRpcError carrying code and data, and no stack of the socket reader', async () => {
     const socketPath = await tempSocketPath()
     await startIpcNode(socketPath, (call, socket) => {
       socket.write(
@@ -96,6 +96,8 @@ describe('createIpcRequest', () => {
     const err = await request('eth_call', []).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(NodeRpcError)
     expect(err).toMatchObject({ code: 3, data: '0xdead', message: 'execution reverted' })
+    expect((err as Error).stack).not.toContain('\n    at ')
+    expect(new Error('later errors keep their stacks').stack).toContain('\n    at ')
   })
 
   it('rejects calls in flight with ECONNRESET when the connection is lost, and connects again afterwards', async () => {

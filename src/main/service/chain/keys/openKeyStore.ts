@@ -1,9 +1,10 @@
 import { chmod, mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Address, Hex, LocalAccount } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey } from 'viem/accounts'
 import { StartupError } from '../../errors'
 import { writeFileAtomic } from '../writeFileAtomic'
+import { toLibsecp256k1Account } from './toLibsecp256k1Account'
 
 /** `<dataDir>/chain/keys.json` (mode 0600). Keys are per chain id, so one data folder can serve several chains. */
 export type KeyFile = {
@@ -87,7 +88,7 @@ export async function openKeyStore(p: OpenKeyStoreParameters): Promise<KeyStore>
 
   const paymasterIds = new Map<string, LocalAccount>()
   for (const key of Object.values(entry.paymasterIds ?? {})) {
-    const account = privateKeyToAccount(key)
+    const account = toLibsecp256k1Account(key)
     paymasterIds.set(account.address.toLowerCase(), account)
   }
 
@@ -103,11 +104,11 @@ export async function openKeyStore(p: OpenKeyStoreParameters): Promise<KeyStore>
 
   return {
     path: p.path,
-    executor: privateKeyToAccount(executorKey),
-    paymasterSigner: privateKeyToAccount(signerKey),
+    executor: toLibsecp256k1Account(executorKey),
+    paymasterSigner: toLibsecp256k1Account(signerKey),
     getPaymasterIdAccount: (paymasterId) => paymasterIds.get(paymasterId.toLowerCase()),
     addPaymasterIdKey: async (privateKey) => {
-      const account = privateKeyToAccount(privateKey)
+      const account = toLibsecp256k1Account(privateKey)
       entry.paymasterIds = { ...(entry.paymasterIds ?? {}), [account.address]: privateKey }
       paymasterIds.set(account.address.toLowerCase(), account)
       await save()

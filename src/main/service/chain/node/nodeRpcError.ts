@@ -25,12 +25,21 @@ export function isConnectionError(err: unknown): boolean {
   )
 }
 
-/** Reads one JSON-RPC response body: the result, or a NodeRpcError. */
+/**
+ * Reads one JSON-RPC response body: the result, or a NodeRpcError. The error carries no stack: it would only show
+ * the socket reader that parsed the response, and node errors are the common case here (EntryPoint v0.6's
+ * simulateValidation reverts by design on every send), where capturing one cost more than the rest of the read.
+ */
 export function readRpcResponse(json: {
   result?: unknown
   error?: { code: number; message: string; data?: unknown }
 }): { ok: true; result: unknown } | { ok: false; error: NodeRpcError } {
-  if (json.error)
+  if (!json.error) return { ok: true, result: json.result }
+  const stackTraceLimit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
     return { ok: false, error: new NodeRpcError(json.error.message, json.error.code, json.error.data) }
-  return { ok: true, result: json.result }
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit
+  }
 }

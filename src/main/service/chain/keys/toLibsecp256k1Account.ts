@@ -1,0 +1,57 @@
+import * as ecc from 'tiny-secp256k1'
+import {
+  bytesToHex,
+  type Hex,
+  hashMessage,
+  hashTypedData,
+  hexToBytes,
+  keccak256,
+  type LocalAccount,
+  serializeTransaction,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+
+/**
+ * A viem local account whose signatures come from libsecp256k1 (`tiny-secp256k1`, WebAssembly): the same bytes as
+ * viem's `privateKeyToAccount` (RFC 6979 nonces, low s), at 0.17–0.24 ms a signature here against 0.55–0.8 ms for
+ * viem's JavaScript signer. The executor signs every bundle and the paymaster signer every sponsorship on the
+ * service's one thread, so this is latency every client sees. EIP-7702 authorizations are left to viem's account.
+ */
+export function toLibsecp256k1Account(privateKey: Hex): LocalAccount {
+  const viemAccount = privateKeyToAccount(privateKey)
+  const secret = hexToBytes(privateKey)
+  /** r ‖ s ‖ v (27/28), as viem's `sign({ to: 'hex' })`. */
+  const signHash = (hash: Hex): Hex => {
+    const { signature, recoveryId } = ecc.signRecoverable(hexToBytes(hash), secret)
+    return `${bytesToHex(signature)}${recoveryId ? '1c' : '1b'}` as Hex
+  }
+  /** { r, s, v, yParity } for a transaction serializer (legacy transactions read v). */
+  const signParts = (hash: Hex) => {
+    const { signature, recoveryId } = ecc.signRecoverable(hexToBytes(hash), secret)
+    return {
+      r: bytesToHex(signature.subarray(0, 32)),
+      s: bytesToHex(signature.subarray(32)),
+      v: BigInt(27 + recoveryId),
+      yParity: recoveryId,
+    }
+  }
+  return {
+    ...viemAccount,
+    source: 'libsecp256k1',
+    async sign({ hash }) {
+      return signHash(hash)
+    },
+    async signMessage({ message }) {
+      return signHash(hashMessage(message))
+    },
+    async signTransaction(transaction, { serializer = serializeTransaction } = {}) {
+      // EIP-4844: the signed payload leaves out the sidecars (as viem does).
+      const signable = transaction.type === 'eip4844' ? { ...transaction, sidecars: false } : transaction
+      const hash = keccak256(await serializer(signable as typeof transaction))
+      return (await serializer(transaction, signParts(hash))) as Hex
+    },
+    async signTypedData(typedData) {
+      return signHash(hashTypedData(typedData as Parameters<typeof hashTypedData>[0]))
+    },
+  } as LocalAccount
+}
