@@ -15,6 +15,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { benchSponsorUserOperation } from './benchSponsorUserOperation'
 import { createBenchClient, type Op, type Timings } from './createBenchClient'
 import { createRpc, waitForReceipt } from './createRpc'
+import { measureHttpFloor } from './measureHttpFloor'
 import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16)
@@ -228,6 +229,15 @@ const loadAtStart = os.loadavg()
 const modes = (process.env.BENCH_MODES ?? 'safe,unsafe').split(',')
 if (modes.includes('safe')) await benchMode(false)
 if (modes.includes('unsafe')) await benchMode(true)
+const floor = await measureHttpFloor(CLIENTS)
+rows.push([
+  'machine',
+  'raw node:http JSON-RPC round trip',
+  '',
+  '',
+  floor.requestsPerSecond.toFixed(0),
+  `${CLIENTS} callers, a server that answers a constant: CPU µs/request: server ${floor.serverCpuUs.toFixed(0)}, caller ${floor.clientCpuUs.toFixed(0)} (every request to the service pays at least this)`,
+])
 
 const header = ['mode', 'measure', 'p50', 'p95', 'ops/s', 'note']
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))

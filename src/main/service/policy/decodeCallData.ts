@@ -1,12 +1,5 @@
-import {
-  type Address,
-  decodeAbiParameters,
-  getAddress,
-  type Hex,
-  parseAbiParameters,
-  size,
-  slice,
-} from 'viem'
+import { type Address, decodeAbiParameters, type Hex, parseAbiParameters, size, slice } from 'viem'
+import { checksumAddress } from '../chain/checksumAddress'
 
 /** One call an account makes on behalf of the UserOperation. */
 export type InnerCall = {
@@ -120,7 +113,7 @@ export function decodeCallData(callData: Hex, initCode: Hex = '0x'): DecodedCall
 
 function toCall(to: Address, value: bigint, data: Hex): InnerCall {
   return {
-    to: getAddress(to),
+    to: checksumAddress(to),
     value,
     data,
     selector: size(data) >= 4 ? (slice(data, 0, 4).toLowerCase() as Hex) : null,
