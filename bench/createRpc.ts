@@ -11,7 +11,10 @@ export function createRpc(): Rpc {
   const byUrl = new Map<string, HttpRequest>()
   return (url, method, params) => {
     let request = byUrl.get(url)
-    if (!request) byUrl.set(url, (request = createHttpRequest(url)))
+    if (!request) {
+      request = createHttpRequest(url)
+      byUrl.set(url, request)
+    }
     return request(method, params)
   }
 }
