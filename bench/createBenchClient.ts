@@ -30,7 +30,7 @@ export type BenchClientOptions = { rpcUrl: string; bundlerUrl: string; chainId: 
 
 const emptyTimings = (): Timings => ({ estimate: [], send: [], sendToReceipt: [], gas: [] })
 const hex = (v: bigint) => `0x${v.toString(16)}` as Hex
-export const toRpcOperation = (op: Op) =>
+const toRpcOperation = (op: Op) =>
   Object.fromEntries(Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]))
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}` as Address
 
@@ -132,13 +132,14 @@ export async function createBenchClient(options: BenchClientOptions) {
      */
     async signSelfCalls(count: number, template: Estimate, nonceBase?: bigint): Promise<Op[]> {
       const first = nonceBase ?? nonce
+      const callData = await selfCall()
       const ops: Op[] = []
       for (let n = 0; n < count; n++) {
         const op: Op = {
           sender: account.address,
           nonce: first + BigInt(n),
           initCode: '0x',
-          callData: await selfCall(),
+          callData,
           callGasLimit: BigInt(template.callGasLimit),
           verificationGasLimit: BigInt(template.verificationGasLimit),
           preVerificationGas: BigInt(template.preVerificationGas) + 200n,
@@ -166,5 +167,3 @@ export async function createBenchClient(options: BenchClientOptions) {
     },
   }
 }
-
-export type BenchClient = Awaited<ReturnType<typeof createBenchClient>>

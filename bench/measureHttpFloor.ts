@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { createRpc } from './createRpc'
+import { readStat } from './startServiceProcess'
 
 /** The smallest JSON-RPC server node:http makes: parses the body, answers a constant. Runs in its own process. */
 const SERVER = `
@@ -18,11 +18,7 @@ const server = http.createServer((req, res) => {
 server.listen(0, '127.0.0.1', () => console.log(server.address().port))
 `
 
-/** CPU time (user + system, ms) of a process so far (Linux /proc; 10 ms ticks). */
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
+const serverCpuMs = (pid: number) => readStat(pid)?.cpuMs ?? Number.NaN
 
 /**
  * What one JSON-RPC round trip over node:http costs on this machine with nothing behind it: requests per second
@@ -40,7 +36,7 @@ export async function measureHttpFloor(clients: number, requests = 4000) {
     const url = `http://127.0.0.1:${port}/`
     const rpc = createRpc()
     for (let i = 0; i < 300; i++) await rpc(url, 'eth_chainId', [])
-    const serverStart = processCpuMs(server.pid as number)
+    const serverStart = serverCpuMs(server.pid as number)
     const clientStart = process.cpuUsage()
     const started = performance.now()
     let sent = 0
@@ -56,7 +52,7 @@ export async function measureHttpFloor(clients: number, requests = 4000) {
     const client = process.cpuUsage(clientStart)
     return {
       requestsPerSecond: requests / seconds,
-      serverCpuUs: ((processCpuMs(server.pid as number) - serverStart) * 1000) / requests,
+      serverCpuUs: ((serverCpuMs(server.pid as number) - serverStart) * 1000) / requests,
       clientCpuUs: (client.user + client.system) / requests,
     }
   } finally {

@@ -70,7 +70,7 @@ export async function startServiceProcess(params: {
 }
 
 /** ppid, utime + stime and stime alone (ms) from /proc/<pid>/stat; null when unreadable. */
-function readStat(pid: number): { ppid: number; cpuMs: number; kernelMs: number } | null {
+export function readStat(pid: number): { ppid: number; cpuMs: number; kernelMs: number } | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
