@@ -5,6 +5,8 @@ export type Rpc = (url: string, method: string, params: unknown[]) => Promise<an
 
 /** An idle connection is not reused after this long (servers close idle keep-alive sockets after 5 s or more). */
 const MAX_IDLE_MS = 2_000
+/** A response that has not come by then fails the call (the longest call, a receipt wait, is held at most 1 s). */
+const RESPONSE_TIMEOUT_MS = 60_000
 const HEADER_END = Buffer.from('\r\n\r\n')
 
 type Connection = {
@@ -37,6 +39,8 @@ export function createRpc(): Rpc {
     const head = `POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`
     const text = await connection.send(head, body)
     connection.idleSince = Date.now()
+    // An idle connection does not keep the process alive.
+    connection.socket.unref()
     idle.push(connection)
     const response = readRpcResponse(JSON.parse(text) as Parameters<typeof readRpcResponse>[0])
     if (!response.ok) throw response.error
@@ -49,11 +53,14 @@ function openConnection(target: URL): Connection {
   socket.setNoDelay(true)
   let buffered: Buffer = Buffer.alloc(0)
   let pending: { resolve: (text: string) => void; reject: (err: Error) => void } | null = null
-  const fail = (err: Error) => {
+  let timer: NodeJS.Timeout | undefined
+  const settle = () => {
     const call = pending
     pending = null
-    call?.reject(err)
+    clearTimeout(timer)
+    return call
   }
+  const fail = (err: Error) => settle()?.reject(err)
   socket.on('error', fail)
   socket.on('close', () => fail(new Error(`the connection to ${target.host} closed before the response`)))
   socket.on('data', (chunk: Buffer) => {
@@ -61,8 +68,7 @@ function openConnection(target: URL): Connection {
     const response = readHttpResponse(buffered)
     if (!response) return
     buffered = buffered.subarray(response.length)
-    const call = pending
-    pending = null
+    const call = settle()
     if (response.status >= 400 && !response.body.startsWith('{'))
       call?.reject(new Error(`HTTP ${response.status} from ${target.host}`))
     else call?.resolve(response.body)
@@ -73,6 +79,11 @@ function openConnection(target: URL): Connection {
     send: (head, body) =>
       new Promise((resolve, reject) => {
         pending = { resolve, reject }
+        timer = setTimeout(() => {
+          fail(new Error(`no response from ${target.host} within ${RESPONSE_TIMEOUT_MS / 1000} s`))
+          socket.destroy()
+        }, RESPONSE_TIMEOUT_MS)
+        socket.ref()
         socket.write(head + body)
       }),
   }

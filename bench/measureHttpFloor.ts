@@ -31,6 +31,9 @@ export async function measureHttpFloor(clients: number, requests = 4000) {
   try {
     const port = await new Promise<number>((resolve, reject) => {
       server.once('error', reject)
+      server.once('exit', (code) =>
+        reject(new Error(`the floor's HTTP server exited (${code}) before listening`)),
+      )
       server.stdout.once('data', (d) => resolve(Number(String(d).trim())))
     })
     const url = `http://127.0.0.1:${port}/`
