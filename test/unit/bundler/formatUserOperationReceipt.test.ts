@@ -97,6 +97,35 @@ describe('parseBundleLogs', () => {
   })
 })
 
+describe('parseBundleLogs: UserOperationEvent data', () => {
+  const withData = (data: string) =>
+    [log(0, EP, [BEFORE_EXECUTION]), { ...opEvent(1, HASH_A, 0n, true), data }] as RpcLog[]
+
+  it("reads nonce, success and gas as viem's decoder does, up to full 256-bit words", () => {
+    const max = (1n << 256n) - 1n
+    const data = encodeAbiParameters(
+      [{ type: 'uint256' }, { type: 'bool' }, { type: 'uint256' }, { type: 'uint256' }],
+      [max, false, 123_000_000_000n, max - 1n],
+    )
+    expect(parseBundleLogs(withData(data), EP).get(HASH_A)).toMatchObject({
+      nonce: max,
+      success: false,
+      actualGasCost: 123_000_000_000n,
+      actualGasUsed: max - 1n,
+    })
+  })
+
+  it('rejects data that is not four words with a 0/1 boolean', () => {
+    const good = encodeAbiParameters(
+      [{ type: 'uint256' }, { type: 'bool' }, { type: 'uint256' }, { type: 'uint256' }],
+      [1n, true, 2n, 3n],
+    )
+    const badBool = `${good.slice(0, 66)}${'0'.repeat(63)}2${good.slice(130)}`
+    expect(() => parseBundleLogs(withData(badBool), EP)).toThrow()
+    expect(() => parseBundleLogs(withData(good.slice(0, 130)), EP)).toThrow()
+  })
+})
+
 describe('receipt formats', () => {
   const source = {
     userOpHash: HASH_A,

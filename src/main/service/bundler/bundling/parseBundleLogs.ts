@@ -56,10 +56,7 @@ export function parseBundleLogs(logs: RpcLog[], entryPoint: Address): Map<Hex, U
         decodeRevertReason(revertReason) ?? (revertReason === '0x' ? null : revertReason),
       )
     } else if (topic === USER_OPERATION_EVENT) {
-      const [nonce, success, actualGasCost, actualGasUsed] = decodeAbiParameters(
-        [{ type: 'uint256' }, { type: 'bool' }, { type: 'uint256' }, { type: 'uint256' }],
-        log.data,
-      )
+      const [nonce, success, actualGasCost, actualGasUsed] = readUserOperationEventData(log.data)
       const userOpHash = (log.topics[1] as Hex).toLowerCase() as Hex
       outcomes.set(userOpHash, {
         userOpHash,
@@ -76,6 +73,24 @@ export function parseBundleLogs(logs: RpcLog[], entryPoint: Address): Map<Hex, U
     }
   })
   return outcomes
+}
+
+const USER_OPERATION_EVENT_DATA = [
+  { type: 'uint256' },
+  { type: 'bool' },
+  { type: 'uint256' },
+  { type: 'uint256' },
+] as const
+
+/**
+ * UserOperationEvent's data (nonce, success, actualGasCost, actualGasUsed): four static words, read off their
+ * offsets (one event per operation in every bundle); anything else goes through viem's decoder, which rejects it.
+ */
+function readUserOperationEventData(data: Hex): readonly [bigint, boolean, bigint, bigint] {
+  const word = (i: number) => data.slice(2 + 64 * i, 66 + 64 * i)
+  if (data.length !== 2 + 64 * 4 || !/^0{63}[01]$/.test(word(1)))
+    return decodeAbiParameters(USER_OPERATION_EVENT_DATA, data)
+  return [BigInt(`0x${word(0)}`), word(1).endsWith('1'), BigInt(`0x${word(2)}`), BigInt(`0x${word(3)}`)]
 }
 
 function topicAddress(topic: Hex | undefined): Address {
