@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { toSimpleSmartAccount } from 'permissionless/accounts'
-import { type Address, createPublicClient, defineChain, type Hex, http } from 'viem'
+import { type Address, createPublicClient, defineChain, type Hex, http, numberToHex } from 'viem'
 import { entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { toLibsecp256k1Account } from '../src/main/service/chain/keys/toLibsecp256k1Account'
@@ -29,9 +29,8 @@ export type Estimate = {
 export type BenchClientOptions = { rpcUrl: string; bundlerUrl: string; chainId: number }
 
 const emptyTimings = (): Timings => ({ estimate: [], send: [], sendToReceipt: [], gas: [] })
-const hex = (v: bigint) => `0x${v.toString(16)}` as Hex
 const toRpcOperation = (op: Op) =>
-  Object.fromEntries(Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]))
+  Object.fromEntries(Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? numberToHex(v) : v]))
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}` as Address
 
 /**
@@ -53,14 +52,14 @@ export async function createBenchClient(options: BenchClientOptions) {
     owner,
     entryPoint: { address: entryPoint06Address, version: '0.6' },
   })
-  await rpc(options.rpcUrl, 'anvil_setBalance', [account.address, hex(10n ** 20n)])
+  await rpc(options.rpcUrl, 'anvil_setBalance', [account.address, numberToHex(10n ** 20n)])
   let nonce = 0n
 
   const estimate = async (partial: { nonce: bigint; initCode: Hex; callData: Hex }): Promise<Estimate> =>
     rpc(options.bundlerUrl, 'eth_estimateUserOperationGas', [
       {
         sender: account.address,
-        nonce: hex(partial.nonce),
+        nonce: numberToHex(partial.nonce),
         initCode: partial.initCode,
         callData: partial.callData,
         paymasterAndData: '0x',

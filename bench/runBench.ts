@@ -9,7 +9,15 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { createPublicClient, defineChain, encodeFunctionData, type Hex, http, type PublicClient } from 'viem'
+import {
+  createPublicClient,
+  defineChain,
+  encodeFunctionData,
+  type Hex,
+  http,
+  numberToHex,
+  type PublicClient,
+} from 'viem'
 import { entryPoint06Abi, entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { benchSponsorUserOperation } from './benchSponsorUserOperation'
@@ -22,7 +30,6 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16)
 const OPERATIONS = 200
 const RAW_BUNDLE_SIZE = 10
 
-const hex = (v: bigint) => `0x${v.toString(16)}` as Hex
 const rpc = createRpc()
 const mergeTimings = (all: Timings[]): Timings => ({
   estimate: all.flatMap((t) => t.estimate),
@@ -141,7 +148,7 @@ async function benchMode(unsafe: boolean) {
     // 3. Raw handleOps on the same chain, bypassing the service (nonce key 1, own funded EOA).
     if (unsafe) {
       const sender = privateKeyToAccount(generatePrivateKey())
-      await rpc(service.rpcUrl, 'anvil_setBalance', [sender.address, hex(10n ** 22n)])
+      await rpc(service.rpcUrl, 'anvil_setBalance', [sender.address, numberToHex(10n ** 22n)])
       const key = 1n << 64n
       // A new nonce key costs a fresh storage slot in the EntryPoint: estimate with it.
       const rawTemplate = await first.estimateSelfCall(key)

@@ -1,15 +1,16 @@
-import jsSha3 from 'js-sha3'
 import type { Address } from 'viem'
+import { keccak256Bytes } from './keccak256'
 
 /**
  * The EIP-55 checksummed form of a well-formed address (0x and 40 hex digits, any case): what viem's `getAddress`
- * returns, with the hash taken by js-sha3 (4–5 times faster than @noble/hashes). For addresses read off calldata
+ * returns, with the hash taken by chain/keccak256's js-sha3 (4–5 times faster than @noble/hashes). For addresses read off calldata
  * or logs, which are always well formed and often new (viem's cache only helps on repeats); validate anything
  * else with viem first.
  */
 export function checksumAddress(address: string): Address {
   const lower = address.slice(2).toLowerCase()
-  const hash = jsSha3.keccak256(lower)
+  // keccak256 of the lower-case hex digits as ASCII text; its nibble i decides the case of digit i.
+  const hash = keccak256Bytes(Buffer.from(lower, 'latin1')).slice(2)
   let out = '0x'
   for (let i = 0; i < 40; i++) {
     const c = lower[i] as string

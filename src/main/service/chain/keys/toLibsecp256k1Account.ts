@@ -20,14 +20,15 @@ import { privateKeyToAccount } from 'viem/accounts'
 export function toLibsecp256k1Account(privateKey: Hex): LocalAccount {
   const viemAccount = privateKeyToAccount(privateKey)
   const secret = hexToBytes(privateKey)
+  const signRecoverable = (hash: Hex) => ecc.signRecoverable(hexToBytes(hash), secret)
   /** r ‖ s ‖ v (27/28), as viem's `sign({ to: 'hex' })`. */
   const signHash = (hash: Hex): Hex => {
-    const { signature, recoveryId } = ecc.signRecoverable(hexToBytes(hash), secret)
+    const { signature, recoveryId } = signRecoverable(hash)
     return `${bytesToHex(signature)}${recoveryId ? '1c' : '1b'}` as Hex
   }
   /** { r, s, v, yParity } for a transaction serializer (legacy transactions read v). */
   const signParts = (hash: Hex) => {
-    const { signature, recoveryId } = ecc.signRecoverable(hexToBytes(hash), secret)
+    const { signature, recoveryId } = signRecoverable(hash)
     return {
       r: bytesToHex(signature.subarray(0, 32)),
       s: bytesToHex(signature.subarray(32)),
