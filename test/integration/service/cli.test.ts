@@ -1,10 +1,10 @@
-import { mkdtemp, stat, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../helpers/makeTempDir'
 import { runCliToExit, spawnCli } from '../../helpers/spawnCli'
 
-const tmp = () => mkdtemp(path.join(os.tmpdir(), 'opstation-cli-'))
+const tmp = () => makeTempDir('opstation-cli-')
 
 describe('opstation serve (headless)', () => {
   it('prints one ready line with the URLs and the auth token, and exits 0 on SIGTERM with the store flushed', async () => {

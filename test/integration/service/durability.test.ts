@@ -1,7 +1,7 @@
-import { mkdtemp, readFile } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../helpers/makeTempDir'
 import { spawnCli } from '../../helpers/spawnCli'
 import { requestJson, startTestService } from '../../helpers/startTestService'
 
@@ -47,7 +47,7 @@ describe('store durability', () => {
   })
 
   it('after kill -9 in the middle of writes, the service restarts with a valid store holding every acknowledged write', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-kill-'))
+    const dataDir = await makeTempDir('opstation-kill-')
     const first = await spawnCli(['--port', '0', '--data-dir', dataDir, '--no-chain'])
     const { dashboardUrl, authToken } = first.ready
     const sdk = (p: string) => `${dashboardUrl}/api/v2/public/sdk/${p}`

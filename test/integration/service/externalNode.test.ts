@@ -1,9 +1,7 @@
-import { mkdtemp } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
 import { createPublicClient, http, parseEther } from 'viem'
 import { afterAll, describe, expect, it } from 'vitest'
 import { verifyingPaymasterAbi } from '../../../src/main/service/chain'
+import { makeTempDir } from '../../helpers/makeTempDir'
 import { spawnCli } from '../../helpers/spawnCli'
 import { startPlainAnvil } from '../../helpers/startPlainAnvil'
 import { requestJson } from '../../helpers/startTestService'
@@ -17,7 +15,7 @@ describe('opstation serve --rpc-url (external node)', () => {
   it('deploys everything on a separately started anvil, takes its chain id, and serves dApps on it', async () => {
     const anvil = await startPlainAnvil(1337)
     cleanup.push(() => anvil.child.kill())
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-ext-'))
+    const dataDir = await makeTempDir('opstation-ext-')
     const cli = await spawnCli(['--port', '0', '--data-dir', dataDir, '--rpc-url', anvil.url])
     cleanup.push(() => cli.child.kill())
     expect(cli.ready).toMatchObject({

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { mkdtemp, readFile } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../helpers/makeTempDir'
 import { spawnCli } from '../../helpers/spawnCli'
 
 /** Running, and not a zombie (an orphan's exit may never be reaped in a container without an init). */
@@ -21,7 +21,7 @@ function isAlive(pid: number): boolean {
 
 describe('an anvil orphaned by a hard-killed service', () => {
   it('is stopped by the next start on the same data folder, so two anvils never write one state file', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-stale-'))
+    const dataDir = await makeTempDir('opstation-stale-')
     const first = await spawnCli(['--port', '0', '--data-dir', dataDir])
     const anvilPid = Number(await readFile(path.join(dataDir, 'chain', 'anvil.pid'), 'utf8'))
     first.child.kill('SIGKILL')

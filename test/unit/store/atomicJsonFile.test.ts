@@ -1,12 +1,12 @@
-import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises'
-import os from 'node:os'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AtomicJsonFile } from '../../../src/main/service/store/atomicJsonFile'
+import { makeTempDir } from '../../helpers/makeTempDir'
 
 describe('AtomicJsonFile', () => {
   it('writes mode 0600 files and leaves no temp files behind', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'atomic-'))
+    const dir = await makeTempDir('atomic-')
     const file = new AtomicJsonFile<{ n: number }>(path.join(dir, 'doc.json'))
     await file.write({ n: 1 })
     expect((await stat(path.join(dir, 'doc.json'))).mode & 0o777).toBe(0o600)
@@ -14,7 +14,7 @@ describe('AtomicJsonFile', () => {
   })
 
   it('coalesces concurrent writes: every caller resolves after a write that holds its change', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'atomic-'))
+    const dir = await makeTempDir('atomic-')
     const filename = path.join(dir, 'doc.json')
     const file = new AtomicJsonFile<{ items: number[] }>(filename)
     const doc = { items: [] as number[] }
