@@ -37,7 +37,7 @@ describe('embedded anvil supervision', () => {
     const deployed = (await chain.publicClient.waitForTransactionReceipt({ hash: deployHash }))
       .contractAddress
     if (!deployed) throw new Error('no contract address')
-    // anvil dumps its state every 2 s (--state-interval); a hard kill loses at most that much.
+    // The state is saved within moments of each change (startStateSaver): give it that moment before the kill.
     await new Promise((r) => setTimeout(r, 2500))
 
     const events: ChainEvent[] = []

@@ -40,8 +40,11 @@ export const defaults = {
   unstakeDelaySec: 86_400,
   /** ETH given to the executor on dev chains (topped up when below a tenth of it). */
   executorBalanceWei: 10_000n * 10n ** 18n,
-  /** anvil dumps its state this often, so a hard kill loses at most this many seconds. */
-  stateIntervalSec: 2,
+  /**
+   * anvil's own periodic dump, the backstop for an anvil left running without the service (which saves the state
+   * shortly after each change, startStateSaver). Not more often: every dump serializes the chain's whole history.
+   */
+  stateIntervalSec: 60,
   /** Block gas limit of the embedded anvil (large bundles and simulations fit). */
   blockGasLimit: 100_000_000n,
 } as const

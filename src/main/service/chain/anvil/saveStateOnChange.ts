@@ -6,10 +6,18 @@ import { dumpState } from './dumpState'
 export type StateSaver = { stop: () => Promise<void> }
 
 /**
+ * Dumping may take at most about 1/DUMP_COST_FACTOR of the time: anvil serializes every block and transaction it
+ * keeps, so a dump gets dearer as the chain's history grows (half a second of anvil's CPU with 1,500 blocks of
+ * 8 KB transactions). After a dump that took t, the next waits at least DUMP_COST_FACTOR × t.
+ */
+const DUMP_COST_FACTOR = 20
+
+/**
  * Saves the embedded chain's state shortly after it changes: every `intervalMs` it looks at the block number
  * (and at dev methods such as anvil_setBalance that change state without a block). Once the chain has been quiet
  * for a tick it dumps; while blocks keep coming (a benchmark, a burst of bundles) it dumps at most every
- * `busyIntervalMs`, so a whole-state dump never runs on every block of a busy chain.
+ * `busyIntervalMs`, so a whole-state dump never runs on every block of a busy chain; and never sooner than
+ * DUMP_COST_FACTOR times as long as the last dump took, so a long history does not turn the chain's time into dumps.
  */
 export function startStateSaver(p: {
   /** The embedded node's transport (IPC: a tick costs a tenth of an HTTP fetch). */
@@ -27,6 +35,7 @@ export function startStateSaver(p: {
   let seenBlock: string | undefined
   let seenDevVersion = lastDevVersion
   let lastDumpAt = Date.now()
+  let nextDumpNotBefore = 0
   let running: Promise<void> | undefined
   let stopped = false
 
@@ -39,11 +48,13 @@ export function startStateSaver(p: {
       const quiet = block === seenBlock && devVersion === seenDevVersion
       seenBlock = block
       seenDevVersion = devVersion
-      if (changedSinceDump && (quiet || Date.now() - lastDumpAt >= busyIntervalMs)) {
+      const now = Date.now()
+      if (changedSinceDump && now >= nextDumpNotBefore && (quiet || now - lastDumpAt >= busyIntervalMs)) {
         await dumpState(p.request, p.statePath)
         lastBlock = block
         lastDevVersion = devVersion
         lastDumpAt = Date.now()
+        nextDumpNotBefore = lastDumpAt + (lastDumpAt - now) * DUMP_COST_FACTOR
       }
     } catch (err) {
       // anvil restarting or busy: the next tick tries again.
