@@ -19,15 +19,18 @@ const runs = Number(runsArg ?? 6)
 const here = path.resolve(import.meta.dirname, '..')
 const worktree = path.join(mkdtempSync(path.join(os.tmpdir(), 'opstation-compare-')), 'tree')
 
-/** Figures read off the bench's table (NaN where an older bench did not print one). */
+/** Figures read off the bench's table (NaN where an older bench did not print one); unprefixed rows are the warm ones. */
 const FIGURES = {
   estimate: /unsafe\s+estimate \(eth_estimateUserOperationGas\)\s+([\d.]+) ms/,
   send: /unsafe\s+send \(eth_sendUserOperation\)\s+([\d.]+) ms/,
   sendToReceipt: /unsafe\s+send-to-receipt\s+([\d.]+) ms/,
   loopOpsPerSecond: /unsafe\s+send-to-receipt\s+[\d.]+ ms\s+[\d.]+ ms\s+(\d+)/,
-  serviceCpuMs: /loop; CPU ms\/op: service ([\d.]+)/,
-  anvilCpuMs: /loop; CPU ms\/op: service .*?, anvil ([\d.]+)/,
-  benchCpuMs: /loop; CPU ms\/op: service .*?, anvil .*?, bench ([\d.]+)/,
+  serviceCpuMs: /unsafe\s+send-to-receipt .*loop; CPU ms\/op: service ([\d.]+)/,
+  anvilCpuMs: /unsafe\s+send-to-receipt .*loop; CPU ms\/op: service .*?, anvil ([\d.]+)/,
+  benchCpuMs: /unsafe\s+send-to-receipt .*loop; CPU ms\/op: service .*?, anvil .*?, bench ([\d.]+)/,
+  coldEstimate: /unsafe\s+cold: estimate \(eth_estimateUserOperationGas\)\s+([\d.]+) ms/,
+  coldSend: /unsafe\s+cold: send \(eth_sendUserOperation\)\s+([\d.]+) ms/,
+  coldServiceCpuMs: /unsafe\s+cold: send-to-receipt .*loop; CPU ms\/op: service ([\d.]+)/,
   aloneSend: /unsafe\s+1 client: send\s+([\d.]+) ms/,
   aloneSendToReceipt: /unsafe\s+1 client: send-to-receipt\s+([\d.]+) ms/,
   burstOpsPerSecond: /burst: send, then all included\s+[\d.]+ ms\s+[\d.]+ ms\s+(\d+)/,

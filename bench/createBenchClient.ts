@@ -72,10 +72,12 @@ export async function createBenchClient(options: BenchClientOptions) {
   const selfCall = () => account.encodeCalls([{ to: account.address, value: 0n }])
 
   /** Estimate → sign → send → receipt for one operation, timing each step against the service. */
-  async function runOperation(timings: Timings, initCode: Hex) {
+  async function runOperation(timings: Timings, initCode: Hex, toSelf: boolean) {
     // A fresh recipient per operation (an address only: deriving one from a new key costs ~0.7 ms of the CPU the
-    // bench shares with the service).
-    const callData = await account.encodeCalls([{ to: randomAddress(), value: 1n }])
+    // bench shares with the service), or the account itself (the chain gains no account).
+    const callData = toSelf
+      ? await selfCall()
+      : await account.encodeCalls([{ to: randomAddress(), value: 1n }])
     let t = performance.now()
     const estimated = await estimate({ nonce, initCode, callData })
     timings.estimate.push(performance.now() - t)
@@ -107,8 +109,11 @@ export async function createBenchClient(options: BenchClientOptions) {
 
   return {
     address: account.address,
-    /** Runs `count` operations one after another; the first deploys the account through initCode if asked. */
-    async runOperations(count: number, deploy = false): Promise<Timings> {
+    /**
+     * Runs `count` operations one after another; the first deploys the account through initCode if asked. Each pays
+     * a fresh address, or the account itself with `toSelf`.
+     */
+    async runOperations(count: number, { deploy = false, toSelf = false } = {}): Promise<Timings> {
       const timings = emptyTimings()
       for (let n = 0; n < count; n++) {
         let initCode: Hex = '0x'
@@ -116,7 +121,7 @@ export async function createBenchClient(options: BenchClientOptions) {
           const { factory, factoryData } = await account.getFactoryArgs()
           initCode = `${factory}${(factoryData as string).slice(2)}` as Hex
         }
-        await runOperation(timings, initCode)
+        await runOperation(timings, initCode, toSelf)
       }
       return timings
     },

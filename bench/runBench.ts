@@ -28,9 +28,18 @@ import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16)
 const OPERATIONS = 200
+/** Operations run (not measured) before the measured phases: a service that has been busy for a while. */
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 0)
+/**
+ * Operations run (not measured) between the cold loop and the warm measurements: a service that has been running
+ * for a while (a tenth of it in safe mode, where anvil's tracer is the bottleneck rather than the service's JIT).
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000)
 const RAW_BUNDLE_SIZE = 10
 
 const rpc = createRpc()
+/** Client i's share of n operations. */
+const shareOf = (n: number, i: number) => Math.floor(n / CLIENTS) + (i < n % CLIENTS ? 1 : 0)
 const mergeTimings = (all: Timings[]): Timings => ({
   estimate: all.flatMap((t) => t.estimate),
   send: all.flatMap((t) => t.send),
@@ -86,34 +95,45 @@ async function benchMode(unsafe: boolean) {
     const clients = await Promise.all(Array.from({ length: CLIENTS }, () => createBenchClient(options)))
     const first = clients[0] as (typeof clients)[number]
 
-    // Warm-up (not measured): every client deploys its account through initCode.
-    await Promise.all(clients.map((client) => client.runOperations(1, true)))
+    // Every client deploys its account through initCode (not measured).
+    await Promise.all(clients.map((client) => client.runOperations(1, { deploy: true })))
+    if (HISTORY > 0) await Promise.all(clients.map((client, i) => client.runOperations(shareOf(HISTORY, i))))
 
-    // 0. One client alone (reference: the service's own latency without queueing).
+    // 16 clients each looping estimate → send → receipt for `OPERATIONS` operations, paying fresh addresses.
+    const runLoop = async (label: string) => {
+      const cpu = startCpu(service)
+      const started = performance.now()
+      const timings = mergeTimings(
+        await Promise.all(clients.map((client, i) => client.runOperations(shareOf(OPERATIONS, i)))),
+      )
+      const loopSeconds = (performance.now() - started) / 1000
+      report(mode, `${label}estimate (eth_estimateUserOperationGas)`, timings.estimate, null)
+      report(mode, `${label}send (eth_sendUserOperation)`, timings.send, null)
+      report(
+        mode,
+        `${label}send-to-receipt`,
+        timings.sendToReceipt,
+        OPERATIONS / loopSeconds,
+        `${CLIENTS} clients, estimate→send→receipt loop; ${cpu.perOperation(OPERATIONS)}`,
+      )
+      return timings
+    }
+
+    // 1. Cold: the first operations of a service just started (its JIT compiler, and the bench's, still at work).
+    await runLoop('cold: ')
+
+    // Warm-up (not measured): operations paying the accounts themselves, so that the chain gains no account.
+    const warmup = unsafe ? WARMUP : Math.round(WARMUP / 10)
+    await Promise.all(clients.map((client, i) => client.runOperations(shareOf(warmup, i), { toSelf: true })))
+
+    // 2. One client alone (reference: the service's own latency without queueing).
     const alone = await first.runOperations(20)
     report(mode, '1 client: estimate', alone.estimate, null)
     report(mode, '1 client: send', alone.send, null)
     report(mode, '1 client: send-to-receipt', alone.sendToReceipt, null)
 
-    // 1. 200 operations, 16 clients each looping estimate → send → receipt.
-    const shares = clients.map(
-      (_, i) => Math.floor(OPERATIONS / CLIENTS) + (i < OPERATIONS % CLIENTS ? 1 : 0),
-    )
-    let cpu = startCpu(service)
-    let started = performance.now()
-    const timings = mergeTimings(
-      await Promise.all(clients.map((client, i) => client.runOperations(shares[i] ?? 0))),
-    )
-    const loopSeconds = (performance.now() - started) / 1000
-    report(mode, 'estimate (eth_estimateUserOperationGas)', timings.estimate, null)
-    report(mode, 'send (eth_sendUserOperation)', timings.send, null)
-    report(
-      mode,
-      'send-to-receipt',
-      timings.sendToReceipt,
-      OPERATIONS / loopSeconds,
-      `${CLIENTS} clients, estimate→send→receipt loop; ${cpu.perOperation(OPERATIONS)}`,
-    )
+    // 3. Warm: the same loop again.
+    const timings = await runLoop('')
     const ratios = timings.gas.map((g) => Number(g.used) / Number(g.limits))
     report(
       mode,
@@ -123,13 +143,13 @@ async function benchMode(unsafe: boolean) {
       `min ${(Math.min(...ratios) * 100).toFixed(1)} %, median ${(percentile(ratios, 50) * 100).toFixed(1)} %, max ${(Math.max(...ratios) * 100).toFixed(1)} % (never over 100 %: ${ratios.every((r) => r <= 1)})`,
     )
 
-    // 2. Burst: every client sends its share pre-signed, back to back, without waiting; included ops/s.
+    // 4. Burst: every client sends its share pre-signed, back to back, without waiting; included ops/s.
     const template = await first.estimateSelfCall()
     const burst = await Promise.all(
-      clients.map((client, i) => client.signSelfCalls(shares[i] ?? 0, template)),
+      clients.map((client, i) => client.signSelfCalls(shareOf(OPERATIONS, i), template)),
     )
-    cpu = startCpu(service)
-    started = performance.now()
+    const cpu = startCpu(service)
+    let started = performance.now()
     const sent = await Promise.all(clients.map((client, i) => client.sendOperations(burst[i] ?? [])))
     // A sender's operations are included in nonce order: wait for each client's last one, then check them all.
     await Promise.all(sent.map(({ hashes }) => waitForReceipt(rpc, service.bundlerUrl, hashes.at(-1) as Hex)))
@@ -145,7 +165,7 @@ async function benchMode(unsafe: boolean) {
       `${CLIENTS} clients sending pre-signed ops back to back; ${cpu.perOperation(OPERATIONS)}`,
     )
 
-    // 3. Raw handleOps on the same chain, bypassing the service (nonce key 1, own funded EOA).
+    // 5. Raw handleOps on the same chain, bypassing the service (nonce key 1, own funded EOA).
     if (unsafe) {
       const sender = privateKeyToAccount(generatePrivateKey())
       await rpc(service.rpcUrl, 'anvil_setBalance', [sender.address, numberToHex(10n ** 22n)])
@@ -153,7 +173,7 @@ async function benchMode(unsafe: boolean) {
       // A new nonce key costs a fresh storage slot in the EntryPoint: estimate with it.
       const rawTemplate = await first.estimateSelfCall(key)
       const byClient = await Promise.all(
-        clients.map((client, i) => client.signSelfCalls(shares[i] ?? 0, rawTemplate, key)),
+        clients.map((client, i) => client.signSelfCalls(shareOf(OPERATIONS, i), rawTemplate, key)),
       )
       // Bundles never hold two nonces of one sender out of order: ops are laid out round-robin by sender
       // (operation n is client n % 16's (n / 16)th).
@@ -254,7 +274,7 @@ const line = (cells: string[]) =>
     .join('  ')
     .trimEnd()
 console.log(
-  `\nOpstation bundler benchmark: ${OPERATIONS} UserOperations, ${CLIENTS} concurrent clients, automine, ${os.cpus().length} CPUs, Node ${process.version}, load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}\n`,
+  `\nOpstation bundler benchmark: ${OPERATIONS} UserOperations a loop, ${CLIENTS} concurrent clients${HISTORY > 0 ? `, after ${HISTORY} operations of history` : ''}; "cold:" rows are the first loop after start, the others follow ${WARMUP} unmeasured operations (${Math.round(WARMUP / 10)} in safe mode); automine, ${os.cpus().length} CPUs, Node ${process.version}, load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}\n`,
 )
 console.log(line(header))
 console.log(line(widths.map((w) => '-'.repeat(w))))
