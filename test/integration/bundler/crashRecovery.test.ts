@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -7,37 +7,12 @@ import { createPublicClient, defineChain, type Hex, http } from 'viem'
 import { createBundlerClient, entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import { childrenOf } from '../../helpers/childrenOf'
+import { rpcOverHttp as rpc } from '../../helpers/rpcOverHttp'
 import { spawnCli } from '../../helpers/spawnCli'
 import { startTestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
 import { deployRuleTestAccount, toRpcOperation } from './ruleTestAccount'
-
-/** One JSON-RPC call over HTTP. */
-async function rpc(url: string, method: string, params: unknown[]): Promise<any> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result
-}
-
-/** Processes whose parent is `pid` (the embedded anvil of a CLI process). */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
-}
 
 describe('UserOperation records across a crash (records reach the disk in batches)', () => {
   it('records operations mined while their records were not on disk from the chain when the bundler starts', async () => {

@@ -41,8 +41,9 @@ export const defaults = {
   /** ETH given to the executor on dev chains (topped up when below a tenth of it). */
   executorBalanceWei: 10_000n * 10n ** 18n,
   /**
-   * anvil's own periodic dump, the backstop for an anvil left running without the service (which saves the state
-   * shortly after each change, startStateSaver). Not more often: every dump serializes the chain's whole history.
+   * anvil's own periodic dump (to its exit dump, adoptExitDump), the backstop for an anvil left running without the
+   * service, which saves the state shortly after each change (startStateSaver). Not more often: every dump
+   * serializes the chain's whole history.
    */
   stateIntervalSec: 60,
   /** Block gas limit of the embedded anvil (large bundles and simulations fit). */

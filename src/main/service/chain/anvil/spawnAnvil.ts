@@ -1,11 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { StartupError } from '../../errors'
+
+/** Blocks whose state anvil keeps for calls at a past block (`--prune-history`). */
+export const HISTORICAL_STATES = 64
 
 export type SpawnAnvilParameters = {
   binary: string
   port: number
   chainId: number
+  /** The chain's state file: loaded at start when it exists; only the service writes it (atomically). */
   statePath: string
+  /** Where anvil dumps its own state, on exit and every `stateIntervalSec` (the backstop, see adoptExitDump). */
+  exitDumpPath: string
   stateIntervalSec: number
   gasLimit: bigint
   host?: string
@@ -34,11 +41,19 @@ export function buildAnvilArgs(p: SpawnAnvilParameters): string[] {
     String(p.port),
     '--chain-id',
     String(p.chainId),
-    // Loads the file when it exists, dumps on exit, and every --state-interval seconds.
-    '--state',
-    p.statePath,
+    // anvil writes its dumps without a temporary file: one cut short by a kill is unreadable. So it loads the
+    // service's (atomic) state file and dumps, on exit and every --state-interval seconds, to a file of its own.
+    ...(existsSync(p.statePath) ? ['--load-state', p.statePath] : []),
+    '--dump-state',
+    p.exitDumpPath,
     '--state-interval',
     String(p.stateIntervalSec),
+    // The states of the last 64 blocks stay in memory (calls at those blocks work); older ones are dropped. By
+    // default anvil writes them under ~/.foundry/anvil/tmp: a disk write on every block of a big chain, hundreds of
+    // MB per long session left behind whenever anvil is killed, and more memory (bench with 3,000 operations of
+    // history: anvil CPU per operation 3.4 -> 2.5 ms, its memory 400 -> 225 MB).
+    '--prune-history',
+    String(HISTORICAL_STATES),
     '--gas-limit',
     String(p.gasLimit),
     '--no-request-size-limit',

@@ -7,6 +7,7 @@ import type { Logger } from '../../log'
 import { defaults } from '../constants'
 import { createNodeTransport } from '../node/createNodeTransport'
 import type { ChainEvent } from '../types'
+import { adoptExitDump } from './adoptExitDump'
 import { dumpState } from './dumpState'
 import { findFreePort } from './findFreePort'
 import { resolveAnvilBinary } from './resolveAnvilBinary'
@@ -46,6 +47,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   const chainDir = join(p.dataDir, 'chain')
   await mkdir(chainDir, { recursive: true })
   const statePath = join(chainDir, 'anvil-state.json')
+  const exitDumpPath = join(chainDir, 'anvil-exit-dump.json')
   const port = await findFreePort()
   await removeStaleIpcSockets(chainDir)
   const ipcPath = chooseIpcPath(chainDir)
@@ -55,6 +57,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     ipcPath,
     chainId: p.chainId,
     statePath,
+    exitDumpPath,
     stateIntervalSec: defaults.stateIntervalSec,
     gasLimit: defaults.blockGasLimit,
   }
@@ -62,6 +65,9 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   // A copy of the last state file anvil loaded successfully, to fall back to if the current one is unreadable.
   const lastGoodPath = `${statePath}.last-good`
   const spawnWithRecovery = async (): Promise<AnvilProcess> => {
+    const exitDump = await adoptExitDump({ statePath, exitDumpPath, fallbackPath: lastGoodPath })
+    if (exitDump === 'adopted')
+      p.log.info('loading the state anvil saved on its own after the last save of ours')
     const hadState = existsSync(statePath)
     try {
       const proc = await spawnAnvil(spawnParameters)
@@ -101,7 +107,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     await recordAnvilPid(pidPath, proc.pid)
     return proc
   }
-  await stopStaleAnvil(pidPath, statePath, p.log)
+  await stopStaleAnvil(pidPath, [exitDumpPath, statePath], p.log)
   let current = await spawnTracked()
   let stopping = false
   p.log.info({ rpcUrl: current.rpcUrl, pid: current.pid, binary, statePath }, 'embedded anvil started')
@@ -140,8 +146,8 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     })
   }
   watch(current)
-  // anvil's own --state-interval dump is the backstop; this saves within a moment of every change, so a
-  // hard kill of anvil loses (almost) nothing.
+  // Saves within a moment of every change, so a hard kill of anvil loses (almost) nothing; anvil's own dump
+  // (adoptExitDump) is the backstop.
   // Its own connection to the node (IPC, HTTP when that fails), for the saver and the dump on stop.
   const node = createNodeTransport({ rpcUrl: current.rpcUrl, ipcPath })
   const saver = startStateSaver({ request: node.request, statePath, log: p.log })
@@ -171,15 +177,18 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
         node.close()
         return removeIpcSocket()
       }
+      let saved = false
       try {
         await dumpState(node.request, statePath)
+        saved = true
       } catch (err) {
-        // Ctrl-C in a terminal signals anvil too (same process group); anvil then saves its state itself on exit.
+        // Ctrl-C in a terminal signals anvil too (same process group); anvil then dumps its state itself on exit
+        // (to the exit dump, which the next start adopts).
         const exited = await Promise.race([
           proc.exited.then(() => true),
           new Promise((r) => setTimeout(r, 300, false)),
         ])
-        if (exited) p.log.debug('anvil was stopped by the same signal; it saved its state on exit')
+        if (exited) p.log.debug('anvil was stopped by the same signal; it dumped its state on exit')
         else p.log.warn({ err }, 'anvil_dumpState on stop failed; relying on the last interval dump')
       }
       node.close()
@@ -187,6 +196,8 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
       const timer = setTimeout(() => proc.child.kill('SIGKILL'), 3000)
       await proc.exited
       clearTimeout(timer)
+      // What anvil dumped on its way out is what was just saved: the next start need not read it.
+      if (saved) await rm(exitDumpPath, { force: true }).catch(() => {})
       await removeIpcSocket()
     },
   }

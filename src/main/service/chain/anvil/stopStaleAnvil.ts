@@ -4,14 +4,14 @@ import { isProcessAlive } from '../../isProcessAlive'
 import type { Logger } from '../../log'
 
 /**
- * An anvil left running by a service that died hard (kill -9 skips every exit hook) would keep writing the same
- * state file every --state-interval seconds, racing the new anvil. Before starting, stop the anvil recorded in
- * `pidPath` if it is still alive and still serves this `statePath` (checked on its command line, so a reused pid
- * is never killed).
+ * An anvil left running by a service that died hard (kill -9 skips every exit hook) would keep dumping its state
+ * into this data folder every --state-interval seconds, racing the new anvil. Before starting, stop the anvil
+ * recorded in `pidPath` if it is still alive and still names one of `statePaths` on its command line (so a reused
+ * pid is never killed).
  */
-export async function stopStaleAnvil(pidPath: string, statePath: string, log: Logger): Promise<void> {
+export async function stopStaleAnvil(pidPath: string, statePaths: string[], log: Logger): Promise<void> {
   const pid = Number.parseInt(await readFile(pidPath, 'utf8').catch(() => ''), 10)
-  if (!Number.isInteger(pid) || pid <= 0 || !servesStateFile(pid, statePath)) return
+  if (!Number.isInteger(pid) || pid <= 0 || !servesStateFile(pid, statePaths)) return
   log.warn({ pid }, 'stopping an embedded anvil left running by an earlier Opstation on this data folder')
   try {
     process.kill(pid, 'SIGKILL')
@@ -25,12 +25,15 @@ export async function recordAnvilPid(pidPath: string, pid: number): Promise<void
   await writeFile(pidPath, String(pid), { mode: 0o600 })
 }
 
-function servesStateFile(pid: number, statePath: string): boolean {
+function servesStateFile(pid: number, statePaths: string[]): boolean {
   if (!isProcessAlive(pid)) return false
   try {
     // Linux: the command line, NUL-separated. Elsewhere there is no cheap reliable check: leave it alone.
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-    return args.some((a) => a.endsWith('anvil') || a.endsWith('anvil.exe')) && args.includes(statePath)
+    return (
+      args.some((a) => a.endsWith('anvil') || a.endsWith('anvil.exe')) &&
+      statePaths.some((path) => args.includes(path))
+    )
   } catch {
     return false
   }
