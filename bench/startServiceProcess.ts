@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { spawnCli } from '../test/helpers/spawnCli'
 
@@ -29,6 +30,7 @@ export async function startServiceProcess(params: {
     env: { ...process.env },
   })
   const pid = child.pid as number
+  const releaseOnExit = stopWithThisProcess(child)
   return {
     pid,
     bundlerUrl: ready.bundlerUrl,
@@ -62,10 +64,33 @@ export async function startServiceProcess(params: {
     },
     stop: () =>
       new Promise<void>((resolve) => {
+        releaseOnExit()
         if (child.exitCode !== null) return resolve()
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
       }),
+  }
+}
+
+/**
+ * The service must not outlive the bench (an error, or the bench interrupted or killed): it would keep running with
+ * its anvil. Returns the function that lets go once the service is stopped the normal way.
+ */
+function stopWithThisProcess(child: ChildProcess): () => void {
+  const stopChild = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    stopChild()
+    process.exit(signal === 'SIGINT' ? 130 : 143)
+  }
+  process.once('exit', stopChild)
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  return () => {
+    process.off('exit', stopChild)
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
   }
 }
 
