@@ -189,7 +189,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
           new Promise((r) => setTimeout(r, 300, false)),
         ])
         if (exited) p.log.debug('anvil was stopped by the same signal; it dumped its state on exit')
-        else p.log.warn({ err }, 'anvil_dumpState on stop failed; relying on the last interval dump')
+        else p.log.warn({ err }, 'anvil_dumpState on stop failed; the state saved last stands')
       }
       node.close()
       proc.child.kill('SIGTERM')
