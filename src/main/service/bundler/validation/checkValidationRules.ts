@@ -1,5 +1,6 @@
 import { type Address, getAddress, type Hex, hexToBigInt, keccak256, pad, toFunctionSelector } from 'viem'
 import type { UserOperationV06 } from '../../chain/types'
+import { ASSOCIATED_SLOT_RANGE } from './keccakPreimages'
 import type { ValidationFrame, ValidationTrace } from './validationTracer'
 
 export type StakeInfo = { stake: bigint; unstakeDelaySec: bigint }
@@ -53,8 +54,6 @@ const VALIDATE_PAYMASTER_USER_OP = toFunctionSelector(
   'validatePaymasterUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes),bytes32,uint256)',
 )
 const DEPOSIT_TO = toFunctionSelector('depositTo(address)')
-/** Slots after a keccak-derived base that still count as associated (ERC-7562: "+ n, n up to 128"). */
-const ASSOCIATED_SLOT_RANGE = 128n
 
 /**
  * Applies the ERC-7562 validation rules to a traced simulateValidation: banned opcodes (OP-011, OP-080),

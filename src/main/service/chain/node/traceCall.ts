@@ -23,6 +23,9 @@ export type TraceCallOptions = {
   /** Struct-logger options when no tracer is given. */
   enableMemory?: boolean
   disableStorage?: boolean
+  disableStack?: boolean
+  /** Most struct-log steps to return. */
+  limit?: number
 }
 
 /** `debug_traceCall` (anvil and geth run JS tracers; EDR/hardhat only built-in ones). Returns the raw result. */
@@ -44,5 +47,7 @@ export async function traceCall<T = unknown>(
   if (options.timeout) config.timeout = options.timeout
   if (options.enableMemory !== undefined) config.enableMemory = options.enableMemory
   if (options.disableStorage !== undefined) config.disableStorage = options.disableStorage
+  if (options.disableStack !== undefined) config.disableStack = options.disableStack
+  if (options.limit !== undefined) config.limit = options.limit
   return requestRpc<T>(chain.publicClient, 'debug_traceCall', [call, options.blockTag ?? 'latest', config])
 }
