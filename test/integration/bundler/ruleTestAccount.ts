@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { type Abi, type Address, encodeFunctionData, type Hex } from 'viem'
-import { fundEth, type UserOperationV06 } from '../../../src/main/service/chain'
+import { type Chain, fundEth, type UserOperationV06 } from '../../../src/main/service/chain'
 import type { TestService } from '../../helpers/startTestService'
 import { callBundler, hex } from './bundlerTestKit'
 
@@ -44,9 +44,10 @@ export type RuleTestAccount = {
   buildOperation: (params: { nonce: bigint; to: Address; value?: bigint }) => Promise<UserOperationV06>
 }
 
+export type RuleTestContracts = Pick<RuleTestAccount, 'address' | 'registry' | 'setMode'>
+
 /** Deploys a Registry and a RuleTestAccount (funded with 1 ETH) from the executor. */
-export async function deployRuleTestAccount(service: TestService): Promise<RuleTestAccount> {
-  const chain = service.chain!
+export async function deployRuleTestContracts(chain: Chain): Promise<RuleTestContracts> {
   const { registry, account } = compileRuleTestContracts()
   const wallet = chain.executor.client
   const deploy = async (artifact: Artifact, args: unknown[]) => {
@@ -69,6 +70,16 @@ export async function deployRuleTestAccount(service: TestService): Promise<RuleT
       })
       await chain.publicClient.waitForTransactionReceipt({ hash })
     },
+  }
+}
+
+/** The rule-test contracts on the service's chain, with operations priced by the service's bundler. */
+export async function deployRuleTestAccount(service: TestService): Promise<RuleTestAccount> {
+  const contracts = await deployRuleTestContracts(service.chain as Chain)
+  const { account } = compileRuleTestContracts()
+  const accountAddress = contracts.address
+  return {
+    ...contracts,
     async buildOperation({ nonce, to, value = 1n }) {
       const { body } = await callBundler(service, 'biconomy_getGasFeeValues', [])
       return {

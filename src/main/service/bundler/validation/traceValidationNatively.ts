@@ -3,6 +3,7 @@ import { requestRpc } from '../../chain/node/requestRpc'
 import { type TraceCallRequest, traceCall } from '../../chain/node/traceCall'
 import type { Chain } from '../../chain/types'
 import type { CallFrame } from '../callFrame'
+import { readStructLogBody } from './readStructLogBody'
 import { type NativeTraceGap, type StructLog, traceFromStructLogs } from './traceFromStructLogs'
 import type { ValidationTrace } from './validationTracer'
 
@@ -31,6 +32,7 @@ export async function traceValidationNatively(
       limit: MAX_NATIVE_STEPS,
       stateOverrides: stateOverride,
       blockTag,
+      readBody: readStructLogBody,
     }),
     traceCall<CallFrame>(chain, request, { tracer: 'callTracer', stateOverrides: stateOverride, blockTag }),
   ])

@@ -1,6 +1,12 @@
 import http from 'node:http'
 import https from 'node:https'
-import { isConnectionError, type NodeRequest, readRpcResponse } from './nodeRpcError'
+import {
+  isConnectionError,
+  type NodeRequest,
+  type ReadResponseBody,
+  type RpcResponseJson,
+  readRpcResponse,
+} from './nodeRpcError'
 
 export type HttpRequest = NodeRequest & { close: () => void }
 
@@ -18,7 +24,7 @@ export function createHttpRequest(url: string): HttpRequest {
   const lib = target.protocol === 'https:' ? https : http
   const agent = new lib.Agent({ keepAlive: true, maxSockets: 64 })
   let id = 0
-  const once = (body: string) =>
+  const once = (body: string, readBody: ReadResponseBody) =>
     new Promise<unknown>((resolve, reject) => {
       const req = lib.request(
         {
@@ -34,9 +40,9 @@ export function createHttpRequest(url: string): HttpRequest {
           res.on('data', (chunk: Buffer) => chunks.push(chunk))
           res.on('error', reject)
           res.on('end', () => {
-            let json: Parameters<typeof readRpcResponse>[0]
+            let json: RpcResponseJson
             try {
-              json = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+              json = readBody(Buffer.concat(chunks).toString('utf8'))
             } catch {
               reject(new Error(`the node answered HTTP ${res.statusCode} without JSON`))
               return
@@ -51,11 +57,11 @@ export function createHttpRequest(url: string): HttpRequest {
       req.on('error', reject)
       req.end(body)
     })
-  const request = async (method: string, params: unknown) => {
+  const request: NodeRequest = async (method, params, readBody = JSON.parse) => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })
     for (let attempt = 0; ; attempt++) {
       try {
-        return await once(body)
+        return await once(body, readBody)
       } catch (err) {
         if (!isConnectionError(err) || attempt >= REFUSED_RETRIES) throw err
         // A keep-alive socket the node closed: at once; a refused connection (restarting node): a moment later.

@@ -1,4 +1,5 @@
 import { createIpcRequest, type IpcRequest } from './createIpcRequest'
+import type { NodeRequest } from './nodeRpcError'
 
 /**
  * Several IPC connections to one node; each call goes to the connection with the fewest calls in flight (the
@@ -9,12 +10,12 @@ import { createIpcRequest, type IpcRequest } from './createIpcRequest'
  */
 export function createIpcPool(path: string, size: number): IpcRequest {
   const connections = Array.from({ length: Math.max(1, size) }, () => createIpcRequest(path))
-  const request = (method: string, params: unknown) => {
+  const request: NodeRequest = (method, params, readBody) => {
     let chosen = connections[0] as IpcRequest
     for (const connection of connections) {
       if (connection.inFlight() < chosen.inFlight()) chosen = connection
     }
-    return chosen(method, params)
+    return chosen(method, params, readBody)
   }
   return Object.assign(request, {
     inFlight: () => connections.reduce((sum, connection) => sum + connection.inFlight(), 0),

@@ -1,5 +1,10 @@
 import net from 'node:net'
-import { type NodeRequest, readRpcResponse } from './nodeRpcError'
+import {
+  type NodeRequest,
+  type ReadResponseBody,
+  type RpcResponseJson,
+  readRpcResponse,
+} from './nodeRpcError'
 
 export type IpcRequest = NodeRequest & {
   /** Calls sent and not answered yet. */
@@ -7,10 +12,17 @@ export type IpcRequest = NodeRequest & {
   close: () => void
 }
 
-type Pending = { resolve: (value: unknown) => void; reject: (err: unknown) => void; timer: NodeJS.Timeout }
+type Pending = {
+  resolve: (value: unknown) => void
+  reject: (err: unknown) => void
+  timer: NodeJS.Timeout
+  readBody?: ReadResponseBody
+}
 
 const TIMEOUT_MS = 30_000
 const NEWLINE = 0x0a
+/** Where a response's `"id":` can start: anvil and geth write it right after `{"jsonrpc":"2.0",`. */
+const ID_SEARCH_BYTES = 40
 
 /**
  * JSON-RPC over the node's IPC endpoint (a Unix socket, or a named pipe on Windows; anvil `--ipc <path>`): one
@@ -77,10 +89,20 @@ export function createIpcRequest(path: string): IpcRequest {
     })
 
   const receive = (line: Buffer) => {
-    let json: Parameters<typeof readRpcResponse>[0] & { id?: unknown }
+    // A call with its own body reader: find it by the id at the start of the line, before parsing.
+    const leadingId = readLeadingId(line)
+    const early = leadingId === undefined ? undefined : pending.get(leadingId)
+    let json: RpcResponseJson & { id?: unknown }
     try {
-      json = JSON.parse(line.toString('utf8'))
-    } catch {
+      json = early?.readBody
+        ? { ...early.readBody(line.toString('utf8')), id: leadingId }
+        : JSON.parse(line.toString('utf8'))
+    } catch (err) {
+      if (early && leadingId !== undefined) {
+        pending.delete(leadingId)
+        clearTimeout(early.timer)
+        early.reject(err)
+      }
       return
     }
     const call = typeof json.id === 'number' ? pending.get(json.id) : undefined
@@ -93,7 +115,7 @@ export function createIpcRequest(path: string): IpcRequest {
     else call.reject(response.error)
   }
 
-  const request = async (method: string, params: unknown) => {
+  const request: NodeRequest = async (method, params, readBody) => {
     if (closed) throw Object.assign(new Error('the IPC connection is closed'), { code: 'ERR_SOCKET_CLOSED' })
     if (!socket) {
       connecting ??= connect().finally(() => {
@@ -109,7 +131,7 @@ export function createIpcRequest(path: string): IpcRequest {
         reject(new Error('the node did not answer within 30 s'))
       }, TIMEOUT_MS)
       timer.unref()
-      pending.set(callId, { resolve, reject, timer })
+      pending.set(callId, { resolve, reject, timer, readBody })
       // While a call is in flight the connection keeps the process alive (as an HTTP request would).
       s.ref()
       outbox.push(`${JSON.stringify({ jsonrpc: '2.0', id: callId, method, params })}\n`)
@@ -130,4 +152,18 @@ export function createIpcRequest(path: string): IpcRequest {
       fail(Object.assign(new Error('the IPC connection is closed'), { code: 'ERR_SOCKET_CLOSED' }))
     },
   })
+}
+
+/** The numeric `"id":` near the start of a response line, if it is there. */
+function readLeadingId(line: Buffer): number | undefined {
+  const at = line.subarray(0, ID_SEARCH_BYTES).indexOf('"id":')
+  if (at === -1) return undefined
+  let id = 0
+  let digits = 0
+  for (let i = at + 5; i < line.length; i++, digits++) {
+    const c = line[i] as number
+    if (c < 0x30 || c > 0x39) break
+    id = id * 10 + (c - 0x30)
+  }
+  return digits > 0 ? id : undefined
 }

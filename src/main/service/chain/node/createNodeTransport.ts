@@ -48,16 +48,16 @@ export function createNodeTransport({ rpcUrl, ipcPath }: CreateNodeTransportPara
   const overHttp = createHttpRequest(rpcUrl)
   const overIpc = ipcPath ? createIpcPool(ipcPath, IPC_CONNECTIONS) : undefined
   let ipcDownUntil = 0
-  const request: NodeRequest = async (method, params) => {
+  const request: NodeRequest = async (method, params, readBody) => {
     if (overIpc && Date.now() >= ipcDownUntil) {
       try {
-        return await overIpc(method, params)
+        return await overIpc(method, params, readBody)
       } catch (err) {
         if (!isConnectionError(err)) throw err
         ipcDownUntil = Date.now() + IPC_RETRY_AFTER_MS
       }
     }
-    return overHttp(method, params)
+    return overHttp(method, params, readBody)
   }
   return {
     transport: custom({ request: ({ method, params }) => request(method, params ?? []) }, { retryCount: 0 }),

@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem'
-import type { NodeRequest } from './nodeRpcError'
+import type { NodeRequest, ReadResponseBody } from './nodeRpcError'
 
 /** Dev methods that change chain state without mining a block (the state saver must notice them). */
 const STATE_CHANGING_DEV_METHOD =
@@ -25,15 +25,19 @@ export function registerNodeRequest(client: object, request: NodeRequest): void 
   nodeRequests.set(client, request)
 }
 
-/** Sends a raw JSON-RPC request (node-specific methods that viem does not type, e.g. anvil_setCode). */
+/**
+ * Sends a raw JSON-RPC request (node-specific methods that viem does not type, e.g. anvil_setCode). `readBody`
+ * reads the response text in place of JSON.parse where the transport has the text (IPC and node:http).
+ */
 export async function requestRpc<T = unknown>(
   client: PublicClient,
   method: string,
   params: unknown[] = [],
+  readBody?: ReadResponseBody,
 ): Promise<T> {
   const direct = nodeRequests.get(client)
   const result = direct
-    ? ((await direct(method, params)) as T)
+    ? ((await direct(method, params, readBody)) as T)
     : await (client.request as unknown as (args: { method: string; params: unknown[] }) => Promise<T>)({
         method,
         params,

@@ -1,5 +1,6 @@
 import { type Address, type Hex, numberToHex, type RpcStateOverride } from 'viem'
 import type { Chain } from '../types'
+import type { ReadResponseBody } from './nodeRpcError'
 import { requestRpc } from './requestRpc'
 
 export type TraceCallRequest = {
@@ -26,6 +27,8 @@ export type TraceCallOptions = {
   disableStack?: boolean
   /** Most struct-log steps to return. */
   limit?: number
+  /** Reads the response text in place of JSON.parse (see requestRpc). */
+  readBody?: ReadResponseBody
 }
 
 /** `debug_traceCall` (anvil and geth run JS tracers; EDR/hardhat only built-in ones). Returns the raw result. */
@@ -49,5 +52,10 @@ export async function traceCall<T = unknown>(
   if (options.disableStorage !== undefined) config.disableStorage = options.disableStorage
   if (options.disableStack !== undefined) config.disableStack = options.disableStack
   if (options.limit !== undefined) config.limit = options.limit
-  return requestRpc<T>(chain.publicClient, 'debug_traceCall', [call, options.blockTag ?? 'latest', config])
+  return requestRpc<T>(
+    chain.publicClient,
+    'debug_traceCall',
+    [call, options.blockTag ?? 'latest', config],
+    options.readBody,
+  )
 }
