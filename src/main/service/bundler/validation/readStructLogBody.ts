@@ -9,7 +9,8 @@ const STORAGE = '"storage":'
 
 /**
  * Reads a struct-logger response (`debug_traceCall` without stack or memory) straight from its text, keeping
- * of each step only what the validation checks use: op, gas, depth, and the storage of SLOAD/SSTORE steps.
+ * of each step only what the validation checks use: op, depth, the gas left at SSTORE steps and the storage
+ * of SLOAD/SSTORE steps.
  * JSON.parse of the same text builds every field of every step (a Smart Account validation: 5,000 steps,
  * 370 KB) and cost the service more than the rest of the operation. Expects the field order geth and anvil
  * write (op, gas, depth, then storage); any other response (an error, no struct log) goes to JSON.parse.
@@ -23,14 +24,10 @@ export function readStructLogBody(text: string): RpcResponseJson {
   while (at !== -1) {
     const opStart = at + OP.length
     const opEnd = text.indexOf('"', opStart)
-    const gasAt = text.indexOf(GAS, opEnd)
-    const depthAt = text.indexOf(DEPTH, gasAt)
-    if (opEnd === -1 || gasAt === -1 || depthAt === -1) throw new Error('unreadable struct log step')
-    const step: StructLog = {
-      op: text.slice(opStart, opEnd),
-      gas: readInteger(text, gasAt + GAS.length),
-      depth: readInteger(text, depthAt + DEPTH.length),
-    }
+    const depthAt = text.indexOf(DEPTH, opEnd)
+    if (opEnd === -1 || depthAt === -1) throw new Error('unreadable struct log step')
+    const step: StructLog = { op: text.slice(opStart, opEnd), depth: readInteger(text, depthAt + DEPTH.length) }
+    if (step.op === 'SSTORE') step.gas = readInteger(text, text.indexOf(GAS, opEnd) + GAS.length)
     const next = text.indexOf(OP, depthAt)
     if (step.op === 'SLOAD' || step.op === 'SSTORE') {
       const storageAt = text.indexOf(STORAGE, depthAt)

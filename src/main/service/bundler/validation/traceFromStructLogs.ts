@@ -5,7 +5,8 @@ import type { StorageAccess, ValidationFrame, ValidationTrace } from './validati
 /** One step of geth's struct logger, as anvil and geth return it with `disableStack: true`. */
 export type StructLog = {
   op: string
-  gas: number
+  /** Gas left before the step (needed at SSTORE steps only). */
+  gas?: number
   depth: number
   /** Storage of the running contract touched so far in the call (SLOAD/SSTORE steps only). */
   storage?: Record<string, string>
@@ -126,7 +127,7 @@ export function traceFromStructLogs(
     if (restricted) count(frame.opcodes, restricted)
     if (STACK_ONLY_OPCODES.has(op)) return { gap: `${op} in validation` }
     if (op === 'SLOAD' || op === 'SSTORE') {
-      if (op === 'SSTORE' && log.gas < 2300) frame.outOfGas = true
+      if (op === 'SSTORE' && log.gas !== undefined && log.gas < 2300) frame.outOfGas = true
       access = frame.access[call.storageOwner as Address]
       if (!access) {
         access = { reads: {}, writes: {} }
