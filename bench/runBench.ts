@@ -31,11 +31,10 @@ const OPERATIONS = 200
 /** Operations run (not measured) before the measured phases: a service that has been busy for a while. */
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 0)
 /**
- * Operations run (not measured) between the cold loop and the warm measurements: a service that has been running
- * for a while (a tenth of it in safe mode, where anvil's tracer is the bottleneck rather than the service's JIT).
+ * Operations run (not measured) between the cold loop and the warm measurements, in both modes: a service that has
+ * been running for a while.
  */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000)
-const SAFE_WARMUP = Math.round(WARMUP / 10)
 const RAW_BUNDLE_SIZE = 10
 
 const rpc = createRpc()
@@ -124,8 +123,7 @@ async function benchMode(unsafe: boolean) {
     await runLoop('cold: ')
 
     // Warm-up (not measured): operations paying the accounts themselves, so that the chain gains no account.
-    const warmup = unsafe ? WARMUP : SAFE_WARMUP
-    await Promise.all(clients.map((client, i) => client.runOperations(shareOf(warmup, i), { toSelf: true })))
+    await Promise.all(clients.map((client, i) => client.runOperations(shareOf(WARMUP, i), { toSelf: true })))
 
     // 2. One client alone (reference: the service's own latency without queueing).
     const alone = await first.runOperations(20)
@@ -275,7 +273,7 @@ const line = (cells: string[]) =>
     .join('  ')
     .trimEnd()
 console.log(
-  `\nOpstation bundler benchmark: ${OPERATIONS} UserOperations a loop, ${CLIENTS} concurrent clients${HISTORY > 0 ? `, after ${HISTORY} operations of history` : ''}; "cold:" rows are the first loop after start, the others follow ${WARMUP} unmeasured operations (${SAFE_WARMUP} in safe mode); automine, ${os.cpus().length} CPUs, Node ${process.version}, load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}\n`,
+  `\nOpstation bundler benchmark: ${OPERATIONS} UserOperations a loop, ${CLIENTS} concurrent clients${HISTORY > 0 ? `, after ${HISTORY} operations of history` : ''}; "cold:" rows are the first loop after start, the others follow ${WARMUP} unmeasured operations; automine, ${os.cpus().length} CPUs, Node ${process.version}, load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}\n`,
 )
 console.log(line(header))
 console.log(line(widths.map((w) => '-'.repeat(w))))

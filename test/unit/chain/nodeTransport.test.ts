@@ -117,6 +117,23 @@ describe('createIpcRequest', () => {
     await expect(request('eth_blockNumber', [])).resolves.toBe('ok')
     expect(node.connections()).toBe(2)
   })
+
+  it("reads a call's answer with the body reader it was sent with; a reader that throws rejects the call", async () => {
+    const socketPath = await tempSocketPath()
+    await startIpcNode(socketPath, (call, socket) => {
+      socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: call.id, result: { text: call.method } })}\n`)
+    })
+    const request = createIpcRequest(socketPath)
+    cleanups.push(() => request.close())
+    const readLength = (text: string) => ({ result: text.length })
+    const [read, parsed] = await Promise.all([request('traced', [], readLength), request('plain', [])])
+    expect(read).toBe(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'traced' } }).length)
+    expect(parsed).toEqual({ text: 'plain' })
+    const failing = () => {
+      throw new Error('unreadable')
+    }
+    await expect(request('traced', [], failing)).rejects.toThrow('unreadable')
+  })
 })
 
 describe('createIpcPool', () => {

@@ -26,7 +26,10 @@ export function readStructLogBody(text: string): RpcResponseJson {
     const opEnd = text.indexOf('"', opStart)
     const depthAt = text.indexOf(DEPTH, opEnd)
     if (opEnd === -1 || depthAt === -1) throw new Error('unreadable struct log step')
-    const step: StructLog = { op: text.slice(opStart, opEnd), depth: readInteger(text, depthAt + DEPTH.length) }
+    const step: StructLog = {
+      op: text.slice(opStart, opEnd),
+      depth: readInteger(text, depthAt + DEPTH.length),
+    }
     if (step.op === 'SSTORE') step.gas = readInteger(text, text.indexOf(GAS, opEnd) + GAS.length)
     const next = text.indexOf(OP, depthAt)
     if (step.op === 'SLOAD' || step.op === 'SSTORE') {

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { readStructLogBody } from '../../../src/main/service/bundler/validation/readStructLogBody'
+
+const SLOT = `0x${'0'.repeat(63)}a`
+const VALUE = `0x${'0'.repeat(63)}1`
+
+/** A response as anvil writes it: every field of every step, in geth's order. */
+const response = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 7,
+  result: {
+    failed: true,
+    gas: 90242,
+    returnValue: '0xe0cff05f',
+    structLogs: [
+      { pc: 0, op: 'PUSH1', gas: 29999000, gasCost: 3, depth: 1, refund: 0 },
+      { pc: 2, op: 'SLOAD', gas: 29998997, gasCost: 2100, depth: 1, storage: { [SLOT]: VALUE }, refund: 0 },
+      { pc: 3, op: 'CALL', gas: 29996897, gasCost: 100, depth: 1, refund: 0 },
+      { pc: 0, op: 'SSTORE', gas: 2299, gasCost: 2900, depth: 2, storage: { [SLOT]: VALUE }, refund: 0 },
+      { pc: 1, op: 'REVERT', gas: 100, gasCost: 0, depth: 2, error: 'execution reverted', refund: 0 },
+    ],
+  },
+})
+
+describe('readStructLogBody', () => {
+  it('keeps op and depth of every step, the gas left at SSTORE and the storage of SLOAD/SSTORE', () => {
+    expect(readStructLogBody(response)).toEqual({
+      result: {
+        structLogs: [
+          { op: 'PUSH1', depth: 1 },
+          { op: 'SLOAD', depth: 1, storage: { [SLOT]: VALUE } },
+          { op: 'CALL', depth: 1 },
+          { op: 'SSTORE', depth: 2, gas: 2299, storage: { [SLOT]: VALUE } },
+          { op: 'REVERT', depth: 2 },
+        ],
+      },
+    })
+  })
+
+  it('passes an error response through as JSON', () => {
+    const error = { jsonrpc: '2.0', id: 7, error: { code: -32000, message: 'out of gas' } }
+    expect(readStructLogBody(JSON.stringify(error))).toEqual(error)
+  })
+
+  it('throws on a step it cannot read rather than guess', () => {
+    expect(() => readStructLogBody('{"result":{"structLogs":[{"pc":0,"op":"PUSH1","gas":1}]}}')).toThrow(
+      /unreadable struct log step/,
+    )
+  })
+})
