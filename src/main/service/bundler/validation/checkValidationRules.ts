@@ -66,11 +66,8 @@ export function checkValidationRules(params: CheckValidationRulesParameters): Ru
   const minStake = params.minStake ?? 1n
   const minDelay = params.minUnstakeDelaySec ?? 86_400n
   const isStaked = (info: StakeInfo) => info.stake >= minStake && info.unstakeDelaySec >= minDelay
-  const sender = op.sender.toLowerCase() as Address
+  const { sender, factory, paymaster } = readEntities(op)
   const entryPoint = params.entryPoint.toLowerCase() as Address
-  const factory = op.initCode.length >= 42 ? (op.initCode.slice(0, 42).toLowerCase() as Address) : null
-  const paymaster =
-    op.paymasterAndData.length >= 42 ? (op.paymasterAndData.slice(0, 42).toLowerCase() as Address) : null
   const staked: Record<ValidationEntity, boolean> = {
     account: isStaked(params.stakes.sender),
     factory: isStaked(params.stakes.factory),
@@ -166,6 +163,21 @@ export function checkValidationRules(params: CheckValidationRulesParameters): Ru
     })
   }
   return violations
+}
+
+/** The operation's entities, lowercase: the sender, and the factory and paymaster when it names them. */
+export function readEntities(op: UserOperationV06): {
+  sender: Address
+  factory: Address | null
+  paymaster: Address | null
+} {
+  const leadingAddress = (field: Hex) =>
+    field.length >= 42 ? (field.slice(0, 42).toLowerCase() as Address) : null
+  return {
+    sender: op.sender.toLowerCase() as Address,
+    factory: leadingAddress(op.initCode),
+    paymaster: leadingAddress(op.paymasterAndData),
+  }
 }
 
 function classifyFrame(

@@ -7,12 +7,12 @@ import {
 import { encodeSimulateValidation } from '../../chain/entryPoint/encodeEntryPointCall'
 import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
 import { simulateValidation, type ValidationResult } from '../../chain/entryPoint/simulateValidation'
-import { traceCall } from '../../chain/node/traceCall'
+import { type TraceCallRequest, traceCall } from '../../chain/node/traceCall'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { createConcurrencyLimit } from '../../createConcurrencyLimit'
 import { ChainError } from '../../errors'
 import { userOperationRejected } from '../userOperationErrors'
-import { checkValidationRules, type RuleViolation } from './checkValidationRules'
+import { checkValidationRules, type RuleViolation, readEntities } from './checkValidationRules'
 import { KeccakPreimages } from './keccakPreimages'
 import { traceValidationNatively } from './traceValidationNatively'
 import { type ValidationTrace, validationTracer } from './validationTracer'
@@ -72,29 +72,8 @@ export async function simulateValidationWithRules(
     data: encodeSimulateValidation(userOperation),
     gas: params.gas,
   }
-  const native = await limitTraces(() => traceValidationNatively(chain, request, stateOverride)).catch(
-    () => null,
-  )
-  if (native && !('gap' in native)) {
-    const result = decodeValidationOutput(native)
-    const slots = native.frames.flatMap((frame) =>
-      Object.values(frame.access).flatMap((access) => [
-        ...Object.keys(access.reads),
-        ...Object.keys(access.writes),
-      ]),
-    ) as Hex[]
-    const entities = [
-      userOperation.sender,
-      addressIn(userOperation.initCode),
-      addressIn(userOperation.paymasterAndData),
-    ]
-    const keccak = knownPreimages.preimagesFor(
-      slots,
-      entities.filter((a): a is Address => a !== null),
-    )
-    const violations = checkTrace({ ...native, keccak }, result, params)
-    if (violations.length === 0) return { result, violations, tracer: 'native' }
-  }
+  const accepted = await acceptOnNativeTraces(params, request)
+  if (accepted) return { result: accepted, violations: [], tracer: 'native' }
   let trace: ValidationTrace
   try {
     trace = await traceCall<ValidationTrace>(chain, request, {
@@ -114,6 +93,31 @@ export async function simulateValidationWithRules(
   return { result, violations: checkTrace(trace, result, params), tracer: 'javascript' }
 }
 
+/**
+ * The EntryPoint's result when the native traces show no broken rule; null when the JavaScript tracer has to
+ * decide (a gap in the native traces, a node that refused them, or a violation to confirm).
+ */
+async function acceptOnNativeTraces(
+  params: SimulateValidationWithRulesParameters,
+  request: TraceCallRequest,
+): Promise<ValidationResult | null> {
+  const native = await limitTraces(() =>
+    traceValidationNatively(params.chain, request, params.stateOverride),
+  ).catch(() => null)
+  if (!native || 'gap' in native) return null
+  const result = decodeValidationOutput(native)
+  const slots = native.frames.flatMap((frame) =>
+    Object.values(frame.access).flatMap((access) => [
+      ...Object.keys(access.reads),
+      ...Object.keys(access.writes),
+    ]),
+  ) as Hex[]
+  const { sender, factory, paymaster } = readEntities(params.userOperation)
+  const entities = [sender, factory, paymaster].filter((address): address is Address => address !== null)
+  const keccak = knownPreimages.preimagesFor(slots, entities)
+  return checkTrace({ ...native, keccak }, result, params).length === 0 ? result : null
+}
+
 function checkTrace(
   trace: ValidationTrace,
   result: ValidationResult,
@@ -126,11 +130,6 @@ function checkTrace(
     stakes: { sender: result.senderInfo, factory: result.factoryInfo, paymaster: result.paymasterInfo },
     paymasterContext: result.returnInfo.paymasterContext,
   })
-}
-
-/** The address a field like initCode or paymasterAndData starts with, if it is long enough to hold one. */
-function addressIn(field: Hex): Address | null {
-  return field.length >= 42 ? (field.slice(0, 42) as Address) : null
 }
 
 function decodeValidationOutput(trace: Pick<ValidationTrace, 'output'>): ValidationResult {
