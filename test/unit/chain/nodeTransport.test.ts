@@ -182,4 +182,13 @@ describe('createNodeTransport', () => {
     const client = createPublicClient({ transport: node.transport })
     expect(await client.getBlockNumber({ cacheTime: 0 })).toBe(1n)
   })
+
+  it('hands the body reader of a call to the HTTP transport as well', async () => {
+    const rpcUrl = await startHttpNode((call) => call.method)
+    const node = createNodeTransport({ rpcUrl })
+    cleanups.push(() => node.close())
+    const readUpperCase = (text: string) => ({ result: (JSON.parse(text).result as string).toUpperCase() })
+    expect(await node.request('traced', [], readUpperCase)).toBe('TRACED')
+    expect(await node.request('plain', [])).toBe('plain')
+  })
 })
