@@ -38,11 +38,18 @@ async function waitForReceipt(userOpHash: string) {
 }
 
 describe('ERC-7562 validation rules (safe mode by default, --unsafe skips them)', () => {
-  it('accepts an account whose validation follows the rules', async () => {
+  it('accepts an account whose validation follows the rules, checked on the built-in traces (its timeline says so)', async () => {
     await account.setMode(0)
     const { status, body } = await send(0n)
     expect(status).toBe(200)
     expect((await waitForReceipt(body.result)).success).toBe(true)
+    const record = await requestJson(`${service.baseUrl}/console/api/user-operations/${body.result}`, {
+      headers: { authToken: service.authToken() },
+    })
+    expect(record.body.data.timeline[0]).toMatchObject({
+      status: 'pending',
+      note: "ERC-7562 rules checked on the node's built-in traces",
+    })
   })
 
   it('rejects a banned opcode (TIMESTAMP) in validation with -32502 in safe mode, accepts it in unsafe mode', async () => {

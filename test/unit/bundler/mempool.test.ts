@@ -32,6 +32,7 @@ function entry(sender: `0x${string}`, nonce: bigint, extra: Partial<MempoolEntry
     entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
     state: 'pending',
     validated: true,
+    rulesCheckedBy: 'none',
     prefund: 1000n,
     factory: null,
     paymaster: null,

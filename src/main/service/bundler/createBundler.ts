@@ -24,7 +24,7 @@ import {
   type GasFees,
 } from './estimation/estimateUserOperationGas'
 import { createGasPrices } from './gasPrices'
-import { Mempool } from './mempool/mempool'
+import { Mempool, type MempoolEntry } from './mempool/mempool'
 import { recoverMempool } from './mempool/recoverMempool'
 import { Reputation, type ReputationEntry } from './mempool/reputation'
 import { createFinishWaiters } from './receipts/createFinishWaiters'
@@ -36,6 +36,13 @@ import { recoverMinedOperations } from './records/recoverMinedOperations'
 import { applyOutcome, createUserOperationRecords } from './records/userOperationRecords'
 import { readAaCode } from './userOperationErrors'
 import { type PartialUserOperation, toWireUserOperation, type WireUserOperation } from './userOperationSchema'
+
+/** The timeline note of an accepted operation: how its validation was checked against ERC-7562. */
+const RULES_NOTES: Record<MempoolEntry['rulesCheckedBy'], string> = {
+  native: "ERC-7562 rules checked on the node's built-in traces",
+  javascript: 'ERC-7562 rules checked with the JavaScript tracer',
+  none: 'unsafe mode: ERC-7562 rules not checked',
+}
 
 export type { BundlerOptions, BundlingMode, ReceiptFormat } from './bundlerOptions'
 export { defaultBundlerOptions } from './bundlerOptions'
@@ -280,7 +287,7 @@ export function createBundler({
           dappId,
           receiptFormat,
           note: entry.validated
-            ? undefined
+            ? RULES_NOTES[entry.rulesCheckedBy]
             : 'accepted behind pending operations of its sender; validated when bundled',
         })
         nonces.mempoolChanged()

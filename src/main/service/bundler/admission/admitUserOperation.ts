@@ -159,6 +159,7 @@ export async function admitUserOperation({
     entryPoint,
     state: 'pending',
     validated: admission.validated,
+    rulesCheckedBy: admission.validated ? admission.tracer : 'none',
     prefund,
     factory,
     paymaster,

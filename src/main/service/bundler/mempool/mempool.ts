@@ -12,6 +12,8 @@ export type MempoolEntry = {
    * yet (its account is deployed by an earlier one); the bundle simulation validates it.
    */
   validated: boolean
+  /** How the ERC-7562 rules were checked when it was accepted (`none`: unsafe mode, or not validated yet). */
+  rulesCheckedBy: 'native' | 'javascript' | 'none'
   /** Wei the EntryPoint reserves for it (for the paymaster deposit check). */
   prefund: bigint
   factory: Address | null

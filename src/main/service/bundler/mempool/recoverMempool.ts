@@ -60,6 +60,7 @@ export async function recoverMempool({
         entryPoint,
         state: 'pending',
         validated: false,
+        rulesCheckedBy: 'none',
         prefund: bundleGasOf(op) * op.maxFeePerGas,
         factory: addressPrefix(op.initCode),
         paymaster: addressPrefix(op.paymasterAndData),
