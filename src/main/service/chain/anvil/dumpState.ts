@@ -1,14 +1,15 @@
 import { createGunzip } from 'node:zlib'
-import type { NodeRequest } from '../node/nodeRpcError'
+import type { NodeRequest, RpcResponseJson } from '../node/nodeRpcError'
 import { writeFileAtomic } from '../writeFileAtomic'
 
 const DUMP_TIMEOUT_MS = 10_000
+const HEX_RESULT = '"result":"0x'
 
 /** Dumps anvil's state (`anvil_dumpState`) to `statePath` atomically, in the plain JSON `--state` loads. */
 export async function dumpState(request: NodeRequest, statePath: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   const result = await Promise.race([
-    request('anvil_dumpState', []),
+    request('anvil_dumpState', [], readDumpBody),
     new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new Error(`anvil_dumpState did not answer within ${DUMP_TIMEOUT_MS / 1000} s`)),
@@ -16,9 +17,12 @@ export async function dumpState(request: NodeRequest, statePath: string): Promis
       )
     }),
   ]).finally(() => clearTimeout(timer))
-  if (typeof result !== 'string' || !result.startsWith('0x'))
-    throw new Error('anvil_dumpState returned no state')
-  const bytes = Buffer.from(result.slice(2), 'hex')
+  const bytes = Buffer.isBuffer(result)
+    ? result
+    : typeof result === 'string' && result.startsWith('0x')
+      ? Buffer.from(result.slice(2), 'hex')
+      : undefined
+  if (!bytes || bytes.length === 0) throw new Error('anvil_dumpState returned no state')
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
     await writeFileAtomic(statePath, bytes)
     return
@@ -29,4 +33,15 @@ export async function dumpState(request: NodeRequest, statePath: string): Promis
   const json = createGunzip()
   json.end(bytes)
   await writeFileAtomic(statePath, json)
+}
+
+/**
+ * The dump's bytes decoded straight from the response text: its hex is megabytes (about 2 KB per operation the
+ * chain has seen), which JSON.parse would copy once more before decoding. Anything else goes to JSON.parse.
+ */
+function readDumpBody(text: string): RpcResponseJson {
+  const at = text.indexOf(HEX_RESULT)
+  const end = at === -1 ? -1 : text.indexOf('"', at + HEX_RESULT.length)
+  if (end === -1) return JSON.parse(text)
+  return { result: Buffer.from(text.slice(at + HEX_RESULT.length, end), 'hex') }
 }
