@@ -16,6 +16,7 @@ import { traceCall } from '../../chain/node/traceCall'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { ChainError } from '../../errors'
 import type { CallFrame } from '../callFrame'
+import { readEntities } from '../readEntities'
 import { executionReverted, userOperationRejected } from '../userOperationErrors'
 import type { PartialUserOperation } from '../userOperationSchema'
 import { calculatePreVerificationGas } from './calculatePreVerificationGas'
@@ -313,8 +314,7 @@ async function simulateHandleOpTrace(
   outcome.validAfter = validAfter
   outcome.validUntil = validUntil
   const inner = findInnerHandleOp(top, entryPoint)
-  const paymaster =
-    op.paymasterAndData.length >= 42 ? (op.paymasterAndData.slice(0, 42).toLowerCase() as Address) : null
+  const { paymaster } = readEntities(op)
   for (const frame of inner?.calls ?? []) {
     const to = frame.to?.toLowerCase()
     if (to === op.sender.toLowerCase() && op.callData !== '0x' && frame.input === op.callData.toLowerCase()) {

@@ -1,5 +1,6 @@
 import { type Address, getAddress, type Hex, hexToBigInt, keccak256, pad, toFunctionSelector } from 'viem'
 import type { UserOperationV06 } from '../../chain/types'
+import { readEntities } from '../readEntities'
 import { ASSOCIATED_SLOT_RANGE } from './keccakPreimages'
 import type { ValidationFrame, ValidationTrace } from './validationTracer'
 
@@ -163,21 +164,6 @@ export function checkValidationRules(params: CheckValidationRulesParameters): Ru
     })
   }
   return violations
-}
-
-/** The operation's entities, lowercase: the sender, and the factory and paymaster when it names them. */
-export function readEntities(op: UserOperationV06): {
-  sender: Address
-  factory: Address | null
-  paymaster: Address | null
-} {
-  const leadingAddress = (field: Hex) =>
-    field.length >= 42 ? (field.slice(0, 42).toLowerCase() as Address) : null
-  return {
-    sender: op.sender.toLowerCase() as Address,
-    factory: leadingAddress(op.initCode),
-    paymaster: leadingAddress(op.paymasterAndData),
-  }
 }
 
 function classifyFrame(

@@ -94,7 +94,6 @@ export function traceFromStructLogs(
       }
     }
 
-    let access: StorageAccess | undefined
     let slots: string[] = []
     if (op === 'SLOAD' || op === 'SSTORE') {
       if (!log.storage) return { gap: 'struct log without storage' }
@@ -128,7 +127,7 @@ export function traceFromStructLogs(
     if (STACK_ONLY_OPCODES.has(op)) return { gap: `${op} in validation` }
     if (op === 'SLOAD' || op === 'SSTORE') {
       if (op === 'SSTORE' && log.gas !== undefined && log.gas < 2300) frame.outOfGas = true
-      access = frame.access[call.storageOwner as Address]
+      let access: StorageAccess | undefined = frame.access[call.storageOwner as Address]
       if (!access) {
         access = { reads: {}, writes: {} }
         frame.access[call.storageOwner as Address] = access
