@@ -13,9 +13,13 @@
  *   metadata bytecodeHash ipfs (solc default). Source unit names of the Biconomy files are
  *   `contracts/smart-account/...` as in Biconomy's repository.
  *
- * Copied without recompiling (the audited, published bytecode):
+ * Copied without recompiling (the audited, published bytecode; MIT licence, as the packages state):
  *   - EntryPoint v0.6, SimpleAccountFactory and SimpleAccount from `@account-abstraction/contracts@0.6.0`
  *     `artifacts/*.json`.
+ *   - EntryPoint, EntryPointSimulations, SimpleAccountFactory and SimpleAccount v0.7 and v0.8 (and v0.8's
+ *     Simple7702Account) from `@account-abstraction/contracts@0.7.0` / `@0.8.0` (installed under the npm aliases
+ *     `@account-abstraction/contracts-v07` / `-v08`). Deployed with the CREATE2 deployer, these land at the
+ *     canonical addresses (EntryPoint with the published salts, the rest with salt 0).
  *   - `PROXY_CREATION_CODE` of the Biconomy SDK (`@biconomy/account`), which the SDK uses to compute Smart Account
  *     addresses off-chain. Our compiled Proxy differs from it only in the metadata hash, so the chain module patches
  *     the SDK's bytes into the factory's runtime code (see `chain/deploy/getSmartAccountFactoryCode.ts`).
@@ -46,7 +50,6 @@ function packageDir(name) {
   throw new Error(`Package ${name} is not installed`)
 }
 const biconomyDir = packageDir('@biconomy-devx/account-contracts-v2')
-const aaDir = packageDir('@account-abstraction/contracts')
 const sdkDir = packageDir('@biconomy/account')
 
 export const compilerSettings = {
@@ -158,28 +161,29 @@ function compileSolidity() {
   return result
 }
 
-function copyAccountAbstractionArtifacts() {
-  const read = (name) => JSON.parse(readFileSync(join(aaDir, 'artifacts', `${name}.json`), 'utf8'))
-  const version = JSON.parse(readFileSync(join(aaDir, 'package.json'), 'utf8')).version
-  const pick = (key, name) => {
-    const a = read(name)
-    return [
-      key,
-      {
-        contractName: a.contractName,
-        sourceName: a.sourceName,
-        package: `@account-abstraction/contracts@${version}`,
-        abi: a.abi,
-        bytecode: a.bytecode,
-        deployedBytecode: a.deployedBytecode,
-      },
-    ]
-  }
-  return Object.fromEntries([
-    pick('entryPoint', 'EntryPoint'),
-    pick('simpleAccountFactory', 'SimpleAccountFactory'),
-    pick('simpleAccount', 'SimpleAccount'),
-  ])
+/**
+ * Copies published artifacts of one `@account-abstraction/contracts` release: `picks` is [export name, artifact].
+ * The v0.7 and v0.8 releases are installed under npm aliases (`@account-abstraction/contracts-v07`, `-v08`).
+ */
+function copyAccountAbstractionArtifacts(packageName, picks) {
+  const dir = packageDir(packageName)
+  const version = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
+  return Object.fromEntries(
+    picks.map(([key, name]) => {
+      const a = JSON.parse(readFileSync(join(dir, 'artifacts', `${name}.json`), 'utf8'))
+      return [
+        key,
+        {
+          contractName: a.contractName,
+          sourceName: a.sourceName,
+          package: `@account-abstraction/contracts@${version}`,
+          abi: a.abi,
+          bytecode: a.bytecode,
+          deployedBytecode: a.deployedBytecode,
+        },
+      ]
+    }),
+  )
 }
 
 function readSdkProxyCreationCode() {
@@ -194,7 +198,24 @@ function readSdkProxyCreationCode() {
 export function buildArtifacts() {
   return {
     ...compileSolidity(),
-    ...copyAccountAbstractionArtifacts(),
+    ...copyAccountAbstractionArtifacts('@account-abstraction/contracts', [
+      ['entryPoint', 'EntryPoint'],
+      ['simpleAccountFactory', 'SimpleAccountFactory'],
+      ['simpleAccount', 'SimpleAccount'],
+    ]),
+    ...copyAccountAbstractionArtifacts('@account-abstraction/contracts-v07', [
+      ['entryPointV07', 'EntryPoint'],
+      ['entryPointSimulationsV07', 'EntryPointSimulations'],
+      ['simpleAccountFactoryV07', 'SimpleAccountFactory'],
+      ['simpleAccountV07', 'SimpleAccount'],
+    ]),
+    ...copyAccountAbstractionArtifacts('@account-abstraction/contracts-v08', [
+      ['entryPointV08', 'EntryPoint'],
+      ['entryPointSimulationsV08', 'EntryPointSimulations'],
+      ['simpleAccountFactoryV08', 'SimpleAccountFactory'],
+      ['simpleAccountV08', 'SimpleAccount'],
+      ['simple7702AccountV08', 'Simple7702Account'],
+    ]),
     sdkProxy: readSdkProxyCreationCode(),
   }
 }

@@ -1,4 +1,5 @@
-import { keccak256, parseEther } from 'viem'
+import { getContractAddress, type Hex, keccak256, parseEther } from 'viem'
+import { entryPoint07Address, entryPoint08Abi, entryPoint08Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -14,6 +15,7 @@ import {
 } from '../../../src/main/service/chain'
 import { sdkProxyArtifact } from '../../../src/main/service/chain/artifacts'
 import { buildDeploymentPlan } from '../../../src/main/service/chain/deploy/buildDeploymentPlan'
+import { holdsPlannedCode } from '../../../src/main/service/chain/deploy/deployContracts'
 import { makeDataDir } from './userOpHelpers'
 
 describe('startChain (embedded anvil)', () => {
@@ -56,8 +58,49 @@ describe('startChain (embedded anvil)', () => {
     expect(chain.deployed.sort()).toEqual(plan.map((p) => p.name).sort())
     for (const item of plan) {
       const code = await chain.publicClient.getCode({ address: item.address })
-      expect(code && keccak256(code), item.name).toBe(keccak256(item.expectedCode))
+      expect(code && holdsPlannedCode(code, item), item.name).toBe(true)
+      if (item.codeMatch !== 'immutablesMasked')
+        expect(code && keccak256(code), item.name).toBe(keccak256(item.expectedCode))
     }
+  })
+
+  it('deploys EntryPoint v0.7 and v0.8, their SimpleAccountFactories and Simple7702Account where viem and permissionless expect them, with the canonical code', async () => {
+    if (!chain) throw new Error('no chain')
+    // The addresses viem (entryPoint07Address, entryPoint08Address, toSimple7702SmartAccount) and permissionless
+    // (toSimpleSmartAccount's factories) hard-code.
+    expect(chain.addresses.entryPointV07).toBe(entryPoint07Address)
+    expect(chain.addresses.entryPointV08).toBe(entryPoint08Address)
+    expect(chain.addresses.simpleAccountFactoryV07).toBe('0x91E60e0613810449d098b0b5Ec8b51A0FE8c8985')
+    expect(chain.addresses.simpleAccountFactoryV08).toBe('0x13E9ed32155810FDbd067D4522C492D6f68E5944')
+    expect(chain.addresses.simple7702AccountV08).toBe('0xe6Cae83BdE06E4c305530e199D7217f42808555B')
+    // Runtime code hashes on chain 31337 (v0.8's EIP-712 domain immutables depend on the chain id), as the
+    // canonical deployments on every chain with that id have them.
+    const codeHashes: Record<string, Hex> = {}
+    for (const name of [
+      'entryPointV07',
+      'simpleAccountFactoryV07',
+      'entryPointV08',
+      'simpleAccountFactoryV08',
+      'simple7702AccountV08',
+    ] as const) {
+      const code = await chain.publicClient.getCode({ address: chain.addresses[name] })
+      codeHashes[name] = keccak256(code ?? '0x')
+    }
+    expect(codeHashes).toMatchInlineSnapshot(`
+      {
+        "entryPointV07": "0x8db5ff695839d655407cc8490bb7a5d82337a86a6b39c3f0258aa6c3b582fc58",
+        "entryPointV08": "0x0a58ad57e3f8266dcc99cda79b0d3d784a4cedc4e972f33a8a2c5cecbb9e67b4",
+        "simple7702AccountV08": "0xcc7b633aef4b2543cb8f37522adf1a401f910f0f6b2430c1eecc11f401ccfcf3",
+        "simpleAccountFactoryV07": "0xef864ebcb05608afdd25888b657deb36cdee118a2b4e0adbbe47e26f938ded45",
+        "simpleAccountFactoryV08": "0xa2e635152a61e180383c7afc045620b7461ef6f43ba27d592262513106b991b7",
+      }
+    `)
+    const senderCreatorV08 = await chain.publicClient.readContract({
+      address: chain.addresses.entryPointV08,
+      abi: entryPoint08Abi,
+      functionName: 'senderCreator',
+    })
+    expect(senderCreatorV08).toBe(getContractAddress({ from: chain.addresses.entryPointV08, nonce: 1n }))
   })
 
   it('initializes the paymasters (owner = executor, signer = the service key) and stakes them for a day', async () => {

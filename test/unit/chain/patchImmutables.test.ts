@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   fillZeroPush32,
   findZeroPush32Offsets,
+  matchesWithImmutablesMasked,
   patchImmutables,
 } from '../../../src/main/service/chain/deploy/patchImmutables'
 
@@ -35,5 +36,20 @@ describe('findZeroPush32Offsets', () => {
     const code = `0x617f007f${zero32}` as const
     expect(findZeroPush32Offsets(code)).toEqual([4])
     expect(fillZeroPush32(code, '0xff')).toBe(`0x617f007f${'00'.repeat(31)}ff`)
+  })
+})
+
+describe('matchesWithImmutablesMasked', () => {
+  const template = `0x60017f${zero32}7f${zero32}00` as const
+  it('accepts code that differs from the template only inside its PUSH32 0 placeholders', () => {
+    expect(matchesWithImmutablesMasked(`0x60017f${'ab'.repeat(32)}7f${'cd'.repeat(32)}00`, template)).toBe(
+      true,
+    )
+    expect(matchesWithImmutablesMasked(template, template)).toBe(true)
+  })
+  it('refuses code that differs outside the placeholders or in length', () => {
+    expect(matchesWithImmutablesMasked(`0x60027f${'ab'.repeat(32)}7f${zero32}00`, template)).toBe(false)
+    expect(matchesWithImmutablesMasked(`0x60017f${zero32}7f${zero32}01`, template)).toBe(false)
+    expect(matchesWithImmutablesMasked(`0x60017f${zero32}7f${zero32}0000`, template)).toBe(false)
   })
 })

@@ -13,7 +13,23 @@ export const canonicalAddresses = {
   ecdsaModule: '0x0000001c5b32F37F5beA87BDD5374eB2aC54eA8e',
   verifyingPaymaster: '0x00000f79B7FaF42EEBAdbA19aCc07cD08Af44789',
   tokenPaymaster: '0x00000f7365cA6C59A2C93719ad53d567ed49c14C',
+  /** v0.7 EntryPoint: CREATE2(deployer, entryPointSalts.v07, bytecode of @account-abstraction/contracts@0.7.0). */
+  entryPointV07: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+  /** v0.7 SimpleAccountFactory: CREATE2(deployer, salt 0, bytecode ‖ abi.encode(entryPointV07)). */
+  simpleAccountFactoryV07: '0x91E60e0613810449d098b0b5Ec8b51A0FE8c8985',
+  /** v0.8 EntryPoint: CREATE2(deployer, entryPointSalts.v08, bytecode of @account-abstraction/contracts@0.8.0). */
+  entryPointV08: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
+  /** v0.8 SimpleAccountFactory: CREATE2(deployer, salt 0, bytecode ‖ abi.encode(entryPointV08)). */
+  simpleAccountFactoryV08: '0x13E9ed32155810FDbd067D4522C492D6f68E5944',
+  /** v0.8 Simple7702Account (viem's toSimple7702SmartAccount delegates to it): CREATE2(deployer, salt 0, bytecode). */
+  simple7702AccountV08: '0xe6Cae83BdE06E4c305530e199D7217f42808555B',
 } as const satisfies Record<string, Address>
+
+/** The published CREATE2 salts of the v0.7 and v0.8 EntryPoints (eth-infinitism's deployment scripts). */
+export const entryPointSalts = {
+  v07: '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3',
+  v08: '0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9',
+} as const
 
 /**
  * Runtime code of the deterministic deployment proxy (github.com/Arachnid/deterministic-deployment-proxy):

@@ -42,6 +42,11 @@ export type ChainAddresses = {
   ecdsaModule: Address
   verifyingPaymaster: Address
   tokenPaymaster: Address
+  entryPointV07: Address
+  simpleAccountFactoryV07: Address
+  entryPointV08: Address
+  simpleAccountFactoryV08: Address
+  simple7702AccountV08: Address
   tokens: TokenInfo[]
 }
 

@@ -54,6 +54,10 @@ export function buildAnvilArgs(p: SpawnAnvilParameters): string[] {
     // history: anvil CPU per operation 3.6 -> 2.5 ms, its memory 400 -> 225 MB).
     '--prune-history',
     String(HISTORICAL_STATES),
+    // Prague: EIP-7702 authorizations (type-4 transactions) for EntryPoint v0.8's 7702 accounts. anvil's default
+    // ("latest") moves with its releases; a fixed fork keeps the chain's rules the same across anvil versions.
+    '--hardfork',
+    'prague',
     '--gas-limit',
     String(p.gasLimit),
     '--no-request-size-limit',

@@ -4,13 +4,18 @@ import {
   defaultCallbackHandlerArtifact,
   ecdsaOwnershipRegistryModuleArtifact,
   entryPointArtifact,
+  entryPointV07Artifact,
+  entryPointV08Artifact,
+  simple7702AccountV08Artifact,
   simpleAccountFactoryArtifact,
+  simpleAccountFactoryV07Artifact,
+  simpleAccountFactoryV08Artifact,
   smartAccountArtifact,
   smartAccountFactoryArtifact,
   testTokenArtifact,
   verifyingSingletonPaymasterArtifact,
 } from '../artifacts'
-import { canonicalAddresses, testTokens } from '../constants'
+import { canonicalAddresses, entryPointSalts, testTokens } from '../constants'
 import { getSmartAccountFactoryCode } from './getSmartAccountFactoryCode'
 import { getAddressMappingSlot, getStorageSlot, toSlotHex, toStorageWord } from './getStorageSlot'
 import { fillZeroPush32, patchImmutables } from './patchImmutables'
@@ -21,7 +26,13 @@ export type PlannedContract = {
   address: Address
   /** Runtime code the address must hold. */
   expectedCode: Hex
-} & ({ via: 'create2'; initCode: Hex } | { via: 'setCode'; storage: StorageWord[] })
+  /**
+   * `immutablesMasked`: `expectedCode` is the compiler's runtime code with its immutables left as `PUSH32 0`
+   * placeholders (several immutables, some chain-dependent, such as v0.8's EIP-712 domain), and the code on chain
+   * must equal it everywhere else. Default: exactly equal.
+   */
+  codeMatch?: 'exact' | 'immutablesMasked'
+} & ({ via: 'create2'; salt: Hex; initCode: Hex } | { via: 'setCode'; storage: StorageWord[] })
 
 /** A storage word the constructor would have written. `verify`: re-checked (and repaired) on every start. */
 export type StorageWord = { label: string; slot: Hex; value: Hex; verify: boolean }
@@ -47,19 +58,79 @@ const NOT_ENTERED = 1n
  */
 const UNACCOUNTED_EP_GAS_OVERHEAD = 18_500n
 
-/** Address a CREATE2-deployer deployment with salt 0 lands at. */
-export function getCreate2Address(initCode: Hex): Address {
+/** Address a CREATE2-deployer deployment lands at (salt 0 unless given). */
+export function getCreate2Address(initCode: Hex, salt: Hex = zeroSalt): Address {
   return getContractAddress({
     opcode: 'CREATE2',
     from: canonicalAddresses.create2Deployer,
-    salt: zeroSalt,
+    salt,
     bytecode: initCode,
   })
 }
 
-function create2(name: string, initCode: Hex, expectedCode: (address: Address) => Hex): PlannedContract {
-  const address = getCreate2Address(initCode)
-  return { name, address, via: 'create2', initCode, expectedCode: expectedCode(address) }
+function create2(
+  name: string,
+  initCode: Hex,
+  expectedCode: (address: Address) => Hex,
+  options: { salt?: Hex; codeMatch?: PlannedContract['codeMatch'] } = {},
+): PlannedContract {
+  const salt = options.salt ?? zeroSalt
+  const address = getCreate2Address(initCode, salt)
+  return {
+    name,
+    address,
+    via: 'create2',
+    salt,
+    initCode,
+    expectedCode: expectedCode(address),
+    codeMatch: options.codeMatch ?? 'exact',
+  }
+}
+
+/** The first contract an address creates with CREATE (a constructor's `new`: the usual immutable). */
+const firstCreatedBy = (address: Address) => getContractAddress({ from: address, nonce: 1n })
+
+/**
+ * The EntryPoints v0.7 and v0.8 at their canonical addresses (published salts), their SimpleAccountFactory (salt 0,
+ * as viem and permissionless expect) and v0.8's Simple7702Account, all from the published artifacts. The v0.7 ones
+ * hold one immutable each, which is filled in; v0.8's EntryPoint (EIP-712 domain) and factory hold several, so
+ * their code is compared with the immutables masked.
+ */
+function planEntryPointsV07V08(): PlannedContract[] {
+  const factoryInitCode = (bytecode: Hex, entryPoint: Address) =>
+    concat([bytecode, encodeAbiParameters([{ type: 'address' }], [entryPoint])])
+  const entryPointV07 = create2(
+    'entryPointV07',
+    entryPointV07Artifact.bytecode,
+    (address) => fillZeroPush32(entryPointV07Artifact.deployedBytecode, firstCreatedBy(address)),
+    { salt: entryPointSalts.v07 },
+  )
+  const entryPointV08 = create2(
+    'entryPointV08',
+    entryPointV08Artifact.bytecode,
+    () => entryPointV08Artifact.deployedBytecode,
+    { salt: entryPointSalts.v08, codeMatch: 'immutablesMasked' },
+  )
+  return [
+    entryPointV07,
+    create2(
+      'simpleAccountFactoryV07',
+      factoryInitCode(simpleAccountFactoryV07Artifact.bytecode, entryPointV07.address),
+      (address) => fillZeroPush32(simpleAccountFactoryV07Artifact.deployedBytecode, firstCreatedBy(address)),
+    ),
+    entryPointV08,
+    create2(
+      'simpleAccountFactoryV08',
+      factoryInitCode(simpleAccountFactoryV08Artifact.bytecode, entryPointV08.address),
+      () => simpleAccountFactoryV08Artifact.deployedBytecode,
+      { codeMatch: 'immutablesMasked' },
+    ),
+    create2(
+      'simple7702AccountV08',
+      simple7702AccountV08Artifact.bytecode,
+      () => simple7702AccountV08Artifact.deployedBytecode,
+    ),
+  ]
 }
 
 const word = (label: string, slot: bigint, value: bigint | Address, verify = true): StorageWord => ({
@@ -122,8 +193,8 @@ function planPaymasters(p: BuildDeploymentPlanParameters): PlannedContract[] {
 
 /**
  * Everything the chain needs, in deployment order, with the runtime code each address must hold.
- * CREATE2 (deterministic deployer, salt 0): EntryPoint, SimpleAccountFactory, test tokens (and the paymasters when
- * the node cannot set code). Set code (dev nodes): the SA v2 stack at Biconomy's addresses and the paymasters at
+ * CREATE2 (deterministic deployer): the EntryPoints v0.6 (salt 0), v0.7 and v0.8 (their published salts), each one's
+ * SimpleAccountFactory, v0.8's Simple7702Account, test tokens (and the paymasters when the node cannot set code). Set code (dev nodes): the SA v2 stack at Biconomy's addresses and the paymasters at
  * theirs, with immutables patched and the storage their constructors would have written.
  */
 export function buildDeploymentPlan(p: BuildDeploymentPlanParameters): PlannedContract[] {
@@ -131,18 +202,15 @@ export function buildDeploymentPlan(p: BuildDeploymentPlanParameters): PlannedCo
   const plan: PlannedContract[] = [
     create2('entryPoint', entryPointArtifact.bytecode, (address) =>
       // The EntryPoint's one immutable is the SenderCreator its constructor deploys (its first CREATE).
-      fillZeroPush32(entryPointArtifact.deployedBytecode, getContractAddress({ from: address, nonce: 1n })),
+      fillZeroPush32(entryPointArtifact.deployedBytecode, firstCreatedBy(address)),
     ),
     create2(
       'simpleAccountFactory',
       concat([simpleAccountFactoryArtifact.bytecode, encodeAbiParameters([{ type: 'address' }], [ep])]),
       // Its one immutable is the SimpleAccount implementation its constructor deploys.
-      (address) =>
-        fillZeroPush32(
-          simpleAccountFactoryArtifact.deployedBytecode,
-          getContractAddress({ from: address, nonce: 1n }),
-        ),
+      (address) => fillZeroPush32(simpleAccountFactoryArtifact.deployedBytecode, firstCreatedBy(address)),
     ),
+    ...planEntryPointsV07V08(),
   ]
 
   // Always planned: where code cannot be set they are verified if present, else reported missing.

@@ -1,10 +1,11 @@
-import { type Address, concat, type Hex, keccak256, numberToHex, type PublicClient, pad } from 'viem'
+import { type Address, concat, type Hex, keccak256, numberToHex, type PublicClient } from 'viem'
 import type { Logger } from '../../log'
 import { canonicalAddresses, create2DeployerRuntimeCode, defaults, testTokens } from '../constants'
 import { requestRpc } from '../node/requestRpc'
 import type { ChainAddresses, ExecutorClient, NodeCapabilities } from '../types'
 import { buildDeploymentPlan, type PlannedContract } from './buildDeploymentPlan'
 import { ensureStakesAndDeposits } from './ensureStakesAndDeposits'
+import { matchesWithImmutablesMasked } from './patchImmutables'
 
 export type DeployContractsParameters = {
   publicClient: PublicClient
@@ -27,8 +28,11 @@ export type DeployContractsReturnType = {
   deployed: string[]
 }
 
-const zeroSalt = pad('0x00', { size: 32 })
-const sameCode = (a: Hex, b: Hex) => keccak256(a) === keccak256(b.toLowerCase() as Hex)
+/** The code on chain is what the plan says the address must hold. */
+export function holdsPlannedCode(code: Hex, item: PlannedContract): boolean {
+  if (item.codeMatch === 'immutablesMasked') return matchesWithImmutablesMasked(code, item.expectedCode)
+  return keccak256(code) === keccak256(item.expectedCode.toLowerCase() as Hex)
+}
 
 async function fundExecutor(p: DeployContractsParameters): Promise<void> {
   const address = p.executor.account.address
@@ -130,11 +134,12 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
   for (const [i, item] of plan.entries()) {
     const code = codes[i]
     if (code && code !== '0x') {
-      if (sameCode(code, item.expectedCode)) {
+      if (holdsPlannedCode(code, item)) {
         await verifyStorage(p, item, mismatched)
         continue
       }
-      if (p.repairMismatches && canSetCode) {
+      // Code with masked immutables has no complete form to set: such a contract is reported, not replaced.
+      if (p.repairMismatches && canSetCode && item.codeMatch !== 'immutablesMasked') {
         p.log.warn(
           { contract: item.name, address: item.address },
           'contract code differs from the build; replacing it',
@@ -166,7 +171,7 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
     try {
       const hash = await p.executor.sendTransaction({
         to: canonicalAddresses.create2Deployer,
-        data: concat([zeroSalt, item.initCode]),
+        data: concat([item.salt, item.initCode]),
       })
       pendingTxs.push({ item, hash })
     } catch (err) {
@@ -181,7 +186,7 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
     if (receipt.status !== 'success' || !code || code === '0x') {
       p.log.warn({ contract: item.name, hash }, 'CREATE2 deployment did not create the contract')
       missing.push(item.name)
-    } else if (!sameCode(code, item.expectedCode)) {
+    } else if (!holdsPlannedCode(code, item)) {
       p.log.warn({ contract: item.name }, 'deployed code differs from the expected code')
       mismatched.push(item.name)
     } else {
@@ -204,6 +209,11 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
     ecdsaModule: addressOf('ecdsaModule'),
     verifyingPaymaster: addressOf('verifyingPaymaster'),
     tokenPaymaster: addressOf('tokenPaymaster'),
+    entryPointV07: addressOf('entryPointV07'),
+    simpleAccountFactoryV07: addressOf('simpleAccountFactoryV07'),
+    entryPointV08: addressOf('entryPointV08'),
+    simpleAccountFactoryV08: addressOf('simpleAccountFactoryV08'),
+    simple7702AccountV08: addressOf('simple7702AccountV08'),
     tokens: testTokens.map((t) => ({
       name: t.name,
       symbol: t.symbol,

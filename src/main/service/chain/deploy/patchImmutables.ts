@@ -54,3 +54,19 @@ export function fillZeroPush32(code: Hex, value: Hex | Address): Hex {
   }
   return `0x${hex}`
 }
+
+/**
+ * `code` is `template` with its `PUSH32 0` immutable placeholders filled in (any values): equal length, and equal
+ * byte for byte everywhere but in those 32-byte placeholders.
+ */
+export function matchesWithImmutablesMasked(code: Hex, template: Hex): boolean {
+  if (code.length !== template.length) return false
+  const actual = code.slice(2).toLowerCase()
+  const expected = template.slice(2).toLowerCase()
+  let from = 0
+  for (const offset of findZeroPush32Offsets(template)) {
+    if (actual.slice(from * 2, offset * 2) !== expected.slice(from * 2, offset * 2)) return false
+    from = offset + 32
+  }
+  return actual.slice(from * 2) === expected.slice(from * 2)
+}
