@@ -1,10 +1,10 @@
 import { createPublicClient, custom, type Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createBundleSender } from '../../../src/main/service/bundler/bundling/createBundleSender'
-import { encodeHandleOps } from '../../../src/main/service/bundler/bundling/simulateHandleOps'
 import { createGasPrices } from '../../../src/main/service/bundler/gasPrices'
 import { type Chain, mine, requestRpc, setAutomine } from '../../../src/main/service/chain'
 import { registerNodeRequest } from '../../../src/main/service/chain/node/requestRpc'
+import { entryPointV06 } from '../../../src/main/service/entryPoint'
 import { silentLogger } from '../../../src/main/service/log'
 import { withEmbeddedChain } from '../chain/userOpHelpers'
 
@@ -15,7 +15,11 @@ describe('bundle sender', () => {
     chain = started
   })
 
-  const emptyBundle = () => ({ data: encodeHandleOps([], chain.executor.address), gas: 200_000n })
+  const emptyBundle = () => ({
+    to: entryPointV06.address,
+    data: entryPointV06.encodeHandleOps([], chain.executor.address),
+    gas: 200_000n,
+  })
   const newSender = (receiptTimeoutMs: number, senderChain: Pick<Chain, 'publicClient'> = chain) => {
     const gasPrices = createGasPrices(chain.publicClient)
     const mined: bigint[] = []

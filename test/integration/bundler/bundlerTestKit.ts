@@ -1,6 +1,11 @@
 import { toSimpleSmartAccount } from 'permissionless/accounts'
 import { type Address, createPublicClient, type Hex, http, type PublicClient } from 'viem'
-import { createBundlerClient, entryPoint06Address } from 'viem/account-abstraction'
+import {
+  createBundlerClient,
+  entryPoint06Address,
+  entryPoint07Address,
+  entryPoint08Address,
+} from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundEth } from '../../../src/main/service/chain'
 import type { TestService } from '../../helpers/startTestService'
@@ -30,14 +35,25 @@ export function publicClientOf(service: TestService): PublicClient {
  * A permissionless SimpleAccount (EntryPoint v0.6, the canonical factory) with a fresh owner, funded with
  * `fundWei` at its counterfactual address, and a viem bundler client pointed at the service's bundler URL.
  */
-export async function createSimpleAccountClient(service: TestService, fundWei = 10n ** 18n) {
+export async function createSimpleAccountClient(
+  service: TestService,
+  fundWei = 10n ** 18n,
+  version: '0.6' | '0.7' | '0.8' = '0.6',
+) {
   const client = publicClientOf(service)
   const owner = privateKeyToAccount(generatePrivateKey())
+  const addresses = service.chain!.addresses
+  const entryPoint = {
+    '0.6': { address: entryPoint06Address, version: '0.6' as const },
+    '0.7': { address: entryPoint07Address, version: '0.7' as const },
+    '0.8': { address: entryPoint08Address, version: '0.8' as const },
+  }[version]
+  // v0.7 and v0.8: the factory permissionless picks by itself (the canonical address the chain must have).
   const account = await toSimpleSmartAccount({
     client,
     owner,
-    entryPoint: { address: entryPoint06Address, version: '0.6' },
-    factoryAddress: service.chain!.addresses.simpleAccountFactory,
+    entryPoint,
+    ...(version === '0.6' ? { factoryAddress: addresses.simpleAccountFactory } : {}),
   })
   if (fundWei > 0n) await fundEth(service.chain!, account.address, fundWei)
   const bundlerClient = createBundlerClient({

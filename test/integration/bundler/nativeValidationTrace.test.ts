@@ -18,6 +18,7 @@ import {
   verifyingPaymasterAbi,
 } from '../../../src/main/service/chain'
 import { encodeSimulateValidation } from '../../../src/main/service/chain/entryPoint/encodeEntryPointCall'
+import { entryPointV06 } from '../../../src/main/service/entryPoint'
 import {
   buildOp,
   encodeSmartAccountExecute,
@@ -141,6 +142,7 @@ describe('native validation traces (safe mode without the JavaScript tracer)', (
     const simulate = async () =>
       simulateValidationWithRules({
         chain,
+        entryPoint: entryPointV06,
         userOperation: await ruleTestOperation(account.address),
         safeMode: true,
         gas: SIMULATION_GAS,

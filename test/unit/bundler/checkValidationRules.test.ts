@@ -9,6 +9,7 @@ import type {
   ValidationTrace,
 } from '../../../src/main/service/bundler/validation/validationTracer'
 import type { UserOperationV06 } from '../../../src/main/service/chain/types'
+import { entryPointV06 } from '../../../src/main/service/entryPoint'
 
 const ENTRY_POINT = '0x5ff137d4b0fdcd49dca30c7cf57e578a026d2789'
 const SENDER = '0x1111111111111111111111111111111111111111'
@@ -54,7 +55,7 @@ function check(
   const trace: ValidationTrace = { frames, keccak: options.keccak ?? [], output: null }
   return checkValidationRules({
     trace,
-    userOperation: options.userOperation ?? op,
+    entities: entryPointV06.readEntities(options.userOperation ?? op),
     entryPoint: ENTRY_POINT,
     stakes: { sender: UNSTAKED, factory: UNSTAKED, paymaster: UNSTAKED, ...options.stakes },
     paymasterContext: options.context ?? '0x',

@@ -1,6 +1,7 @@
 import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
+  bundleGasOf,
   isValidReplacement,
   Mempool,
   type MempoolEntry,
@@ -30,6 +31,7 @@ function entry(sender: `0x${string}`, nonce: bigint, extra: Partial<MempoolEntry
     userOpHash: `0x${counter.toString(16).padStart(64, '0')}` as Hex,
     userOperation,
     entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
+    bundleGas: bundleGasOf(userOperation),
     state: 'pending',
     validated: true,
     rulesCheckedBy: 'none',

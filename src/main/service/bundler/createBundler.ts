@@ -1,9 +1,11 @@
-import { type Address, getAddress, type Hex, type RpcStateOverride } from 'viem'
-import { computeUserOpHash } from '../chain/entryPoint/getUserOpHash'
-import type { Chain, UserOperationV06 } from '../chain/types'
-import { RpcError } from '../errors'
+import type { Address, Hex, RpcStateOverride } from 'viem'
+import type { Chain } from '../chain/types'
+import { createConcurrencyLimit } from '../createConcurrencyLimit'
+import { createEntryPoints } from '../entryPoint'
+import type { EntryPointModule, EntryPoints } from '../entryPoint/types'
 import type { EventBus } from '../events'
 import { Erc7769Code, RpcCode } from '../jsonrpc/codes'
+import { parseParam } from '../jsonrpc/parseParam'
 import type { Logger } from '../log'
 import type { Store } from '../store/openStore'
 import { openUserOperationLog, type UserOperationLog } from '../store/userOperations.repo'
@@ -18,11 +20,7 @@ import {
 import { type BundleResult, createBundleRunner } from './bundling/createBundleRunner'
 import { createBundleScheduler } from './bundling/createBundleScheduler'
 import { createBundleSender } from './bundling/createBundleSender'
-import {
-  type EstimateUserOperationGasReturnType,
-  estimateUserOperationGas,
-  type GasFees,
-} from './estimation/estimateUserOperationGas'
+import type { GasFees } from './estimation/estimateUserOperationGas'
 import { createGasPrices } from './gasPrices'
 import { Mempool, type MempoolEntry } from './mempool/mempool'
 import { recoverMempool } from './mempool/recoverMempool'
@@ -35,7 +33,6 @@ import {
 import { recoverMinedOperations } from './records/recoverMinedOperations'
 import { applyOutcome, createUserOperationRecords } from './records/userOperationRecords'
 import { readAaCode } from './userOperationErrors'
-import { type PartialUserOperation, toWireUserOperation, type WireUserOperation } from './userOperationSchema'
 
 /** The timeline note of an accepted operation: how its validation was checked against ERC-7562. */
 const RULES_NOTES: Record<MempoolEntry['rulesCheckedBy'], string> = {
@@ -59,10 +56,13 @@ export type CreateBundlerParameters = {
    * switches the bundling mode. Without them `options.safeMode` / `options.bundlingMode` apply.
    */
   settings?: { readonly unsafe: boolean; readonly bundlingMode: BundlingMode }
+  /** The EntryPoints to serve (default: every version whose EntryPoint the chain has). */
+  entryPoints?: EntryPoints
 }
 
 export type SendUserOperationParameters = {
-  userOperation: UserOperationV06
+  /** The operation as the client sent it: parsed with the schema of `entryPoint`'s version. */
+  userOperation: unknown
   entryPoint: Address
   /** `validation_and_execution` also simulates the call phase and rejects a reverting one (-32521). */
   simulationType?: 'validation' | 'validation_and_execution'
@@ -72,41 +72,59 @@ export type SendUserOperationParameters = {
 }
 
 export type BundlerEstimateParameters = {
-  userOperation: PartialUserOperation
-  entryPoint?: Address
+  /** The partial operation as the client sent it. */
+  userOperation: unknown
+  entryPoint: Address
   stateOverride?: RpcStateOverride
-  preparePaymasterAndData?: (userOperation: UserOperationV06) => Promise<Hex> | Hex
 }
 
 export type Bundler = {
-  readonly entryPoint: Address
+  /** The EntryPoints served, one lane (mempool, reputation, bundling) each; a bundle never mixes versions. */
+  readonly entryPoints: EntryPoints
   readonly chainId: number
   readonly userOperations: UserOperationLog
   sendUserOperation: (params: SendUserOperationParameters) => Promise<Hex>
-  estimateUserOperationGas: (params: BundlerEstimateParameters) => Promise<EstimateUserOperationGasReturnType>
+  /** The estimate in the RPC shape of the EntryPoint's version. */
+  estimateUserOperationGas: (params: BundlerEstimateParameters) => Promise<Record<string, unknown>>
   getUserOperationReceipt: (userOpHash: Hex) => Promise<unknown | null>
   getUserOperationByHash: (userOpHash: Hex) => Promise<unknown | null>
   getUserOperationStatus: (userOpHash: Hex) => Promise<UserOperationStatusResult>
   gasFeeValues: () => Promise<GasFees>
   bundlingMode: () => BundlingMode
   setBundlingMode: (mode: BundlingMode) => void
-  /** Sends what is pending now (waits for a bundle already under way first). */
+  /** Sends what is pending now, one bundle per EntryPoint (waits for bundles already under way first). */
   sendBundleNow: () => Promise<BundleResult | null>
-  dumpMempool: () => WireUserOperation[]
+  /** The pending operations of one EntryPoint, or of all. */
+  dumpMempool: (entryPoint?: Address) => Record<string, unknown>[]
   /** Drops every pending operation and clears reputation. */
   clearState: () => void
-  setReputation: (entries: { address: Address; opsSeen: number; opsIncluded: number }[]) => void
-  dumpReputation: () => ReputationEntry[]
+  setReputation: (
+    entries: { address: Address; opsSeen: number; opsIncluded: number }[],
+    entryPoint?: Address,
+  ) => void
+  dumpReputation: (entryPoint?: Address) => ReputationEntry[]
   clearReputation: () => void
   /** Stops bundling and writes the records. */
   close: () => Promise<void>
 }
 
+/** One EntryPoint's part of the bundler: its mempool, reputation, nonces, records and bundling. */
+type Lane = {
+  entryPoint: EntryPointModule
+  mempool: Mempool
+  reputation: Reputation
+  records: ReturnType<typeof createUserOperationRecords>
+  nonces: ReturnType<typeof createNonceTracker>
+  runner: ReturnType<typeof createBundleRunner>
+  scheduler: ReturnType<typeof createBundleScheduler>
+}
+
 /**
  * The bundler: admission (field checks, simulation, ERC-7562 rules in safe mode, mempool rules), bundling
- * (auto / interval / manual), receipts and the record of every operation. One instance per chain. This file
- * wires the parts together: admission/ decides what enters the mempool, bundling/ turns it into handleOps
- * transactions, receipts/ answers clients, records/ keeps every operation's history.
+ * (auto / interval / manual), receipts and the record of every operation, for every EntryPoint version the chain
+ * has. Each EntryPoint is a lane with its own mempool, reputation and bundles (a bundle never mixes versions);
+ * the lanes share the executor (one transaction at a time, one nonce sequence), the gas prices and the records.
+ * Everything that differs between versions goes through the lane's EntryPoint module (entryPoint/<version>/).
  */
 export function createBundler({
   chain,
@@ -115,32 +133,25 @@ export function createBundler({
   log,
   options: overrides,
   settings,
+  entryPoints = createEntryPoints((module) => !chain.missing.includes(moduleDeploymentName(module))),
 }: CreateBundlerParameters): Bundler {
   const options: BundlerOptions = { ...defaultBundlerOptions, ...overrides }
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)
-  const entryPoint = chain.addresses.entryPoint
-  const mempool = new Mempool()
   const finishWaiters = createFinishWaiters()
-  const reputation = new Reputation()
-  const nonces = createNonceTracker({ chain, mempool })
   const gasPrices = createGasPrices(chain.publicClient)
   const userOperations = openUserOperationLog({
     store,
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
   })
-  const records = createUserOperationRecords({
-    userOperations,
-    entryPoint,
-    events,
-    isPending: (userOpHash) => mempool.get(userOpHash) !== undefined,
-    onFinished: (userOpHash) => finishWaiters.finished(userOpHash),
-  })
+  const lanes: Lane[] = []
   const queries = createUserOperationQueries({
     chain,
+    entryPoints,
     userOperations,
     gasPrices,
     async waitForMining(record) {
-      const minedSoon = record.status === 'submitted' || scheduler.mode() === 'auto'
+      const lane = lanes.find((l) => l.entryPoint.address.toLowerCase() === record.entryPoint.toLowerCase())
+      const minedSoon = record.status === 'submitted' || lane?.scheduler.mode() === 'auto'
       if (minedSoon && options.receiptWaitMs > 0)
         await finishWaiters.waitForFinish(record.userOpHash, options.receiptWaitMs)
     },
@@ -150,63 +161,96 @@ export function createBundler({
     const { gasLimit } = await gasPrices.latestBlock()
     return (gasLimit * 9n) / 10n
   }
-  const sender = createBundleSender({
+  // One executor, one nonce sequence: the lanes' bundle transactions go out one at a time.
+  const executorSender = createBundleSender({
     chain,
     gasFees: () => gasPrices.gasFeeValues(),
     receiptTimeoutMs: options.receiptTimeoutMs,
     onMined: (receipt, offered) => gasPrices.observeMinedTransaction(receipt, offered),
     log,
   })
-  const runner = createBundleRunner({
-    chain,
-    mempool,
-    sender,
-    maxBundleOperations: options.maxBundleOperations,
-    maxBundleGas,
-    log,
-    hooks: {
-      onDropped(entry, reason) {
-        records.setStatus(
-          entry.userOpHash,
-          'dropped',
-          (r) => {
-            r.failure = { code: Erc7769Code.simulateValidation, aaCode: readAaCode(reason), reason }
-          },
-          reason,
-        )
+  const oneAtATime = createConcurrencyLimit(1)
+  const sender: typeof executorSender = {
+    send: (params, onSubmitted) => oneAtATime(() => executorSender.send(params, onSubmitted)),
+    resync: executorSender.resync,
+  }
+
+  const createLane = (entryPoint: EntryPointModule): Lane => {
+    const mempool = new Mempool()
+    const reputation = new Reputation()
+    const nonces = createNonceTracker({ chain, mempool, entryPoint: entryPoint.address })
+    const records = createUserOperationRecords({
+      userOperations,
+      entryPoint,
+      events,
+      isPending: (userOpHash) => mempool.get(userOpHash) !== undefined,
+      onFinished: (userOpHash) => finishWaiters.finished(userOpHash),
+    })
+    const runner = createBundleRunner({
+      chain,
+      entryPoint,
+      mempool,
+      sender,
+      maxBundleOperations: options.maxBundleOperations,
+      maxBundleGas,
+      log,
+      hooks: {
+        onDropped(entry, reason) {
+          records.setStatus(
+            entry.userOpHash,
+            'dropped',
+            (r) => {
+              r.failure = { code: Erc7769Code.simulateValidation, aaCode: readAaCode(reason), reason }
+            },
+            reason,
+          )
+        },
+        onSubmitted(entries, transactionHash) {
+          for (const entry of entries) {
+            records.setStatus(entry.userOpHash, 'submitted', (r) => {
+              r.transactionHash = transactionHash
+            })
+          }
+        },
+        onMined(entry, outcome, receipt) {
+          queries.rememberReceipt(receipt)
+          nonces.recordMined(entry.userOperation)
+          records.setStatus(entry.userOpHash, outcome.success ? 'included' : 'failed', (r) =>
+            applyOutcome(r, outcome, receipt),
+          )
+          if (entry.factory) reputation.recordIncluded(entry.factory)
+          if (entry.paymaster) reputation.recordIncluded(entry.paymaster)
+        },
+        onSendFailed(entries, error) {
+          if (entries.length > 0)
+            log.warn(
+              { err: (error as Error).message, ops: entries.length, entryPoint: entryPoint.version },
+              'operations back in the mempool',
+            )
+          sender.resync()
+        },
       },
-      onSubmitted(entries, transactionHash) {
-        for (const entry of entries) {
-          records.setStatus(entry.userOpHash, 'submitted', (r) => {
-            r.transactionHash = transactionHash
-          })
-        }
-      },
-      onMined(entry, outcome, receipt) {
-        queries.rememberReceipt(receipt)
-        nonces.recordMined(entry.userOperation)
-        records.setStatus(entry.userOpHash, outcome.success ? 'included' : 'failed', (r) =>
-          applyOutcome(r, outcome, receipt),
-        )
-        if (entry.factory) reputation.recordIncluded(entry.factory)
-        if (entry.paymaster) reputation.recordIncluded(entry.paymaster)
-      },
-      onSendFailed(entries, error) {
-        if (entries.length > 0)
-          log.warn({ err: (error as Error).message, ops: entries.length }, 'operations back in the mempool')
-        sender.resync()
-      },
-    },
-  })
-  const scheduler = createBundleScheduler({
-    runner,
-    hasPending: () => mempool.hasPending(),
-    mode: settings?.bundlingMode ?? options.bundlingMode,
-    bundleIntervalMs: options.bundleIntervalMs,
-    autoBundleDelayMs: options.autoBundleDelayMs,
-    autoBundleGatherMs: options.autoBundleGatherMs,
-    log,
-  })
+    })
+    const scheduler = createBundleScheduler({
+      runner,
+      hasPending: () => mempool.hasPending(),
+      mode: settings?.bundlingMode ?? options.bundlingMode,
+      bundleIntervalMs: options.bundleIntervalMs,
+      autoBundleDelayMs: options.autoBundleDelayMs,
+      autoBundleGatherMs: options.autoBundleGatherMs,
+      log,
+    })
+    return { entryPoint, mempool, reputation, records, nonces, runner, scheduler }
+  }
+  for (const entryPoint of entryPoints.list) lanes.push(createLane(entryPoint))
+
+  const laneFor = (address: Address): Lane => {
+    const module = entryPoints.require(address)
+    const lane = lanes.find((l) => l.entryPoint === module)
+    if (!lane) throw new Error(`no lane for EntryPoint ${address}`)
+    return lane
+  }
+  const lanesFor = (address: Address | undefined): Lane[] => (address ? [laneFor(address)] : lanes)
 
   // A restarted anvil reloads its last state dump: the executor's nonce may be behind our counter.
   const stopChainEvents = chain.onEvent((event) => {
@@ -216,55 +260,62 @@ export function createBundler({
     }
   })
   const stopListening = events?.on('settings.changed', (changed) => {
-    if (changed.bundlingMode !== scheduler.mode()) scheduler.setMode(changed.bundlingMode as BundlingMode)
+    for (const lane of lanes) {
+      if (changed.bundlingMode !== lane.scheduler.mode())
+        lane.scheduler.setMode(changed.bundlingMode as BundlingMode)
+    }
   })
-  const decayTimer = setInterval(() => reputation.decay(), 3_600_000)
+  const decayTimer = setInterval(() => {
+    for (const lane of lanes) lane.reputation.decay()
+  }, 3_600_000)
   decayTimer.unref?.()
 
   // After a restart: first what the chain says was mined, then what is left back into the mempool.
-  void recoverMinedOperations({ chain, userOperations, records, loadReceipt: queries.loadReceipt, log })
-    .catch((err) => log.warn({ err }, 'could not look for operations mined before a restart'))
-    .then(() =>
-      recoverMempool({
-        entryPoint,
-        mempool,
-        userOperations,
-        records,
-        loadReceipt: queries.loadReceipt,
-        log,
-      }),
-    )
-    .catch((err) => log.error({ err }, 'restart recovery failed'))
-    .then(() => scheduler.scheduleAutoBundle())
-
-  const assertEntryPoint = (address: Address | undefined) => {
-    if (address && getAddress(address) !== getAddress(entryPoint)) {
-      throw new RpcError(
-        `EntryPoint ${address} is not supported; this bundler serves ${entryPoint} (v0.6)`,
-        RpcCode.invalidParams,
+  for (const lane of lanes) {
+    void recoverMinedOperations({
+      chain,
+      userOperations,
+      records: lane.records,
+      loadReceipt: queries.loadReceipt,
+      log,
+    })
+      .catch((err) => log.warn({ err }, 'could not look for operations mined before a restart'))
+      .then(() =>
+        recoverMempool({
+          entryPoint: lane.entryPoint,
+          mempool: lane.mempool,
+          userOperations,
+          records: lane.records,
+          loadReceipt: queries.loadReceipt,
+          log,
+        }),
       )
-    }
+      .catch((err) => log.error({ err }, 'restart recovery failed'))
+      .then(() => lane.scheduler.scheduleAutoBundle())
   }
 
   return {
-    entryPoint,
+    entryPoints,
     chainId: chain.chainId,
     userOperations,
 
     async sendUserOperation({
-      userOperation: op,
+      userOperation: raw,
       entryPoint: requested,
       dappId = null,
       receiptFormat = 'standard',
       simulationType,
     }) {
-      assertEntryPoint(requested)
-      const userOpHash = computeUserOpHash(op, chain.chainId, entryPoint).toLowerCase() as Hex
+      const lane = laneFor(requested)
+      const { entryPoint, mempool, reputation, records, nonces, scheduler } = lane
+      const op = parseParam(entryPoint.userOperationSchema, raw, 'params[0]')
+      const userOpHash = entryPoint.computeUserOpHash(op, chain.chainId).toLowerCase() as Hex
       // One admission per sender and nonce at a time: a second one waits, then is a duplicate or a replacement.
       const release = await nonces.beginAdmission(op)
       try {
         const entry = await admitUserOperation({
           chain,
+          entryPoint,
           mempool,
           reputation,
           nonces,
@@ -273,7 +324,10 @@ export function createBundler({
           userOperation: op,
           userOpHash,
           dappId,
-          simulationType,
+          simulateExecution:
+            simulationType === 'validation_and_execution'
+              ? (o, maxSimulationGas) => entryPoint.simulateExecution(chain, o, maxSimulationGas)
+              : undefined,
           safeMode: isSafeMode(),
           maxPendingPerUnstakedSender: options.maxPendingPerUnstakedSender,
           nonceGapWaitMs: options.nonceGapWaitMs,
@@ -301,20 +355,14 @@ export function createBundler({
       }
     },
 
-    async estimateUserOperationGas({
-      userOperation,
-      entryPoint: requested,
-      stateOverride,
-      preparePaymasterAndData,
-    }) {
-      assertEntryPoint(requested)
+    async estimateUserOperationGas({ userOperation, entryPoint: requested, stateOverride }) {
+      const { entryPoint } = laneFor(requested)
       const [gasFees, block] = await Promise.all([gasPrices.gasFeeValues(), gasPrices.latestBlock()])
-      return estimateUserOperationGas({
+      return entryPoint.estimateUserOperationGas({
         chain,
         userOperation,
         gasFees,
         stateOverride,
-        preparePaymasterAndData,
         maxSimulationGas: block.gasLimit,
       })
     },
@@ -323,38 +371,60 @@ export function createBundler({
     getUserOperationByHash: queries.getUserOperationByHash,
     getUserOperationStatus: queries.getUserOperationStatus,
     gasFeeValues: () => gasPrices.gasFeeValues(),
-    bundlingMode: scheduler.mode,
-    setBundlingMode: scheduler.setMode,
+    bundlingMode: () => lanes[0]?.scheduler.mode() ?? options.bundlingMode,
+    setBundlingMode(mode) {
+      for (const lane of lanes) lane.scheduler.setMode(mode)
+    },
     async sendBundleNow() {
-      await runner.idle()
-      return runner.bundleOnce()
-    },
-    dumpMempool: () => mempool.entries().map((e) => toWireUserOperation(e.userOperation)),
-    clearState() {
-      for (const entry of mempool.entries()) {
-        if (entry.state !== 'pending') continue
-        mempool.remove(entry.userOpHash)
-        records.setStatus(entry.userOpHash, 'dropped', (r) => {
-          r.failure = {
-            code: RpcCode.internalError,
-            aaCode: null,
-            reason: 'mempool cleared (debug_bundler_clearState)',
-          }
-        })
+      let first: BundleResult | null = null
+      for (const lane of lanes) {
+        await lane.runner.idle()
+        const result = await lane.runner.bundleOnce()
+        first ??= result
       }
-      reputation.clear()
+      return first
     },
-    setReputation: (entries) => reputation.set(entries),
-    dumpReputation: () => reputation.dump(),
-    clearReputation: () => reputation.clear(),
+    dumpMempool: (entryPoint) =>
+      lanesFor(entryPoint).flatMap((lane) =>
+        lane.mempool.entries().map((e) => lane.entryPoint.toWire(e.userOperation)),
+      ),
+    clearState() {
+      for (const { mempool, records, reputation } of lanes) {
+        for (const entry of mempool.entries()) {
+          if (entry.state !== 'pending') continue
+          mempool.remove(entry.userOpHash)
+          records.setStatus(entry.userOpHash, 'dropped', (r) => {
+            r.failure = {
+              code: RpcCode.internalError,
+              aaCode: null,
+              reason: 'mempool cleared (debug_bundler_clearState)',
+            }
+          })
+        }
+        reputation.clear()
+      }
+    },
+    setReputation(entries, entryPoint) {
+      for (const lane of lanesFor(entryPoint)) lane.reputation.set(entries)
+    },
+    dumpReputation: (entryPoint) =>
+      lanesFor(entryPoint ?? entryPoints.list[0]?.address).flatMap((l) => l.reputation.dump()),
+    clearReputation() {
+      for (const lane of lanes) lane.reputation.clear()
+    },
     async close() {
-      scheduler.close()
+      for (const lane of lanes) lane.scheduler.close()
       finishWaiters.close()
       stopListening?.()
       stopChainEvents()
       clearInterval(decayTimer)
-      await runner.idle().catch(() => {})
+      for (const lane of lanes) await lane.runner.idle().catch(() => {})
       await userOperations.close()
     },
   }
+}
+
+/** The deployment-plan name of a version's EntryPoint (`chain.missing` lists those the node lacks). */
+function moduleDeploymentName(module: EntryPointModule): string {
+  return module.version === '0.6' ? 'entryPoint' : `entryPointV${module.version.replace('.', '')}`
 }

@@ -42,6 +42,29 @@ export const WireUserOperationSchema = z.object({
   signature: hex,
 })
 
+/** A v0.7 / v0.8 UserOperation in its ERC-7769 wire form (the factory and paymaster groups when present). */
+export const WireUserOperationV07Schema = z.object({
+  sender: address,
+  nonce: hex,
+  factory: z
+    .string()
+    .regex(/^0x(7702|[0-9a-fA-F]{40})$/)
+    .optional(),
+  factoryData: hex.optional(),
+  callData: hex,
+  callGasLimit: hex,
+  verificationGasLimit: hex,
+  preVerificationGas: hex,
+  maxFeePerGas: hex,
+  maxPriorityFeePerGas: hex,
+  paymaster: address.optional(),
+  paymasterVerificationGasLimit: hex.optional(),
+  paymasterPostOpGasLimit: hex.optional(),
+  paymasterData: hex.optional(),
+  signature: hex,
+  eip7702Auth: z.object({ chainId: hex, address, nonce: hex, yParity: hex, r: hex, s: hex }).optional(),
+})
+
 /**
  * One UserOperation the bundler saw (accepted or rejected), with its timeline. Compact on purpose: the full
  * operation is kept only until it is mined (a mined one is read back from its bundle transaction).
@@ -55,7 +78,8 @@ export const UserOperationRecordSchema = z.object({
   /** Full nonce, decimal. */
   nonce: decimal,
   status: UserOperationStatusSchema,
-  userOperation: WireUserOperationSchema.nullable(),
+  /** The operation in its version's wire form (v0.6, or v0.7/v0.8 by the EntryPoint), until it is mined. */
+  userOperation: z.union([WireUserOperationSchema, WireUserOperationV07Schema]).nullable(),
   factory: address.nullable(),
   paymaster: address.nullable(),
   /** dApp whose key was in the bundler URL, if any. */

@@ -1,14 +1,14 @@
 import type { Hex } from 'viem'
+import { checksumAddress } from '../../chain/checksumAddress'
 import { getDepositInfo } from '../../chain/entryPoint/getDepositInfo'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
+import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 import { RpcError } from '../../errors'
 import { Erc7769Code } from '../../jsonrpc/codes'
-import { simulateExecution } from '../estimation/estimateUserOperationGas'
 import type { GasPrices } from '../gasPrices'
-import { bundleGasOf, isValidReplacement, type Mempool, type MempoolEntry } from '../mempool/mempool'
+import { isValidReplacement, type Mempool, type MempoolEntry } from '../mempool/mempool'
 import { type Reputation, reputationParameters } from '../mempool/reputation'
 import { invalidFields, userOperationRejected, validationRulesBroken } from '../userOperationErrors'
-import { addressPrefix } from '../userOperationSchema'
 import { checkUserOperationFields } from '../validation/checkUserOperationFields'
 import { findSignatureFailure } from './findSignatureFailure'
 import type { NonceTracker } from './nonceTracker'
@@ -16,17 +16,18 @@ import { simulateNonceAware } from './simulateNonceAware'
 
 export type AdmitUserOperationParameters = {
   chain: Chain
+  entryPoint: EntryPointModule
   mempool: Mempool
   reputation: Reputation
   nonces: NonceTracker
   gasPrices: GasPrices
   /** Gas limit of the largest bundle. */
   maxBundleGas: () => Promise<bigint>
-  userOperation: UserOperationV06
+  userOperation: UserOperationBase
   userOpHash: Hex
   dappId: string | null
-  /** `validation_and_execution` also simulates the call phase and rejects a reverting one (-32521). */
-  simulationType?: 'validation' | 'validation_and_execution'
+  /** Simulates the call phase and rejects a reverting one (-32521): `validation_and_execution` of the Biconomy SDK. */
+  simulateExecution?: (op: UserOperationBase, maxSimulationGas: bigint) => Promise<void>
   safeMode: boolean
   maxPendingPerUnstakedSender: number
   nonceGapWaitMs: number
@@ -40,6 +41,7 @@ export type AdmitUserOperationParameters = {
  */
 export async function admitUserOperation({
   chain,
+  entryPoint: entryPointModule,
   mempool,
   reputation,
   nonces,
@@ -48,14 +50,15 @@ export async function admitUserOperation({
   userOperation: op,
   userOpHash,
   dappId,
-  simulationType,
+  simulateExecution,
   safeMode,
   maxPendingPerUnstakedSender,
   nonceGapWaitMs,
 }: AdmitUserOperationParameters): Promise<MempoolEntry> {
-  const entryPoint = chain.addresses.entryPoint
+  const entryPoint = entryPointModule.address
   const block = await gasPrices.latestBlock()
   checkUserOperationFields({
+    entryPoint: entryPointModule,
     userOperation: op,
     baseFeePerGas: block.baseFeePerGas,
     maxOperationGas: await maxBundleGas(),
@@ -72,8 +75,9 @@ export async function admitUserOperation({
       'replacement UserOperation underpriced: raise both maxFeePerGas and maxPriorityFeePerGas by at least 10%',
     )
   }
-  const factory = addressPrefix(op.initCode)
-  const paymaster = addressPrefix(op.paymasterAndData)
+  const { factory: factoryLower, paymaster: paymasterLower } = entryPointModule.readEntities(op)
+  const factory = factoryLower && checksumAddress(factoryLower)
+  const paymaster = paymasterLower && checksumAddress(paymasterLower)
   for (const entity of [factory, paymaster]) {
     if (!entity) continue
     const status = reputation.status(entity)
@@ -91,10 +95,11 @@ export async function admitUserOperation({
   }
 
   // The paymaster's deposit is read while validation simulates (one round trip to the node less to wait for).
-  const depositInfo = paymaster ? getDepositInfo(chain, paymaster) : undefined
+  const depositInfo = paymaster ? getDepositInfo(chain, paymaster, entryPoint) : undefined
   depositInfo?.catch(() => {})
   const admission = await simulateNonceAware({
     chain,
+    entryPoint: entryPointModule,
     mempool,
     nonces,
     userOperation: op,
@@ -102,7 +107,8 @@ export async function admitUserOperation({
     nonceGapWaitMs,
   })
   let senderStaked = false
-  let prefund = bundleGasOf(op) * op.maxFeePerGas
+  const bundleGas = entryPointModule.bundleGasOf(op)
+  let prefund = bundleGas * op.maxFeePerGas
   if (admission.validated) {
     const { result, violations } = admission
     if (violations.length > 0) {
@@ -112,7 +118,14 @@ export async function admitUserOperation({
       )
     }
     if (result.returnInfo.sigFailed) {
-      throw userOperationRejected(paymaster ? await findSignatureFailure(chain, op) : 'AA24 signature error')
+      const by = result.returnInfo.sigFailedBy
+      throw userOperationRejected(
+        by
+          ? `${by === 'account' ? 'AA24' : 'AA34'} signature error`
+          : paymaster
+            ? await findSignatureFailure(chain, entryPointModule, op)
+            : 'AA24 signature error',
+      )
     }
     const now = BigInt(Math.max(Math.floor(Date.now() / 1000), Number(block.timestamp)))
     const { validAfter, validUntil } = result.returnInfo
@@ -130,9 +143,7 @@ export async function admitUserOperation({
     }
     senderStaked = result.senderInfo.stake > 0n && result.senderInfo.unstakeDelaySec >= 86_400n
     prefund = result.returnInfo.prefund
-    if (simulationType === 'validation_and_execution') {
-      await simulateExecution({ chain, userOperation: op, maxSimulationGas: block.gasLimit })
-    }
+    await simulateExecution?.(op, block.gasLimit)
   }
   if (!existing && !senderStaked && mempool.countBySender(op.sender) >= maxPendingPerUnstakedSender) {
     throw new RpcError(
@@ -157,6 +168,7 @@ export async function admitUserOperation({
     userOpHash,
     userOperation: op,
     entryPoint,
+    bundleGas,
     state: 'pending',
     validated: admission.validated,
     rulesCheckedBy: admission.validated ? admission.tracer : 'none',

@@ -1,23 +1,25 @@
+import type { Address } from 'viem'
 import { getNonce } from '../../chain/entryPoint/getNonce'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
+import type { UserOperationBase } from '../../entryPoint/types'
 import type { Mempool } from '../mempool/mempool'
 
 export type NonceTracker = {
   /** `sender:nonceKey`, the unit nonces are ordered in. */
-  senderKey: (op: UserOperationV06) => string
+  senderKey: (op: UserOperationBase) => string
   /** Whether an operation of the same sender and key with a lower nonce is pending or being admitted. */
-  hasLowerNonce: (op: UserOperationV06) => boolean
+  hasLowerNonce: (op: UserOperationBase) => boolean
   /** The EntryPoint's next nonce for the operation's sender and key: as last seen unless `fresh`. */
-  readNonce: (op: UserOperationV06, fresh: boolean) => Promise<bigint>
+  readNonce: (op: UserOperationBase, fresh: boolean) => Promise<bigint>
   /** Our own bundle mined `op`: the sender's next nonce is at least `op.nonce + 1`. */
-  recordMined: (op: UserOperationV06) => void
+  recordMined: (op: UserOperationBase) => void
   /**
    * Marks `op` as being admitted. Resolves with a release function once no other operation with the same
    * sender and nonce is being admitted (the caller then decides between duplicate, replacement or new).
    */
-  beginAdmission: (op: UserOperationV06) => Promise<() => void>
+  beginAdmission: (op: UserOperationBase) => Promise<() => void>
   /** Resolves once no lower nonce of the same sender and key is being admitted. */
-  waitForLowerInFlight: (op: UserOperationV06) => Promise<void>
+  waitForLowerInFlight: (op: UserOperationBase) => Promise<void>
   /** Resolves when the mempool gains an operation, or after `ms`. */
   waitForMempoolChange: (ms: number) => Promise<void>
   /** Wakes everything waiting in `waitForMempoolChange`. */
@@ -31,11 +33,19 @@ const MAX_KNOWN_NONCES = 50_000
  * last seen (read from the node, or from our own mined bundles; nonces only grow, so a stale value is too low
  * and a gap check that fails on it reads the node again), and waiters for the next operation to arrive.
  */
-export function createNonceTracker({ chain, mempool }: { chain: Chain; mempool: Mempool }): NonceTracker {
+export function createNonceTracker({
+  chain,
+  mempool,
+  entryPoint,
+}: {
+  chain: Chain
+  mempool: Mempool
+  entryPoint: Address
+}): NonceTracker {
   const inFlight = new Map<string, Map<bigint, Promise<void>>>()
   const knownNonces = new Map<string, bigint>()
   const mempoolWaiters = new Set<() => void>()
-  const senderKey = (op: UserOperationV06) => `${op.sender.toLowerCase()}:${op.nonce >> 64n}`
+  const senderKey = (op: UserOperationBase) => `${op.sender.toLowerCase()}:${op.nonce >> 64n}`
 
   const tracker: NonceTracker = {
     senderKey,
@@ -47,7 +57,7 @@ export function createNonceTracker({ chain, mempool }: { chain: Chain; mempool: 
       const key = senderKey(op)
       const known = knownNonces.get(key)
       if (known !== undefined && !fresh) return known
-      const value = await getNonce(chain, op.sender, op.nonce >> 64n)
+      const value = await getNonce(chain, op.sender, op.nonce >> 64n, entryPoint)
       if (knownNonces.size > MAX_KNOWN_NONCES) knownNonces.clear()
       knownNonces.set(key, value)
       return value

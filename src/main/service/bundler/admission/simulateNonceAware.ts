@@ -1,5 +1,6 @@
 import { numberToHex, type RpcStateOverride } from 'viem'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
+import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 import { AppError } from '../../errors'
 import { SIMULATION_GAS } from '../bundlerOptions'
 import type { Mempool } from '../mempool/mempool'
@@ -14,9 +15,10 @@ export type AdmissionSimulation = SimulatedAdmission | { validated: false }
 
 export type SimulateNonceAwareParameters = {
   chain: Chain
+  entryPoint: EntryPointModule
   mempool: Mempool
   nonces: NonceTracker
-  userOperation: UserOperationV06
+  userOperation: UserOperationBase
   safeMode: boolean
   /** How long an operation whose nonce follows a gap waits for the missing nonces to arrive. */
   nonceGapWaitMs: number
@@ -29,6 +31,7 @@ export type SimulateNonceAwareParameters = {
  */
 export async function simulateNonceAware({
   chain,
+  entryPoint,
   mempool,
   nonces,
   userOperation: op,
@@ -38,6 +41,7 @@ export async function simulateNonceAware({
   const simulate = async (stateOverride?: RpcStateOverride): Promise<SimulatedAdmission> => ({
     ...(await simulateValidationWithRules({
       chain,
+      entryPoint,
       userOperation: op,
       safeMode,
       stateOverride,
@@ -74,9 +78,8 @@ export async function simulateNonceAware({
     await nonces.waitForMempoolChange(deadline - Date.now())
   }
   if (op.nonce <= onChain) return simulate()
-  const entryPoint = chain.addresses.entryPoint
   const stateOverride: RpcStateOverride = {
-    [entryPoint]: {
+    [entryPoint.address]: {
       stateDiff: {
         [entryPointNonceSlot(op.sender, key)]: numberToHex(op.nonce & ((1n << 64n) - 1n), { size: 32 }),
       },
@@ -85,7 +88,9 @@ export async function simulateNonceAware({
   try {
     return await simulate(stateOverride)
   } catch (err) {
-    const deploysEarlier = mempool.entriesOfSender(op.sender).some((e) => e.userOperation.initCode !== '0x')
+    const deploysEarlier = mempool
+      .entriesOfSender(op.sender)
+      .some((e) => entryPoint.deploysAccount(e.userOperation))
     if (isAaError(err, 'AA20') && deploysEarlier) return { validated: false }
     throw err
   }

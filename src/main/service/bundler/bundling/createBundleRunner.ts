@@ -1,10 +1,11 @@
 import type { Hex } from 'viem'
 import type { Chain } from '../../chain/types'
+import type { EntryPointModule } from '../../entryPoint/types'
 import type { Logger } from '../../log'
-import { bundleGasOf, type Mempool, type MempoolEntry } from '../mempool/mempool'
+import type { Mempool, MempoolEntry } from '../mempool/mempool'
 import type { BundleSender, RpcTransactionReceipt } from './createBundleSender'
 import { parseBundleLogs, type UserOperationOutcome } from './parseBundleLogs'
-import { encodeHandleOps, simulateHandleOps } from './simulateHandleOps'
+import { simulateHandleOps } from './simulateHandleOps'
 
 export type BundleResult = { transactionHash: Hex; userOpHashes: Hex[] }
 
@@ -20,7 +21,9 @@ export type BundleRunnerHooks = {
 }
 
 export type CreateBundleRunnerParameters = {
-  chain: Pick<Chain, 'publicClient' | 'addresses' | 'executor'>
+  chain: Pick<Chain, 'publicClient' | 'executor'>
+  /** The EntryPoint this runner bundles for: a bundle never mixes versions. */
+  entryPoint: EntryPointModule
   mempool: Mempool
   sender: BundleSender
   hooks: BundleRunnerHooks
@@ -48,7 +51,7 @@ const MAX_SEND_ATTEMPTS = 3
  * never sinks the others.
  */
 export function createBundleRunner(params: CreateBundleRunnerParameters): BundleRunner {
-  const { chain, mempool, sender, hooks, log } = params
+  const { chain, entryPoint, mempool, sender, hooks, log } = params
   let current: Promise<BundleResult | null> = Promise.resolve(null)
 
   const drop = (entries: MempoolEntry[], entry: MempoolEntry, reason: string) => {
@@ -101,7 +104,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
     })
     if (entries.length === 0) return null
     for (const entry of entries) entry.state = 'bundling'
-    const gasOf = () => entries.reduce((sum, e) => sum + bundleGasOf(e.userOperation), BUNDLE_OVERHEAD_GAS)
+    const gasOf = () => entries.reduce((sum, e) => sum + e.bundleGas, BUNDLE_OVERHEAD_GAS)
 
     // Simulate the whole bundle; drop what the EntryPoint rejects.
     while (entries.length > 0) {
@@ -109,6 +112,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
       try {
         simulation = await simulateHandleOps(
           chain,
+          entryPoint,
           entries.map((e) => e.userOperation),
           gasOf(),
         )
@@ -132,13 +136,13 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
     }
     if (entries.length === 0) return null
 
-    const data = encodeHandleOps(
+    const data = entryPoint.encodeHandleOps(
       entries.map((e) => e.userOperation),
       chain.executor.address,
     )
     let receipt: RpcTransactionReceipt
     try {
-      receipt = await sender.send({ data, gas: gasOf() }, (transactionHash) =>
+      receipt = await sender.send({ to: entryPoint.address, data, gas: gasOf() }, (transactionHash) =>
         hooks.onSubmitted(entries, transactionHash),
       )
     } catch (err) {
@@ -146,7 +150,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
       release(entries, err)
       return null
     }
-    const outcomes = parseBundleLogs(receipt.logs, chain.addresses.entryPoint)
+    const outcomes = parseBundleLogs(receipt.logs, entryPoint.address)
     const unexecuted: MempoolEntry[] = []
     for (const entry of entries) {
       const outcome = outcomes.get(entry.userOpHash)
@@ -171,8 +175,9 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
     for (const entry of entries) {
       const result = await simulateHandleOps(
         chain,
+        entryPoint,
         [entry.userOperation],
-        bundleGasOf(entry.userOperation) + BUNDLE_OVERHEAD_GAS,
+        entry.bundleGas + BUNDLE_OVERHEAD_GAS,
       )
       if (!result.ok) failing.push([entry, result.reason])
     }

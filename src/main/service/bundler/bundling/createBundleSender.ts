@@ -1,4 +1,4 @@
-import type { Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import { hexToBigInt } from 'viem'
 import { keccak256Hex } from '../../chain/keccak256'
 import { signTransaction } from '../../chain/keys/signTransaction'
@@ -26,7 +26,8 @@ export type RpcTransactionReceipt = {
   type: Hex
 }
 
-export type SendBundleParameters = { data: Hex; gas: bigint }
+/** A handleOps transaction: to the EntryPoint of the bundle's version. */
+export type SendBundleParameters = { to: Address; data: Hex; gas: bigint }
 
 export type BundleSender = {
   /** Signs and sends a handleOps transaction and waits for its receipt (replacing it if it does not mine). */
@@ -39,7 +40,7 @@ export type BundleSender = {
 }
 
 export type CreateBundleSenderParameters = {
-  chain: Pick<Chain, 'chainId' | 'publicClient' | 'executor' | 'addresses' | 'capabilities'>
+  chain: Pick<Chain, 'chainId' | 'publicClient' | 'executor' | 'capabilities'>
   gasFees: () => Promise<GasFees>
   /** Time to wait for a receipt before the transaction is replaced with higher fees. */
   receiptTimeoutMs: number
@@ -151,7 +152,7 @@ export function createBundleSender({
     resync() {
       nextNonce = undefined
     },
-    async send({ data, gas }, onSubmitted) {
+    async send({ to, data, gas }, onSubmitted) {
       nextNonce ??= await readNonce()
       let nonce = nextNonce
       const fees = await gasFees()
@@ -161,7 +162,7 @@ export function createBundleSender({
         const signed = await signTransaction(executor.account, {
           chainId: chain.chainId,
           type: 'eip1559',
-          to: chain.addresses.entryPoint,
+          to,
           data,
           gas,
           nonce,

@@ -1,9 +1,9 @@
-import type { Address, Hex } from 'viem'
+import { decodeErrorResult, type Hex } from 'viem'
 import { decodeEntryPointError } from '../../chain/entryPoint/decodeEntryPointError'
 import { decodeRevertReason, getRevertData } from '../../chain/entryPoint/decodeRevert'
-import { encodeHandleOps as encodeHandleOpsCall } from '../../chain/entryPoint/encodeEntryPointCall'
 import { requestRpc } from '../../chain/node/requestRpc'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
+import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 
 export type SimulateHandleOpsReturnType =
   | { ok: true }
@@ -12,14 +12,15 @@ export type SimulateHandleOpsReturnType =
 
 /** eth_call of handleOps(ops, beneficiary) from the executor: would this bundle go through as it is? */
 export async function simulateHandleOps(
-  chain: Pick<Chain, 'publicClient' | 'addresses' | 'executor'>,
-  ops: UserOperationV06[],
+  chain: Pick<Chain, 'publicClient' | 'executor'>,
+  entryPoint: EntryPointModule,
+  ops: UserOperationBase[],
   gas: bigint,
 ): Promise<SimulateHandleOpsReturnType> {
-  const data = encodeHandleOps(ops, chain.executor.address)
+  const data = entryPoint.encodeHandleOps(ops, chain.executor.address)
   try {
     await requestRpc(chain.publicClient, 'eth_call', [
-      { from: chain.executor.address, to: chain.addresses.entryPoint, data, gas: `0x${gas.toString(16)}` },
+      { from: chain.executor.address, to: entryPoint.address, data, gas: `0x${gas.toString(16)}` },
       'latest',
     ])
     return { ok: true }
@@ -32,6 +33,19 @@ export async function simulateHandleOps(
         return { ok: false, opIndex: Number(decoded.args[0]), reason: decoded.args[1] }
       return { ok: false, opIndex: null, reason: decoded.errorName }
     } catch {
+      // v0.7+: FailedOpWithRevert (the inner revert of the account or paymaster) names the operation too.
+      try {
+        const decoded = decodeErrorResult({ abi: entryPoint.abi, data: revertData })
+        if (decoded.errorName === 'FailedOpWithRevert') {
+          const [opIndex, reason, inner] = decoded.args as [bigint, string, Hex]
+          const innerReason = decodeRevertReason(inner)
+          return {
+            ok: false,
+            opIndex: Number(opIndex),
+            reason: innerReason ? `${reason}: ${innerReason}` : reason,
+          }
+        }
+      } catch {}
       return {
         ok: false,
         opIndex: null,
@@ -39,8 +53,4 @@ export async function simulateHandleOps(
       }
     }
   }
-}
-
-export function encodeHandleOps(ops: UserOperationV06[], beneficiary: Address): Hex {
-  return encodeHandleOpsCall(ops, beneficiary)
 }

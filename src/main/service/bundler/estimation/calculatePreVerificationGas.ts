@@ -62,6 +62,15 @@ export function calculatePreVerificationGas({
     paymasterAndData: includePaymasterAndData ? userOperation.paymasterAndData : '0x',
     signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
   })}`
+  return preVerificationGasOfEncoded(encoded)
+}
+
+/**
+ * preVerificationGas of an operation given as `abi.encode(op)` (hex without 0x: the tuple's offset word, then the
+ * tuple, as it sits in handleOps' calldata): its calldata cost, the op's offset word in the array head, and the fixed
+ * and per-op overheads. Every EntryPoint version's estimate ends here.
+ */
+export function preVerificationGasOfEncoded(encoded: string): bigint {
   const length = encoded.length / 2
   let callDataCost = 0
   for (let i = 0; i < encoded.length; i += 2) {

@@ -1,10 +1,13 @@
 import type { Address, Hex } from 'viem'
 import type { UserOperationV06 } from '../../chain/types'
+import type { UserOperationBase } from '../../entryPoint/types'
 
 export type MempoolEntry = {
   userOpHash: Hex
-  userOperation: UserOperationV06
+  userOperation: UserOperationBase
   entryPoint: Address
+  /** Gas a bundle must carry for it (its version's bundleGasOf). */
+  bundleGas: bigint
   /** `bundling` while it is part of a bundle being simulated, sent or mined. */
   state: 'pending' | 'bundling'
   /**
@@ -33,8 +36,8 @@ export const REPLACEMENT_FEE_BUMP_PERCENT = 10n
 
 /** Whether `next` may replace `current` (same sender and nonce): both fees up by at least 10 %. */
 export function isValidReplacement(
-  current: Pick<UserOperationV06, 'maxFeePerGas' | 'maxPriorityFeePerGas'>,
-  next: Pick<UserOperationV06, 'maxFeePerGas' | 'maxPriorityFeePerGas'>,
+  current: Pick<UserOperationBase, 'maxFeePerGas' | 'maxPriorityFeePerGas'>,
+  next: Pick<UserOperationBase, 'maxFeePerGas' | 'maxPriorityFeePerGas'>,
 ): boolean {
   const bumped = (fee: bigint) => fee + (fee * REPLACEMENT_FEE_BUMP_PERCENT + 99n) / 100n
   return (
@@ -44,7 +47,7 @@ export function isValidReplacement(
 }
 
 /**
- * Gas a handleOps transaction must carry for one operation: its validation (up to verificationGasLimit), then
+ * Gas a v0.6 handleOps transaction must carry for one operation: its validation (up to verificationGasLimit), then
  * the EntryPoint insists on callGasLimit + verificationGasLimit + 5000 left before executing it (else the
  * whole bundle fails with AA95), plus a third verificationGasLimit for a paymaster's postOp.
  */
@@ -210,7 +213,7 @@ export class Mempool {
     let gas = 0n
     for (const { entries } of sequences) {
       for (const entry of entries) {
-        const needed = bundleGasOf(entry.userOperation)
+        const needed = entry.bundleGas
         if (bundle.length >= maxOperations || (bundle.length > 0 && gas + needed > maxGas)) return bundle
         bundle.push(entry)
         gas += needed

@@ -1,15 +1,15 @@
-import type { Address, Hex } from 'viem'
+import type { Hex } from 'viem'
+import type { EntryPointModule } from '../../entryPoint/types'
 import { RpcCode } from '../../jsonrpc/codes'
 import type { Logger } from '../../log'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import { parseBundleLogs } from '../bundling/parseBundleLogs'
 import { applyOutcome, type UserOperationRecords } from '../records/userOperationRecords'
-import { addressPrefix, fromWireUserOperation, type WireUserOperation } from '../userOperationSchema'
-import { bundleGasOf, type Mempool } from './mempool'
+import type { Mempool } from './mempool'
 
 export type RecoverMempoolParameters = {
-  entryPoint: Address
+  entryPoint: EntryPointModule
   mempool: Mempool
   userOperations: UserOperationLog
   records: UserOperationRecords
@@ -31,11 +31,12 @@ export async function recoverMempool({
   log,
 }: RecoverMempoolParameters): Promise<void> {
   for (const record of userOperations.unfinished()) {
+    if (record.entryPoint.toLowerCase() !== entryPoint.address.toLowerCase()) continue
     try {
       if (record.transactionHash) {
         const receipt = await loadReceipt(record.transactionHash as Hex)
         if (receipt) {
-          const outcome = parseBundleLogs(receipt.logs, entryPoint).get(record.userOpHash as Hex)
+          const outcome = parseBundleLogs(receipt.logs, entryPoint.address).get(record.userOpHash as Hex)
           if (outcome) {
             records.setStatus(
               record.userOpHash as Hex,
@@ -53,17 +54,20 @@ export async function recoverMempool({
         })
         continue
       }
-      const op = fromWireUserOperation(record.userOperation as WireUserOperation)
+      const op = entryPoint.fromWire(record.userOperation)
+      const { factory, paymaster } = entryPoint.readEntities(op)
+      const bundleGas = entryPoint.bundleGasOf(op)
       mempool.add({
         userOpHash: record.userOpHash as Hex,
         userOperation: op,
-        entryPoint,
+        entryPoint: entryPoint.address,
+        bundleGas,
         state: 'pending',
         validated: false,
         rulesCheckedBy: 'none',
-        prefund: bundleGasOf(op) * op.maxFeePerGas,
-        factory: addressPrefix(op.initCode),
-        paymaster: addressPrefix(op.paymasterAndData),
+        prefund: bundleGas * op.maxFeePerGas,
+        factory,
+        paymaster,
         senderStaked: false,
         dappId: record.dappId,
         addedAt: Date.parse(record.createdAt) || Date.now(),

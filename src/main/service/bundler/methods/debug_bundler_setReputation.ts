@@ -13,9 +13,9 @@ const ReputationEntrySchema = z.object({
 export const debugBundlerSetReputation = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_setReputation',
-    params: z.tuple([z.array(ReputationEntrySchema)], z.unknown()),
-    handler: ([entries]) => {
-      getBundler().setReputation(entries)
+    params: z.tuple([z.array(ReputationEntrySchema), AddressSchema.optional()], z.unknown()),
+    handler: ([entries, entryPoint]) => {
+      getBundler().setReputation(entries, entryPoint)
       return 'ok'
     },
   })

@@ -1,7 +1,7 @@
 import type { RpcStateOverride } from 'viem'
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { AddressSchema, PartialUserOperationSchema, toHexQuantity } from '../userOperationSchema'
+import { AddressSchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
 
 const StateOverrideSchema = z.record(
@@ -16,28 +16,18 @@ const StateOverrideSchema = z.record(
 )
 
 /**
- * `eth_estimateUserOperationGas(userOperation, entryPoint[, stateOverrides])` in the shape of spec section 2.3
- * as the Biconomy SDK v4 reads it: limits as JSON numbers, fees as decimal strings, validUntil / validAfter as
- * 0x-hex strings (never the `{type:'BigNumber'}` objects the SDK cannot parse).
+ * `eth_estimateUserOperationGas(userOperation, entryPoint[, stateOverrides])`: the operation is parsed and
+ * estimated by its EntryPoint's version, which also gives the result's shape (v0.6: spec section 2.3 as the
+ * Biconomy SDK v4 reads it; v0.7/v0.8: ERC-7769 with the paymaster's two limits).
  */
 export const ethEstimateUserOperationGas = (getBundler: GetBundler) =>
   defineMethod({
     name: 'eth_estimateUserOperationGas',
-    params: z.tuple([PartialUserOperationSchema, AddressSchema, StateOverrideSchema.optional()]),
-    handler: async ([userOperation, entryPoint, stateOverride]) => {
-      const estimate = await getBundler().estimateUserOperationGas({
+    params: z.tuple([z.record(z.string(), z.unknown()), AddressSchema, StateOverrideSchema.optional()]),
+    handler: ([userOperation, entryPoint, stateOverride]) =>
+      getBundler().estimateUserOperationGas({
         userOperation,
         entryPoint,
         stateOverride: stateOverride as RpcStateOverride | undefined,
-      })
-      return {
-        callGasLimit: Number(estimate.callGasLimit),
-        verificationGasLimit: Number(estimate.verificationGasLimit),
-        preVerificationGas: Number(estimate.preVerificationGas),
-        validUntil: toHexQuantity(estimate.validUntil === 0 ? 0xffff_ffff_ffff : estimate.validUntil),
-        validAfter: toHexQuantity(estimate.validAfter),
-        maxPriorityFeePerGas: estimate.maxPriorityFeePerGas.toString(),
-        maxFeePerGas: estimate.maxFeePerGas.toString(),
-      }
-    },
+      }),
   })

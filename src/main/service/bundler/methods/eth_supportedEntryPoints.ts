@@ -2,10 +2,10 @@ import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import type { GetBundler } from './bundlerAccess'
 
-/** `eth_supportedEntryPoints`: the one EntryPoint (v0.6) this bundler serves. */
+/** `eth_supportedEntryPoints`: every EntryPoint served (v0.6, v0.7, v0.8 where the chain has them), oldest first. */
 export const ethSupportedEntryPoints = (getBundler: GetBundler) =>
   defineMethod({
     name: 'eth_supportedEntryPoints',
     params: z.tuple([]),
-    handler: () => [getBundler().entryPoint],
+    handler: () => getBundler().entryPoints.list.map((entryPoint) => entryPoint.address),
   })

@@ -1,15 +1,13 @@
-import { type Address, decodeFunctionData, type Hex } from 'viem'
-import { entryPointAbi } from '../../chain/abis/entryPoint'
-import { computeUserOpHash } from '../../chain/entryPoint/getUserOpHash'
+import type { Address, Hex } from 'viem'
 import { requestRpc } from '../../chain/node/requestRpc'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
+import type { EntryPoints, UserOperationBase } from '../../entryPoint/types'
 import { RpcError } from '../../errors'
 import { RpcCode } from '../../jsonrpc/codes'
 import { isUnfinished, type UserOperationRecord } from '../../store/userOperationRecord'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import type { GasPrices } from '../gasPrices'
-import { fromWireUserOperation, toWireUserOperation, type WireUserOperation } from '../userOperationSchema'
 import {
   formatBiconomyReceipt,
   formatStandardReceipt,
@@ -44,6 +42,8 @@ export type UserOperationQueries = {
 
 export type CreateUserOperationQueriesParameters = {
   chain: Chain
+  /** Each record's operation is read and written in the form of its EntryPoint's version. */
+  entryPoints: EntryPoints
   userOperations: UserOperationLog
   gasPrices: GasPrices
   /**
@@ -58,13 +58,13 @@ const CACHE_SIZE = 512
 /** What a client can ask about an operation it sent: its receipt, the operation itself, its status. */
 export function createUserOperationQueries({
   chain,
+  entryPoints,
   userOperations,
   gasPrices,
   waitForMining,
 }: CreateUserOperationQueriesParameters): UserOperationQueries {
-  const entryPoint = chain.addresses.entryPoint
   const receipts = new Map<Hex, RpcTransactionReceipt>()
-  const minedOperations = new Map<Hex, UserOperationV06>()
+  const minedOperations = new Map<Hex, UserOperationBase>()
 
   const rememberReceipt = (receipt: RpcTransactionReceipt) => {
     receipts.set(receipt.transactionHash, receipt)
@@ -111,8 +111,10 @@ export function createUserOperationQueries({
   }
 
   /** The operation as sent: kept in its record until mined, then read from the bundle transaction. */
-  const readOperation = async (record: UserOperationRecord): Promise<UserOperationV06 | null> => {
-    if (record.userOperation) return fromWireUserOperation(record.userOperation as WireUserOperation)
+  const readOperation = async (record: UserOperationRecord): Promise<UserOperationBase | null> => {
+    const entryPoint = entryPoints.find(record.entryPoint as Address)
+    if (!entryPoint) return null
+    if (record.userOperation) return entryPoint.fromWire(record.userOperation)
     const cached = minedOperations.get(record.userOpHash as Hex)
     if (cached) return cached
     if (!record.transactionHash) return null
@@ -120,9 +122,10 @@ export function createUserOperationQueries({
       record.transactionHash,
     ])
     if (!tx) return null
-    const { args } = decodeFunctionData({ abi: entryPointAbi, data: tx.input })
-    const ops = (args?.[0] ?? []) as readonly UserOperationV06[]
-    const op = ops.find((o) => computeUserOpHash(o, chain.chainId, entryPoint) === record.userOpHash)
+    const ops = entryPoint.decodeHandleOps(tx.input)
+    const op = ops.find(
+      (o) => entryPoint.computeUserOpHash(o, chain.chainId).toLowerCase() === record.userOpHash.toLowerCase(),
+    )
     if (op) minedOperations.set(record.userOpHash as Hex, op)
     if (minedOperations.size > CACHE_SIZE) minedOperations.delete(minedOperations.keys().next().value as Hex)
     return op ?? null
@@ -156,8 +159,9 @@ export function createUserOperationQueries({
       const mined = (record.status === 'included' || record.status === 'failed') && record.transactionHash
       if (!pending && !mined) return null
       const op = await readOperation(record)
-      if (!op) return null
-      const wire = toWireUserOperation(op)
+      const entryPoint = entryPoints.find(record.entryPoint as Address)
+      if (!op || !entryPoint) return null
+      const wire = entryPoint.toWire(op)
       return {
         ...wire,
         userOperation: wire,

@@ -1,8 +1,7 @@
-import { decodeFunctionData, type Hex, hexToNumber } from 'viem'
-import { entryPointAbi } from '../../chain/abis/entryPoint'
-import { computeUserOpHash } from '../../chain/entryPoint/getUserOpHash'
+import { type Hex, hexToNumber } from 'viem'
 import { requestRpc } from '../../chain/node/requestRpc'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
+import type { UserOperationBase } from '../../entryPoint/types'
 import type { Logger } from '../../log'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
@@ -35,14 +34,14 @@ export async function recoverMinedOperations({
   log,
   maxBlocks = 10_000,
 }: RecoverMinedOperationsParameters): Promise<number> {
-  const entryPoint = chain.addresses.entryPoint
+  const entryPoint = records.entryPoint
   const latest = hexToNumber(await requestRpc<Hex>(chain.publicClient, 'eth_blockNumber'))
   const known = userOperations.lastMinedBlock()
   const fromBlock = Math.max(known === null ? 0 : known + 1, latest - maxBlocks + 1, 0)
   if (fromBlock > latest) return 0
   const logs = await requestRpc<RpcLog[]>(chain.publicClient, 'eth_getLogs', [
     {
-      address: entryPoint,
+      address: entryPoint.address,
       topics: [USER_OPERATION_EVENT],
       fromBlock: `0x${fromBlock.toString(16)}`,
       toBlock: `0x${latest.toString(16)}`,
@@ -63,17 +62,15 @@ export async function recoverMinedOperations({
     if (!tx || tx.from.toLowerCase() !== chain.executor.address.toLowerCase()) continue
     const receipt = await loadReceipt(transactionHash)
     if (!receipt) continue
-    const outcomes = parseBundleLogs(receipt.logs, entryPoint)
-    let ops: readonly UserOperationV06[]
+    const outcomes = parseBundleLogs(receipt.logs, entryPoint.address)
+    let ops: readonly UserOperationBase[]
     try {
-      const { functionName, args } = decodeFunctionData({ abi: entryPointAbi, data: tx.input })
-      if (functionName !== 'handleOps') continue
-      ops = args[0]
+      ops = entryPoint.decodeHandleOps(tx.input)
     } catch {
       continue
     }
     for (const op of ops) {
-      const userOpHash = computeUserOpHash(op, chain.chainId, entryPoint)
+      const userOpHash = entryPoint.computeUserOpHash(op, chain.chainId).toLowerCase() as Hex
       const outcome = outcomes.get(userOpHash)
       const record = userOperations.get(userOpHash)
       if (!outcome || (record && FINISHED.has(record.status))) continue

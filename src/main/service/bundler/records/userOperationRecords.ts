@@ -1,5 +1,6 @@
-import type { Address, Hex } from 'viem'
-import type { UserOperationV06 } from '../../chain/types'
+import type { Hex } from 'viem'
+import { checksumAddress } from '../../chain/checksumAddress'
+import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 import { AppError } from '../../errors'
 import type { EventBus } from '../../events'
 import { decodeCallData } from '../../policy/decodeCallData'
@@ -13,9 +14,10 @@ import type { ReceiptFormat } from '../bundlerOptions'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import type { UserOperationOutcome } from '../bundling/parseBundleLogs'
 import { readAaCode } from '../userOperationErrors'
-import { addressPrefix, toWireUserOperation } from '../userOperationSchema'
 
 export type UserOperationRecords = {
+  /** The EntryPoint whose operations these records are. */
+  readonly entryPoint: EntryPointModule
   /** Sets a record's status (appended to its timeline with `note`), applies `change`, emits the event. */
   setStatus: (
     userOpHash: Hex,
@@ -25,7 +27,7 @@ export type UserOperationRecords = {
   ) => void
   /** Records an operation the bundler saw for the first time (or again, under the same hash). */
   addRecord: (
-    op: UserOperationV06,
+    op: UserOperationBase,
     userOpHash: Hex,
     status: UserOperationStatus,
     extra: {
@@ -37,7 +39,7 @@ export type UserOperationRecords = {
   ) => void
   /** Records a rejected operation with the error's code, AAxx reason and broken rules. */
   recordRejection: (
-    op: UserOperationV06,
+    op: UserOperationBase,
     userOpHash: Hex,
     err: unknown,
     dappId: string | null,
@@ -47,7 +49,7 @@ export type UserOperationRecords = {
 
 export type CreateUserOperationRecordsParameters = {
   userOperations: UserOperationLog
-  entryPoint: Address
+  entryPoint: EntryPointModule
   events?: EventBus
   /** A rejection is not recorded while an operation with the same hash is pending (a duplicate send). */
   isPending: (userOpHash: Hex) => boolean
@@ -90,16 +92,18 @@ export function createUserOperationRecords({
   }
 
   const addRecord: UserOperationRecords['addRecord'] = (op, userOpHash, status, extra) => {
-    const decoded = decodeCallData(op.callData, op.initCode)
+    const { factory, paymaster } = entryPoint.readEntities(op)
+    // decodeCallData reads the initCode only for being non-empty (a deploy-only operation).
+    const decoded = decodeCallData(op.callData, entryPoint.deploysAccount(op) ? '0x00' : '0x')
     const record = userOperations.add({
       userOpHash,
-      entryPoint,
+      entryPoint: entryPoint.address,
       sender: op.sender,
       nonce: op.nonce.toString(),
       status,
-      userOperation: toWireUserOperation(op),
-      factory: addressPrefix(op.initCode),
-      paymaster: addressPrefix(op.paymasterAndData),
+      userOperation: entryPoint.toWire(op) as UserOperationRecord['userOperation'],
+      factory: factory && checksumAddress(factory),
+      paymaster: paymaster && checksumAddress(paymaster),
       dappId: extra.dappId,
       calls:
         decoded.kind === 'calls'
@@ -129,6 +133,7 @@ export function createUserOperationRecords({
   }
 
   return {
+    entryPoint,
     setStatus,
     addRecord,
     recordRejection(op, userOpHash, err, dappId, receiptFormat) {

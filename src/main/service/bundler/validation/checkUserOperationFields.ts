@@ -1,17 +1,14 @@
-import type { UserOperationV06 } from '../../chain/types'
-import { calculatePreVerificationGas } from '../estimation/calculatePreVerificationGas'
-import { bundleGasOf } from '../mempool/mempool'
+import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 import { invalidFields } from '../userOperationErrors'
 
 export type CheckUserOperationFieldsParameters = {
-  userOperation: UserOperationV06
+  entryPoint: EntryPointModule
+  userOperation: UserOperationBase
   /** Base fee of the latest block. */
   baseFeePerGas: bigint
   /** Largest gas one operation may need in a bundle. */
   maxOperationGas: bigint
 }
-
-const UINT120_MAX = (1n << 120n) - 1n
 
 /**
  * The checks eth_sendUserOperation makes before simulating: field shapes the EntryPoint would reject,
@@ -19,27 +16,13 @@ const UINT120_MAX = (1n << 120n) - 1n
  * naming the field and the expected value.
  */
 export function checkUserOperationFields({
+  entryPoint,
   userOperation: op,
   baseFeePerGas,
   maxOperationGas,
 }: CheckUserOperationFieldsParameters) {
-  if (op.initCode !== '0x' && op.initCode.length < 42) {
-    throw invalidFields('initCode must be empty or start with a 20-byte factory address')
-  }
-  if (op.paymasterAndData !== '0x' && op.paymasterAndData.length < 42) {
-    throw invalidFields('paymasterAndData must be empty or start with a 20-byte paymaster address')
-  }
-  for (const field of [
-    'callGasLimit',
-    'verificationGasLimit',
-    'preVerificationGas',
-    'maxFeePerGas',
-    'maxPriorityFeePerGas',
-  ] as const) {
-    if (op[field] > UINT120_MAX)
-      throw invalidFields(`AA94 gas values overflow: ${field} does not fit in 120 bits`)
-  }
-  const minimum = calculatePreVerificationGas({ userOperation: op, includePaymasterAndData: false })
+  entryPoint.checkFields(op)
+  const minimum = entryPoint.calculatePreVerificationGas(op, { includePaymaster: false })
   if (op.preVerificationGas < minimum) {
     throw invalidFields(
       `preVerificationGas too low: expected at least ${minimum}, got ${op.preVerificationGas}`,
@@ -63,7 +46,7 @@ export function checkUserOperationFields({
       },
     )
   }
-  const gas = bundleGasOf(op)
+  const gas = entryPoint.bundleGasOf(op)
   if (gas > maxOperationGas) {
     throw invalidFields(
       `the operation's gas limits (${gas} in total) exceed what a bundle can carry (${maxOperationGas})`,

@@ -1,6 +1,5 @@
 import { type Address, getAddress, type Hex, hexToBigInt, keccak256, pad, toFunctionSelector } from 'viem'
-import type { UserOperationV06 } from '../../chain/types'
-import { readEntities } from '../readEntities'
+import type { UserOperationEntities } from '../../entryPoint/types'
 import { ASSOCIATED_SLOT_RANGE } from './keccakPreimages'
 import type { ValidationFrame, ValidationTrace } from './validationTracer'
 
@@ -18,7 +17,8 @@ export type RuleViolation = {
 
 export type CheckValidationRulesParameters = {
   trace: ValidationTrace
-  userOperation: UserOperationV06
+  /** The operation's sender, factory and paymaster (lowercase). */
+  entities: UserOperationEntities
   entryPoint: Address
   stakes: { sender: StakeInfo; factory: StakeInfo; paymaster: StakeInfo }
   /** Context the paymaster returned from validatePaymasterUserOp. */
@@ -48,12 +48,23 @@ const BANNED_OPCODES = [
 ]
 const STAKED_ONLY_OPCODES = ['BALANCE', 'SELFBALANCE']
 const CREATE_SENDER = toFunctionSelector('createSender(bytes)')
-const VALIDATE_USER_OP = toFunctionSelector(
-  'validateUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes),bytes32,uint256)',
-)
-const VALIDATE_PAYMASTER_USER_OP = toFunctionSelector(
-  'validatePaymasterUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes),bytes32,uint256)',
-)
+/** The validation calls of every EntryPoint version: v0.6 `UserOperation`, v0.7/v0.8 `PackedUserOperation`. */
+const VALIDATE_USER_OP = new Set([
+  toFunctionSelector(
+    'validateUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes),bytes32,uint256)',
+  ),
+  toFunctionSelector(
+    'validateUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes),bytes32,uint256)',
+  ),
+])
+const VALIDATE_PAYMASTER_USER_OP = new Set([
+  toFunctionSelector(
+    'validatePaymasterUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes),bytes32,uint256)',
+  ),
+  toFunctionSelector(
+    'validatePaymasterUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes),bytes32,uint256)',
+  ),
+])
 const DEPOSIT_TO = toFunctionSelector('depositTo(address)')
 
 /**
@@ -63,11 +74,11 @@ const DEPOSIT_TO = toFunctionSelector('depositTo(address)')
  * and an unstaked paymaster returning a context (EREP-050). Pure: everything comes from the trace.
  */
 export function checkValidationRules(params: CheckValidationRulesParameters): RuleViolation[] {
-  const { trace, userOperation: op } = params
+  const { trace } = params
   const minStake = params.minStake ?? 1n
   const minDelay = params.minUnstakeDelaySec ?? 86_400n
   const isStaked = (info: StakeInfo) => info.stake >= minStake && info.unstakeDelaySec >= minDelay
-  const { sender, factory, paymaster } = readEntities(op)
+  const { sender, factory, paymaster } = params.entities
   const entryPoint = params.entryPoint.toLowerCase() as Address
   const staked: Record<ValidationEntity, boolean> = {
     account: isStaked(params.stakes.sender),
@@ -173,8 +184,8 @@ function classifyFrame(
 ): ValidationEntity | null {
   const target = frame.target.toLowerCase()
   if (frame.selector === CREATE_SENDER) return 'factory'
-  if (target === sender && frame.selector === VALIDATE_USER_OP) return 'account'
-  if (paymaster && target === paymaster && frame.selector === VALIDATE_PAYMASTER_USER_OP) return 'paymaster'
+  if (target === sender && VALIDATE_USER_OP.has(frame.selector)) return 'account'
+  if (paymaster && target === paymaster && VALIDATE_PAYMASTER_USER_OP.has(frame.selector)) return 'paymaster'
   return null
 }
 

@@ -1,17 +1,12 @@
 import { availableParallelism } from 'node:os'
 import type { Address, Hex, RpcStateOverride } from 'viem'
-import {
-  type DecodedEntryPointError,
-  decodeEntryPointError,
-} from '../../chain/entryPoint/decodeEntryPointError'
-import { encodeSimulateValidation } from '../../chain/entryPoint/encodeEntryPointCall'
 import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
-import { simulateValidation, type ValidationResult } from '../../chain/entryPoint/simulateValidation'
+import type { ValidationResult } from '../../chain/entryPoint/simulateValidation'
 import { type TraceCallRequest, traceCall } from '../../chain/node/traceCall'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
 import { createConcurrencyLimit } from '../../createConcurrencyLimit'
+import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 import { ChainError } from '../../errors'
-import { readEntities } from '../readEntities'
 import { userOperationRejected } from '../userOperationErrors'
 import { checkValidationRules, type RuleViolation } from './checkValidationRules'
 import { KeccakPreimages } from './keccakPreimages'
@@ -29,7 +24,9 @@ const limitTraces = createConcurrencyLimit(Math.max(1, availableParallelism()))
 
 export type SimulateValidationWithRulesParameters = {
   chain: Chain
-  userOperation: UserOperationV06
+  /** The EntryPoint version module the operation is for. */
+  entryPoint: EntryPointModule
+  userOperation: UserOperationBase
   /** Trace the validation and apply the ERC-7562 rules (safe mode) instead of a plain eth_call. */
   safeMode: boolean
   stateOverride?: RpcStateOverride
@@ -56,11 +53,13 @@ export type SimulateValidationWithRulesReturnType = {
 export async function simulateValidationWithRules(
   params: SimulateValidationWithRulesParameters,
 ): Promise<SimulateValidationWithRulesReturnType> {
-  const { chain, userOperation, stateOverride } = params
+  const { chain, entryPoint, userOperation } = params
   if (!params.safeMode) {
     try {
       return {
-        result: await simulateValidation(chain, userOperation, { stateOverride }),
+        result: await entryPoint.simulateValidation(chain, userOperation, {
+          stateOverride: params.stateOverride,
+        }),
         violations: [],
         tracer: 'none',
       }
@@ -68,12 +67,12 @@ export async function simulateValidationWithRules(
       throw toRejection(err)
     }
   }
-  const request = {
-    to: chain.addresses.entryPoint,
-    data: encodeSimulateValidation(userOperation),
-    gas: params.gas,
-  }
-  const accepted = await acceptOnNativeTraces(params, request)
+  const { request, stateOverride } = entryPoint.validationCall(
+    userOperation,
+    params.gas,
+    params.stateOverride,
+  )
+  const accepted = await acceptOnNativeTraces(params, request, stateOverride)
   if (accepted) return { result: accepted, violations: [], tracer: 'native' }
   let trace: ValidationTrace
   try {
@@ -90,7 +89,7 @@ export async function simulateValidationWithRules(
     )
   }
   knownPreimages.learn(trace.keccak)
-  const result = decodeValidationOutput(trace)
+  const result = decodeValidationOutput(params, trace)
   return { result, violations: checkTrace(trace, result, params), tracer: 'javascript' }
 }
 
@@ -101,19 +100,20 @@ export async function simulateValidationWithRules(
 async function acceptOnNativeTraces(
   params: SimulateValidationWithRulesParameters,
   request: TraceCallRequest,
+  stateOverride: RpcStateOverride | undefined,
 ): Promise<ValidationResult | null> {
-  const native = await limitTraces(() =>
-    traceValidationNatively(params.chain, request, params.stateOverride),
-  ).catch(() => null)
+  const native = await limitTraces(() => traceValidationNatively(params.chain, request, stateOverride)).catch(
+    () => null,
+  )
   if (!native || 'gap' in native) return null
-  const result = decodeValidationOutput(native)
+  const result = decodeValidationOutput(params, native)
   const slots = native.frames.flatMap((frame) =>
     Object.values(frame.access).flatMap((access) => [
       ...Object.keys(access.reads),
       ...Object.keys(access.writes),
     ]),
   ) as Hex[]
-  const { sender, factory, paymaster } = readEntities(params.userOperation)
+  const { sender, factory, paymaster } = params.entryPoint.readEntities(params.userOperation)
   const entities = [sender, factory, paymaster].filter((address): address is Address => address !== null)
   const keccak = knownPreimages.preimagesFor(slots, entities)
   return checkTrace({ ...native, keccak }, result, params).length === 0 ? result : null
@@ -122,41 +122,29 @@ async function acceptOnNativeTraces(
 function checkTrace(
   trace: ValidationTrace,
   result: ValidationResult,
-  { chain, userOperation }: SimulateValidationWithRulesParameters,
+  { entryPoint, userOperation }: SimulateValidationWithRulesParameters,
 ): RuleViolation[] {
   return checkValidationRules({
     trace,
-    userOperation,
-    entryPoint: chain.addresses.entryPoint,
+    entities: entryPoint.readEntities(userOperation),
+    entryPoint: entryPoint.address,
     stakes: { sender: result.senderInfo, factory: result.factoryInfo, paymaster: result.paymasterInfo },
     paymasterContext: result.returnInfo.paymasterContext,
   })
 }
 
-function decodeValidationOutput(trace: Pick<ValidationTrace, 'output'>): ValidationResult {
+/** The traced validation's output through the version's decoder, failures as the client's rejection. */
+function decodeValidationOutput(
+  { entryPoint }: SimulateValidationWithRulesParameters,
+  trace: Pick<ValidationTrace, 'output'>,
+): ValidationResult {
   if (!trace.output || trace.output === '0x')
     throw userOperationRejected('simulateValidation returned no result')
-  let decoded: DecodedEntryPointError
   try {
-    decoded = decodeEntryPointError(trace.output)
-  } catch {
-    throw userOperationRejected(
-      `simulateValidation reverted with unknown data ${trace.output.slice(0, 138)}`,
-      {
-        revertData: trace.output,
-      },
-    )
+    return entryPoint.decodeValidationOutput(trace.output)
+  } catch (err) {
+    throw toRejection(err)
   }
-  if (decoded.errorName === 'FailedOp') throw userOperationRejected(decoded.args[1])
-  if (decoded.errorName === 'ValidationResult') {
-    const [returnInfo, senderInfo, factoryInfo, paymasterInfo] = decoded.args
-    return { returnInfo: { ...returnInfo }, senderInfo, factoryInfo, paymasterInfo }
-  }
-  if (decoded.errorName === 'ValidationResultWithAggregation') {
-    const [returnInfo, senderInfo, factoryInfo, paymasterInfo, aggregatorInfo] = decoded.args
-    return { returnInfo: { ...returnInfo }, senderInfo, factoryInfo, paymasterInfo, aggregatorInfo }
-  }
-  throw userOperationRejected(`simulateValidation reverted with ${decoded.errorName}`)
 }
 
 function toRejection(err: unknown): unknown {

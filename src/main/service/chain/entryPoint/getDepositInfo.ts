@@ -11,9 +11,13 @@ export type DepositInfo = {
 }
 
 /** `EntryPoint.getDepositInfo(account)`: deposit and stake of an account, paymaster or factory. */
-export async function getDepositInfo(chain: Chain, account: Address): Promise<DepositInfo> {
+export async function getDepositInfo(
+  chain: Chain,
+  account: Address,
+  entryPoint: Address = chain.addresses.entryPoint,
+): Promise<DepositInfo> {
   const info = await chain.publicClient.readContract({
-    address: chain.addresses.entryPoint,
+    address: entryPoint,
     abi: entryPointAbi,
     functionName: 'getDepositInfo',
     args: [account],

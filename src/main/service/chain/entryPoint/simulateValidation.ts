@@ -9,6 +9,8 @@ export type ValidationResult = {
     preOpGas: bigint
     prefund: bigint
     sigFailed: boolean
+    /** Which signature failed, where the EntryPoint tells (v0.7+ return each entity's validationData). */
+    sigFailedBy?: 'account' | 'paymaster'
     validAfter: number
     validUntil: number
     paymasterContext: `0x${string}`

@@ -1,0 +1,43 @@
+import { type Address, getAddress } from 'viem'
+import { RpcError } from '../errors'
+import { RpcCode } from '../jsonrpc/codes'
+import type { EntryPointModule, EntryPoints, EntryPointVersion } from './types'
+import { entryPointV06 } from './v06'
+import { entryPointV07 } from './v07'
+import { entryPointV08 } from './v08'
+
+/** Every EntryPoint version Opstation implements, oldest first. */
+export const allEntryPoints: readonly EntryPointModule[] = [entryPointV06, entryPointV07, entryPointV08]
+
+/**
+ * The EntryPoints served: every version whose EntryPoint the chain has (`available`: their addresses; a node
+ * where one could not be deployed serves the others).
+ */
+export function createEntryPoints(available?: (module: EntryPointModule) => boolean): EntryPoints {
+  const list = allEntryPoints.filter((module) => available?.(module) ?? true)
+  const byAddress = new Map(list.map((module) => [module.address.toLowerCase(), module]))
+  const find = (address: Address) => byAddress.get(address.toLowerCase())
+  return {
+    list,
+    find,
+    require(address) {
+      const module = find(address)
+      if (module) return module
+      throw new RpcError(
+        `EntryPoint ${getAddress(address)} is not supported; this bundler serves ${list
+          .map((m) => `${m.address} (v${m.version})`)
+          .join(', ')}`,
+        RpcCode.invalidParams,
+      )
+    },
+    byVersion(version: EntryPointVersion) {
+      const module = list.find((m) => m.version === version)
+      if (!module)
+        throw new RpcError(`EntryPoint v${version} is not available on this chain`, RpcCode.invalidParams)
+      return module
+    },
+  }
+}
+
+export type { EntryPointModule, EntryPoints, EntryPointVersion, UserOperationBase } from './types'
+export { entryPointV06, entryPointV07, entryPointV08 }

@@ -1,0 +1,109 @@
+import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
+import type { z } from 'zod'
+import type { SimulationOptions } from '../chain/entryPoint/simulateEntryPoint'
+import type { ValidationResult } from '../chain/entryPoint/simulateValidation'
+import type { TraceCallRequest } from '../chain/node/traceCall'
+import type { Chain } from '../chain/types'
+
+/** The EntryPoint versions Opstation serves, one folder each (`v06/`, `v07/`, `v08/`). */
+export type EntryPointVersion = '0.6' | '0.7' | '0.8'
+
+/** The fields every version's UserOperation has (numbers as bigint), which version-blind code may read. */
+export type UserOperationBase = {
+  sender: Address
+  nonce: bigint
+  callData: Hex
+  callGasLimit: bigint
+  verificationGasLimit: bigint
+  preVerificationGas: bigint
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+  signature: Hex
+}
+
+/** An operation's entities, lowercase: the sender, and the factory and paymaster when it names them. */
+export type UserOperationEntities = {
+  sender: Address
+  factory: Address | null
+  paymaster: Address | null
+}
+
+/** A UserOperation in the ERC-4337 RPC form of its version (quantities as 0x-hex). */
+export type WireUserOperation = Record<string, unknown>
+
+/**
+ * Everything that differs between EntryPoint versions, behind one shape: the RPC operation (schemas and wire
+ * form), what an operation names (entities, gas), its hash, the calls made to the EntryPoint (handleOps and the
+ * simulations) and how their results decode. The mempool, bundling, receipts, records and policies take a module
+ * and never look at a version's fields themselves.
+ */
+export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> = {
+  // Method signatures (not function-typed properties): a module of one version's operation is usable where any
+  // version's is expected, each module being called only with operations its own schema produced.
+  readonly version: EntryPointVersion
+  readonly address: Address
+  readonly abi: Abi
+  /** A complete operation (eth_sendUserOperation). */
+  readonly userOperationSchema: z.ZodType<Op, unknown>
+  /** The RPC form (what eth_getUserOperationByHash returns, what records keep). */
+  toWire(op: Op): WireUserOperation
+  /** Reads a stored wire operation back (throws when it is not this version's shape). */
+  fromWire(wire: WireUserOperation): Op
+  computeUserOpHash(op: Op, chainId: number): Hash
+  readEntities(op: Op): UserOperationEntities
+  /** The operation deploys its account (initCode / factory; for EIP-7702, the delegation it carries). */
+  deploysAccount(op: Op): boolean
+  /** Gas a handleOps transaction must carry for this operation (every limit it may use, plus the EntryPoint's). */
+  bundleGasOf(op: Op): bigint
+  /** The calldata cost of the operation inside handleOps plus the bundle overheads. */
+  calculatePreVerificationGas(op: Op, options?: { includePaymaster?: boolean }): bigint
+  /** Field checks beyond the schema that the EntryPoint would reject (throws -32602). */
+  checkFields(op: Op): void
+  /** `handleOps(ops, beneficiary)` calldata. */
+  encodeHandleOps(ops: readonly Op[], beneficiary: Address): Hex
+  /** The operations of a handleOps transaction's input (for receipts and restart recovery). */
+  decodeHandleOps(input: Hex): Op[]
+  /** simulateValidation with eth_call, decoded. Throws FailedOpError / SimulationRevertedError. */
+  simulateValidation(chain: Chain, op: Op, options?: SimulationOptions): Promise<ValidationResult>
+  /** The call to trace for ERC-7562 (and the state override it needs: v0.7+ simulate through a code override). */
+  validationCall(
+    op: Op,
+    gas: bigint,
+    stateOverride?: RpcStateOverride,
+  ): { request: TraceCallRequest; stateOverride?: RpcStateOverride }
+  /** The traced validation's return or revert data, decoded; throws the client's rejection (FailedOp, ...). */
+  decodeValidationOutput(output: Hex): ValidationResult
+  /**
+   * eth_estimateUserOperationGas: parses the partial operation (`params[0]`), estimates it by simulation and
+   * returns the result in this version's RPC shape.
+   */
+  estimateUserOperationGas(params: EstimateParameters): Promise<Record<string, unknown>>
+  /**
+   * `validation_and_execution` (Biconomy SDK): simulates the operation as sent and throws -32521 when its call
+   * phase reverts or runs out of gas.
+   */
+  simulateExecution(chain: Chain, op: Op, maxSimulationGas: bigint): Promise<void>
+}
+
+export type EstimateParameters = {
+  chain: Chain
+  /** The partial operation as the client sent it (gas fields and fees may be missing). */
+  userOperation: unknown
+  /** Fees to simulate with where the operation has none. */
+  gasFees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+  stateOverride?: RpcStateOverride
+  /** Largest gas an eth_call may use (the block gas limit). */
+  maxSimulationGas: bigint
+}
+
+/** What the service serves: one module per version, found by the EntryPoint address a client names. */
+export type EntryPoints = {
+  readonly list: readonly EntryPointModule[]
+  /** The module of this EntryPoint address, or undefined when it is not served. */
+  find: (address: Address) => EntryPointModule | undefined
+  /** The module of this EntryPoint address; throws -32602 naming the served ones otherwise. */
+  require: (address: Address) => EntryPointModule
+  byVersion: (version: EntryPointVersion) => EntryPointModule
+}
+
+export type { SimulationOptions, ValidationResult }

@@ -1,0 +1,99 @@
+import { type Abi, decodeFunctionData } from 'viem'
+import { calculatePreVerificationGas } from '../../bundler/estimation/calculatePreVerificationGas'
+import {
+  estimateUserOperationGas,
+  simulateExecution,
+} from '../../bundler/estimation/estimateUserOperationGas'
+import { bundleGasOf } from '../../bundler/mempool/mempool'
+import { readEntities } from '../../bundler/readEntities'
+import { invalidFields } from '../../bundler/userOperationErrors'
+import {
+  fromWireUserOperation,
+  PartialUserOperationSchema,
+  toHexQuantity,
+  toWireUserOperation,
+  UserOperationSchema,
+  type WireUserOperation,
+} from '../../bundler/userOperationSchema'
+import { entryPointAbi } from '../../chain/abis/entryPoint'
+import { canonicalAddresses } from '../../chain/constants'
+import { encodeHandleOps, encodeSimulateValidation } from '../../chain/entryPoint/encodeEntryPointCall'
+import { computeUserOpHash } from '../../chain/entryPoint/getUserOpHash'
+import { simulateValidation } from '../../chain/entryPoint/simulateValidation'
+import type { UserOperationV06 } from '../../chain/types'
+import { parseParam } from '../../jsonrpc/parseParam'
+import type { EntryPointModule } from '../types'
+import { decodeValidationOutput } from './decodeValidationOutput'
+
+const UINT120_MAX = (1n << 120n) - 1n
+
+/**
+ * EntryPoint v0.6: `UserOperation` with initCode and paymasterAndData, simulations on the EntryPoint itself
+ * (they revert with their result). The bundler's first version, kept exactly as it was.
+ */
+export const entryPointV06: EntryPointModule<UserOperationV06> = {
+  version: '0.6',
+  address: canonicalAddresses.entryPoint,
+  abi: entryPointAbi as Abi,
+  userOperationSchema: UserOperationSchema,
+  toWire: toWireUserOperation,
+  fromWire: (wire) => fromWireUserOperation(wire as WireUserOperation),
+  computeUserOpHash: (op, chainId) => computeUserOpHash(op, chainId, canonicalAddresses.entryPoint),
+  readEntities,
+  deploysAccount: (op) => op.initCode !== '0x',
+  bundleGasOf,
+  calculatePreVerificationGas: (op, { includePaymaster = true } = {}) =>
+    calculatePreVerificationGas({ userOperation: op, includePaymasterAndData: includePaymaster }),
+  checkFields(op) {
+    if (op.initCode !== '0x' && op.initCode.length < 42)
+      throw invalidFields('initCode must be empty or start with a 20-byte factory address')
+    if (op.paymasterAndData !== '0x' && op.paymasterAndData.length < 42)
+      throw invalidFields('paymasterAndData must be empty or start with a 20-byte paymaster address')
+    for (const field of [
+      'callGasLimit',
+      'verificationGasLimit',
+      'preVerificationGas',
+      'maxFeePerGas',
+      'maxPriorityFeePerGas',
+    ] as const) {
+      if (op[field] > UINT120_MAX)
+        throw invalidFields(`AA94 gas values overflow: ${field} does not fit in 120 bits`)
+    }
+  },
+  encodeHandleOps,
+  decodeHandleOps(input) {
+    const { functionName, args } = decodeFunctionData({ abi: entryPointAbi, data: input })
+    if (functionName !== 'handleOps') throw new Error(`not a handleOps call: ${functionName}`)
+    return [...(args[0] as readonly UserOperationV06[])]
+  },
+  simulateValidation,
+  validationCall: (op, gas, stateOverride) => ({
+    request: { to: canonicalAddresses.entryPoint, data: encodeSimulateValidation(op), gas },
+    stateOverride,
+  }),
+  decodeValidationOutput,
+  /**
+   * In the shape of spec section 2.3 as the Biconomy SDK v4 reads it: limits as JSON numbers, fees as decimal
+   * strings, validUntil / validAfter as 0x-hex strings (never the `{type:'BigNumber'}` objects it cannot parse).
+   */
+  async estimateUserOperationGas({ chain, userOperation, gasFees, stateOverride, maxSimulationGas }) {
+    const estimate = await estimateUserOperationGas({
+      chain,
+      userOperation: parseParam(PartialUserOperationSchema, userOperation, 'params[0]'),
+      gasFees,
+      stateOverride,
+      maxSimulationGas,
+    })
+    return {
+      callGasLimit: Number(estimate.callGasLimit),
+      verificationGasLimit: Number(estimate.verificationGasLimit),
+      preVerificationGas: Number(estimate.preVerificationGas),
+      validUntil: toHexQuantity(estimate.validUntil === 0 ? 0xffff_ffff_ffff : estimate.validUntil),
+      validAfter: toHexQuantity(estimate.validAfter),
+      maxPriorityFeePerGas: estimate.maxPriorityFeePerGas.toString(),
+      maxFeePerGas: estimate.maxFeePerGas.toString(),
+    }
+  },
+  simulateExecution: (chain, userOperation, maxSimulationGas) =>
+    simulateExecution({ chain, userOperation, maxSimulationGas }),
+}

@@ -1,0 +1,230 @@
+import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
+import { preVerificationGasOfEncoded } from '../../bundler/estimation/calculatePreVerificationGas'
+import { executionReverted, invalidFields } from '../../bundler/userOperationErrors'
+import { toHexQuantity } from '../../bundler/userOperationSchema'
+import type { Chain } from '../../chain/types'
+import { parseParam } from '../../jsonrpc/parseParam'
+import type { EntryPointModule, EntryPointVersion } from '../types'
+import { decodeHandleOpsV07, encodeHandleOpsV07, encodeSimulateValidationV07 } from './encodeEntryPointCalls'
+import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
+import { estimateUserOperationGasV07 } from './estimateUserOperationGasV07'
+import { type PackedUserOperation, packUserOperation, unpackUserOperation } from './packUserOperation'
+import {
+  decodeValidationOutputV07,
+  type SimulationTarget,
+  simulateValidationV07,
+  withSimulationCode,
+} from './simulateEntryPointV07'
+import {
+  EIP7702_FACTORY_MARKER,
+  PartialUserOperationV07Schema,
+  toWireUserOperationV07,
+  type UserOperationV07,
+  UserOperationV07Schema,
+} from './userOperation'
+
+export type CreatePackedEntryPointParameters = {
+  version: Extract<EntryPointVersion, '0.7' | '0.8'>
+  address: Address
+  abi: Abi
+  /** Runtime code of the version's EntryPointSimulations (put at the EntryPoint's address to simulate). */
+  simulationsCode: Hex
+  computeUserOpHash: (
+    packed: PackedUserOperation,
+    chainId: number,
+    entryPoint: Address,
+    op: UserOperationV07,
+  ) => Hash
+  /** v0.8: operations may carry an EIP-7702 authorization (`eip7702Auth`, the `0x7702` factory marker). */
+  eip7702: boolean
+}
+
+const UINT128_MAX = (1n << 128n) - 1n
+/** Gas of an EIP-7702 authorization in the bundle transaction (PER_EMPTY_ACCOUNT_COST), paid through pvg. */
+export const EIP7702_AUTHORIZATION_GAS = 25_000n
+/** Wide stand-ins for gas fields whose values are not known yet (see calculatePreVerificationGas). */
+const GAS_FIELD_PLACEHOLDER = 0xffff_ffffn
+const FEE_FIELD_PLACEHOLDER = 0xff_ffff_ffffn
+const MIN_SIGNATURE_LENGTH = 65
+
+/**
+ * The shared implementation of the EntryPoints that take `PackedUserOperation` (v0.7 and v0.8): the RPC operation
+ * is unpacked (ERC-7769 fields), packed for every call to the EntryPoint, and simulated through
+ * EntryPointSimulations' code put at the EntryPoint's address. v0.8 differs in its hash (EIP-712) and in taking
+ * EIP-7702 accounts.
+ */
+export function createPackedEntryPoint(
+  p: CreatePackedEntryPointParameters,
+): EntryPointModule<UserOperationV07> {
+  const target: SimulationTarget = { address: p.address, simulationsCode: p.simulationsCode }
+  const schema = UserOperationV07Schema.superRefine((op, ctx) => {
+    if (op.eip7702Auth && !p.eip7702)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['eip7702Auth'],
+        message: `EntryPoint v${p.version} takes no eip7702Auth`,
+      })
+    if (op.factory === EIP7702_FACTORY_MARKER && !p.eip7702)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['factory'],
+        message: `EntryPoint v${p.version} takes no 0x7702 factory`,
+      })
+  })
+
+  /** Simulations see the account's delegation before the bundle transaction sets it. */
+  const withDelegation = (
+    op: UserOperationV07,
+    stateOverride?: RpcStateOverride,
+  ): RpcStateOverride | undefined => {
+    if (!op.eip7702Auth) return stateOverride
+    const key = Object.keys(stateOverride ?? {}).find((a) => a.toLowerCase() === op.sender.toLowerCase())
+    const rest = { ...(stateOverride ?? {}) }
+    const existing = key ? rest[key as Address] : undefined
+    if (key) delete rest[key as Address]
+    const code = `0xef0100${op.eip7702Auth.address.slice(2).toLowerCase()}` as Hex
+    return { ...rest, [op.sender]: { ...existing, code } }
+  }
+
+  const readEntities = (op: UserOperationV07) => ({
+    sender: op.sender.toLowerCase() as Address,
+    factory:
+      op.factory && op.factory !== EIP7702_FACTORY_MARKER ? (op.factory.toLowerCase() as Address) : null,
+    paymaster: op.paymaster ? (op.paymaster.toLowerCase() as Address) : null,
+  })
+
+  const calculatePreVerificationGas: EntryPointModule<UserOperationV07>['calculatePreVerificationGas'] = (
+    op,
+    { includePaymaster = true } = {},
+  ) => {
+    const signatureLength = Math.max(MIN_SIGNATURE_LENGTH, (op.signature.length - 2) / 2)
+    const packed = packUserOperation({
+      ...op,
+      callGasLimit: GAS_FIELD_PLACEHOLDER,
+      verificationGasLimit: GAS_FIELD_PLACEHOLDER,
+      preVerificationGas: GAS_FIELD_PLACEHOLDER,
+      maxFeePerGas: FEE_FIELD_PLACEHOLDER,
+      maxPriorityFeePerGas: FEE_FIELD_PLACEHOLDER,
+      paymasterVerificationGasLimit: GAS_FIELD_PLACEHOLDER,
+      paymasterPostOpGasLimit: GAS_FIELD_PLACEHOLDER,
+      ...(includePaymaster ? {} : { paymaster: null }),
+      signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
+    })
+    const encoded = `${'0'.repeat(62)}20${encodePackedUserOperationTuple(packed)}`
+    return preVerificationGasOfEncoded(encoded) + (op.eip7702Auth ? EIP7702_AUTHORIZATION_GAS : 0n)
+  }
+
+  const partialSchema = PartialUserOperationV07Schema.superRefine((op, ctx) => {
+    if (op.eip7702Auth && !p.eip7702)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['eip7702Auth'],
+        message: `EntryPoint v${p.version} takes no eip7702Auth`,
+      })
+  })
+
+  return {
+    version: p.version,
+    address: p.address,
+    abi: p.abi,
+    userOperationSchema: schema,
+    toWire: toWireUserOperationV07,
+    fromWire: (wire) => schema.parse(wire),
+    computeUserOpHash: (op, chainId) => p.computeUserOpHash(packUserOperation(op), chainId, p.address, op),
+    readEntities,
+    deploysAccount: (op) => op.factory !== null,
+    bundleGasOf: (op) =>
+      op.preVerificationGas +
+      op.verificationGasLimit +
+      op.paymasterVerificationGasLimit +
+      op.callGasLimit +
+      op.paymasterPostOpGasLimit +
+      10_000n +
+      (op.eip7702Auth ? EIP7702_AUTHORIZATION_GAS : 0n),
+
+    calculatePreVerificationGas,
+
+    checkFields(op) {
+      for (const field of [
+        'callGasLimit',
+        'verificationGasLimit',
+        'maxFeePerGas',
+        'maxPriorityFeePerGas',
+        'paymasterVerificationGasLimit',
+        'paymasterPostOpGasLimit',
+      ] as const) {
+        if (op[field] > UINT128_MAX) throw invalidFields(`${field} does not fit in 128 bits`)
+      }
+      if (op.factory === EIP7702_FACTORY_MARKER && !op.eip7702Auth)
+        throw invalidFields('the 0x7702 factory marker needs the eip7702Auth authorization')
+      if (op.eip7702Auth && op.factory !== EIP7702_FACTORY_MARKER)
+        throw invalidFields('eip7702Auth needs the factory to be the 0x7702 marker')
+    },
+
+    encodeHandleOps: (ops, beneficiary) => encodeHandleOpsV07(ops.map(packUserOperation), beneficiary),
+    decodeHandleOps: (input) => decodeHandleOpsV07(input).map(unpackUserOperation),
+
+    simulateValidation: (chain: Chain, op, options = {}) =>
+      simulateValidationV07(chain, target, encodeSimulateValidationV07(packUserOperation(op)), {
+        ...options,
+        stateOverride: withDelegation(op, options.stateOverride),
+      }),
+
+    validationCall: (op, gas, stateOverride) => ({
+      request: { to: p.address, data: encodeSimulateValidationV07(packUserOperation(op)), gas },
+      stateOverride: withSimulationCode(target, withDelegation(op, stateOverride)),
+    }),
+
+    decodeValidationOutput: decodeValidationOutputV07,
+
+    /** ERC-7769's v0.7 shape: every limit as 0x-hex, the paymaster's two only with a paymaster. */
+    async estimateUserOperationGas({ chain, userOperation, gasFees, stateOverride, maxSimulationGas }) {
+      const op = parseParam(partialSchema, userOperation, 'params[0]')
+      const estimate = await estimateUserOperationGasV07({
+        chain,
+        target,
+        userOperation: op,
+        gasFees,
+        stateOverride,
+        maxSimulationGas,
+        calculatePreVerificationGas: (o) => calculatePreVerificationGas(o),
+        withAccountState: withDelegation,
+      })
+      return {
+        preVerificationGas: toHexQuantity(estimate.preVerificationGas),
+        verificationGasLimit: toHexQuantity(estimate.verificationGasLimit),
+        callGasLimit: toHexQuantity(estimate.callGasLimit),
+        ...(op.paymaster
+          ? {
+              paymasterVerificationGasLimit: toHexQuantity(estimate.paymasterVerificationGasLimit),
+              paymasterPostOpGasLimit: toHexQuantity(estimate.paymasterPostOpGasLimit),
+            }
+          : {}),
+        maxFeePerGas: toHexQuantity(estimate.maxFeePerGas),
+        maxPriorityFeePerGas: toHexQuantity(estimate.maxPriorityFeePerGas),
+        validAfter: toHexQuantity(estimate.validAfter),
+        validUntil: toHexQuantity(estimate.validUntil === 0 ? 0xffff_ffff_ffff : estimate.validUntil),
+      }
+    },
+
+    async simulateExecution(chain, op, maxSimulationGas) {
+      // The operation exactly as sent: an estimate with its own limits must not need raising.
+      const estimate = await estimateUserOperationGasV07({
+        chain,
+        target,
+        userOperation: {
+          ...op,
+          given: { maxFeePerGas: op.maxFeePerGas, maxPriorityFeePerGas: op.maxPriorityFeePerGas },
+        },
+        gasFees: op,
+        maxSimulationGas,
+        calculatePreVerificationGas: () => op.preVerificationGas,
+        withAccountState: withDelegation,
+      })
+      if (estimate.callGasLimit > op.callGasLimit)
+        throw executionReverted('out of gas (callGasLimit too low)')
+    },
+  }
+}
+
+export { withSimulationCode }

@@ -1,0 +1,369 @@
+import {
+  type Address,
+  decodeFunctionResult,
+  type Hex,
+  hexToBigInt,
+  type RpcStateOverride,
+  toFunctionSelector,
+  zeroAddress,
+} from 'viem'
+import type { CallFrame } from '../../bundler/callFrame'
+import { executionReverted, userOperationRejected } from '../../bundler/userOperationErrors'
+import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
+import { FailedOpError } from '../../chain/entryPoint/errors'
+import { traceCall } from '../../chain/node/traceCall'
+import type { Chain } from '../../chain/types'
+import { ChainError } from '../../errors'
+import { encodeSimulateHandleOpV07, entryPointSimulationsAbi } from './encodeEntryPointCalls'
+import { packUserOperation } from './packUserOperation'
+import {
+  parseValidationData,
+  type SimulationTarget,
+  toSimulationError,
+  withSimulationCode,
+} from './simulateEntryPointV07'
+import type { PartialUserOperationV07, UserOperationV07 } from './userOperation'
+
+export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+
+/** The four gas limits of a v0.7/v0.8 operation. */
+export type GasLimitsV07 = {
+  verificationGasLimit: bigint
+  callGasLimit: bigint
+  paymasterVerificationGasLimit: bigint
+  paymasterPostOpGasLimit: bigint
+}
+
+export type EstimateUserOperationGasV07Parameters = {
+  chain: Chain
+  target: SimulationTarget
+  userOperation: PartialUserOperationV07
+  gasFees: GasFees
+  stateOverride?: RpcStateOverride
+  /** The version's preVerificationGas of the operation as it will be sent. */
+  calculatePreVerificationGas: (op: UserOperationV07) => bigint
+  /** State the simulation needs besides the caller's (v0.8: an EIP-7702 account's delegation). */
+  withAccountState: (op: UserOperationV07, stateOverride?: RpcStateOverride) => RpcStateOverride | undefined
+  /** Called with each trial operation before it is simulated; returns the paymasterData to simulate with. */
+  preparePaymasterData?: (op: UserOperationV07) => Promise<Hex> | Hex
+  maxSimulationGas?: bigint
+}
+
+export type EstimateUserOperationGasV07ReturnType = GasLimitsV07 & {
+  preVerificationGas: bigint
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+  validAfter: number
+  validUntil: number
+  measured: {
+    validationGas: bigint
+    paymasterValidationGas: bigint
+    executionGas: bigint
+    postOpGas: bigint
+    simulations: number
+  }
+}
+
+type LimitName = keyof GasLimitsV07
+
+type Outcome = {
+  outOfGas: LimitName | false
+  failedOp?: string
+  executionRevert?: { reason: string | null; data: Hex | undefined }
+  otherRevert?: string
+  validationGas: bigint
+  paymasterValidationGas: bigint
+  executionGas: bigint
+  postOpGas: bigint
+  validAfter: number
+  validUntil: number
+}
+
+const VALIDATE_PAYMASTER_USER_OP = toFunctionSelector(
+  'validatePaymasterUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes),bytes32,uint256)',
+)
+const POST_OP = toFunctionSelector('postOp(uint8,bytes,uint256,uint256)')
+const INNER_HANDLE_OP = (() => {
+  const item = entryPointSimulationsAbi.find(
+    (i) => i.type === 'function' && 'name' in i && i.name === 'innerHandleOp',
+  )
+  if (!item) throw new Error('innerHandleOp missing from the EntryPointSimulations ABI')
+  return toFunctionSelector(item as never)
+})()
+
+const TRIAL: GasLimitsV07 = {
+  verificationGasLimit: 1_500_000n,
+  callGasLimit: 3_000_000n,
+  paymasterVerificationGasLimit: 1_000_000n,
+  paymasterPostOpGasLimit: 1_000_000n,
+}
+const MAX_TRIAL_RAISES = 2
+const MAX_VERIFY_ROUNDS = 6
+const VERIFICATION_MARGIN_PERCENT = 10n
+const CALL_MARGIN_PERCENT = 5n
+const CALL_MARGIN_MIN = 1_000n
+const CALL_STIPEND = 2_300n
+/** EntryPoint work inside the paymaster's verification budget besides its call (context copy, deposit update). */
+const PAYMASTER_VERIFICATION_OVERHEAD = 12_000n
+const ESTIMATION_SENDER_BALANCE = 1n << 100n
+
+/**
+ * Estimates a v0.7/v0.8 operation's four gas limits by simulation: EntryPointSimulations.simulateHandleOp, traced
+ * with callTracer, measures the account's validation (with its deployment), the paymaster's validation, the call
+ * phase and postOp; each limit is what was measured plus a margin, then the operation is simulated with exactly
+ * those limits and a limit that runs out is raised until it passes (the v0.6 estimator's method).
+ */
+export async function estimateUserOperationGasV07(
+  params: EstimateUserOperationGasV07Parameters,
+): Promise<EstimateUserOperationGasV07ReturnType> {
+  const { userOperation } = params
+  const fees: GasFees = {
+    maxFeePerGas: userOperation.given.maxFeePerGas ?? params.gasFees.maxFeePerGas,
+    maxPriorityFeePerGas: userOperation.given.maxPriorityFeePerGas ?? params.gasFees.maxPriorityFeePerGas,
+  }
+  const hasPaymaster = userOperation.paymaster !== null
+  const base: UserOperationV07 = { ...userOperation, ...fees }
+  const preVerificationGas = params.calculatePreVerificationGas(base)
+  const maxSimulationGas = params.maxSimulationGas ?? 30_000_000n
+  let simulations = 0
+
+  const simulate = async (limits: GasLimitsV07): Promise<Outcome> => {
+    simulations++
+    const op: UserOperationV07 = {
+      ...base,
+      ...limits,
+      preVerificationGas,
+      ...(hasPaymaster ? {} : { paymasterVerificationGasLimit: 0n, paymasterPostOpGasLimit: 0n }),
+    }
+    if (params.preparePaymasterData && hasPaymaster) op.paymasterData = await params.preparePaymasterData(op)
+    return simulateHandleOpTraced(params, op, maxSimulationGas)
+  }
+
+  let trialLimits = { ...TRIAL }
+  let trial = await simulate(trialLimits)
+  for (let raise = 0; raise < MAX_TRIAL_RAISES && trial.outOfGas; raise++) {
+    trialLimits = { ...trialLimits, [trial.outOfGas]: trialLimits[trial.outOfGas] * 8n }
+    trial = await simulate(trialLimits)
+  }
+  const measured = throwOnFailure(trial)
+
+  const first: GasLimitsV07 = {
+    verificationGasLimit: withMargin(measured.validationGas, VERIFICATION_MARGIN_PERCENT, 0n),
+    callGasLimit:
+      userOperation.callData === '0x'
+        ? 0n
+        : withMargin(measured.executionGas, CALL_MARGIN_PERCENT, CALL_MARGIN_MIN) + CALL_STIPEND,
+    paymasterVerificationGasLimit: hasPaymaster
+      ? withMargin(
+          measured.paymasterValidationGas + PAYMASTER_VERIFICATION_OVERHEAD,
+          VERIFICATION_MARGIN_PERCENT,
+          0n,
+        )
+      : 0n,
+    paymasterPostOpGasLimit: hasPaymaster
+      ? withMargin((measured.postOpGas * 64n) / 63n, VERIFICATION_MARGIN_PERCENT, CALL_MARGIN_MIN)
+      : 0n,
+  }
+  const search = Object.fromEntries(
+    (Object.keys(first) as LimitName[]).map((name) => [
+      name,
+      { value: first[name], failed: 0n, passed: trialLimits[name] },
+    ]),
+  ) as Record<LimitName, { value: bigint; failed: bigint; passed: bigint }>
+  const current = (): GasLimitsV07 => ({
+    verificationGasLimit: search.verificationGasLimit.value,
+    callGasLimit: search.callGasLimit.value,
+    paymasterVerificationGasLimit: search.paymasterVerificationGasLimit.value,
+    paymasterPostOpGasLimit: search.paymasterPostOpGasLimit.value,
+  })
+  let verified: Outcome | undefined
+  for (let round = 0; round < MAX_VERIFY_ROUNDS; round++) {
+    const check = await simulate(current())
+    if (!check.outOfGas) {
+      throwOnFailure(check)
+      verified = check
+      for (const limit of Object.values(search)) limit.passed = limit.value
+      const loose = (Object.keys(search) as LimitName[]).find(
+        (k) => search[k].failed > 0n && search[k].passed - search[k].failed > search[k].passed / 50n,
+      )
+      if (!loose) break
+      search[loose].value = (search[loose].failed + search[loose].passed) / 2n
+      continue
+    }
+    const limit = search[check.outOfGas]
+    limit.failed = limit.value
+    limit.value = verified
+      ? (limit.value + limit.passed) / 2n
+      : minBigInt((limit.value * 5n) / 4n + 1n, limit.passed)
+  }
+  if (!verified) {
+    for (const limit of Object.values(search)) limit.value = limit.passed
+    verified = throwOnFailure(await simulate(current()))
+  }
+  return {
+    preVerificationGas,
+    verificationGasLimit: search.verificationGasLimit.passed,
+    callGasLimit: search.callGasLimit.passed,
+    paymasterVerificationGasLimit: search.paymasterVerificationGasLimit.passed,
+    paymasterPostOpGasLimit: search.paymasterPostOpGasLimit.passed,
+    ...fees,
+    validAfter: verified.validAfter,
+    validUntil: verified.validUntil,
+    measured: {
+      validationGas: measured.validationGas,
+      paymasterValidationGas: measured.paymasterValidationGas,
+      executionGas: measured.executionGas,
+      postOpGas: measured.postOpGas,
+      simulations,
+    },
+  }
+}
+
+async function simulateHandleOpTraced(
+  params: EstimateUserOperationGasV07Parameters,
+  op: UserOperationV07,
+  maxSimulationGas: bigint,
+): Promise<Outcome> {
+  const entryPoint = params.target.address.toLowerCase()
+  const gas = minBigInt(
+    maxSimulationGas,
+    op.verificationGasLimit * 2n +
+      op.paymasterVerificationGasLimit * 2n +
+      op.callGasLimit +
+      op.paymasterPostOpGasLimit +
+      op.preVerificationGas +
+      1_000_000n,
+  )
+  let stateOverride = params.withAccountState(op, params.stateOverride)
+  if (!op.paymaster) stateOverride = withSenderBalance(stateOverride, op.sender)
+  let top: CallFrame
+  try {
+    top = await traceCall<CallFrame>(
+      params.chain,
+      {
+        to: params.target.address,
+        data: encodeSimulateHandleOpV07(packUserOperation(op), zeroAddress, '0x'),
+        gas,
+      },
+      { tracer: 'callTracer', stateOverrides: withSimulationCode(params.target, stateOverride) },
+    )
+  } catch (err) {
+    throw new ChainError(
+      `Gas estimation could not trace the simulation: ${(err as Error).message.split('\n')[0]}`,
+      {
+        cause: err,
+      },
+    )
+  }
+  const outcome: Outcome = {
+    outOfGas: false,
+    validationGas: 0n,
+    paymasterValidationGas: 0n,
+    executionGas: 0n,
+    postOpGas: 0n,
+    validAfter: 0,
+    validUntil: 0,
+  }
+  const frames = top.calls ?? []
+  const paymaster = op.paymaster?.toLowerCase()
+  const pmFrame = frames.find(
+    (f) => f.to?.toLowerCase() === paymaster && f.input.startsWith(VALIDATE_PAYMASTER_USER_OP),
+  )
+  if (top.error && top.output && top.output !== '0x') {
+    const error = toSimulationError(top.output)
+    if (!(error instanceof FailedOpError)) {
+      outcome.otherRevert = error.message
+      return outcome
+    }
+    outcome.failedOp = error.reason
+    if (/^AA26|^AA4[01]/.test(error.reason)) outcome.outOfGas = 'verificationGasLimit'
+    else if (/^AA36/.test(error.reason)) outcome.outOfGas = 'paymasterVerificationGasLimit'
+    else if (/^AA(13|23)/.test(error.reason) && frames.some((f) => f !== pmFrame && ranOutOfGas(f)))
+      outcome.outOfGas = 'verificationGasLimit'
+    else if (/^AA33/.test(error.reason) && pmFrame && ranOutOfGas(pmFrame))
+      outcome.outOfGas = 'paymasterVerificationGasLimit'
+    return outcome
+  }
+  if (top.error) {
+    outcome.otherRevert = top.error
+    return outcome
+  }
+  let result: { preOpGas: bigint; accountValidationData: bigint; paymasterValidationData: bigint }
+  try {
+    result = decodeFunctionResult({
+      abi: entryPointSimulationsAbi,
+      functionName: 'simulateHandleOp',
+      data: top.output ?? '0x',
+    }) as unknown as typeof result
+  } catch {
+    outcome.otherRevert = `simulateHandleOp returned ${top.output?.slice(0, 74) ?? 'nothing'}`
+    return outcome
+  }
+  const account = parseValidationData(result.accountValidationData)
+  const pm = parseValidationData(result.paymasterValidationData)
+  const untils = [account.validUntil, pm.validUntil].filter((u) => u !== 0)
+  outcome.validAfter = Math.max(account.validAfter, pm.validAfter)
+  outcome.validUntil = untils.length > 0 ? Math.min(...untils) : 0
+  outcome.paymasterValidationGas = pmFrame ? hexToBigInt(pmFrame.gasUsed) : 0n
+  outcome.validationGas = result.preOpGas - op.preVerificationGas - outcome.paymasterValidationGas
+  if (pmFrame) outcome.validationGas -= PAYMASTER_VERIFICATION_OVERHEAD
+  const inner = frames.find((f) => f.to?.toLowerCase() === entryPoint && f.input.startsWith(INNER_HANDLE_OP))
+  const sender = op.sender.toLowerCase()
+  for (const frame of inner?.calls ?? []) {
+    const to = frame.to?.toLowerCase()
+    if (to === sender && op.callData !== '0x') {
+      outcome.executionGas = hexToBigInt(frame.gasUsed)
+      if (frame.error) {
+        if (ranOutOfGas(frame)) outcome.outOfGas = 'callGasLimit'
+        else
+          outcome.executionRevert = {
+            reason: frame.revertReason ?? decodeRevertReason(frame.output ?? null),
+            data: frame.output,
+          }
+      }
+    } else if (paymaster && to === paymaster && frame.input.startsWith(POST_OP)) {
+      outcome.postOpGas = hexToBigInt(frame.gasUsed)
+      if (frame.error && ranOutOfGas(frame)) outcome.outOfGas = 'paymasterPostOpGasLimit'
+    }
+  }
+  if (inner?.error && !outcome.outOfGas && !outcome.executionRevert && /out of gas/i.test(inner.error))
+    outcome.outOfGas = 'callGasLimit'
+  return outcome
+}
+
+function throwOnFailure(outcome: Outcome): Outcome {
+  if (outcome.failedOp) throw userOperationRejected(outcome.failedOp)
+  if (outcome.executionRevert)
+    throw executionReverted(outcome.executionRevert.reason, outcome.executionRevert.data)
+  if (outcome.outOfGas === 'callGasLimit')
+    throw executionReverted('out of gas even with the largest call gas tried')
+  if (outcome.outOfGas)
+    throw userOperationRejected(
+      `AA40 over verificationGasLimit: ${outcome.outOfGas} runs out even at its largest trial`,
+    )
+  if (outcome.otherRevert) throw executionReverted(`simulation reverted: ${outcome.otherRevert}`)
+  return outcome
+}
+
+function ranOutOfGas(frame: CallFrame): boolean {
+  if (frame.error && /out of gas/i.test(frame.error)) return true
+  return (frame.calls ?? []).some(ranOutOfGas)
+}
+
+function withSenderBalance(stateOverride: RpcStateOverride | undefined, sender: Address): RpcStateOverride {
+  const key = Object.keys(stateOverride ?? {}).find((a) => a.toLowerCase() === sender.toLowerCase())
+  const existing = key ? stateOverride?.[key as Address] : undefined
+  if (existing?.balance !== undefined) return stateOverride as RpcStateOverride
+  const rest = { ...(stateOverride ?? {}) }
+  if (key) delete rest[key as Address]
+  return { ...rest, [sender]: { ...existing, balance: `0x${ESTIMATION_SENDER_BALANCE.toString(16)}` as Hex } }
+}
+
+function withMargin(value: bigint, percent: bigint, minimum: bigint): bigint {
+  const margin = (value * percent + 99n) / 100n
+  return value + (margin > minimum ? margin : minimum)
+}
+
+function minBigInt(a: bigint, b: bigint): bigint {
+  return a < b ? a : b
+}
