@@ -89,7 +89,7 @@ describe('viem bundler client with a permissionless SimpleAccount (EntryPoint v0
   it('estimates limits an operation never runs out of, with little left unused', async () => {
     const { bundlerClient } = await createSimpleAccountClient(service)
     const prepared = await bundlerClient.prepareUserOperation({ calls: [{ to: randomAddress(), value: 5n }] })
-    const signature = await bundlerClient.account!.signUserOperation(prepared)
+    const signature = await bundlerClient.account!.signUserOperation(prepared as never)
     const hash = await bundlerClient.sendUserOperation({ ...prepared, signature })
     const receipt = await bundlerClient.waitForUserOperationReceipt({ hash })
     expect(receipt.success).toBe(true)
