@@ -90,7 +90,7 @@ describe('viem bundler client with a permissionless SimpleAccount (EntryPoint v0
     const { bundlerClient } = await createSimpleAccountClient(service)
     const prepared = await bundlerClient.prepareUserOperation({ calls: [{ to: randomAddress(), value: 5n }] })
     const signature = await bundlerClient.account!.signUserOperation(prepared as never)
-    const hash = await bundlerClient.sendUserOperation({ ...prepared, signature })
+    const hash = await bundlerClient.sendUserOperation({ ...prepared, signature } as never)
     const receipt = await bundlerClient.waitForUserOperationReceipt({ hash })
     expect(receipt.success).toBe(true)
     const limits = prepared.callGasLimit + prepared.verificationGasLimit + prepared.preVerificationGas
