@@ -47,7 +47,10 @@ export type RuleTestAccount = {
 export type RuleTestContracts = Pick<RuleTestAccount, 'address' | 'registry' | 'setMode'>
 
 /** Deploys a Registry and a RuleTestAccount (funded with 1 ETH) from the executor. */
-export async function deployRuleTestContracts(chain: Chain): Promise<RuleTestContracts> {
+export async function deployRuleTestContracts(
+  chain: Chain,
+  entryPoint: Address = chain.addresses.entryPoint,
+): Promise<RuleTestContracts> {
   const { registry, account } = compileRuleTestContracts()
   const wallet = chain.executor.client
   const deploy = async (artifact: Artifact, args: unknown[]) => {
@@ -56,7 +59,7 @@ export async function deployRuleTestContracts(chain: Chain): Promise<RuleTestCon
     return receipt.contractAddress as Address
   }
   const registryAddress = await deploy(registry, [])
-  const accountAddress = await deploy(account, [chain.addresses.entryPoint, registryAddress])
+  const accountAddress = await deploy(account, [entryPoint, registryAddress])
   await fundEth(chain, accountAddress, 10n ** 18n)
   return {
     address: accountAddress,
@@ -102,4 +105,32 @@ export async function deployRuleTestAccount(service: TestService): Promise<RuleT
 /** The operation as JSON-RPC params carry it (quantities as 0x-hex). */
 export function toRpcOperation(op: UserOperationV06): Record<string, string> {
   return Object.fromEntries(Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]))
+}
+
+/** The rule-test contracts for EntryPoint v0.7 (or v0.8), with operations in their RPC form (quantities as 0x-hex). */
+export async function deployRuleTestAccountV07(
+  service: TestService,
+  entryPoint: Address,
+): Promise<
+  RuleTestContracts & { buildRpcOperation: (nonce: bigint, to: Address) => Promise<Record<string, string>> }
+> {
+  const contracts = await deployRuleTestContracts(service.chain as Chain, entryPoint)
+  const { account } = compileRuleTestContracts()
+  return {
+    ...contracts,
+    async buildRpcOperation(nonce, to) {
+      const { body } = await callBundler(service, 'biconomy_getGasFeeValues', [])
+      return {
+        sender: contracts.address,
+        nonce: hex(nonce),
+        callData: encodeFunctionData({ abi: account.abi, functionName: 'execute', args: [to, 1n, '0x'] }),
+        callGasLimit: hex(100_000n),
+        verificationGasLimit: hex(150_000n),
+        preVerificationGas: hex(70_000n),
+        maxFeePerGas: hex(BigInt(body.result.maxFeePerGas)),
+        maxPriorityFeePerGas: hex(BigInt(body.result.maxPriorityFeePerGas)),
+        signature: '0x',
+      }
+    },
+  }
 }

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
-import { deployRuleTestAccount, type RuleTestAccount, toRpcOperation } from './ruleTestAccount'
+import {
+  deployRuleTestAccount,
+  deployRuleTestAccountV07,
+  type RuleTestAccount,
+  toRpcOperation,
+} from './ruleTestAccount'
 
 let service: TestService
 let account: RuleTestAccount
@@ -101,3 +106,50 @@ describe('ERC-7562 validation rules (safe mode by default, --unsafe skips them)'
     expect(record.sender.toLowerCase()).toBe(account.address.toLowerCase())
   })
 })
+
+describe.each([
+  ['0.7', '0x0000000071727De22E5E9d8BAf0edAc6f37da032'],
+  ['0.8', '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'],
+] as const)(
+  'ERC-7562 validation rules on EntryPoint v%s (traced through EntryPointSimulations)',
+  (_, entryPoint) => {
+    it('accepts a clean validation, rejects a banned opcode and foreign storage with -32502 in safe mode, accepts both in unsafe mode', async () => {
+      const v07 = await deployRuleTestAccountV07(service, entryPoint)
+      const sendV07 = async (nonce: bigint) =>
+        callBundler(service, 'eth_sendUserOperation', [
+          await v07.buildRpcOperation(nonce, randomAddress()),
+          entryPoint,
+        ])
+
+      const clean = await sendV07(0n)
+      expect(clean.status).toBe(200)
+      expect((await waitForReceipt(clean.body.result)).success).toBe(true)
+
+      await v07.setMode(1)
+      const banned = await sendV07(1n)
+      expect(banned.status).toBe(400)
+      expect(banned.body.error.code).toBe(-32502)
+      expect(banned.body.error.message).toMatch(/banned opcode TIMESTAMP/)
+      expect(banned.body.error.data.rules).toContain('OP-011')
+
+      await v07.setMode(2)
+      const foreign = await sendV07(1n)
+      expect(foreign.status).toBe(400)
+      expect(foreign.body.error.code).toBe(-32502)
+      expect(foreign.body.error.data.rules).toContain('STO-033')
+
+      await setUnsafe(true)
+      try {
+        const accepted = await sendV07(1n)
+        expect(accepted.status).toBe(200)
+        expect((await waitForReceipt(accepted.body.result)).success).toBe(true)
+        await v07.setMode(1)
+        const acceptedBanned = await sendV07(2n)
+        expect(acceptedBanned.status).toBe(200)
+        expect((await waitForReceipt(acceptedBanned.body.result)).success).toBe(true)
+      } finally {
+        await setUnsafe(false)
+      }
+    })
+  },
+)
