@@ -1,4 +1,4 @@
-import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
+import type { Abi, Address, Hash, Hex, RpcStateOverride, SignedAuthorization } from 'viem'
 import type { z } from 'zod'
 import type { SimulationOptions } from '../chain/entryPoint/simulateEntryPoint'
 import type { ValidationResult } from '../chain/entryPoint/simulateValidation'
@@ -61,8 +61,8 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   checkFields(op: Op): void
   /** `handleOps(ops, beneficiary)` calldata. */
   encodeHandleOps(ops: readonly Op[], beneficiary: Address): Hex
-  /** The operations of a handleOps transaction's input (for receipts and restart recovery). */
-  decodeHandleOps(input: Hex): Op[]
+  /** The operations of a mined handleOps transaction (for receipts and restart recovery). */
+  decodeBundle(chain: Chain, transaction: BundleTransaction): Promise<Op[]>
   /** simulateValidation with eth_call, decoded. Throws FailedOpError / SimulationRevertedError. */
   simulateValidation(chain: Chain, op: Op, options?: SimulationOptions): Promise<ValidationResult>
   /** The call to trace for ERC-7562 (and the state override it needs: v0.7+ simulate through a code override). */
@@ -83,6 +83,27 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
    * phase reverts or runs out of gas.
    */
   simulateExecution(chain: Chain, op: Op, maxSimulationGas: bigint): Promise<void>
+  /** eth_sendUserOperation's checks of the account's own state (v0.8: an EIP-7702 authorization). */
+  checkAccount(chain: Chain, op: Op): Promise<void>
+  /**
+   * Before a bundle is simulated and sent: the EIP-7702 authorizations its transaction carries (and the
+   * delegations its simulation must see), and the operations that can no longer go, with the reason.
+   */
+  planBundle(chain: Chain, ops: readonly Op[]): Promise<BundlePlan>
+}
+
+/** A handleOps transaction as eth_getTransactionByHash returns it (the fields the decoders read). */
+export type BundleTransaction = {
+  input: Hex
+  /** Type 4: the EIP-7702 authorizations it carried (quantities as 0x-hex). */
+  authorizationList?: { address: Address; chainId: Hex; nonce: Hex; yParity: Hex; r: Hex; s: Hex }[]
+}
+
+export type BundlePlan = {
+  authorizationList: SignedAuthorization[]
+  /** The delegations the bundle's authorizations set, for simulating it before it is sent. */
+  stateOverride?: RpcStateOverride
+  invalid: { index: number; reason: string }[]
 }
 
 export type EstimateParameters = {

@@ -97,6 +97,7 @@ export async function admitUserOperation({
   // The paymaster's deposit is read while validation simulates (one round trip to the node less to wait for).
   const depositInfo = paymaster ? getDepositInfo(chain, paymaster, entryPoint) : undefined
   depositInfo?.catch(() => {})
+  await entryPointModule.checkAccount(chain, op)
   const admission = await simulateNonceAware({
     chain,
     entryPoint: entryPointModule,

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import type { Chain } from '../../chain/types'
-import type { EntryPointModule } from '../../entryPoint/types'
+import type { BundlePlan, EntryPointModule } from '../../entryPoint/types'
 import type { Logger } from '../../log'
 import type { Mempool, MempoolEntry } from '../mempool/mempool'
 import type { BundleSender, RpcTransactionReceipt } from './createBundleSender'
@@ -21,7 +21,7 @@ export type BundleRunnerHooks = {
 }
 
 export type CreateBundleRunnerParameters = {
-  chain: Pick<Chain, 'publicClient' | 'executor'>
+  chain: Chain
   /** The EntryPoint this runner bundles for: a bundle never mixes versions. */
   entryPoint: EntryPointModule
   mempool: Mempool
@@ -106,6 +106,21 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
     for (const entry of entries) entry.state = 'bundling'
     const gasOf = () => entries.reduce((sum, e) => sum + e.bundleGas, BUNDLE_OVERHEAD_GAS)
 
+    // What the bundle's transaction carries besides the operations (EIP-7702 authorizations); an operation whose
+    // authorization no longer matches is dropped with the reason.
+    let plan: BundlePlan
+    try {
+      plan = await entryPoint.planBundle(
+        chain,
+        entries.map((e) => e.userOperation),
+      )
+    } catch (err) {
+      release(entries, err)
+      return null
+    }
+    const invalid = plan.invalid.map(({ index, reason }) => [entries[index], reason] as const)
+    for (const [entry, reason] of invalid) if (entry && entries.includes(entry)) drop(entries, entry, reason)
+
     // Simulate the whole bundle; drop what the EntryPoint rejects.
     while (entries.length > 0) {
       let simulation: Awaited<ReturnType<typeof simulateHandleOps>>
@@ -115,6 +130,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
           entryPoint,
           entries.map((e) => e.userOperation),
           gasOf(),
+          plan.stateOverride,
         )
       } catch (err) {
         release(entries, err)
@@ -142,8 +158,9 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
     )
     let receipt: RpcTransactionReceipt
     try {
-      receipt = await sender.send({ to: entryPoint.address, data, gas: gasOf() }, (transactionHash) =>
-        hooks.onSubmitted(entries, transactionHash),
+      receipt = await sender.send(
+        { to: entryPoint.address, data, gas: gasOf(), authorizationList: plan.authorizationList },
+        (transactionHash) => hooks.onSubmitted(entries, transactionHash),
       )
     } catch (err) {
       log.warn({ err: (err as Error).message?.split('\n')[0], ops: entries.length }, 'bundle send failed')

@@ -1,4 +1,4 @@
-import type { Address, Hex } from 'viem'
+import type { Address, Hex, SignedAuthorizationList } from 'viem'
 import { hexToBigInt } from 'viem'
 import { keccak256Hex } from '../../chain/keccak256'
 import { signTransaction } from '../../chain/keys/signTransaction'
@@ -26,8 +26,16 @@ export type RpcTransactionReceipt = {
   type: Hex
 }
 
-/** A handleOps transaction: to the EntryPoint of the bundle's version. */
-export type SendBundleParameters = { to: Address; data: Hex; gas: bigint }
+/**
+ * A handleOps transaction: to the EntryPoint of the bundle's version; with EIP-7702 authorizations (v0.8 accounts
+ * delegating in this bundle) it goes out as a type-4 transaction carrying them.
+ */
+export type SendBundleParameters = {
+  to: Address
+  data: Hex
+  gas: bigint
+  authorizationList?: SignedAuthorizationList
+}
 
 export type BundleSender = {
   /** Signs and sends a handleOps transaction and waits for its receipt (replacing it if it does not mine). */
@@ -152,23 +160,25 @@ export function createBundleSender({
     resync() {
       nextNonce = undefined
     },
-    async send({ to, data, gas }, onSubmitted) {
+    async send({ to, data, gas, authorizationList }, onSubmitted) {
       nextNonce ??= await readNonce()
       let nonce = nextNonce
       const fees = await gasFees()
       let { maxFeePerGas, maxPriorityFeePerGas } = fees
       const sent: Hex[] = []
       for (let attempt = 0; attempt <= MAX_REPLACEMENTS; attempt++) {
-        const signed = await signTransaction(executor.account, {
+        const transaction = {
           chainId: chain.chainId,
-          type: 'eip1559',
           to,
           data,
           gas,
           nonce,
           maxFeePerGas,
           maxPriorityFeePerGas,
-        })
+        }
+        const signed = authorizationList?.length
+          ? await executor.account.signTransaction({ ...transaction, type: 'eip7702', authorizationList })
+          : await signTransaction(executor.account, { ...transaction, type: 'eip1559' })
         let hash: Hex | undefined
         let synced: RpcTransactionReceipt | null
         try {

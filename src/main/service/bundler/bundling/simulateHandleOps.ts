@@ -1,4 +1,4 @@
-import { decodeErrorResult, type Hex } from 'viem'
+import { decodeErrorResult, type Hex, type RpcStateOverride } from 'viem'
 import { decodeEntryPointError } from '../../chain/entryPoint/decodeEntryPointError'
 import { decodeRevertReason, getRevertData } from '../../chain/entryPoint/decodeRevert'
 import { requestRpc } from '../../chain/node/requestRpc'
@@ -16,12 +16,15 @@ export async function simulateHandleOps(
   entryPoint: EntryPointModule,
   ops: UserOperationBase[],
   gas: bigint,
+  /** State the bundle's transaction sets before it runs (EIP-7702 delegations). */
+  stateOverride?: RpcStateOverride,
 ): Promise<SimulateHandleOpsReturnType> {
   const data = entryPoint.encodeHandleOps(ops, chain.executor.address)
   try {
     await requestRpc(chain.publicClient, 'eth_call', [
       { from: chain.executor.address, to: entryPoint.address, data, gas: `0x${gas.toString(16)}` },
       'latest',
+      ...(stateOverride ? [stateOverride] : []),
     ])
     return { ok: true }
   } catch (err) {

@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
-import type { EntryPoints, UserOperationBase } from '../../entryPoint/types'
+import type { BundleTransaction, EntryPoints, UserOperationBase } from '../../entryPoint/types'
 import { RpcError } from '../../errors'
 import { RpcCode } from '../../jsonrpc/codes'
 import { isUnfinished, type UserOperationRecord } from '../../store/userOperationRecord'
@@ -118,11 +118,11 @@ export function createUserOperationQueries({
     const cached = minedOperations.get(record.userOpHash as Hex)
     if (cached) return cached
     if (!record.transactionHash) return null
-    const tx = await requestRpc<{ input: Hex } | null>(chain.publicClient, 'eth_getTransactionByHash', [
+    const tx = await requestRpc<BundleTransaction | null>(chain.publicClient, 'eth_getTransactionByHash', [
       record.transactionHash,
     ])
     if (!tx) return null
-    const ops = entryPoint.decodeHandleOps(tx.input)
+    const ops = await entryPoint.decodeBundle(chain, tx).catch(() => [])
     const op = ops.find(
       (o) => entryPoint.computeUserOpHash(o, chain.chainId).toLowerCase() === record.userOpHash.toLowerCase(),
     )

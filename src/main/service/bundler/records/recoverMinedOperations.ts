@@ -1,7 +1,7 @@
 import { type Hex, hexToNumber } from 'viem'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
-import type { UserOperationBase } from '../../entryPoint/types'
+import type { BundleTransaction, UserOperationBase } from '../../entryPoint/types'
 import type { Logger } from '../../log'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
@@ -54,7 +54,7 @@ export async function recoverMinedOperations({
   }
   let recovered = 0
   for (const transactionHash of transactions) {
-    const tx = await requestRpc<{ from: Hex; input: Hex } | null>(
+    const tx = await requestRpc<(BundleTransaction & { from: Hex }) | null>(
       chain.publicClient,
       'eth_getTransactionByHash',
       [transactionHash],
@@ -65,7 +65,7 @@ export async function recoverMinedOperations({
     const outcomes = parseBundleLogs(receipt.logs, entryPoint.address)
     let ops: readonly UserOperationBase[]
     try {
-      ops = entryPoint.decodeHandleOps(tx.input)
+      ops = await entryPoint.decodeBundle(chain, tx)
     } catch {
       continue
     }

@@ -61,7 +61,7 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
     }
   },
   encodeHandleOps,
-  decodeHandleOps(input) {
+  async decodeBundle(_, { input }) {
     const { functionName, args } = decodeFunctionData({ abi: entryPointAbi, data: input })
     if (functionName !== 'handleOps') throw new Error(`not a handleOps call: ${functionName}`)
     return [...(args[0] as readonly UserOperationV06[])]
@@ -96,4 +96,6 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   },
   simulateExecution: (chain, userOperation, maxSimulationGas) =>
     simulateExecution({ chain, userOperation, maxSimulationGas }),
+  checkAccount: async () => {},
+  planBundle: async () => ({ authorizationList: [], invalid: [] }),
 }

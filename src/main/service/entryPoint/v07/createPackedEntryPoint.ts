@@ -5,6 +5,7 @@ import { toHexQuantity } from '../../bundler/userOperationSchema'
 import type { Chain } from '../../chain/types'
 import { parseParam } from '../../jsonrpc/parseParam'
 import type { EntryPointModule, EntryPointVersion } from '../types'
+import { attachEip7702Delegations, checkEip7702Authorization, planEip7702Bundle } from '../v08/eip7702'
 import { decodeHandleOpsV07, encodeHandleOpsV07, encodeSimulateValidationV07 } from './encodeEntryPointCalls'
 import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
 import { estimateUserOperationGasV07 } from './estimateUserOperationGasV07'
@@ -63,6 +64,12 @@ export function createPackedEntryPoint(
         code: 'custom',
         path: ['eip7702Auth'],
         message: `EntryPoint v${p.version} takes no eip7702Auth`,
+      })
+    if (op.factory === EIP7702_FACTORY_MARKER && p.eip7702 && !op.eip7702Auth)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['eip7702Auth'],
+        message: 'the 0x7702 factory marker needs the eip7702Auth authorization',
       })
     if (op.factory === EIP7702_FACTORY_MARKER && !p.eip7702)
       ctx.addIssue({
@@ -162,7 +169,10 @@ export function createPackedEntryPoint(
     },
 
     encodeHandleOps: (ops, beneficiary) => encodeHandleOpsV07(ops.map(packUserOperation), beneficiary),
-    decodeHandleOps: (input) => decodeHandleOpsV07(input).map(unpackUserOperation),
+    async decodeBundle(chain, transaction) {
+      const ops = decodeHandleOpsV07(transaction.input).map(unpackUserOperation)
+      return p.eip7702 ? attachEip7702Delegations(chain, ops, transaction.authorizationList ?? []) : ops
+    },
 
     simulateValidation: (chain: Chain, op, options = {}) =>
       simulateValidationV07(chain, target, encodeSimulateValidationV07(packUserOperation(op)), {
@@ -223,6 +233,23 @@ export function createPackedEntryPoint(
       })
       if (estimate.callGasLimit > op.callGasLimit)
         throw executionReverted('out of gas (callGasLimit too low)')
+    },
+
+    checkAccount: (chain, op) => (p.eip7702 ? checkEip7702Authorization(chain, op) : Promise.resolve()),
+
+    async planBundle(chain, ops) {
+      if (!p.eip7702) return { authorizationList: [], invalid: [] }
+      const plan = await planEip7702Bundle(chain, ops)
+      let stateOverride: RpcStateOverride | undefined
+      for (const op of ops) {
+        const auth = op.eip7702Auth
+        if (
+          auth &&
+          plan.authorizationList.some((a) => a.address === auth.address && a.nonce === Number(auth.nonce))
+        )
+          stateOverride = withDelegation(op, stateOverride)
+      }
+      return { ...plan, stateOverride }
     },
   }
 }

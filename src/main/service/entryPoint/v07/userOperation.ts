@@ -33,6 +33,11 @@ export type UserOperationV07 = {
   paymasterData: Hex
   signature: Hex
   eip7702Auth: Eip7702Auth | null
+  /**
+   * The address an EIP-7702 account delegates to, where the operation carries no authorization (read back from
+   * the chain for a mined operation): v0.8 hashes initCode with it. Not part of the wire form.
+   */
+  eip7702Delegate?: Address
 }
 
 /** The `factory` value ERC-7769 uses for an EIP-7702 account (`0x7702`, right-padded to 20 bytes in initCode). */

@@ -14,6 +14,6 @@ export const entryPointV08 = createPackedEntryPoint({
   abi: entryPointV08Artifact.abi as Abi,
   simulationsCode: entryPointSimulationsV08Artifact.deployedBytecode,
   computeUserOpHash: (packed, chainId, entryPoint, op) =>
-    computeUserOpHashV08(packed, chainId, entryPoint, op.eip7702Auth?.address),
+    computeUserOpHashV08(packed, chainId, entryPoint, op.eip7702Auth?.address ?? op.eip7702Delegate),
   eip7702: true,
 })

@@ -1,0 +1,176 @@
+import { createWalletClient, http } from 'viem'
+import { createBundlerClient, toSimple7702SmartAccount } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fundEth } from '../../../src/main/service/chain'
+import { startTestService, type TestService } from '../../helpers/startTestService'
+import { callBundler, publicClientOf, randomAddress } from './bundlerTestKit'
+
+let service: TestService
+
+beforeAll(async () => {
+  service = await startTestService()
+})
+afterAll(async () => {
+  await service?.dispose()
+})
+
+async function create7702Client() {
+  const client = publicClientOf(service)
+  const owner = privateKeyToAccount(generatePrivateKey())
+  await fundEth(service.chain!, owner.address, 10n ** 18n)
+  const account = await toSimple7702SmartAccount({ client, owner })
+  const bundlerClient = createBundlerClient({
+    client,
+    account,
+    transport: http(service.info().bundlerUrl),
+    pollingInterval: 50,
+  })
+  return { client, owner, account, bundlerClient }
+}
+
+describe("viem's toSimple7702SmartAccount on EntryPoint v0.8 (EIP-7702)", () => {
+  it('delegates the EOA in a type-4 bundle carrying its authorization, calls, and calls again without one', async () => {
+    const { client, owner, account, bundlerClient } = await create7702Client()
+    expect(account.address).toBe(owner.address)
+    const to = randomAddress()
+    // As viem's documentation does it: the EOA signs the authorization itself (prepareUserOperation fills a stub).
+    const authorization = await owner.signAuthorization({
+      address: service.chain!.addresses.simple7702AccountV08,
+      chainId: service.chain!.chainId,
+      nonce: await client.getTransactionCount({ address: owner.address }),
+    })
+    const hash = await bundlerClient.sendUserOperation({ calls: [{ to, value: 777n }], authorization })
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    expect(receipt.success).toBe(true)
+    expect(receipt.sender).toBe(owner.address)
+    expect(await client.getBalance({ address: to })).toBe(777n)
+    // The EOA now delegates to Simple7702Account, set by the bundle's type-4 transaction.
+    expect(await client.getCode({ address: owner.address })).toBe(
+      `0xef0100${service.chain!.addresses.simple7702AccountV08.slice(2).toLowerCase()}`,
+    )
+    const bundle = await client.getTransaction({ hash: receipt.receipt.transactionHash })
+    expect(bundle.type).toBe('eip7702')
+    expect(bundle.authorizationList?.[0]?.address.toLowerCase()).toBe(
+      service.chain!.addresses.simple7702AccountV08.toLowerCase(),
+    )
+    const byHash = await bundlerClient.getUserOperation({ hash })
+    expect(byHash.userOperation.factory).toBe('0x7702')
+
+    // Delegated already: the next operation carries no authorization and goes in a plain transaction.
+    const second = await bundlerClient.sendUserOperation({
+      calls: [
+        { to, value: 1n },
+        { to, value: 2n },
+      ],
+    })
+    const secondReceipt = await bundlerClient.waitForUserOperationReceipt({ hash: second })
+    expect(secondReceipt.success).toBe(true)
+    expect(await client.getBalance({ address: to })).toBe(780n)
+  })
+
+  it('rejects an authorization signed by another key than the sender (AA24) and one for a used nonce (-32602)', async () => {
+    const { client, owner, account, bundlerClient } = await create7702Client()
+    const prepared = await bundlerClient.prepareUserOperation({ calls: [{ to: randomAddress(), value: 1n }] })
+    const wire = (authorization: {
+      address: `0x${string}`
+      chainId: number
+      nonce: number
+      r: string
+      s: string
+      yParity: number
+    }) => ({
+      sender: prepared.sender,
+      nonce: `0x${prepared.nonce.toString(16)}`,
+      factory: '0x7702',
+      factoryData: '0x',
+      callData: prepared.callData,
+      callGasLimit: `0x${prepared.callGasLimit.toString(16)}`,
+      verificationGasLimit: `0x${prepared.verificationGasLimit.toString(16)}`,
+      preVerificationGas: `0x${prepared.preVerificationGas.toString(16)}`,
+      maxFeePerGas: `0x${prepared.maxFeePerGas.toString(16)}`,
+      maxPriorityFeePerGas: `0x${prepared.maxPriorityFeePerGas.toString(16)}`,
+      signature: prepared.signature,
+      eip7702Auth: {
+        address: authorization.address,
+        chainId: `0x${authorization.chainId.toString(16)}`,
+        nonce: `0x${authorization.nonce.toString(16)}`,
+        r: authorization.r,
+        s: authorization.s,
+        yParity: `0x${authorization.yParity.toString(16)}`,
+      },
+    })
+    const chainId = service.chain!.chainId
+    const implementation = service.chain!.addresses.simple7702AccountV08
+    const stranger = privateKeyToAccount(generatePrivateKey())
+    const foreign = await stranger.signAuthorization({ address: implementation, chainId, nonce: 0 })
+    const byStranger = await callBundler(service, 'eth_sendUserOperation', [
+      wire(foreign as never),
+      account.entryPoint.address,
+    ])
+    expect(byStranger.body.error.message).toMatch(/AA24.*not by the sender/)
+
+    const nonce = await client.getTransactionCount({ address: owner.address })
+    const stale = await owner.signAuthorization({ address: implementation, chainId, nonce: nonce + 5 })
+    const staleResponse = await callBundler(service, 'eth_sendUserOperation', [
+      wire(stale as never),
+      account.entryPoint.address,
+    ])
+    expect(staleResponse.body.error.code).toBe(-32602)
+    expect(staleResponse.body.error.message).toMatch(/authorization no longer matches/)
+  })
+
+  it('drops an accepted operation whose authorization no longer matches when it is bundled (the EOA used its nonce)', async () => {
+    const { client, owner, bundlerClient } = await create7702Client()
+    expect((await callBundler(service, 'debug_bundler_setBundlingMode', ['manual'])).body.result).toBe('ok')
+    try {
+      const authorization = await owner.signAuthorization({
+        address: service.chain!.addresses.simple7702AccountV08,
+        chainId: service.chain!.chainId,
+        nonce: await client.getTransactionCount({ address: owner.address }),
+      })
+      const hash = await bundlerClient.sendUserOperation({
+        calls: [{ to: randomAddress(), value: 1n }],
+        authorization,
+      })
+      // The EOA sends a transaction of its own: the authorization's nonce is used before the bundle goes out.
+      const wallet = createWalletClient({
+        account: owner,
+        chain: client.chain,
+        transport: http(service.chain!.rpcUrl),
+      })
+      await client.waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({ to: randomAddress(), value: 1n, chain: null }),
+      })
+      await callBundler(service, 'debug_bundler_sendBundleNow', [])
+      const status = await callBundler(service, 'biconomy_getUserOperationStatus', [hash])
+      expect(status.body.result.state).toBe('DROPPED_FROM_BUNDLER_MEMPOOL')
+      expect(status.body.result.message).toMatch(/EIP-7702 authorization no longer matches/)
+      expect(await client.getCode({ address: owner.address })).toBeUndefined()
+    } finally {
+      await callBundler(service, 'debug_bundler_setBundlingMode', ['auto'])
+    }
+  })
+
+  it('refuses the 0x7702 factory marker without an authorization with -32602', async () => {
+    const response = await callBundler(service, 'eth_sendUserOperation', [
+      {
+        sender: randomAddress(),
+        nonce: '0x0',
+        factory: '0x7702',
+        factoryData: '0x',
+        callData: '0x',
+        callGasLimit: '0x1',
+        verificationGasLimit: '0x1',
+        preVerificationGas: '0x1',
+        maxFeePerGas: '0x1',
+        maxPriorityFeePerGas: '0x1',
+        signature: '0x',
+      },
+      service.chain!.addresses.entryPointV08,
+    ])
+    expect(response.status).toBe(400)
+    expect(response.body.error.code).toBe(-32602)
+    expect(response.body.error.message).toMatch(/eip7702Auth: the 0x7702 factory marker needs/)
+  })
+})
