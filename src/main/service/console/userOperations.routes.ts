@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
+import { allEntryPoints } from '../entryPoint'
 import { NotFoundError } from '../errors'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
@@ -66,17 +67,22 @@ export async function registerUserOperationRoutes(
 }
 
 /**
- * The record plus the estimated-versus-actual figures: `gasLimitTotal` = preVerificationGas +
- * verificationGasLimit + callGasLimit (what the estimate granted), `gasUsedPercent` = actualGasUsed of it.
+ * The record plus its EntryPoint's version and the estimated-versus-actual figures: `gasLimitTotal` =
+ * preVerificationGas + verificationGasLimit + callGasLimit (+ the paymaster's two limits on v0.7/v0.8: what the
+ * estimate granted), `gasUsedPercent` = actualGasUsed of it.
  */
 function toView(record: UserOperationRecord) {
+  const entryPoint = record.entryPoint.toLowerCase()
   const limit =
     BigInt(record.gas.preVerificationGas) +
     BigInt(record.gas.verificationGasLimit) +
-    BigInt(record.gas.callGasLimit)
+    BigInt(record.gas.callGasLimit) +
+    BigInt(record.gas.paymasterVerificationGasLimit ?? '0') +
+    BigInt(record.gas.paymasterPostOpGasLimit ?? '0')
   const used = record.actualGasUsed === null ? null : BigInt(record.actualGasUsed)
   return {
     ...record,
+    entryPointVersion: allEntryPoints.find((m) => m.address.toLowerCase() === entryPoint)?.version ?? null,
     gasLimitTotal: limit.toString(),
     gasUsedPercent: used === null || limit === 0n ? null : Number((used * 10_000n) / limit) / 100,
   }

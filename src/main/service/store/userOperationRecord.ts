@@ -93,7 +93,12 @@ export const UserOperationRecordSchema = z.object({
     preVerificationGas: decimal,
     maxFeePerGas: decimal,
     maxPriorityFeePerGas: decimal,
+    /** v0.7 / v0.8 with a paymaster. */
+    paymasterVerificationGasLimit: decimal.optional(),
+    paymasterPostOpGasLimit: decimal.optional(),
   }),
+  /** v0.8 EIP-7702: the address the account (an EOA) delegates to through the operation's authorization. */
+  eip7702Delegate: address.nullable().optional(),
   /** From the UserOperationEvent once mined. */
   actualGasUsed: decimal.nullable(),
   actualGasCost: decimal.nullable(),

@@ -111,6 +111,17 @@ function DecisionDetail({ entry, raw }: { entry: FeedEntry; raw: Raw }) {
         <Kv label="Nonce">
           <span className="mono">{String(raw.nonce ?? '—')}</span>
         </Kv>
+        <Kv label="EntryPoint">
+          <span data-testid="operation-entry-point">
+            {typeof raw.entryPointVersion === 'string' ? `v${raw.entryPointVersion} ` : ''}
+            <Hex value={raw.entryPoint as string | null} />
+          </span>
+        </Kv>
+        {raw.eip7702Delegate ? (
+          <Kv label="EIP-7702 delegate">
+            <Hex value={raw.eip7702Delegate as string} />
+          </Kv>
+        ) : null}
         {entry.userOpHash ? (
           <Kv label="UserOperation">
             <Link to={`activity/op:${entry.userOpHash}`}>
@@ -204,6 +215,17 @@ function OperationDetail({ entry, raw, decisions }: { entry: FeedEntry; raw: Raw
         <Kv label="Nonce">
           <span className="mono">{String(raw.nonce ?? '—')}</span>
         </Kv>
+        <Kv label="EntryPoint">
+          <span data-testid="operation-entry-point">
+            {typeof raw.entryPointVersion === 'string' ? `v${raw.entryPointVersion} ` : ''}
+            <Hex value={raw.entryPoint as string | null} />
+          </span>
+        </Kv>
+        {raw.eip7702Delegate ? (
+          <Kv label="EIP-7702 delegate">
+            <Hex value={raw.eip7702Delegate as string} />
+          </Kv>
+        ) : null}
         <Kv label="Paymaster">
           <Hex value={raw.paymaster as string | null} />
         </Kv>
@@ -569,8 +591,20 @@ export function ActivityPage({ selected }: { selected: string | null }) {
             {
               id: 'kind',
               header: 'Kind',
-              width: '70px',
-              render: (r) => (r.kind === 'userOperation' ? 'UserOp' : 'Decision'),
+              width: '96px',
+              render: (r) =>
+                r.kind === 'userOperation' ? (
+                  <span>
+                    UserOp{' '}
+                    {typeof r.raw.entryPointVersion === 'string' ? (
+                      <span className="muted small" data-testid="entry-point-version">
+                        v{r.raw.entryPointVersion}
+                      </span>
+                    ) : null}
+                  </span>
+                ) : (
+                  'Decision'
+                ),
             },
             {
               id: 'status',

@@ -93,6 +93,8 @@ export function createUserOperationRecords({
 
   const addRecord: UserOperationRecords['addRecord'] = (op, userOpHash, status, extra) => {
     const { factory, paymaster } = entryPoint.readEntities(op)
+    const wire = entryPoint.toWire(op)
+    const decimalOf = (value: unknown) => (typeof value === 'string' ? BigInt(value).toString() : undefined)
     // decodeCallData reads the initCode only for being non-empty (a deploy-only operation).
     const decoded = decodeCallData(op.callData, entryPoint.deploysAccount(op) ? '0x00' : '0x')
     const record = userOperations.add({
@@ -101,7 +103,8 @@ export function createUserOperationRecords({
       sender: op.sender,
       nonce: op.nonce.toString(),
       status,
-      userOperation: entryPoint.toWire(op) as UserOperationRecord['userOperation'],
+      userOperation: wire as UserOperationRecord['userOperation'],
+      eip7702Delegate: (wire.eip7702Auth as { address?: string } | undefined)?.address ?? null,
       factory: factory && checksumAddress(factory),
       paymaster: paymaster && checksumAddress(paymaster),
       dappId: extra.dappId,
@@ -117,6 +120,12 @@ export function createUserOperationRecords({
         preVerificationGas: op.preVerificationGas.toString(),
         maxFeePerGas: op.maxFeePerGas.toString(),
         maxPriorityFeePerGas: op.maxPriorityFeePerGas.toString(),
+        ...(wire.paymasterVerificationGasLimit !== undefined
+          ? {
+              paymasterVerificationGasLimit: decimalOf(wire.paymasterVerificationGasLimit),
+              paymasterPostOpGasLimit: decimalOf(wire.paymasterPostOpGasLimit),
+            }
+          : {}),
       },
       actualGasUsed: null,
       actualGasCost: null,
