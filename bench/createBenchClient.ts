@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { toSimpleSmartAccount } from 'permissionless/accounts'
 import { type Address, createPublicClient, defineChain, type Hex, http, numberToHex } from 'viem'
-import { entryPoint06Address } from 'viem/account-abstraction'
+import { entryPoint06Address, entryPoint07Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { toLibsecp256k1Account } from '../src/main/service/chain/keys/toLibsecp256k1Account'
 import type { UserOperationV06 } from '../src/main/service/chain/types'
@@ -26,15 +26,50 @@ export type Estimate = {
   maxPriorityFeePerGas: string
 }
 
-export type BenchClientOptions = { rpcUrl: string; bundlerUrl: string; chainId: number }
+export type BenchClientOptions = {
+  rpcUrl: string
+  bundlerUrl: string
+  chainId: number
+  /** The account's EntryPoint (default v0.6). */
+  entryPointVersion?: '0.6' | '0.7'
+}
 
+/** A v0.7 operation in its RPC form (factory and paymaster fields only when present). */
+const toRpcOperationV07 = (op: Op) => ({
+  sender: op.sender,
+  nonce: numberToHex(op.nonce),
+  ...(op.initCode !== '0x'
+    ? { factory: op.initCode.slice(0, 42), factoryData: `0x${op.initCode.slice(42)}` }
+    : {}),
+  callData: op.callData,
+  callGasLimit: numberToHex(op.callGasLimit),
+  verificationGasLimit: numberToHex(op.verificationGasLimit),
+  preVerificationGas: numberToHex(op.preVerificationGas),
+  maxFeePerGas: numberToHex(op.maxFeePerGas),
+  maxPriorityFeePerGas: numberToHex(op.maxPriorityFeePerGas),
+  signature: op.signature,
+})
+
+const emptyOp: Op = {
+  sender: '0x0000000000000000000000000000000000000000',
+  nonce: 0n,
+  initCode: '0x',
+  callData: '0x',
+  callGasLimit: 0n,
+  verificationGasLimit: 0n,
+  preVerificationGas: 0n,
+  maxFeePerGas: 0n,
+  maxPriorityFeePerGas: 0n,
+  paymasterAndData: '0x',
+  signature: '0x',
+}
 const emptyTimings = (): Timings => ({ estimate: [], send: [], sendToReceipt: [], gas: [] })
 const toRpcOperation = (op: Op) =>
   Object.fromEntries(Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? numberToHex(v) : v]))
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}` as Address
 
 /**
- * One user of the bench: a viem smart account (permissionless `toSimpleSmartAccount`, EntryPoint v0.6) whose
+ * One user of the bench: a viem smart account (permissionless `toSimpleSmartAccount`, EntryPoint v0.6 or v0.7) whose
  * owner signs with libsecp256k1 (`BENCH_SIGNER=viem`: viem's own signer), talking to the service over HTTP.
  */
 export async function createBenchClient(options: BenchClientOptions) {
@@ -47,28 +82,71 @@ export async function createBenchClient(options: BenchClientOptions) {
   })
   const key = generatePrivateKey()
   const owner = process.env.BENCH_SIGNER === 'viem' ? privateKeyToAccount(key) : toLibsecp256k1Account(key)
+  const v07 = options.entryPointVersion === '0.7'
+  const entryPoint = v07 ? entryPoint07Address : entryPoint06Address
   const account = await toSimpleSmartAccount({
     client: createPublicClient({ chain, transport: http(options.rpcUrl) }),
     owner,
-    entryPoint: { address: entryPoint06Address, version: '0.6' },
+    entryPoint: v07
+      ? { address: entryPoint07Address, version: '0.7' }
+      : { address: entryPoint06Address, version: '0.6' },
   })
+  /** The operation as viem's v0.7 account signs it (factory/factoryData instead of initCode). */
+  const signable = (op: Op) =>
+    v07
+      ? {
+          ...op,
+          initCode: undefined,
+          paymasterAndData: undefined,
+          ...(op.initCode !== '0x'
+            ? {
+                factory: op.initCode.slice(0, 42) as Address,
+                factoryData: `0x${op.initCode.slice(42)}` as Hex,
+              }
+            : {}),
+        }
+      : op
   await rpc(options.rpcUrl, 'anvil_setBalance', [account.address, numberToHex(10n ** 20n)])
   let nonce = 0n
 
-  const estimate = async (partial: { nonce: bigint; initCode: Hex; callData: Hex }): Promise<Estimate> =>
-    rpc(options.bundlerUrl, 'eth_estimateUserOperationGas', [
-      {
-        sender: account.address,
-        nonce: numberToHex(partial.nonce),
-        initCode: partial.initCode,
-        callData: partial.callData,
-        paymasterAndData: '0x',
-        signature: await account.getStubSignature(),
-      },
-      entryPoint06Address,
+  const estimate = async (partial: { nonce: bigint; initCode: Hex; callData: Hex }): Promise<Estimate> => {
+    const signature = await account.getStubSignature()
+    const result = await rpc(options.bundlerUrl, 'eth_estimateUserOperationGas', [
+      v07
+        ? (({ sender, nonce, factory, factoryData, callData }) => ({
+            sender,
+            nonce,
+            factory,
+            factoryData,
+            callData,
+            signature,
+          }))(toRpcOperationV07({ ...emptyOp, sender: account.address, ...partial, signature }) as never)
+        : {
+            sender: account.address,
+            nonce: numberToHex(partial.nonce),
+            initCode: partial.initCode,
+            callData: partial.callData,
+            paymasterAndData: '0x',
+            signature,
+          },
+      entryPoint,
     ])
+    // v0.7 answers quantities as 0x-hex: the same numbers.
+    return v07
+      ? {
+          callGasLimit: Number(BigInt(result.callGasLimit)),
+          verificationGasLimit: Number(BigInt(result.verificationGasLimit)),
+          preVerificationGas: Number(BigInt(result.preVerificationGas)),
+          maxFeePerGas: BigInt(result.maxFeePerGas).toString(),
+          maxPriorityFeePerGas: BigInt(result.maxPriorityFeePerGas).toString(),
+        }
+      : result
+  }
   const send = (op: Op): Promise<Hex> =>
-    rpc(options.bundlerUrl, 'eth_sendUserOperation', [toRpcOperation(op), entryPoint06Address])
+    rpc(options.bundlerUrl, 'eth_sendUserOperation', [
+      v07 ? toRpcOperationV07(op) : toRpcOperation(op),
+      entryPoint,
+    ])
   const selfCall = () => account.encodeCalls([{ to: account.address, value: 0n }])
 
   /** Estimate → sign → send → receipt for one operation, timing each step against the service. */
@@ -94,7 +172,7 @@ export async function createBenchClient(options: BenchClientOptions) {
       paymasterAndData: '0x',
       signature: '0x',
     }
-    op.signature = await account.signUserOperation(op)
+    op.signature = await account.signUserOperation(signable(op) as never)
     t = performance.now()
     const hash = await send(op)
     timings.send.push(performance.now() - t)
@@ -152,7 +230,7 @@ export async function createBenchClient(options: BenchClientOptions) {
           paymasterAndData: '0x',
           signature: '0x',
         }
-        op.signature = await account.signUserOperation(op)
+        op.signature = await account.signUserOperation(signable(op) as never)
         ops.push(op)
       }
       if (nonceBase === undefined) nonce += BigInt(count)

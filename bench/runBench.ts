@@ -36,6 +36,8 @@ const HISTORY = Number(process.env.BENCH_HISTORY ?? 0)
  */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000)
 const RAW_BUNDLE_SIZE = 10
+/** EntryPoint versions measured: v0.6 always, v0.7 too unless BENCH_ENTRY_POINTS=0.6. */
+const ENTRY_POINTS = (process.env.BENCH_ENTRY_POINTS ?? '0.6,0.7').split(',')
 
 const rpc = createRpc()
 /** Client i's share of n operations. */
@@ -141,6 +143,35 @@ async function benchMode(unsafe: boolean) {
       null,
       `min ${(Math.min(...ratios) * 100).toFixed(1)} %, median ${(percentile(ratios, 50) * 100).toFixed(1)} %, max ${(Math.max(...ratios) * 100).toFixed(1)} % (never over 100 %: ${ratios.every((r) => r <= 1)})`,
     )
+
+    // 3b. The same warm loop with v0.7 accounts (SimpleAccount v0.7, EntryPointSimulations through a state
+    // override): the new EntryPoint against v0.6 on the same service. A tenth of the warm-up first.
+    if (ENTRY_POINTS.includes('0.7')) {
+      const v07Clients = await Promise.all(
+        Array.from({ length: CLIENTS }, () => createBenchClient({ ...options, entryPointVersion: '0.7' })),
+      )
+      await Promise.all(v07Clients.map((client) => client.runOperations(1, { deploy: true })))
+      await Promise.all(
+        v07Clients.map((client, i) =>
+          client.runOperations(shareOf(Math.floor(WARMUP / 10), i), { toSelf: true }),
+        ),
+      )
+      const cpu07 = startCpu(service)
+      const started07 = performance.now()
+      const timings07 = mergeTimings(
+        await Promise.all(v07Clients.map((client, i) => client.runOperations(shareOf(OPERATIONS, i)))),
+      )
+      const seconds07 = (performance.now() - started07) / 1000
+      report(mode, 'v0.7: estimate (eth_estimateUserOperationGas)', timings07.estimate, null)
+      report(mode, 'v0.7: send (eth_sendUserOperation)', timings07.send, null)
+      report(
+        mode,
+        'v0.7: send-to-receipt',
+        timings07.sendToReceipt,
+        OPERATIONS / seconds07,
+        `${CLIENTS} clients, SimpleAccount v0.7, estimate→send→receipt loop; ${cpu07.perOperation(OPERATIONS)}`,
+      )
+    }
 
     // 4. Burst: every client sends its share pre-signed, back to back, without waiting; included ops/s.
     const template = await first.estimateSelfCall()
