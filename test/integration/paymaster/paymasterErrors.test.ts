@@ -29,6 +29,24 @@ async function error(method: string, params: unknown[], key = apiKey) {
 }
 
 describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the message', () => {
+  it('refuses an EntryPoint v0.7/v0.8 operation clearly (by its fields, or by the ERC-7677 EntryPoint) instead of signing it as v0.6', async () => {
+    const v06 = await buildSponsorRequestOp(service)
+    const { initCode: _initCode, ...rest } = v06 as Record<string, unknown>
+    const v07 = { ...rest, factory: randomAddress(), factoryData: '0x' }
+    const biconomy = await error('pm_sponsorUserOperation', [v07, sponsoredContext()])
+    expect(biconomy.status).toBe(400)
+    expect(biconomy.error.code).toBe(-32602)
+    expect(biconomy.error.message).toMatch(/factory: an EntryPoint v0.7\/v0.8 UserOperation/)
+    const erc7677 = await error('pm_getPaymasterStubData', [
+      rest,
+      '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+      `0x${service.chain!.chainId.toString(16)}`,
+      {},
+    ])
+    expect(erc7677.status).toBe(400)
+    expect(erc7677.error.message).toMatch(/this paymaster serves EntryPoint v0.6/)
+  })
+
   it('names a missing and an unsupported fee token in ERC20 mode', async () => {
     const op = await buildSponsorRequestOp(service)
     const tokens = service.chain!.addresses.tokens.map((t) => `${t.symbol} ${t.address}`).join(', ')

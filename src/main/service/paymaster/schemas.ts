@@ -30,7 +30,7 @@ export const addressSchema = z
 
 const optionalQuantity = quantitySchema.nullish().transform((v) => v ?? undefined)
 
-export const PartialUserOperationSchema = z
+const PartialUserOperationV06Schema = z
   .object(
     {
       sender: addressSchema,
@@ -48,6 +48,37 @@ export const PartialUserOperationSchema = z
     { error: 'expected a UserOperation object' },
   )
   .transform((op): PartialUserOperation => op)
+
+/** Fields only a v0.7 / v0.8 UserOperation has (ERC-7769): their presence tells the version by shape. */
+const V07_ONLY_FIELDS = [
+  'factory',
+  'factoryData',
+  'paymaster',
+  'paymasterData',
+  'paymasterVerificationGasLimit',
+  'paymasterPostOpGasLimit',
+  'eip7702Auth',
+]
+
+/**
+ * A v0.6 operation as a paymaster request carries it. A v0.7/v0.8 one (detected by its fields, as Biconomy's
+ * methods carry no EntryPoint) is refused with that reason instead of being read as a v0.6 operation without
+ * initCode.
+ */
+export const PartialUserOperationSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (!value || typeof value !== 'object') return
+    const field = V07_ONLY_FIELDS.find((f) => (value as Record<string, unknown>)[f] != null)
+    if (field)
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message:
+          'an EntryPoint v0.7/v0.8 UserOperation: this paymaster signs for EntryPoint v0.6 only so far (v0.7/v0.8 paymasters are coming); the bundler serves all three',
+      })
+  })
+  .pipe(PartialUserOperationV06Schema)
 
 const modeSchema = z
   .string({
