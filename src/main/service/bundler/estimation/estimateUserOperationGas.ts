@@ -12,6 +12,7 @@ import {
 } from '../../chain/entryPoint/decodeEntryPointError'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
 import { encodeSimulateHandleOp } from '../../chain/entryPoint/encodeEntryPointCall'
+import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { traceCall } from '../../chain/node/traceCall'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { ChainError } from '../../errors'
@@ -21,6 +22,7 @@ import { executionReverted, userOperationRejected } from '../userOperationErrors
 import type { PartialUserOperation } from '../userOperationSchema'
 import { calculatePreVerificationGas } from './calculatePreVerificationGas'
 import { type FirstCheck, type FirstCheckGuesses, firstCheckGuessesOf } from './firstCheckGuesses'
+import { ESTIMATION_SENDER_BALANCE, maxBigInt, minBigInt, ranOutOfGas, withMargin } from './gasMargins'
 
 export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 
@@ -79,8 +81,6 @@ const CALL_MARGIN_MIN = 1_000n
 const MAX_VERIFY_ROUNDS = 5
 /** Gas a value-carrying call needs at its peak beyond what the frame nets (the stipend it gets back). */
 const CALL_STIPEND = 2_300n
-/** Balance given to a sender without paymaster during estimation, so a missing prefund does not fail it. */
-const ESTIMATION_SENDER_BALANCE = 1n << 100n
 
 /**
  * Estimates the gas limits of a v0.6 UserOperation by simulation (EntryPoint.simulateHandleOp traced with
@@ -377,12 +377,6 @@ function isVerificationOutOfGas(reason: string, top: CallFrame): boolean {
   return (top.calls ?? []).some((frame) => frame.error !== undefined && ranOutOfGas(frame))
 }
 
-/** The frame, or a frame below it, failed for lack of gas. */
-function ranOutOfGas(frame: CallFrame): boolean {
-  if (frame.error && /out of gas/i.test(frame.error)) return true
-  return (frame.calls ?? []).some(ranOutOfGas)
-}
-
 function findInnerHandleOp(top: CallFrame, entryPoint: Address): CallFrame | undefined {
   const ep = entryPoint.toLowerCase()
   return (top.calls ?? []).find((f) => f.to?.toLowerCase() === ep && f.input.startsWith(INNER_HANDLE_OP))
@@ -393,26 +387,10 @@ function withSenderBalance(
   op: UserOperationV06,
 ): RpcStateOverride | undefined {
   if (op.paymasterAndData !== '0x') return stateOverride
-  const existing = Object.keys(stateOverride ?? {}).find((a) => a.toLowerCase() === op.sender.toLowerCase())
-  if (existing && stateOverride?.[existing as Address]?.balance !== undefined) return stateOverride
-  const senderOverride = {
-    ...(existing ? stateOverride?.[existing as Address] : {}),
-    balance: `0x${ESTIMATION_SENDER_BALANCE.toString(16)}` as Hex,
-  }
-  const rest = { ...(stateOverride ?? {}) }
-  if (existing) delete rest[existing as Address]
-  return { ...rest, [op.sender]: senderOverride }
-}
-
-function withMargin(value: bigint, percent: bigint, minimum: bigint): bigint {
-  const margin = (value * percent + 99n) / 100n
-  return value + maxBigInt(margin, minimum)
-}
-
-function maxBigInt(a: bigint, b: bigint): bigint {
-  return a > b ? a : b
-}
-
-function minBigInt(a: bigint, b: bigint): bigint {
-  return a < b ? a : b
+  return mergeStateOverride(
+    stateOverride,
+    op.sender,
+    { balance: `0x${ESTIMATION_SENDER_BALANCE.toString(16)}` },
+    { keepExisting: true },
+  )
 }

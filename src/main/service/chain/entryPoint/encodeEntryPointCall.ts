@@ -81,8 +81,8 @@ export function encodeUserOperationTuple(op: UserOperationV06): string {
   )
 }
 
-/** `bytes` in ABI form: its length word, then the data padded right to whole words. */
-function encodeBytes(data: Hex): string {
+/** `bytes` in ABI form (hex without 0x): its length word, then the data padded right to whole words. */
+export function encodeBytes(data: Hex): string {
   const body = data.slice(2).toLowerCase()
   if (body.length % 2 !== 0) throw new Error(`odd-length hex ${data.slice(0, 20)}…`)
   const length = body.length / 2
@@ -94,7 +94,8 @@ function word(value: number): string {
   return value.toString(16).padStart(64, '0')
 }
 
-function uintWord(value: bigint): string {
+/** A uint256 as one ABI word (hex without 0x). */
+export function uintWord(value: bigint): string {
   if (value < 0n || value >= 1n << 256n) throw new Error(`uint256 out of range: ${value}`)
   return value === 0n ? ZERO_WORD : value.toString(16).padStart(64, '0')
 }

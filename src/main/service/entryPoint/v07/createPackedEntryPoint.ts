@@ -2,10 +2,16 @@ import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
 import { preVerificationGasOfEncoded } from '../../bundler/estimation/calculatePreVerificationGas'
 import { executionReverted, invalidFields } from '../../bundler/userOperationErrors'
 import { toHexQuantity } from '../../bundler/userOperationSchema'
+import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import type { Chain } from '../../chain/types'
 import { parseParam } from '../../jsonrpc/parseParam'
 import type { EntryPointModule, EntryPointVersion } from '../types'
-import { attachEip7702Delegations, checkEip7702Authorization, planEip7702Bundle } from '../v08/eip7702'
+import {
+  attachEip7702Delegations,
+  checkEip7702Authorization,
+  delegationCode,
+  planEip7702Bundle,
+} from '../v08/eip7702'
 import { decodeHandleOpsV07, encodeHandleOpsV07, encodeSimulateValidationV07 } from './encodeEntryPointCalls'
 import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
 import { estimateUserOperationGasV07 } from './estimateUserOperationGasV07'
@@ -83,15 +89,10 @@ export function createPackedEntryPoint(
   const withDelegation = (
     op: UserOperationV07,
     stateOverride?: RpcStateOverride,
-  ): RpcStateOverride | undefined => {
-    if (!op.eip7702Auth) return stateOverride
-    const key = Object.keys(stateOverride ?? {}).find((a) => a.toLowerCase() === op.sender.toLowerCase())
-    const rest = { ...(stateOverride ?? {}) }
-    const existing = key ? rest[key as Address] : undefined
-    if (key) delete rest[key as Address]
-    const code = `0xef0100${op.eip7702Auth.address.slice(2).toLowerCase()}` as Hex
-    return { ...rest, [op.sender]: { ...existing, code } }
-  }
+  ): RpcStateOverride | undefined =>
+    op.eip7702Auth
+      ? mergeStateOverride(stateOverride, op.sender, { code: delegationCode(op.eip7702Auth.address) })
+      : stateOverride
 
   const readEntities = (op: UserOperationV07) => ({
     sender: op.sender.toLowerCase() as Address,

@@ -1,4 +1,5 @@
 import type { Hex } from 'viem'
+import { encodeBytes, uintWord } from '../../chain/entryPoint/encodeEntryPointCall'
 import type { PackedUserOperation } from './packUserOperation'
 
 /** Head of the PackedUserOperation tuple: 9 words (bytes fields hold their offsets). */
@@ -19,27 +20,17 @@ export function encodePackedUserOperationTuple(op: PackedUserOperation): string 
   const signatureOffset = paymasterAndDataOffset + paymasterAndData.length / 2
   return (
     `000000000000000000000000${op.sender.slice(2).toLowerCase()}` +
-    word(op.nonce) +
-    word(BigInt(initCodeOffset)) +
-    word(BigInt(callDataOffset)) +
+    uintWord(op.nonce) +
+    uintWord(BigInt(initCodeOffset)) +
+    uintWord(BigInt(callDataOffset)) +
     op.accountGasLimits.slice(2).padStart(64, '0') +
-    word(op.preVerificationGas) +
+    uintWord(op.preVerificationGas) +
     op.gasFees.slice(2).padStart(64, '0') +
-    word(BigInt(paymasterAndDataOffset)) +
-    word(BigInt(signatureOffset)) +
+    uintWord(BigInt(paymasterAndDataOffset)) +
+    uintWord(BigInt(signatureOffset)) +
     initCode +
     callData +
     paymasterAndData +
     signature
   )
-}
-
-function encodeBytes(data: Hex): string {
-  const body = data.slice(2).toLowerCase()
-  const padding = (64 - (body.length % 64)) % 64
-  return word(BigInt(body.length / 2)) + body + '0'.repeat(padding)
-}
-
-function word(value: bigint): string {
-  return value.toString(16).padStart(64, '0')
 }

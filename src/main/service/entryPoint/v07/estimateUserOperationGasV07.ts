@@ -1,5 +1,4 @@
 import {
-  type Address,
   decodeFunctionResult,
   type Hex,
   hexToBigInt,
@@ -8,9 +7,16 @@ import {
   zeroAddress,
 } from 'viem'
 import type { CallFrame } from '../../bundler/callFrame'
+import {
+  ESTIMATION_SENDER_BALANCE,
+  minBigInt,
+  ranOutOfGas,
+  withMargin,
+} from '../../bundler/estimation/gasMargins'
 import { executionReverted, userOperationRejected } from '../../bundler/userOperationErrors'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
 import { FailedOpError } from '../../chain/entryPoint/errors'
+import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { traceCall } from '../../chain/node/traceCall'
 import type { Chain } from '../../chain/types'
 import { ChainError } from '../../errors'
@@ -105,7 +111,6 @@ const CALL_MARGIN_MIN = 1_000n
 const CALL_STIPEND = 2_300n
 /** EntryPoint work inside the paymaster's verification budget besides its call (context copy, deposit update). */
 const PAYMASTER_VERIFICATION_OVERHEAD = 12_000n
-const ESTIMATION_SENDER_BALANCE = 1n << 100n
 
 /**
  * Estimates a v0.7/v0.8 operation's four gas limits by simulation: EntryPointSimulations.simulateHandleOp, traced
@@ -301,7 +306,13 @@ async function simulateHandleOpTraced(
       1_000_000n,
   )
   let stateOverride = params.withAccountState(op, params.stateOverride)
-  if (!op.paymaster) stateOverride = withSenderBalance(stateOverride, op.sender)
+  if (!op.paymaster)
+    stateOverride = mergeStateOverride(
+      stateOverride,
+      op.sender,
+      { balance: `0x${ESTIMATION_SENDER_BALANCE.toString(16)}` },
+      { keepExisting: true },
+    )
   let top: CallFrame
   try {
     top = await traceCall<CallFrame>(
@@ -409,27 +420,4 @@ function throwOnFailure(outcome: Outcome): Outcome {
     )
   if (outcome.otherRevert) throw executionReverted(`simulation reverted: ${outcome.otherRevert}`)
   return outcome
-}
-
-function ranOutOfGas(frame: CallFrame): boolean {
-  if (frame.error && /out of gas/i.test(frame.error)) return true
-  return (frame.calls ?? []).some(ranOutOfGas)
-}
-
-function withSenderBalance(stateOverride: RpcStateOverride | undefined, sender: Address): RpcStateOverride {
-  const key = Object.keys(stateOverride ?? {}).find((a) => a.toLowerCase() === sender.toLowerCase())
-  const existing = key ? stateOverride?.[key as Address] : undefined
-  if (existing?.balance !== undefined) return stateOverride as RpcStateOverride
-  const rest = { ...(stateOverride ?? {}) }
-  if (key) delete rest[key as Address]
-  return { ...rest, [sender]: { ...existing, balance: `0x${ESTIMATION_SENDER_BALANCE.toString(16)}` as Hex } }
-}
-
-function withMargin(value: bigint, percent: bigint, minimum: bigint): bigint {
-  const margin = (value * percent + 99n) / 100n
-  return value + (margin > minimum ? margin : minimum)
-}
-
-function minBigInt(a: bigint, b: bigint): bigint {
-  return a < b ? a : b
 }

@@ -10,6 +10,7 @@ import { decodeRevertReason, getRevertData } from '../../chain/entryPoint/decode
 import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
 import type { SimulationOptions } from '../../chain/entryPoint/simulateEntryPoint'
 import type { ValidationResult } from '../../chain/entryPoint/simulateValidation'
+import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
 import { entryPointSimulationsAbi } from './encodeEntryPointCalls'
@@ -31,11 +32,7 @@ export function withSimulationCode(
   target: SimulationTarget,
   stateOverride: RpcStateOverride | undefined,
 ): RpcStateOverride {
-  const key = Object.keys(stateOverride ?? {}).find((a) => a.toLowerCase() === target.address.toLowerCase())
-  const existing = key ? stateOverride?.[key as Address] : undefined
-  const rest = { ...(stateOverride ?? {}) }
-  if (key) delete rest[key as Address]
-  return { ...rest, [target.address]: { ...existing, code: target.simulationsCode } }
+  return mergeStateOverride(stateOverride, target.address, { code: target.simulationsCode })
 }
 
 /** A validationData word: the signature verdict (or aggregator) and the time range (validUntil 0 = no expiry). */

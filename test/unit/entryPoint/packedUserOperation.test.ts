@@ -1,0 +1,175 @@
+import { encodeAbiParameters, type Hex, parseAbiParameters } from 'viem'
+import { entryPoint07Address, entryPoint08Address, getUserOperationHash } from 'viem/account-abstraction'
+import { privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
+import { entryPointV07, entryPointV08 } from '../../../src/main/service/entryPoint'
+import { encodePackedUserOperationTuple } from '../../../src/main/service/entryPoint/v07/encodePackedUserOperationTuple'
+import {
+  packUserOperation,
+  unpackUserOperation,
+} from '../../../src/main/service/entryPoint/v07/packUserOperation'
+import {
+  EIP7702_FACTORY_MARKER,
+  type UserOperationV07,
+  UserOperationV07Schema,
+} from '../../../src/main/service/entryPoint/v07/userOperation'
+
+const owner = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+
+const base: UserOperationV07 = {
+  sender: '0x1111111111111111111111111111111111111111',
+  nonce: (7n << 64n) | 3n,
+  factory: '0x91E60e0613810449d098b0b5Ec8b51A0FE8c8985',
+  factoryData: '0x5fbfb9cf000000000000000000000000aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+  callData: '0xb61d27f6',
+  callGasLimit: 123_456n,
+  verificationGasLimit: 654_321n,
+  preVerificationGas: 50_000n,
+  maxFeePerGas: 2_000_000_000n,
+  maxPriorityFeePerGas: 1_000_000_000n,
+  paymaster: '0x2222222222222222222222222222222222222222',
+  paymasterVerificationGasLimit: 100_000n,
+  paymasterPostOpGasLimit: 40_000n,
+  paymasterData: '0xdeadbeef',
+  signature: `0x${'ab'.repeat(65)}`,
+  eip7702Auth: null,
+}
+
+/** The same operation in viem's form (getUserOperationHash takes it). */
+const toViem = (op: UserOperationV07) => ({
+  sender: op.sender,
+  nonce: op.nonce,
+  factory: op.factory ?? undefined,
+  factoryData: op.factory ? op.factoryData : undefined,
+  callData: op.callData,
+  callGasLimit: op.callGasLimit,
+  verificationGasLimit: op.verificationGasLimit,
+  preVerificationGas: op.preVerificationGas,
+  maxFeePerGas: op.maxFeePerGas,
+  maxPriorityFeePerGas: op.maxPriorityFeePerGas,
+  paymaster: op.paymaster ?? undefined,
+  paymasterVerificationGasLimit: op.paymaster ? op.paymasterVerificationGasLimit : undefined,
+  paymasterPostOpGasLimit: op.paymaster ? op.paymasterPostOpGasLimit : undefined,
+  paymasterData: op.paymaster ? op.paymasterData : undefined,
+  signature: op.signature,
+})
+
+describe('PackedUserOperation (EntryPoint v0.7 / v0.8)', () => {
+  it('packs gas limits and fees into two words and unpacks back to the same operation', () => {
+    const packed = packUserOperation(base)
+    expect(packed.accountGasLimits).toBe(
+      `0x${654_321n.toString(16).padStart(32, '0')}${123_456n.toString(16).padStart(32, '0')}`,
+    )
+    expect(packed.initCode.toLowerCase()).toBe(`${base.factory?.toLowerCase()}${base.factoryData.slice(2)}`)
+    expect(packed.paymasterAndData.length).toBe(2 + 2 * (20 + 16 + 16 + 4))
+    expect(unpackUserOperation(packed)).toEqual(base)
+    const bare = {
+      ...base,
+      factory: null,
+      factoryData: '0x' as Hex,
+      paymaster: null,
+      paymasterVerificationGasLimit: 0n,
+      paymasterPostOpGasLimit: 0n,
+      paymasterData: '0x' as Hex,
+    }
+    expect(packUserOperation(bare).initCode).toBe('0x')
+    expect(unpackUserOperation(packUserOperation(bare))).toEqual(bare)
+  })
+
+  it("encodes the tuple byte for byte as viem's ABI encoder does", () => {
+    const packed = packUserOperation(base)
+    const viem = encodeAbiParameters(
+      parseAbiParameters('(address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes)'),
+      [
+        [
+          packed.sender,
+          packed.nonce,
+          packed.initCode,
+          packed.callData,
+          packed.accountGasLimits,
+          packed.preVerificationGas,
+          packed.gasFees,
+          packed.paymasterAndData,
+          packed.signature,
+        ],
+      ],
+    )
+    // viem's encoding starts with the tuple's offset word.
+    expect(`0x${'0'.repeat(62)}20${encodePackedUserOperationTuple(packed)}`).toBe(viem)
+  })
+
+  it("computes v0.7's userOpHash as viem's getUserOperationHash does", () => {
+    for (const op of [
+      base,
+      {
+        ...base,
+        paymaster: null,
+        paymasterVerificationGasLimit: 0n,
+        paymasterPostOpGasLimit: 0n,
+        paymasterData: '0x' as Hex,
+      },
+    ]) {
+      expect(entryPointV07.computeUserOpHash(op, 31337)).toBe(
+        getUserOperationHash({
+          userOperation: toViem(op),
+          entryPointAddress: entryPoint07Address,
+          entryPointVersion: '0.7',
+          chainId: 31337,
+        }),
+      )
+    }
+  })
+
+  it("computes v0.8's EIP-712 userOpHash as viem does, EIP-7702 operations hashed with their delegate", async () => {
+    expect(entryPointV08.computeUserOpHash(base, 31337)).toBe(
+      getUserOperationHash({
+        userOperation: toViem(base),
+        entryPointAddress: entryPoint08Address,
+        entryPointVersion: '0.8',
+        chainId: 31337,
+      }),
+    )
+    const authorization = await owner.signAuthorization({
+      address: '0xe6Cae83BdE06E4c305530e199D7217f42808555B',
+      chainId: 31337,
+      nonce: 4,
+    })
+    const op7702: UserOperationV07 = {
+      ...base,
+      sender: owner.address,
+      factory: EIP7702_FACTORY_MARKER,
+      factoryData: '0x',
+      eip7702Auth: {
+        address: authorization.address,
+        chainId: 31337n,
+        nonce: 4n,
+        yParity: authorization.yParity ?? 0,
+        r: authorization.r,
+        s: authorization.s,
+      },
+    }
+    expect(entryPointV08.computeUserOpHash(op7702, 31337)).toBe(
+      getUserOperationHash({
+        userOperation: { ...toViem(op7702), factory: '0x7702', factoryData: '0x', authorization },
+        entryPointAddress: entryPoint08Address,
+        entryPointVersion: '0.8',
+        chainId: 31337,
+      }),
+    )
+  })
+
+  it('parses the ERC-7769 wire form: the 0x7702 marker, optional groups, and refuses a paymaster field without a paymaster', () => {
+    const wire = entryPointV08.toWire({ ...base, factory: EIP7702_FACTORY_MARKER, factoryData: '0x' })
+    expect(wire.factory).toBe('0x7702')
+    const parsed = UserOperationV07Schema.safeParse({ ...entryPointV07.toWire(base), paymaster: undefined })
+    expect(parsed.success).toBe(false)
+    expect(parsed.error?.issues[0]?.path).toEqual(['paymasterData'])
+    expect(entryPointV07.fromWire(entryPointV07.toWire(base))).toEqual(base)
+    expect(entryPointV07.readEntities(base)).toEqual({
+      sender: base.sender.toLowerCase(),
+      factory: base.factory?.toLowerCase(),
+      paymaster: base.paymaster?.toLowerCase(),
+    })
+    expect(entryPointV08.readEntities({ ...base, factory: EIP7702_FACTORY_MARKER }).factory).toBeNull()
+  })
+})
