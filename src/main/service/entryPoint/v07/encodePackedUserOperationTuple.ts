@@ -1,4 +1,3 @@
-import type { Hex } from 'viem'
 import { encodeBytes, uintWord } from '../../chain/entryPoint/encodeEntryPointCall'
 import type { PackedUserOperation } from './packUserOperation'
 
