@@ -1,8 +1,14 @@
-import { encodeAbiParameters, type Hex, parseAbiParameters } from 'viem'
+import { encodeAbiParameters, encodeFunctionData, type Hex, parseAbiParameters } from 'viem'
 import { entryPoint07Address, entryPoint08Address, getUserOperationHash } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { entryPointV07, entryPointV08 } from '../../../src/main/service/entryPoint'
+import {
+  encodeHandleOpsV07,
+  encodeSimulateHandleOpV07,
+  encodeSimulateValidationV07,
+  entryPointSimulationsAbi,
+} from '../../../src/main/service/entryPoint/v07/encodeEntryPointCalls'
 import { encodePackedUserOperationTuple } from '../../../src/main/service/entryPoint/v07/encodePackedUserOperationTuple'
 import {
   packUserOperation,
@@ -96,6 +102,47 @@ describe('PackedUserOperation (EntryPoint v0.7 / v0.8)', () => {
     )
     // viem's encoding starts with the tuple's offset word.
     expect(`0x${'0'.repeat(62)}20${encodePackedUserOperationTuple(packed)}`).toBe(viem)
+  })
+
+  it("encodes handleOps, simulateValidation and simulateHandleOp calldata as viem's encodeFunctionData does", () => {
+    const packed = packUserOperation(base)
+    const other = packUserOperation({
+      ...base,
+      callData: '0x',
+      paymaster: null,
+      paymasterVerificationGasLimit: 0n,
+      paymasterPostOpGasLimit: 0n,
+      paymasterData: '0x',
+    })
+    const beneficiary = owner.address
+    expect(encodeHandleOpsV07([packed, other], beneficiary)).toBe(
+      encodeFunctionData({
+        abi: entryPointSimulationsAbi,
+        functionName: 'handleOps',
+        args: [[packed, other], beneficiary],
+      }),
+    )
+    expect(encodeHandleOpsV07([], beneficiary)).toBe(
+      encodeFunctionData({
+        abi: entryPointSimulationsAbi,
+        functionName: 'handleOps',
+        args: [[], beneficiary],
+      }),
+    )
+    expect(encodeSimulateValidationV07(packed)).toBe(
+      encodeFunctionData({
+        abi: entryPointSimulationsAbi,
+        functionName: 'simulateValidation',
+        args: [packed],
+      }),
+    )
+    expect(encodeSimulateHandleOpV07(packed, beneficiary, '0x1234')).toBe(
+      encodeFunctionData({
+        abi: entryPointSimulationsAbi,
+        functionName: 'simulateHandleOp',
+        args: [packed, beneficiary, '0x1234'],
+      }),
+    )
   })
 
   it("computes v0.7's userOpHash as viem's getUserOperationHash does", () => {
