@@ -3,7 +3,7 @@ import { InsufficientPrefundError, UserOperationExecutionError } from 'viem/acco
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
-import { createSimpleAccountClient, randomAddress } from './bundlerTestKit'
+import { callBundler, createSimpleAccountClient, randomAddress } from './bundlerTestKit'
 
 let service: TestService
 
@@ -34,6 +34,11 @@ describe.each(['0.7', '0.8'] as const)(
       expect(byHash.userOperation.sender).toBe(account.address)
       expect(byHash.userOperation.factory).toBeDefined()
       expect(byHash.transactionHash).toBe(receipt.receipt.transactionHash)
+      const status = await callBundler(service, 'biconomy_getUserOperationStatus', [hash])
+      expect(status.body.result).toMatchObject({
+        state: 'CONFIRMED',
+        transactionHash: receipt.receipt.transactionHash,
+      })
     })
 
     it('sends a batch of calls in one UserOperation on an already deployed account', async () => {
@@ -106,6 +111,33 @@ describe.each(['0.7', '0.8'] as const)(
       const limits = prepared.callGasLimit + prepared.verificationGasLimit + prepared.preVerificationGas
       expect(receipt.actualGasUsed).toBeLessThanOrEqual(limits)
       expect(Number(receipt.actualGasUsed) / Number(limits)).toBeGreaterThan(0.7)
+    })
+
+    it('keeps each EntryPoint in its own mempool (manual bundling: dumpMempool per EntryPoint, one bundle each)', async () => {
+      const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, version)
+      const v06 = await createSimpleAccountClient(service)
+      expect((await callBundler(service, 'debug_bundler_setBundlingMode', ['manual'])).body.result).toBe('ok')
+      try {
+        const hash = await bundlerClient.sendUserOperation({ calls: [{ to: randomAddress(), value: 1n }] })
+        const hash06 = await v06.bundlerClient.sendUserOperation({
+          calls: [{ to: randomAddress(), value: 1n }],
+        })
+        const entryPoint = bundlerClient.account!.entryPoint.address
+        const mine = (await callBundler(service, 'debug_bundler_dumpMempool', [entryPoint])).body.result
+        expect(mine.map((op: { sender: string }) => op.sender)).toEqual([bundlerClient.account!.address])
+        expect(mine[0].factory).toBeDefined()
+        const all = (await callBundler(service, 'debug_bundler_dumpMempool', [])).body.result
+        expect(all).toHaveLength(2)
+        await callBundler(service, 'debug_bundler_sendBundleNow', [])
+        const [receipt, receipt06] = await Promise.all([
+          bundlerClient.waitForUserOperationReceipt({ hash }),
+          v06.bundlerClient.waitForUserOperationReceipt({ hash: hash06 }),
+        ])
+        expect(receipt.success && receipt06.success).toBe(true)
+        expect(receipt.receipt.transactionHash).not.toBe(receipt06.receipt.transactionHash)
+      } finally {
+        await callBundler(service, 'debug_bundler_setBundlingMode', ['auto'])
+      }
     })
 
     it('rejects an operation sent to another EntryPoint than its version names, with -32602', async () => {
