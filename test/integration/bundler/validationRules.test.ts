@@ -112,7 +112,7 @@ describe.each([
   ['0.8', '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'],
 ] as const)(
   'ERC-7562 validation rules on EntryPoint v%s (traced through EntryPointSimulations)',
-  (_, entryPoint) => {
+  (version, entryPoint) => {
     it('accepts a clean validation, rejects a banned opcode and foreign storage with -32502 in safe mode, accepts both in unsafe mode', async () => {
       const v07 = await deployRuleTestAccountV07(service, entryPoint)
       const sendV07 = async (nonce: bigint) =>
@@ -124,6 +124,16 @@ describe.each([
       const clean = await sendV07(0n)
       expect(clean.status).toBe(200)
       expect((await waitForReceipt(clean.body.result)).success).toBe(true)
+      // Checked on the node's built-in traces, as v0.6 operations are (v0.8's own transient storage is the
+      // EntryPoint's, not an entity's).
+      const record = await requestJson(
+        `${service.baseUrl}/console/api/user-operations/${clean.body.result}`,
+        {
+          headers: { authToken: service.authToken() },
+        },
+      )
+      expect(record.body.data.timeline[0].note).toBe("ERC-7562 rules checked on the node's built-in traces")
+      expect(record.body.data.entryPointVersion).toBe(version)
 
       await v07.setMode(1)
       const banned = await sendV07(1n)
