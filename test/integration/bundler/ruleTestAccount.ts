@@ -10,10 +10,14 @@ const require = createRequire(import.meta.url)
 const SOURCE = path.resolve(import.meta.dirname, '../../fixtures/contracts/RuleTestAccount.sol')
 
 type Artifact = { abi: Abi; bytecode: Hex }
-let compiled: { registry: Artifact; account: Artifact } | undefined
+let compiled: { registry: Artifact; account: Artifact; paymasterV07: Artifact } | undefined
 
 /** Compiles test/fixtures/contracts/RuleTestAccount.sol with solc 0.8.17 from node_modules (once per process). */
-export function compileRuleTestContracts(): { registry: Artifact; account: Artifact } {
+export function compileRuleTestContracts(): {
+  registry: Artifact
+  account: Artifact
+  paymasterV07: Artifact
+} {
   if (compiled) return compiled
   const solc = require('solc')
   const input = {
@@ -32,7 +36,11 @@ export function compileRuleTestContracts(): { registry: Artifact; account: Artif
     const c = output.contracts['RuleTestAccount.sol'][name]
     return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }
   }
-  compiled = { registry: get('Registry'), account: get('RuleTestAccount') }
+  compiled = {
+    registry: get('Registry'),
+    account: get('RuleTestAccount'),
+    paymasterV07: get('TestPaymasterV07'),
+  }
   return compiled
 }
 
@@ -133,4 +141,23 @@ export async function deployRuleTestAccountV07(
       }
     },
   }
+}
+
+/** The test paymaster for `entryPoint` (v0.7 or v0.8), deployed, deposited (1 ETH) and staked (1 ETH, a day). */
+export async function deployTestPaymasterV07(chain: Chain, entryPoint: Address) {
+  const { paymasterV07 } = compileRuleTestContracts()
+  const wallet = chain.executor.client
+  const hash = await wallet.deployContract({
+    abi: paymasterV07.abi,
+    bytecode: paymasterV07.bytecode,
+    args: [entryPoint],
+  })
+  const address = (await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress as Address
+  const write = async (functionName: string, args: unknown[], value = 0n) => {
+    const tx = await wallet.writeContract({ address, abi: paymasterV07.abi, functionName, args, value })
+    await chain.publicClient.waitForTransactionReceipt({ hash: tx })
+  }
+  await write('deposit', [], 10n ** 18n)
+  await write('stake', [86_400], 10n ** 18n)
+  return { address, setMode: (mode: 0 | 1 | 2) => write('setMode', [BigInt(mode)]) }
 }
