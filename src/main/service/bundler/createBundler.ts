@@ -133,7 +133,10 @@ export function createBundler({
   log,
   options: overrides,
   settings,
-  entryPoints = createEntryPoints((module) => !chain.missing.includes(moduleDeploymentName(module))),
+  entryPoints = createEntryPoints((module) => {
+    const name = moduleDeploymentName(module)
+    return !chain.missing.includes(name) && !chain.mismatched.includes(name)
+  }),
 }: CreateBundlerParameters): Bundler {
   const options: BundlerOptions = { ...defaultBundlerOptions, ...overrides }
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)
@@ -424,7 +427,7 @@ export function createBundler({
   }
 }
 
-/** The deployment-plan name of a version's EntryPoint (`chain.missing` lists those the node lacks). */
+/** The deployment-plan name of a version's EntryPoint (`chain.missing` / `mismatched` list those the node lacks). */
 function moduleDeploymentName(module: EntryPointModule): string {
   return module.version === '0.6' ? 'entryPoint' : `entryPointV${module.version.replace('.', '')}`
 }
