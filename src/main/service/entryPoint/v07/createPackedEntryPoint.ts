@@ -79,6 +79,12 @@ export function createPackedEntryPoint(
         path: ['eip7702Auth'],
         message: 'the 0x7702 factory marker needs the eip7702Auth authorization',
       })
+    if (op.eip7702Auth && p.eip7702 && op.factory !== EIP7702_FACTORY_MARKER)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['factory'],
+        message: 'eip7702Auth needs the factory to be the 0x7702 marker',
+      })
     if (op.factory === EIP7702_FACTORY_MARKER && !p.eip7702)
       ctx.addIssue({
         code: 'custom',
@@ -165,10 +171,6 @@ export function createPackedEntryPoint(
       ] as const) {
         if (op[field] > UINT128_MAX) throw invalidFields(`${field} does not fit in 128 bits`)
       }
-      if (op.factory === EIP7702_FACTORY_MARKER && !op.eip7702Auth)
-        throw invalidFields('the 0x7702 factory marker needs the eip7702Auth authorization')
-      if (op.eip7702Auth && op.factory !== EIP7702_FACTORY_MARKER)
-        throw invalidFields('eip7702Auth needs the factory to be the 0x7702 marker')
     },
 
     encodeHandleOps: (ops, beneficiary) => encodeHandleOpsV07(ops.map(packUserOperation), beneficiary),
