@@ -8,7 +8,11 @@
  *     VerifyingSingletonPaymaster (v1.1.0 paymasterAndData layout with validUntil/validAfter).
  *   - Our own `contracts/BiconomyTokenPaymaster.sol` (biconomy-protocol.md section 4.2 layout and hash)
  *     and `contracts/TestToken.sol` (open-mint ERC20 for local chains).
- * Compiler settings (same as Biconomy's scw-contracts hardhat.config.ts, biconomy-protocol.md section 3):
+ * Compiled with solc 0.8.28 (npm alias `solc-0.8.28`, optimizer 200 runs, EVM cancun):
+ *   - Our own `contracts/packed/` paymasters for EntryPoint v0.7 and v0.8 (OpstationVerifyingPaymaster with per-dApp
+ *     gas tanks, OpstationTokenPaymaster for ERC20 mode; MIT), built against the MIT interfaces of
+ *     `@account-abstraction/contracts@0.8.0` (IPaymaster and PackedUserOperation, identical in 0.7.0).
+ * Compiler settings of the 0.8.17 build (same as Biconomy's scw-contracts hardhat.config.ts, biconomy-protocol.md section 3):
  *   solc 0.8.17, optimizer enabled with 800 runs, viaIR true, default EVM version (london for 0.8.17),
  *   metadata bytecodeHash ipfs (solc default). Source unit names of the Biconomy files are
  *   `contracts/smart-account/...` as in Biconomy's repository.
@@ -36,6 +40,8 @@ import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
 const solc = require('solc')
+/** solc 0.8.28 (npm alias `solc-0.8.28`) for Opstation's own v0.7/v0.8 paymasters. */
+const solc0828 = require('solc-0.8.28')
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const outDir = join(root, 'src/main/service/chain/artifacts')
@@ -57,6 +63,26 @@ export const compilerSettings = {
   viaIR: true,
   metadata: { bytecodeHash: 'ipfs' },
 }
+
+/**
+ * Opstation's paymasters for the EntryPoints that take PackedUserOperation (v0.7 and v0.8; `contracts/packed/`,
+ * built against `@account-abstraction/contracts@0.8.0`'s MIT interfaces): solc 0.8.28, optimizer 200 runs.
+ */
+export const packedCompilerSettings = {
+  optimizer: { enabled: true, runs: 200 },
+  evmVersion: 'cancun',
+  metadata: { bytecodeHash: 'ipfs' },
+}
+
+/** [artifact export name, source unit, contract name] */
+const packedTargets = [
+  [
+    'opstationVerifyingPaymaster',
+    'contracts/opstation/packed/OpstationVerifyingPaymaster.sol',
+    'OpstationVerifyingPaymaster',
+  ],
+  ['opstationTokenPaymaster', 'contracts/opstation/packed/OpstationTokenPaymaster.sol', 'OpstationTokenPaymaster'],
+]
 
 /** [artifact export name, source unit, contract name] */
 const targets = [
@@ -87,6 +113,8 @@ function resolveSource(unit) {
   if (unit.startsWith('contracts/smart-account/')) return join(biconomyDir, unit)
   if (unit.startsWith('contracts/opstation/'))
     return join(root, 'contracts', unit.slice('contracts/opstation/'.length))
+  const aliased = /^(@account-abstraction\/contracts-v0[78])\/(.*)$/.exec(unit)
+  if (aliased) return join(packageDir(aliased[1]), aliased[2])
   return require.resolve(unit)
 }
 
@@ -110,7 +138,7 @@ function collectVariableNames(node, names) {
   return names
 }
 
-function compileSolidity() {
+function compileSolidity(compiler, targets, settings) {
   const sources = {}
   const outputSelection = { '*': { '': ['ast'] } }
   for (const [, unit, name] of targets) {
@@ -126,8 +154,8 @@ function compileSolidity() {
       ],
     }
   }
-  const input = { language: 'Solidity', sources, settings: { ...compilerSettings, outputSelection } }
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }))
+  const input = { language: 'Solidity', sources, settings: { ...settings, outputSelection } }
+  const output = JSON.parse(compiler.compile(JSON.stringify(input), { import: findImports }))
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'))
 
@@ -145,7 +173,7 @@ function compileSolidity() {
     result[key] = {
       contractName: name,
       sourceName: unit,
-      compiler: { version: solc.version(), settings: compilerSettings },
+      compiler: { version: compiler.version(), settings },
       abi: c.abi,
       bytecode: `0x${c.evm.bytecode.object}`,
       deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
@@ -197,7 +225,8 @@ function readSdkProxyCreationCode() {
 /** Compiles and collects every artifact. Returns a plain JSON-able object keyed by export name. */
 export function buildArtifacts() {
   return {
-    ...compileSolidity(),
+    ...compileSolidity(solc, targets, compilerSettings),
+    ...compileSolidity(solc0828, packedTargets, packedCompilerSettings),
     ...copyAccountAbstractionArtifacts('@account-abstraction/contracts', [
       ['entryPoint', 'EntryPoint'],
       ['simpleAccountFactory', 'SimpleAccountFactory'],

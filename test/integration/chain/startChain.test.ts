@@ -1,5 +1,10 @@
 import { getContractAddress, type Hex, keccak256, parseEther } from 'viem'
-import { entryPoint07Address, entryPoint08Abi, entryPoint08Address } from 'viem/account-abstraction'
+import {
+  entryPoint07Abi,
+  entryPoint07Address,
+  entryPoint08Abi,
+  entryPoint08Address,
+} from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -13,6 +18,10 @@ import {
   startChain,
   verifyingPaymasterAbi,
 } from '../../../src/main/service/chain'
+import {
+  packedTokenPaymasterAbi,
+  packedVerifyingPaymasterAbi,
+} from '../../../src/main/service/chain/abis/packedPaymasters'
 import { sdkProxyArtifact } from '../../../src/main/service/chain/artifacts'
 import { buildDeploymentPlan } from '../../../src/main/service/chain/deploy/buildDeploymentPlan'
 import { holdsPlannedCode } from '../../../src/main/service/chain/deploy/deployContracts'
@@ -123,6 +132,36 @@ describe('startChain (embedded anvil)', () => {
       expect(info.unstakeDelaySec).toBeGreaterThanOrEqual(86_400)
     }
     expect((await getDepositInfo(chain, chain.addresses.tokenPaymaster)).deposit).toBe(parseEther('10'))
+  })
+
+  it('deploys the v0.7 and v0.8 verifying and token paymasters bound to their EntryPoint, signed by the service key, staked for a day, the token paymasters with a deposit', async () => {
+    if (!chain) throw new Error('no chain')
+    const a = chain.addresses
+    for (const [paymaster, entryPoint, abi, token] of [
+      [a.verifyingPaymasterV07, a.entryPointV07, packedVerifyingPaymasterAbi, false],
+      [a.tokenPaymasterV07, a.entryPointV07, packedTokenPaymasterAbi, true],
+      [a.verifyingPaymasterV08, a.entryPointV08, packedVerifyingPaymasterAbi, false],
+      [a.tokenPaymasterV08, a.entryPointV08, packedTokenPaymasterAbi, true],
+    ] as const) {
+      const read = (functionName: 'entryPoint' | 'owner' | 'verifyingSigner') =>
+        chain!.publicClient.readContract({ address: paymaster, abi, functionName })
+      expect(await read('entryPoint')).toBe(entryPoint)
+      expect(await read('owner')).toBe(chain.executor.address)
+      expect(await read('verifyingSigner')).toBe(chain.paymasterSigner.address)
+      const info = await chain.publicClient.readContract({
+        address: entryPoint,
+        abi: entryPoint07Abi,
+        functionName: 'getDepositInfo',
+        args: [paymaster],
+      })
+      expect(info.staked, paymaster).toBe(true)
+      expect(info.unstakeDelaySec).toBeGreaterThanOrEqual(86_400)
+      if (token) expect(info.deposit).toBe(parseEther('10'))
+    }
+    expect(
+      new Set([a.verifyingPaymasterV07, a.tokenPaymasterV07, a.verifyingPaymasterV08, a.tokenPaymasterV08])
+        .size,
+    ).toBe(4)
   })
 
   it('makes the SA v2 factory deploy exactly the SDK PROXY_CREATION_CODE', async () => {

@@ -47,6 +47,11 @@ export type ChainAddresses = {
   entryPointV08: Address
   simpleAccountFactoryV08: Address
   simple7702AccountV08: Address
+  /** Opstation's paymasters of EntryPoint v0.7 and v0.8 (per-dApp gas tanks; ERC20 mode). */
+  verifyingPaymasterV07: Address
+  tokenPaymasterV07: Address
+  verifyingPaymasterV08: Address
+  tokenPaymasterV08: Address
   tokens: TokenInfo[]
 }
 

@@ -7,6 +7,8 @@ export { ecdsaOwnershipRegistryModuleArtifact } from './ecdsaOwnershipRegistryMo
 export { verifyingSingletonPaymasterArtifact } from './verifyingSingletonPaymaster'
 export { biconomyTokenPaymasterArtifact } from './biconomyTokenPaymaster'
 export { testTokenArtifact } from './testToken'
+export { opstationVerifyingPaymasterArtifact } from './opstationVerifyingPaymaster'
+export { opstationTokenPaymasterArtifact } from './opstationTokenPaymaster'
 export { entryPointArtifact } from './entryPoint'
 export { simpleAccountFactoryArtifact } from './simpleAccountFactory'
 export { simpleAccountArtifact } from './simpleAccount'

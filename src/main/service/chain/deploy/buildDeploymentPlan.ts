@@ -6,6 +6,8 @@ import {
   entryPointArtifact,
   entryPointV07Artifact,
   entryPointV08Artifact,
+  opstationTokenPaymasterArtifact,
+  opstationVerifyingPaymasterArtifact,
   simple7702AccountV08Artifact,
   simpleAccountFactoryArtifact,
   simpleAccountFactoryV07Artifact,
@@ -192,6 +194,36 @@ function planPaymasters(p: BuildDeploymentPlanParameters): PlannedContract[] {
 }
 
 /**
+ * Opstation's verifying and token paymasters for EntryPoint v0.7 and v0.8 (`contracts/packed/`, one bytecode for
+ * both versions): CREATE2 with salt 0, constructor (entryPoint, owner, signer), so their addresses follow the
+ * service's owner and signer keys. Their one immutable is the EntryPoint.
+ */
+function planPackedPaymasters(p: BuildDeploymentPlanParameters, plan: PlannedContract[]): PlannedContract[] {
+  const entryPointOf = (name: string) => {
+    const item = plan.find((c) => c.name === name)
+    if (!item) throw new Error(`${name} must be planned before its paymasters`)
+    return item.address
+  }
+  return (['V07', 'V08'] as const).flatMap((suffix) => {
+    const entryPoint = entryPointOf(`entryPoint${suffix}`)
+    const args = encodeAbiParameters(
+      [{ type: 'address' }, { type: 'address' }, { type: 'address' }],
+      [entryPoint, p.owner, p.signer],
+    )
+    return (
+      [
+        [`verifyingPaymaster${suffix}`, opstationVerifyingPaymasterArtifact],
+        [`tokenPaymaster${suffix}`, opstationTokenPaymasterArtifact],
+      ] as const
+    ).map(([name, artifact]) =>
+      create2(name, concat([artifact.bytecode, args]), () =>
+        patchImmutables(artifact.deployedBytecode, artifact.immutables, { entryPoint }),
+      ),
+    )
+  })
+}
+
+/**
  * Everything the chain needs, in deployment order, with the runtime code each address must hold.
  * CREATE2 (deterministic deployer): the EntryPoints v0.6 (salt 0), v0.7 and v0.8 (their published salts), each one's
  * SimpleAccountFactory, v0.8's Simple7702Account, test tokens (and the paymasters when the node cannot set code). Set code (dev nodes): the SA v2 stack at Biconomy's addresses and the paymasters at
@@ -259,7 +291,7 @@ export function buildDeploymentPlan(p: BuildDeploymentPlanParameters): PlannedCo
     )
   }
 
-  plan.push(...planPaymasters(p))
+  plan.push(...planPaymasters(p), ...planPackedPaymasters(p, plan))
 
   for (const token of testTokens) {
     const args = encodeAbiParameters(

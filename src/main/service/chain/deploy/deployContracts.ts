@@ -214,6 +214,10 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
     entryPointV08: addressOf('entryPointV08'),
     simpleAccountFactoryV08: addressOf('simpleAccountFactoryV08'),
     simple7702AccountV08: addressOf('simple7702AccountV08'),
+    verifyingPaymasterV07: addressOf('verifyingPaymasterV07'),
+    tokenPaymasterV07: addressOf('tokenPaymasterV07'),
+    verifyingPaymasterV08: addressOf('verifyingPaymasterV08'),
+    tokenPaymasterV08: addressOf('tokenPaymasterV08'),
     tokens: testTokens.map((t) => ({
       name: t.name,
       symbol: t.symbol,

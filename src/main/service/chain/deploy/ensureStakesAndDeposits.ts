@@ -1,6 +1,7 @@
-import type { PublicClient } from 'viem'
+import type { Abi, Address, PublicClient } from 'viem'
 import type { Logger } from '../../log'
 import { entryPointAbi } from '../abis/entryPoint'
+import { packedTokenPaymasterAbi, packedVerifyingPaymasterAbi } from '../abis/packedPaymasters'
 import { smartAccountFactoryAbi } from '../abis/smartAccount'
 import { tokenPaymasterAbi } from '../abis/tokenPaymaster'
 import { verifyingPaymasterAbi } from '../abis/verifyingPaymaster'
@@ -17,15 +18,16 @@ export type EnsureStakesAndDepositsParameters = {
 }
 
 /**
- * Dev chains only (it spends the executor's ETH): stakes both paymasters and the SA v2 factory on the EntryPoint
+ * Dev chains only (it spends the executor's ETH): stakes the paymasters of every EntryPoint and the SA v2 factory
  * (1 ETH, unstake delay 1 day, as ERC-7562 wants for entities that keep storage) and tops up the token
- * paymaster's own deposit. The verifying paymaster's deposit is the sum of its gas tanks (`depositFor`).
+ * paymasters' own deposits. A verifying paymaster's deposit is the sum of its gas tanks (`depositFor`).
  */
 export async function ensureStakesAndDeposits(p: EnsureStakesAndDepositsParameters): Promise<void> {
   const { entryPoint } = p.addresses
-  const info = (account: `0x${string}`) =>
+  // getDepositInfo has the same selector and result layout in v0.6, v0.7 and v0.8.
+  const info = (account: Address, onEntryPoint: Address = entryPoint) =>
     p.publicClient.readContract({
-      address: entryPoint,
+      address: onEntryPoint,
       abi: entryPointAbi,
       functionName: 'getDepositInfo',
       args: [account],
@@ -34,12 +36,36 @@ export async function ensureStakesAndDeposits(p: EnsureStakesAndDepositsParamete
     !i.staked || i.stake < defaults.stakeWei || i.unstakeDelaySec < defaults.unstakeDelaySec
 
   const hashes: `0x${string}`[] = []
-  for (const [name, address, abi] of [
-    ['verifyingPaymaster', p.addresses.verifyingPaymaster, verifyingPaymasterAbi],
-    ['tokenPaymaster', p.addresses.tokenPaymaster, tokenPaymasterAbi],
-  ] as const) {
-    if (p.skip.has(name)) continue
-    const i = await info(address)
+  const a = p.addresses
+  const paymasters: [
+    name: string,
+    address: Address,
+    abi: Abi,
+    entryPoint: Address,
+    entryPointName: string,
+  ][] = [
+    ['verifyingPaymaster', a.verifyingPaymaster, verifyingPaymasterAbi, a.entryPoint, 'entryPoint'],
+    ['tokenPaymaster', a.tokenPaymaster, tokenPaymasterAbi, a.entryPoint, 'entryPoint'],
+    [
+      'verifyingPaymasterV07',
+      a.verifyingPaymasterV07,
+      packedVerifyingPaymasterAbi,
+      a.entryPointV07,
+      'entryPointV07',
+    ],
+    ['tokenPaymasterV07', a.tokenPaymasterV07, packedTokenPaymasterAbi, a.entryPointV07, 'entryPointV07'],
+    [
+      'verifyingPaymasterV08',
+      a.verifyingPaymasterV08,
+      packedVerifyingPaymasterAbi,
+      a.entryPointV08,
+      'entryPointV08',
+    ],
+    ['tokenPaymasterV08', a.tokenPaymasterV08, packedTokenPaymasterAbi, a.entryPointV08, 'entryPointV08'],
+  ]
+  for (const [name, address, abi, onEntryPoint, entryPointName] of paymasters) {
+    if (p.skip.has(name) || p.skip.has(entryPointName)) continue
+    const i = await info(address, onEntryPoint)
     if (needsStake(i)) {
       hashes.push(
         await p.executor.writeContract({
@@ -51,11 +77,11 @@ export async function ensureStakesAndDeposits(p: EnsureStakesAndDepositsParamete
         }),
       )
     }
-    if (name === 'tokenPaymaster' && i.deposit < defaults.tokenPaymasterDepositWei / 2n) {
+    if (name.startsWith('tokenPaymaster') && i.deposit < defaults.tokenPaymasterDepositWei / 2n) {
       hashes.push(
         await p.executor.writeContract({
           address,
-          abi: tokenPaymasterAbi,
+          abi,
           functionName: 'deposit',
           value: defaults.tokenPaymasterDepositWei - i.deposit,
         }),
