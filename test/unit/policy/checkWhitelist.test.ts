@@ -1,4 +1,7 @@
-import { encodeFunctionData, parseAbi } from 'viem'
+import { toNexusSmartAccount } from 'permissionless/accounts'
+import { createClient, custom, encodeFunctionData, parseAbi } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { anvil } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { checkWhitelist } from '../../../src/main/service/policy/checkWhitelist'
 import { decodeCallData } from '../../../src/main/service/policy/decodeCallData'
@@ -96,6 +99,41 @@ describe('checkWhitelist', () => {
     const verdict = checkWhitelist(batch, [contract(['increment'])])
     expect(verdict.outcome).toBe('fail')
     expect(verdict.detail).toMatch(/^call 1: Smart contract data not found/)
+  })
+
+  it('checks every call of an ERC-7579 batch (Nexus, as permissionless encodes it) and names the failing one', async () => {
+    // Offline: with an explicit address the account makes no RPC call to encode calls.
+    const client = createClient({
+      chain: anvil,
+      transport: custom({
+        async request({ method }) {
+          throw new Error(`offline test client: ${method} is not served`)
+        },
+      }),
+    })
+    const nexus = await toNexusSmartAccount({
+      client,
+      owners: [privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')],
+      version: '1.0.0',
+      address: '0x9A676e781A523b5d0C0e43731313A708CB607508',
+    })
+    const contracts = [contract(['increment', 'setNumber'])]
+    const allowed = await nexus.encodeCalls([
+      { to: counter, data: increment },
+      { to: counter, data: setNumber },
+    ])
+    expect(checkWhitelist(decodeCallData(allowed), contracts)).toEqual({
+      outcome: 'pass',
+      detail: `call 0: Counter.increment (${counter}) is whitelisted; call 1: Counter.setNumber (${counter}) is whitelisted`,
+    })
+    const strays = await nexus.encodeCalls([
+      { to: counter, data: increment },
+      { to: stranger, value: 1n, data: increment },
+    ])
+    expect(checkWhitelist(decodeCallData(strays), contracts)).toEqual({
+      outcome: 'fail',
+      detail: `call 1: Smart contract data not found: ${stranger} is not a registered smart contract of this dApp`,
+    })
   })
 
   it('sponsors a wallet deployment but not an empty call or callData it cannot decode', () => {

@@ -1,4 +1,4 @@
-import { type Hex, size, slice } from 'viem'
+import { type Hex, size } from 'viem'
 import { type AccountFunction, UnsupportedCallError } from './callData/accountFunction'
 import { BICONOMY_V2_FUNCTIONS } from './callData/biconomyV2'
 import { ERC7579_FUNCTIONS } from './callData/erc7579'
@@ -61,7 +61,7 @@ function decodeAccountCall(
 ): Extract<DecodedCallData, { kind: 'calls' | 'unknown' }> {
   if (size(callData) < 4)
     return { kind: 'unknown', selector: null, reason: 'callData is shorter than a selector' }
-  const selector = slice(callData, 0, 4).toLowerCase() as Hex
+  const selector = callData.slice(0, 10).toLowerCase() as Hex
   const fn = ACCOUNT_FUNCTIONS[selector]
   if (!fn || (!allowExecuteUserOp && fn === executeUserOp)) {
     return {
@@ -73,9 +73,10 @@ function decodeAccountCall(
     }
   }
   try {
-    return { kind: 'calls', accountFunction: fn.name, calls: fn.decode(slice(callData, 4)) }
+    return { kind: 'calls', accountFunction: fn.name, calls: fn.decode(`0x${callData.slice(10)}`) }
   } catch (err) {
-    if (err instanceof UnsupportedCallError) return { kind: 'unknown', selector, reason: `${fn.name}: ${err.message}` }
+    if (err instanceof UnsupportedCallError)
+      return { kind: 'unknown', selector, reason: `${fn.name}: ${err.message}` }
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err)
     return { kind: 'unknown', selector, reason: `${fn.name} arguments do not decode (${why})` }
   }

@@ -7,10 +7,10 @@ const BATCH_PARAMS = parseAbiParameters('(address target, uint256 value, bytes c
 
 /** ERC-7579 call types (mode byte 0) by value. */
 const CALL_TYPE_NAMES: Record<number, string> = {
-  0x00: 'single call',
-  0x01: 'batch call',
-  0xfe: 'staticcall',
-  0xff: 'delegatecall',
+  0: 'single call',
+  1: 'batch call',
+  254: 'staticcall',
+  255: 'delegatecall',
 }
 
 /**

@@ -51,7 +51,9 @@ export function decodeMultiSendTransactions(transactions: Hex): InnerCall[] {
     }
     if (operation !== 0) {
       const what = operation === 1 ? 'a delegatecall (operation 1)' : `operation ${operation}`
-      throw new UnsupportedCallError(`MultiSend transaction ${index} is ${what}; only calls (operation 0) are decoded`)
+      throw new UnsupportedCallError(
+        `MultiSend transaction ${index} is ${what}; only calls (operation 0) are decoded`,
+      )
     }
     if (to.toLowerCase() === ZERO_ADDRESS) {
       throw new UnsupportedCallError(
