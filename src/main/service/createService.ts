@@ -2,11 +2,12 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
+import type { Address } from 'viem'
 import type { ChainStatus, ServiceInfo } from '../../shared/serviceInfo'
 import { type Bundler, createBundler } from './bundler/createBundler'
 import { createBundlerMethods } from './bundler/methods'
 import { ethChainId } from './bundler/methods/eth_chainId'
-import { type Chain, createGasTank, startChain } from './chain'
+import { type Chain, createGasTank, ensureGasTanks, startChain } from './chain'
 import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { registerAccountRoutes } from './console/account.routes'
 import { registerDappRoutes } from './console/dapps.routes'
@@ -232,9 +233,13 @@ function formatHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-/** Gives a dApp its on-chain gas tank (a paymasterId on the verifying paymaster), once. */
+/**
+ * Gives a dApp its on-chain gas tanks (a paymasterId on the verifying paymaster of each EntryPoint version), once;
+ * a dApp from before v0.7/v0.8 gets the tanks it lacks.
+ */
 async function provisionGasTank(chain: Chain, store: Store, dapp: Dapp): Promise<void> {
-  if (dapp.paymasterId || dapp.chainId !== chain.chainId) return
+  if (dapp.chainId !== chain.chainId) return
+  if (dapp.paymasterId) return ensureGasTanks(chain, dapp.paymasterId as Address)
   const { paymasterId } = await createGasTank(chain)
   await setDappPaymasterId(store, dapp.id, paymasterId)
 }

@@ -29,22 +29,22 @@ async function error(method: string, params: unknown[], key = apiKey) {
 }
 
 describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the message', () => {
-  it('refuses an EntryPoint v0.7/v0.8 operation clearly (by its fields, or by the ERC-7677 EntryPoint) instead of signing it as v0.6', async () => {
+  it('reads a v0.7/v0.8-shaped operation by its own schema (Biconomy methods by shape, ERC-7677 by the EntryPoint) and names the bad field', async () => {
     const v06 = await buildSponsorRequestOp(service)
     const { initCode: _initCode, ...rest } = v06 as Record<string, unknown>
-    const v07 = { ...rest, factory: randomAddress(), factoryData: '0x' }
-    const biconomy = await error('pm_sponsorUserOperation', [v07, sponsoredContext()])
+    const orphanData = { ...rest, factoryData: '0x1234', paymasterVerificationGasLimit: '0x1' }
+    const biconomy = await error('pm_sponsorUserOperation', [orphanData, sponsoredContext()])
     expect(biconomy.status).toBe(400)
     expect(biconomy.error.code).toBe(-32602)
-    expect(biconomy.error.message).toMatch(/factory: an EntryPoint v0.7\/v0.8 UserOperation/)
+    expect(biconomy.error.message).toMatch(/params\[0\]\.factoryData: factoryData without a factory/)
     const erc7677 = await error('pm_getPaymasterStubData', [
-      rest,
+      { ...rest, paymasterData: '0x12' },
       '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
       `0x${service.chain!.chainId.toString(16)}`,
       {},
     ])
     expect(erc7677.status).toBe(400)
-    expect(erc7677.error.message).toMatch(/this paymaster serves EntryPoint v0.6/)
+    expect(erc7677.error.message).toMatch(/params\[0\]\.paymasterData: paymasterData without a paymaster/)
   })
 
   it('names a missing and an unsupported fee token in ERC20 mode', async () => {
@@ -120,7 +120,7 @@ describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the 
       status: 400,
       error: {
         code: -32602,
-        message: `EntryPoint ${wrongEntryPoint} is not supported: this paymaster serves EntryPoint v0.6 ${service.chain!.addresses.entryPoint}`,
+        message: `EntryPoint ${wrongEntryPoint} is not supported: this paymaster serves ${service.chain!.addresses.entryPoint} (v0.6), ${service.chain!.addresses.entryPointV07} (v0.7), ${service.chain!.addresses.entryPointV08} (v0.8)`,
       },
     })
     const entryPoint = service.chain!.addresses.entryPoint
@@ -157,7 +157,7 @@ describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the 
     )
     expect(decisions.body.data.items[0].reason).toMatch(
       new RegExp(
-        `^Gas tank too low: gas tank ${dapp.paymasterId} holds 0 ETH; the operation may cost up to 0\\.\\d+ ETH$`,
+        `^Gas tank too low: gas tank ${dapp.paymasterId} \\(EntryPoint v0\\.6\\) holds 0 ETH; the operation may cost up to 0\\.\\d+ ETH$`,
       ),
     )
 

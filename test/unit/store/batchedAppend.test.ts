@@ -27,6 +27,7 @@ const decision = (id: string, dappId = 'd1'): Sponsorship => ({
   time: new Date().toISOString(),
   method: 'pm_sponsorUserOperation',
   mode: 'SPONSORED',
+  entryPointVersion: '0.6',
   sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',
   nonce: '0',
   userOpHash: null,

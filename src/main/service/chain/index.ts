@@ -24,8 +24,19 @@ export { type StakeInfo, simulateValidation, type ValidationResult } from './ent
 export { fundEth } from './faucet/fundEth'
 export { mintToken } from './faucet/mintToken'
 // Gas tanks (verifying paymaster, per-dApp paymasterId)
-export { type CreateGasTankParameters, createGasTank } from './gasTank/createGasTank'
+export {
+  type CreateGasTankParameters,
+  createGasTank,
+  ensureGasTanks,
+  listGasTankVersions,
+} from './gasTank/createGasTank'
 export { depositToGasTank } from './gasTank/depositToGasTank'
+export {
+  GAS_TANK_VERSIONS,
+  type GasTankVersion,
+  gasTankAbi,
+  getGasTankPaymaster,
+} from './gasTank/gasTankPaymaster'
 export { getGasTankBalance } from './gasTank/getGasTankBalance'
 export { withdrawFromGasTank } from './gasTank/withdrawFromGasTank'
 export { increaseTime, mine } from './node/increaseTime'

@@ -1,7 +1,17 @@
 import type { FastifyInstance } from 'fastify'
 import { type Address, formatEther, getAddress, isAddress } from 'viem'
 import { z } from 'zod'
-import { type Chain, createGasTank, depositToGasTank, getGasTankBalance, withdrawFromGasTank } from '../chain'
+import {
+  type Chain,
+  createGasTank,
+  depositToGasTank,
+  GAS_TANK_VERSIONS,
+  type GasTankVersion,
+  getGasTankBalance,
+  getGasTankPaymaster,
+  listGasTankVersions,
+  withdrawFromGasTank,
+} from '../chain'
 import { parseInput } from '../dashboard/fields'
 import { ChainError, InvalidInputError } from '../errors'
 import { sendOk } from '../server/restEnvelope'
@@ -19,6 +29,10 @@ const ChangeBody = z.object(
       .refine((v) => /^\d+$/.test(v) && BigInt(v) > 0n, {
         error: 'amountWei must be a positive whole number of wei',
       }),
+    /** The EntryPoint version whose tank changes (each version has its own tank under the one paymasterId). */
+    entryPointVersion: z
+      .enum(GAS_TANK_VERSIONS, { error: `entryPointVersion must be one of ${GAS_TANK_VERSIONS.join(', ')}` })
+      .default('0.6'),
     /** Withdraw only: where the ETH goes (default: the paymasterId address itself). */
     to: z
       .string()
@@ -31,8 +45,10 @@ const ChangeBody = z.object(
 export type GasTankRoutesOptions = { store: Store; getChain: () => Chain | undefined }
 
 /**
- * The dApp's gas tank on the verifying paymaster: `GET /console/api/dapps/:apiKey/gas-tank` and
- * `POST` `{action: 'deposit'|'withdraw', amountWei, to?}`. A deposit to a dApp without a tank creates it.
+ * The dApp's gas tanks, one per EntryPoint version on that version's verifying paymaster, under one paymasterId:
+ * `GET /console/api/dapps/:apiKey/gas-tank` (the v0.6 tank's fields at the top level, every tank in `tanks`) and
+ * `POST` `{action: 'deposit'|'withdraw', amountWei, entryPointVersion?, to?}`. A deposit to a dApp without a
+ * paymasterId creates it.
  */
 export async function registerGasTankRoutes(
   app: FastifyInstance,
@@ -54,21 +70,24 @@ export async function registerGasTankRoutes(
     const body = parseInput(ChangeBody, request.body)
     const chain = requireChain()
     const wei = BigInt(body.amountWei)
+    const version = body.entryPointVersion
+    if (!listGasTankVersions(chain).includes(version))
+      throw new InvalidInputError(`EntryPoint v${version} has no verifying paymaster on this chain`)
     let paymasterId = dapp.paymasterId as Address | null
     let hash: string
     if (body.action === 'deposit') {
       if (!paymasterId) {
-        const created = await createGasTank(chain, { fundWei: wei })
+        const created = await createGasTank(chain, { fundWei: wei, versions: [version] })
         await setDappPaymasterId(store, dapp.id, created.paymasterId)
         paymasterId = created.paymasterId
         hash = created.hash ?? ''
       } else {
-        hash = (await depositToGasTank(chain, paymasterId, wei)).hash
+        hash = (await depositToGasTank(chain, paymasterId, wei, version)).hash
       }
     } else {
       if (!paymasterId) throw new InvalidInputError('This dApp has no gas tank yet: deposit first')
       const to = body.to ? getAddress(body.to) : paymasterId
-      hash = (await withdrawFromGasTank(chain, paymasterId, to, wei)).hash
+      hash = (await withdrawFromGasTank(chain, paymasterId, to, wei, version)).hash
     }
     const view = await readGasTank(chain, { ...dapp, paymasterId })
     return sendOk(reply, body.action === 'deposit' ? 'Deposited' : 'Withdrawn', {
@@ -80,11 +99,22 @@ export async function registerGasTankRoutes(
 
 async function readGasTank(chain: Chain, dapp: Pick<Dapp, 'paymasterId'>) {
   const paymasterId = dapp.paymasterId as Address | null
-  const balanceWei = paymasterId ? await getGasTankBalance(chain, paymasterId) : null
+  const readTank = async (entryPointVersion: GasTankVersion) => {
+    const balanceWei = paymasterId ? await getGasTankBalance(chain, paymasterId, entryPointVersion) : null
+    return {
+      entryPointVersion,
+      verifyingPaymaster: getGasTankPaymaster(chain, entryPointVersion),
+      balanceWei: balanceWei === null ? null : balanceWei.toString(),
+      balanceEth: balanceWei === null ? null : formatEther(balanceWei),
+    }
+  }
+  const tanks = await Promise.all(listGasTankVersions(chain).map(readTank))
+  const v06 = tanks.find((t) => t.entryPointVersion === '0.6') ?? (await readTank('0.6'))
   return {
     paymasterId,
-    balanceWei: balanceWei === null ? null : balanceWei.toString(),
-    balanceEth: balanceWei === null ? null : formatEther(balanceWei),
-    verifyingPaymaster: chain.addresses.verifyingPaymaster,
+    balanceWei: v06.balanceWei,
+    balanceEth: v06.balanceEth,
+    verifyingPaymaster: v06.verifyingPaymaster,
+    tanks,
   }
 }

@@ -1,4 +1,5 @@
 import { numberToHex } from 'viem'
+import type { EntryPointVersion } from '../entryPoint'
 import type { PartialUserOperation, SponsorResult } from './types'
 
 /** The op in wire form (quantities as 0x-hex), as webhooks receive it. */
@@ -26,9 +27,29 @@ export function formatUserOperation(op: PartialUserOperation): Record<string, st
 
 /**
  * The sponsor result of spec 2.6 in the mixed types Biconomy documents: preVerificationGas a decimal string,
- * the two limits numbers; `mode` (what the SDK reads) and `MODE` (what the spec prints).
+ * the two limits numbers; `mode` (what the SDK reads) and `MODE` (what the spec prints). For a v0.7/v0.8 operation,
+ * ERC-7769's fields instead: `paymaster`, `paymasterData` and every limit as 0x-hex (no paymaster fields when
+ * not sponsored).
  */
-export function formatSponsorResult(result: SponsorResult) {
+export function formatSponsorResult(result: SponsorResult, entryPointVersion: EntryPointVersion = '0.6') {
+  if (entryPointVersion !== '0.6') {
+    const fields = result.paymasterFields
+    return {
+      mode: result.mode,
+      MODE: result.mode,
+      ...(fields
+        ? {
+            paymaster: fields.paymaster,
+            paymasterData: fields.paymasterData,
+            paymasterVerificationGasLimit: numberToHex(fields.paymasterVerificationGasLimit),
+            paymasterPostOpGasLimit: numberToHex(fields.paymasterPostOpGasLimit),
+          }
+        : {}),
+      preVerificationGas: numberToHex(result.preVerificationGas),
+      verificationGasLimit: numberToHex(result.verificationGasLimit),
+      callGasLimit: numberToHex(result.callGasLimit),
+    }
+  }
   return {
     mode: result.mode,
     MODE: result.mode,

@@ -1,7 +1,8 @@
 import { type Address, formatUnits } from 'viem'
 import type { Dapp } from '../store/schema'
-import { estimateGasLimits } from './estimateGasLimits'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
+import type { SponsorableOperation } from './sponsorableOperation'
+import { getFees } from './sponsorUserOperation'
 import { TOKEN_PAYMASTER_UNACCOUNTED_COST } from './tokenPaymasterAndData'
 import {
   getExchangeRate,
@@ -10,7 +11,7 @@ import {
   listSupportedTokens,
   toPriceMarkup,
 } from './tokenPrices'
-import type { GasLimits, PartialUserOperation, PaymasterContext } from './types'
+import type { GasLimits, PaymasterContext } from './types'
 
 /** A fee quote with every field of spec 2.6. */
 export type FeeQuote = {
@@ -49,7 +50,7 @@ const TOKEN_CALLDATA_GAS = 7_000n
  */
 export async function getFeeQuotes(
   deps: PaymasterDeps,
-  params: { dapp: Dapp; op: PartialUserOperation; context: PaymasterContext },
+  params: { dapp: Dapp; op: SponsorableOperation; context: PaymasterContext },
 ): Promise<GetFeeQuotesReturnType> {
   const { dapp, op, context } = params
   const chain = requireChain(deps)
@@ -64,11 +65,11 @@ export async function getFeeQuotes(
     if (token) selected.push(token)
     else unsupportedTokens.push(address)
   }
-  if (selected.length === 0)
-    return { paymasterAddress: chain.addresses.tokenPaymaster, feeQuotes: [], unsupportedTokens }
+  const paymasterAddress = op.paymasterAddress(chain, 'token')
+  if (selected.length === 0) return { paymasterAddress, feeQuotes: [], unsupportedTokens }
 
   const gas = await getQuoteGas(deps, op)
-  const maxFeePerGas = op.maxFeePerGas ?? (await chain.publicClient.getGasPrice()) * 2n
+  const maxFeePerGas = op.fees.maxFeePerGas ?? (await chain.publicClient.getGasPrice()) * 2n
   const maxGas =
     gas.callGasLimit +
     APPROVE_CALL_GAS +
@@ -98,17 +99,12 @@ export async function getFeeQuotes(
       logoUrl: token.logoUrl,
     }
   })
-  return { paymasterAddress: chain.addresses.tokenPaymaster, feeQuotes, unsupportedTokens }
+  return { paymasterAddress, feeQuotes, unsupportedTokens }
 }
 
 /** The op's own limits (the SDK sends the bundler's estimate), or an estimate without paymaster. */
-async function getQuoteGas(deps: PaymasterDeps, op: PartialUserOperation): Promise<GasLimits> {
-  if (op.callGasLimit && op.verificationGasLimit && op.preVerificationGas) {
-    return {
-      callGasLimit: op.callGasLimit,
-      verificationGasLimit: op.verificationGasLimit,
-      preVerificationGas: op.preVerificationGas,
-    }
-  }
-  return estimateGasLimits({ chain: requireChain(deps), op })
+async function getQuoteGas(deps: PaymasterDeps, op: SponsorableOperation): Promise<GasLimits> {
+  const own = op.ownGas
+  if (own?.callGasLimit && own.verificationGasLimit && own.preVerificationGas) return own
+  return op.estimate(requireChain(deps), await getFees(deps, op))
 }

@@ -49,36 +49,8 @@ const PartialUserOperationV06Schema = z
   )
   .transform((op): PartialUserOperation => op)
 
-/** Fields only a v0.7 / v0.8 UserOperation has (ERC-7769): their presence tells the version by shape. */
-const V07_ONLY_FIELDS = [
-  'factory',
-  'factoryData',
-  'paymaster',
-  'paymasterData',
-  'paymasterVerificationGasLimit',
-  'paymasterPostOpGasLimit',
-  'eip7702Auth',
-]
-
-/**
- * A v0.6 operation as a paymaster request carries it. A v0.7/v0.8 one (detected by its fields, as Biconomy's
- * methods carry no EntryPoint) is refused with that reason instead of being read as a v0.6 operation without
- * initCode.
- */
-export const PartialUserOperationSchema = z
-  .unknown()
-  .superRefine((value, ctx) => {
-    if (!value || typeof value !== 'object') return
-    const field = V07_ONLY_FIELDS.find((f) => (value as Record<string, unknown>)[f] != null)
-    if (field)
-      ctx.addIssue({
-        code: 'custom',
-        path: [field],
-        message:
-          'an EntryPoint v0.7/v0.8 UserOperation: this paymaster signs for EntryPoint v0.6 only so far (v0.7/v0.8 paymasters are coming); the bundler serves all three',
-      })
-  })
-  .pipe(PartialUserOperationV06Schema)
+/** A v0.6 operation as a paymaster request carries it (gas limits and fees may be missing). */
+export const PartialUserOperationSchema = PartialUserOperationV06Schema
 
 const modeSchema = z
   .string({
@@ -95,6 +67,11 @@ const modeSchema = z
 
 const rawContextShape = {
   mode: modeSchema,
+  /**
+   * Opstation's extension for Biconomy's methods, which carry no EntryPoint: the EntryPoint a v0.7/v0.8-shaped
+   * operation is for (default: v0.8 with an eip7702Auth, else v0.7).
+   */
+  entryPoint: addressSchema.nullish(),
   calculateGasLimits: z.boolean({ error: 'calculateGasLimits must be a boolean' }).nullish(),
   expiryDuration: z
     .number({ error: 'expiryDuration must be a number of seconds' })
@@ -135,6 +112,7 @@ const rawContextShape = {
 function toPaymasterContext(raw: z.output<z.ZodObject<typeof rawContextShape>>): PaymasterContext {
   return {
     mode: raw.mode,
+    entryPoint: raw.entryPoint ?? undefined,
     calculateGasLimits: raw.calculateGasLimits ?? true,
     expiryDuration: raw.expiryDuration ?? DEFAULT_EXPIRY_SECONDS,
     webhookData: raw.sponsorshipInfo?.webhookData ?? undefined,

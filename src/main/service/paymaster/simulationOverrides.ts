@@ -25,13 +25,12 @@ function mappingSlot(key: Address, slot: bigint): Hex {
  * checked against the final limits afterwards.
  */
 export function overrideGasTankBalance(verifyingPaymaster: Address, paymasterId: Address): RpcStateOverride {
-  return {
-    [verifyingPaymaster]: {
-      stateDiff: {
-        [mappingSlot(paymasterId, VERIFYING_PAYMASTER_BALANCES_SLOT)]: numberToHex(PLENTY, { size: 32 }),
-      },
-    },
-  } as RpcStateOverride
+  return overrideStorageWord(verifyingPaymaster, mappingSlot(paymasterId, VERIFYING_PAYMASTER_BALANCES_SLOT))
+}
+
+/** A balance word of `contract` (at `slot`) lifted far above any prefund. */
+export function overrideStorageWord(contract: Address, slot: Hex): RpcStateOverride {
+  return { [contract]: { stateDiff: { [slot]: numberToHex(PLENTY, { size: 32 }) } } } as RpcStateOverride
 }
 
 export function overrideTokenBalance(token: Address, holder: Address): RpcStateOverride {

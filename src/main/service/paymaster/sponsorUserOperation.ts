@@ -1,7 +1,7 @@
-import type { Address, Hex } from 'viem'
-import { type Chain, computeUserOpHash, getGasTankBalance } from '../chain'
+import type { Address } from 'viem'
+import { getGasTankBalance } from '../chain'
 import { InvalidInputError } from '../errors'
-import { checkGasTank, getMaxOperationCost } from '../policy/checkGasTank'
+import { checkGasTank } from '../policy/checkGasTank'
 import { createStepLog, type StepLog } from '../policy/createStepLog'
 import { evaluatePolicies } from '../policy/evaluatePolicies'
 import { runWebhookStep } from '../policy/runWebhookStep'
@@ -9,22 +9,13 @@ import { SPONSORSHIP_STEPS } from '../policy/types'
 import { generateId } from '../store/ids'
 import type { Dapp, Sponsorship } from '../store/schema'
 import { addSponsorship } from '../store/sponsorships.repo'
-import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from './estimateGasLimits'
-import { formatUserOperation } from './formatUserOperation'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
-import { overrideGasTankBalance } from './simulationOverrides'
-import type {
-  GasLimits,
-  PartialUserOperation,
-  PaymasterContext,
-  SignableUserOperation,
-  SponsorResult,
-} from './types'
-import { encodeVerifyingPaymasterAndData, signVerifyingPaymasterAndData } from './verifyingPaymasterAndData'
+import type { Fees, PaymasterChoice, SignedPaymaster, SponsorableOperation } from './sponsorableOperation'
+import type { GasLimits, PaymasterContext, SponsorResult } from './types'
 
 export type SponsorUserOperationParameters = {
   dapp: Dapp
-  op: PartialUserOperation
+  op: SponsorableOperation
   context: PaymasterContext
   /** Wire method, recorded with the decision. */
   method: string
@@ -42,9 +33,9 @@ export type SponsorUserOperationReturnType = {
 }
 
 /**
- * SPONSORED mode: the decision (dApp, whitelist, limits, then gas estimate, gas tank, webhook; each step
- * recorded) and, when sponsored, a verifying-paymaster paymasterAndData signed with the dApp's paymasterId and
- * validUntil = now + expiryDuration. Every decision is stored and emitted as `sponsorship.decided`.
+ * SPONSORED mode, for every EntryPoint version: the decision (dApp, whitelist, limits, then gas estimate, gas tank,
+ * webhook; each step recorded) and, when sponsored, the version's verifying paymaster signs for the dApp's
+ * paymasterId with validUntil = now + expiryDuration. Every decision is stored and emitted as `sponsorship.decided`.
  */
 export async function sponsorUserOperation(
   deps: PaymasterDeps,
@@ -53,8 +44,12 @@ export async function sponsorUserOperation(
   const { dapp, op, context } = params
   const chain = requireChain(deps)
   const steps = createStepLog()
+  const version = op.entryPointVersion
   const record = (
-    fields: Omit<Sponsorship, 'id' | 'dappId' | 'time' | 'method' | 'mode' | 'sender' | 'nonce' | 'steps'>,
+    fields: Omit<
+      Sponsorship,
+      'id' | 'dappId' | 'time' | 'method' | 'mode' | 'sender' | 'nonce' | 'steps' | 'entryPointVersion'
+    >,
   ) =>
     recordSponsorship(deps, {
       id: generateId(),
@@ -62,6 +57,7 @@ export async function sponsorUserOperation(
       time: new Date().toISOString(),
       method: params.method,
       mode: 'SPONSORED',
+      entryPointVersion: version,
       sender: op.sender,
       nonce: op.nonce.toString(),
       steps: steps.steps,
@@ -76,13 +72,13 @@ export async function sponsorUserOperation(
     let estimateError: unknown
     if (params.whenRejected === 'estimate') {
       try {
-        gas = await getUnsponsoredGas(chain, op, context)
+        gas = await getUnsponsoredGas(deps, op, context)
       } catch (err) {
         estimateError = err
       }
     }
     const sponsorship = record({
-      userOpHash: gas ? tryComputeUserOpHash(chain, op, gas, '0x') : null,
+      userOpHash: gas ? tryComputeUserOpHash(deps, op, gas, null) : null,
       sponsored: false,
       reason: failure?.detail ?? 'Not sponsored',
       paymasterAndData: '0x',
@@ -110,37 +106,14 @@ export async function sponsorUserOperation(
   const now = deps.usage.now()
   const policyUntil = dapp.policies.validUntil ?? Number.POSITIVE_INFINITY
   const validUntil = Math.min(now + context.expiryDuration, policyUntil)
-  const validAfter = 0
-  const sign = (signable: SignableUserOperation) =>
-    signVerifyingPaymasterAndData(signable, {
-      paymaster: chain.addresses.verifyingPaymaster,
-      paymasterId,
-      validUntil,
-      validAfter,
-      chainId: chain.chainId,
-      signer: chain.paymasterSigner,
-    })
+  const choice: PaymasterChoice = { kind: 'verifying', paymasterId, validUntil, validAfter: 0 }
 
-  const balancePromise = getGasTankBalance(chain, paymasterId)
+  const balancePromise = getGasTankBalance(chain, paymasterId, version)
   balancePromise.catch(() => {})
   let gas: GasLimits
   if (context.calculateGasLimits) {
     try {
-      gas = await estimateGasLimits({
-        chain,
-        op: { ...op, ...fees },
-        paymaster: {
-          placeholder: encodeVerifyingPaymasterAndData({
-            paymaster: chain.addresses.verifyingPaymaster,
-            paymasterId,
-            validUntil,
-            validAfter,
-            signature: PLACEHOLDER_SIGNATURE,
-          }),
-          sign,
-          stateOverride: overrideGasTankBalance(chain.addresses.verifyingPaymaster, paymasterId),
-        },
-      })
+      gas = await op.estimate(chain, fees, choice)
     } catch (err) {
       steps.add('estimate', {
         outcome: 'fail',
@@ -161,7 +134,7 @@ export async function sponsorUserOperation(
     }
     steps.add('estimate', {
       outcome: 'pass',
-      detail: `Simulated with the signed paymasterAndData: callGasLimit ${gas.callGasLimit}, verificationGasLimit ${gas.verificationGasLimit}, preVerificationGas ${gas.preVerificationGas}`,
+      detail: `Simulated with the signed paymaster data (EntryPoint v${version}): ${describeGas(gas)}`,
     })
   } else {
     gas = requireGas(op)
@@ -171,8 +144,9 @@ export async function sponsorUserOperation(
     })
   }
 
-  const maxCost = getMaxOperationCost({ ...gas, maxFeePerGas: fees.maxFeePerGas })
-  if (!steps.add('gasTank', checkGasTank({ paymasterId, balance: await balancePromise, maxCost })))
+  const maxCost = op.maxCost(gas, fees.maxFeePerGas)
+  const tank = `${paymasterId} (EntryPoint v${version})`
+  if (!steps.add('gasTank', checkGasTank({ paymasterId: tank, balance: await balancePromise, maxCost })))
     return rejected()
 
   const webhook = await runWebhookStep({
@@ -181,89 +155,108 @@ export async function sponsorUserOperation(
     log: deps.log,
     dapp,
     webhookData: context.webhookData,
-    userOp: formatUserOperation(op),
+    userOp: op.toWire(),
     timeoutMs: deps.getWebhookTimeoutMs(),
     steps,
   })
   webhookCallId = webhook.callId
   if (!webhook.ok) return rejected()
 
-  const signable: SignableUserOperation = { ...op, ...gas, ...fees }
-  const paymasterAndData = await sign(signable)
+  const signed = await op.sign(chain, choice, gas, fees)
   const sponsorship = record({
-    userOpHash: tryComputeUserOpHash(chain, op, { ...gas, ...fees }, paymasterAndData),
+    userOpHash: tryComputeUserOpHash(deps, op, { ...gas, ...fees }, signed),
     sponsored: true,
     reason: null,
-    paymasterAndData,
+    paymasterAndData: signed.paymasterAndData,
     gas: toGasRecord(gas),
     validUntil,
     feeToken: null,
     webhookCallId,
   })
-  return { sponsorship, result: { mode: 'SPONSORED', paymasterAndData, ...gas } }
+  return { sponsorship, result: toSignedResult('SPONSORED', signed, gas) }
 }
 
 /** Gas for the op without a paymaster (the user pays): estimated, or the op's own values. */
 async function getUnsponsoredGas(
-  chain: Chain,
-  op: PartialUserOperation,
+  deps: PaymasterDeps,
+  op: SponsorableOperation,
   context: PaymasterContext,
 ): Promise<GasLimits | null> {
-  const own = readGas(op)
-  if (!context.calculateGasLimits) return own
+  if (!context.calculateGasLimits) return op.ownGas
   try {
-    return await estimateGasLimits({ chain, op })
+    return await op.estimate(requireChain(deps), await getFees(deps, op))
   } catch (err) {
-    if (own) return own
+    if (op.ownGas) return op.ownGas
     throw err
   }
 }
 
-export function requireFees(op: PartialUserOperation): {
-  maxFeePerGas: bigint
-  maxPriorityFeePerGas: bigint
-} {
-  if (op.maxFeePerGas === undefined || op.maxPriorityFeePerGas === undefined) {
+/** The op's fees, or the chain's current ones (2 × base fee + 1 gwei tip). */
+export async function getFees(deps: PaymasterDeps, op: SponsorableOperation): Promise<Fees> {
+  const { maxFeePerGas, maxPriorityFeePerGas } = op.fees
+  if (maxFeePerGas !== undefined && maxPriorityFeePerGas !== undefined)
+    return { maxFeePerGas, maxPriorityFeePerGas }
+  const block = await requireChain(deps).publicClient.getBlock({ blockTag: 'latest' })
+  const tip = 1_000_000_000n
+  return { maxFeePerGas: (block.baseFeePerGas ?? 0n) * 2n + tip, maxPriorityFeePerGas: tip }
+}
+
+export function requireFees(op: SponsorableOperation): Fees {
+  const { maxFeePerGas, maxPriorityFeePerGas } = op.fees
+  if (maxFeePerGas === undefined || maxPriorityFeePerGas === undefined) {
     throw new InvalidInputError(
       'maxFeePerGas and maxPriorityFeePerGas are required: the paymaster signs them (get them from biconomy_getGasFeeValues)',
     )
   }
-  return { maxFeePerGas: op.maxFeePerGas, maxPriorityFeePerGas: op.maxPriorityFeePerGas }
+  return { maxFeePerGas, maxPriorityFeePerGas }
 }
 
-function readGas(op: PartialUserOperation): GasLimits | null {
-  if (
-    op.callGasLimit === undefined ||
-    op.verificationGasLimit === undefined ||
-    op.preVerificationGas === undefined
-  ) {
-    return null
-  }
-  return {
-    callGasLimit: op.callGasLimit,
-    verificationGasLimit: op.verificationGasLimit,
-    preVerificationGas: op.preVerificationGas,
-  }
-}
-
-export function requireGas(op: PartialUserOperation): GasLimits {
-  const gas = readGas(op)
-  if (!gas) {
+export function requireGas(op: SponsorableOperation): GasLimits {
+  if (!op.ownGas) {
     throw new InvalidInputError(
       'callGasLimit, verificationGasLimit and preVerificationGas are required when calculateGasLimits is false',
     )
   }
-  return gas
+  return op.ownGas
 }
 
-function toResult(paymasterAndData: Hex, gas: GasLimits | null, op: PartialUserOperation): SponsorResult {
+function toResult(paymasterAndData: '0x', gas: GasLimits | null, op: SponsorableOperation): SponsorResult {
   return {
     mode: 'SPONSORED',
     paymasterAndData,
-    callGasLimit: gas?.callGasLimit ?? op.callGasLimit ?? 0n,
-    verificationGasLimit: gas?.verificationGasLimit ?? op.verificationGasLimit ?? 0n,
-    preVerificationGas: gas?.preVerificationGas ?? op.preVerificationGas ?? 0n,
+    callGasLimit: gas?.callGasLimit ?? op.ownGas?.callGasLimit ?? 0n,
+    verificationGasLimit: gas?.verificationGasLimit ?? op.ownGas?.verificationGasLimit ?? 0n,
+    preVerificationGas: gas?.preVerificationGas ?? op.ownGas?.preVerificationGas ?? 0n,
   }
+}
+
+/** The sponsor result of a signed paymaster part: its limits come from the signed fields where the version has them. */
+export function toSignedResult(
+  mode: SponsorResult['mode'],
+  signed: SignedPaymaster,
+  gas: GasLimits,
+): SponsorResult {
+  return {
+    mode,
+    paymasterAndData: signed.paymasterAndData,
+    callGasLimit: gas.callGasLimit,
+    verificationGasLimit: gas.verificationGasLimit,
+    preVerificationGas: gas.preVerificationGas,
+    ...(signed.fields
+      ? {
+          paymasterVerificationGasLimit: signed.fields.paymasterVerificationGasLimit,
+          paymasterPostOpGasLimit: signed.fields.paymasterPostOpGasLimit,
+          paymasterFields: signed.fields,
+        }
+      : {}),
+  }
+}
+
+function describeGas(gas: GasLimits): string {
+  return Object.entries(gas)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')
 }
 
 export function toGasRecord(gas: GasLimits): Sponsorship['gas'] {
@@ -271,42 +264,29 @@ export function toGasRecord(gas: GasLimits): Sponsorship['gas'] {
     callGasLimit: gas.callGasLimit.toString(),
     verificationGasLimit: gas.verificationGasLimit.toString(),
     preVerificationGas: gas.preVerificationGas.toString(),
+    ...(gas.paymasterVerificationGasLimit !== undefined
+      ? { paymasterVerificationGasLimit: gas.paymasterVerificationGasLimit.toString() }
+      : {}),
+    ...(gas.paymasterPostOpGasLimit !== undefined
+      ? { paymasterPostOpGasLimit: gas.paymasterPostOpGasLimit.toString() }
+      : {}),
   }
 }
 
-/** The v0.6 userOpHash (the signature is not part of it), when every field is known. */
+/** The userOpHash of the op as it will be sent (the signature is not part of it), when its fees are known. */
 export function tryComputeUserOpHash(
-  chain: Chain,
-  op: PartialUserOperation,
-  gas: Partial<GasLimits & { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>,
-  paymasterAndData: Hex,
+  deps: PaymasterDeps,
+  op: SponsorableOperation,
+  gas: GasLimits & Partial<Fees>,
+  paymaster: SignedPaymaster | null,
 ): string | null {
-  const full = { ...op, ...gas }
-  if (
-    full.callGasLimit === undefined ||
-    full.verificationGasLimit === undefined ||
-    full.preVerificationGas === undefined ||
-    full.maxFeePerGas === undefined ||
-    full.maxPriorityFeePerGas === undefined
-  ) {
-    return null
-  }
-  return computeUserOpHash(
-    {
-      sender: full.sender,
-      nonce: full.nonce,
-      initCode: full.initCode,
-      callData: full.callData,
-      callGasLimit: full.callGasLimit,
-      verificationGasLimit: full.verificationGasLimit,
-      preVerificationGas: full.preVerificationGas,
-      maxFeePerGas: full.maxFeePerGas,
-      maxPriorityFeePerGas: full.maxPriorityFeePerGas,
-      paymasterAndData,
-      signature: '0x',
-    },
-    chain.chainId,
-    chain.addresses.entryPoint,
+  const fees = { ...op.fees, ...gas }
+  if (fees.maxFeePerGas === undefined || fees.maxPriorityFeePerGas === undefined) return null
+  return op.computeUserOpHash(
+    requireChain(deps),
+    gas,
+    { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
+    paymaster,
   )
 }
 

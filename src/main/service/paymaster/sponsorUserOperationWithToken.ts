@@ -1,50 +1,32 @@
-import { zeroAddress } from 'viem'
-import { InvalidInputError } from '../errors'
 import { createStepLog } from '../policy/createStepLog'
 import { generateId } from '../store/ids'
 import type { Dapp, Sponsorship } from '../store/schema'
 import { SponsorshipRejectedError } from './errors'
-import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from './estimateGasLimits'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { resolveFeeToken } from './resolveFeeToken'
-import { overrideTokenBalance } from './simulationOverrides'
+import type { Fees, PaymasterChoice, SponsorableOperation } from './sponsorableOperation'
 import {
   recordSponsorship,
   requireFees,
   requireGas,
   toGasRecord,
+  toSignedResult,
   tryComputeUserOpHash,
 } from './sponsorUserOperation'
-import {
-  encodeTokenPaymasterAndData,
-  PriceSource,
-  signTokenPaymasterAndData,
-  TOKEN_PAYMASTER_UNACCOUNTED_COST,
-  type TokenPaymasterFields,
-} from './tokenPaymasterAndData'
 import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from './tokenPrices'
-import type {
-  GasLimits,
-  PartialUserOperation,
-  PaymasterContext,
-  SignableUserOperation,
-  SponsorResult,
-} from './types'
+import type { GasLimits, PaymasterContext, SponsorResult } from './types'
 
 export type SponsorUserOperationWithTokenParameters = {
   dapp: Dapp
-  op: PartialUserOperation
+  op: SponsorableOperation
   context: PaymasterContext
   method: string
 }
 
-/** verificationGasLimit floor in ERC20 mode: above the paymaster's UNACCOUNTED_COST and enough for its postOp. */
-const MIN_TOKEN_VERIFICATION_GAS = 120_000n
-
 /**
- * ERC20 mode: the user pays in `tokenInfo.feeTokenAddress`. Signs token-paymaster paymasterAndData with the
- * token's exchange rate and the dApp's premium as priceMarkup; with calculateGasLimits the limits are
- * re-estimated for the callData as sent (the SDK prepends an approve). The decision is recorded.
+ * ERC20 mode, for every EntryPoint version: the user pays in `tokenInfo.feeTokenAddress`. The version's token
+ * paymaster signs with the token's exchange rate and the dApp's premium as priceMarkup; with calculateGasLimits the
+ * limits are re-estimated for the callData as sent (the SDK prepends an approve). The decision is recorded.
  */
 export async function sponsorUserOperationWithToken(
   deps: PaymasterDeps,
@@ -59,6 +41,7 @@ export async function sponsorUserOperationWithToken(
     time: new Date().toISOString(),
     method: params.method,
     mode: 'ERC20' as const,
+    entryPointVersion: op.entryPointVersion,
     sender: op.sender,
     nonce: op.nonce.toString(),
     steps: steps.steps,
@@ -94,59 +77,39 @@ export async function sponsorUserOperationWithToken(
     detail: `${token.symbol} (${token.address}) at ${token.usdPrice} USD: exchangeRate ${exchangeRate} base units per 1e18 wei, priceMarkup ${priceMarkup} (premium ${dapp.policies.premiumPercentage} %)`,
   })
 
-  let fees: ReturnType<typeof requireFees>
+  let fees: Fees
   try {
     fees = requireFees(op)
   } catch (err) {
     return fail(err)
   }
   const validUntil = deps.usage.now() + context.expiryDuration
-  const tokenFields: TokenPaymasterFields = {
-    paymaster: chain.addresses.tokenPaymaster,
-    priceSource: PriceSource.externalExchangeRate,
-    validUntil,
-    validAfter: 0,
+  const choice: PaymasterChoice = {
+    kind: 'token',
     feeToken: token.address,
-    oracleAggregator: zeroAddress,
     exchangeRate,
     priceMarkup,
+    validUntil,
+    validAfter: 0,
   }
-  const sign = (signable: SignableUserOperation) =>
-    signTokenPaymasterAndData(signable, {
-      ...tokenFields,
-      chainId: chain.chainId,
-      signer: chain.paymasterSigner,
-    })
 
   let gas: GasLimits
+  let signed: Awaited<ReturnType<SponsorableOperation['sign']>>
   try {
     if (context.calculateGasLimits) {
-      gas = await estimateGasLimits({
-        chain,
-        op: { ...op, ...fees },
-        paymaster: {
-          placeholder: encodeTokenPaymasterAndData({ ...tokenFields, signature: PLACEHOLDER_SIGNATURE }),
-          sign,
-          stateOverride: overrideTokenBalance(token.address, op.sender),
-        },
-        minVerificationGasLimit: MIN_TOKEN_VERIFICATION_GAS,
-      })
+      gas = await op.estimate(chain, fees, choice)
       steps.add('estimate', {
         outcome: 'pass',
-        detail: `Simulated with the signed token paymasterAndData: callGasLimit ${gas.callGasLimit}, verificationGasLimit ${gas.verificationGasLimit}, preVerificationGas ${gas.preVerificationGas}`,
+        detail: `Simulated with the signed token paymaster data (EntryPoint v${op.entryPointVersion}): callGasLimit ${gas.callGasLimit}, verificationGasLimit ${gas.verificationGasLimit}, preVerificationGas ${gas.preVerificationGas}`,
       })
     } else {
       gas = requireGas(op)
-      if (gas.verificationGasLimit <= TOKEN_PAYMASTER_UNACCOUNTED_COST) {
-        throw new InvalidInputError(
-          `verificationGasLimit must be above ${TOKEN_PAYMASTER_UNACCOUNTED_COST} for the token paymaster`,
-        )
-      }
       steps.add('estimate', {
         outcome: 'skip',
         detail: "calculateGasLimits is false: the op's own gas limits are signed as given",
       })
     }
+    signed = await op.sign(chain, choice, gas, fees)
   } catch (err) {
     if (!steps.steps.some((s) => s.step === 'estimate')) {
       steps.add('estimate', { outcome: 'fail', detail: (err as Error).message })
@@ -154,16 +117,15 @@ export async function sponsorUserOperationWithToken(
     return fail(err)
   }
 
-  const paymasterAndData = await sign({ ...op, ...gas, ...fees })
   const sponsorship = recordSponsorship(deps, {
     ...base,
-    userOpHash: tryComputeUserOpHash(chain, op, { ...gas, ...fees }, paymasterAndData),
+    userOpHash: tryComputeUserOpHash(deps, op, { ...gas, ...fees }, signed),
     sponsored: true,
     reason: null,
-    paymasterAndData,
+    paymasterAndData: signed.paymasterAndData,
     gas: toGasRecord(gas),
     validUntil,
     feeToken: token.address,
   })
-  return { sponsorship, result: { mode: 'ERC20', paymasterAndData, ...gas } }
+  return { sponsorship, result: toSignedResult('ERC20', signed, gas) }
 }

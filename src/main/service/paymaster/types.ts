@@ -34,11 +34,16 @@ export type GasLimits = {
   callGasLimit: bigint
   verificationGasLimit: bigint
   preVerificationGas: bigint
+  /** EntryPoint v0.7+ with a paymaster: the paymaster's own two limits. */
+  paymasterVerificationGasLimit?: bigint
+  paymasterPostOpGasLimit?: bigint
 }
 
 /** The second param of pm_sponsorUserOperation / pm_getFeeQuoteOrData (and the ERC-7677 context), parsed. */
 export type PaymasterContext = {
   mode: PaymasterMode
+  /** The EntryPoint named in the context (Biconomy's methods carry none in their params). */
+  entryPoint: Address | undefined
   calculateGasLimits: boolean
   /** Seconds the signature stays valid. */
   expiryDuration: number
@@ -49,11 +54,17 @@ export type PaymasterContext = {
   tokenList: string[] | undefined
 }
 
-/** The sponsor result of spec 2.6 before wire encoding. */
-export type SponsorResult = {
+/** The sponsor result of spec 2.6 before wire encoding (v0.7+: with the paymaster's ERC-7769 fields). */
+export type SponsorResult = GasLimits & {
   mode: PaymasterMode
   paymasterAndData: Hex
-  callGasLimit: bigint
-  verificationGasLimit: bigint
-  preVerificationGas: bigint
+  paymasterFields?: PackedPaymasterFields
+}
+
+/** How a v0.7+ operation carries its paymaster (ERC-7769); packed, they are its paymasterAndData. */
+export type PackedPaymasterFields = {
+  paymaster: Address
+  paymasterData: Hex
+  paymasterVerificationGasLimit: bigint
+  paymasterPostOpGasLimit: bigint
 }

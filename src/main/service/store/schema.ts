@@ -100,6 +100,8 @@ export const SponsorshipSchema = z.object({
   /** The wire method that asked (pm_sponsorUserOperation, pm_getPaymasterData, ...). */
   method: z.string(),
   mode: z.enum(['SPONSORED', 'ERC20']),
+  /** The EntryPoint version the operation is for (decisions from before v0.7 came are v0.6). */
+  entryPointVersion: z.enum(['0.6', '0.7', '0.8']).default('0.6'),
   sender: address,
   /** Decimal. */
   nonce: z.string(),
@@ -112,7 +114,14 @@ export const SponsorshipSchema = z.object({
   paymasterAndData: z.string().nullable().default(null),
   /** Gas limits returned (decimal strings). */
   gas: z
-    .object({ callGasLimit: z.string(), verificationGasLimit: z.string(), preVerificationGas: z.string() })
+    .object({
+      callGasLimit: z.string(),
+      verificationGasLimit: z.string(),
+      preVerificationGas: z.string(),
+      /** v0.7+ with a paymaster. */
+      paymasterVerificationGasLimit: z.string().optional(),
+      paymasterPostOpGasLimit: z.string().optional(),
+    })
     .nullable()
     .default(null),
   validUntil: z.number().int().nullable().default(null),

@@ -2,15 +2,18 @@ import type { Address, Hash } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
 import type { Chain } from '../types'
 import { depositToGasTank } from './depositToGasTank'
+import { GAS_TANK_VERSIONS, type GasTankVersion, gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
 
 export type CreateGasTankParameters = {
-  /** Initial deposit. Default: the chain's `gasTankDefaultWei` on dev chains (10 ETH), 0 elsewhere. */
+  /** Initial deposit of each tank. Default: the chain's `gasTankDefaultWei` on dev chains (10 ETH), 0 elsewhere. */
   fundWei?: bigint
+  /** The EntryPoint versions whose tank gets the deposit. Default: every version this chain serves. */
+  versions?: readonly GasTankVersion[]
 }
 
 /**
- * Creates a gas tank for a dApp: a new `paymasterId` (an address whose key is kept in keys.json, so the service can
- * `withdrawTo` as it) with an initial deposit on the verifying paymaster.
+ * Creates a dApp's gas tanks: a new `paymasterId` (an address whose key is kept in keys.json, so the service can
+ * `withdrawTo` as it) with an initial deposit on the verifying paymaster of each EntryPoint version.
  */
 export async function createGasTank(
   chain: Chain,
@@ -19,6 +22,39 @@ export async function createGasTank(
   const account = await chain.addPaymasterIdKey(generatePrivateKey())
   const fundWei = parameters.fundWei ?? (chain.capabilities.isDev ? chain.gasTankDefaultWei : 0n)
   if (fundWei === 0n) return { paymasterId: account.address, balance: 0n }
-  const { hash, balance } = await depositToGasTank(chain, account.address, fundWei)
-  return { paymasterId: account.address, balance, hash }
+  let first: { hash: Hash; balance: bigint } | undefined
+  for (const version of parameters.versions ?? listGasTankVersions(chain)) {
+    const deposited = await depositToGasTank(chain, account.address, fundWei, version)
+    first ??= deposited
+  }
+  return { paymasterId: account.address, balance: first?.balance ?? 0n, hash: first?.hash }
+}
+
+/** The versions whose verifying paymaster this chain holds (a node where one is missing serves the others). */
+export function listGasTankVersions(chain: Chain): GasTankVersion[] {
+  const unusable = new Set([...chain.missing, ...chain.mismatched])
+  return GAS_TANK_VERSIONS.filter(
+    (version) =>
+      !unusable.has(version === '0.6' ? 'verifyingPaymaster' : `verifyingPaymasterV0${version.slice(2)}`),
+  )
+}
+
+/**
+ * Dev chains: gives a dApp created before EntryPoint v0.7/v0.8 came their gas tanks, funding each tank of
+ * `paymasterId` that was never deposited to (no `GasTankDeposited` event) with the default amount. A tank emptied
+ * on purpose stays empty.
+ */
+export async function ensureGasTanks(chain: Chain, paymasterId: Address): Promise<void> {
+  if (!chain.capabilities.isDev) return
+  for (const version of listGasTankVersions(chain)) {
+    if (version === '0.6') continue
+    const deposits = await chain.publicClient.getContractEvents({
+      address: getGasTankPaymaster(chain, version),
+      abi: gasTankAbi,
+      eventName: 'GasTankDeposited',
+      args: { paymasterId },
+      fromBlock: 0n,
+    })
+    if (deposits.length === 0) await depositToGasTank(chain, paymasterId, chain.gasTankDefaultWei, version)
+  }
 }

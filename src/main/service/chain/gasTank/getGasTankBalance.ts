@@ -1,12 +1,16 @@
 import type { Address } from 'viem'
-import { verifyingPaymasterAbi } from '../abis/verifyingPaymaster'
 import type { Chain } from '../types'
+import { type GasTankVersion, gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
 
-/** The gas tank balance of `paymasterId` on the verifying paymaster (`getBalance`), in wei. */
-export function getGasTankBalance(chain: Chain, paymasterId: Address): Promise<bigint> {
+/** The balance of `paymasterId`'s gas tank on the verifying paymaster of `version` (`getBalance`), in wei. */
+export function getGasTankBalance(
+  chain: Chain,
+  paymasterId: Address,
+  version: GasTankVersion = '0.6',
+): Promise<bigint> {
   return chain.publicClient.readContract({
-    address: chain.addresses.verifyingPaymaster,
-    abi: verifyingPaymasterAbi,
+    address: getGasTankPaymaster(chain, version),
+    abi: gasTankAbi,
     functionName: 'getBalance',
     args: [paymasterId],
   })

@@ -1,15 +1,15 @@
 import { type Address, encodeFunctionData, type Hash, numberToHex } from 'viem'
 import { ChainError, InvalidInputError, NotFoundError } from '../../errors'
-import { verifyingPaymasterAbi } from '../abis/verifyingPaymaster'
 import { fundEth } from '../faucet/fundEth'
 import { requestRpc } from '../node/requestRpc'
 import type { Chain } from '../types'
+import { type GasTankVersion, gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
 import { getGasTankBalance } from './getGasTankBalance'
 
 const oneEth = 10n ** 18n
 
 /**
- * Withdraws `wei` from the gas tank of `paymasterId` to `to`: `withdrawTo(to, wei)` sent by the paymasterId itself
+ * Withdraws `wei` from the gas tank of `paymasterId` on EntryPoint `version` to `to`: `withdrawTo(to, wei)` sent by the paymasterId itself
  * (its key from keys.json; on dev nodes an unknown paymasterId is impersonated). The paymasterId EOA gets gas
  * money first if it has none. Returns the new balance.
  */
@@ -18,16 +18,20 @@ export async function withdrawFromGasTank(
   paymasterId: Address,
   to: Address,
   wei: bigint,
+  version: GasTankVersion = '0.6',
 ): Promise<{ hash: Hash; balance: bigint }> {
   if (wei <= 0n) throw new InvalidInputError('Withdrawal must be more than 0 wei')
-  const current = await getGasTankBalance(chain, paymasterId)
+  const current = await getGasTankBalance(chain, paymasterId, version)
   if (current < wei) {
-    throw new InvalidInputError(`Gas tank ${paymasterId} holds ${current} wei, less than ${wei}`, {
-      data: { balance: current.toString() },
-    })
+    throw new InvalidInputError(
+      `Gas tank ${paymasterId} (EntryPoint v${version}) holds ${current} wei, less than ${wei}`,
+      {
+        data: { balance: current.toString() },
+      },
+    )
   }
-  const data = encodeFunctionData({ abi: verifyingPaymasterAbi, functionName: 'withdrawTo', args: [to, wei] })
-  const address = chain.addresses.verifyingPaymaster
+  const data = encodeFunctionData({ abi: gasTankAbi, functionName: 'withdrawTo', args: [to, wei] })
+  const address = getGasTankPaymaster(chain, version)
   const gasMoney = chain.capabilities.isDev ? oneEth : oneEth / 100n
   if ((await chain.publicClient.getBalance({ address: paymasterId })) < gasMoney / 10n) {
     await fundEth(chain, paymasterId, gasMoney)
@@ -55,5 +59,5 @@ export async function withdrawFromGasTank(
   const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
   if (receipt.status !== 'success')
     throw new ChainError(`withdrawTo from ${paymasterId} reverted`, { data: { hash } })
-  return { hash, balance: await getGasTankBalance(chain, paymasterId) }
+  return { hash, balance: await getGasTankBalance(chain, paymasterId, version) }
 }

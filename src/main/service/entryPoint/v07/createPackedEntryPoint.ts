@@ -1,4 +1,5 @@
 import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
+import type { z } from 'zod'
 import { preVerificationGasOfEncoded } from '../../bundler/estimation/calculatePreVerificationGas'
 import { executionReverted, invalidFields } from '../../bundler/userOperationErrors'
 import { toHexQuantity } from '../../bundler/userOperationSchema'
@@ -14,7 +15,11 @@ import {
 } from '../v08/eip7702'
 import { decodeHandleOpsV07, encodeHandleOpsV07, encodeSimulateValidationV07 } from './encodeEntryPointCalls'
 import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
-import { estimateUserOperationGasV07 } from './estimateUserOperationGasV07'
+import {
+  type EstimateUserOperationGasV07Parameters,
+  type EstimateUserOperationGasV07ReturnType,
+  estimateUserOperationGasV07,
+} from './estimateUserOperationGasV07'
 import { type PackedUserOperation, packUserOperation, unpackUserOperation } from './packUserOperation'
 import {
   decodeValidationOutputV07,
@@ -24,6 +29,7 @@ import {
 } from './simulateEntryPointV07'
 import {
   EIP7702_FACTORY_MARKER,
+  type PartialUserOperationV07,
   PartialUserOperationV07Schema,
   toWireUserOperationV07,
   type UserOperationV07,
@@ -48,6 +54,21 @@ export type CreatePackedEntryPointParameters = {
   simulationOnlySlots: readonly Hex[]
 }
 
+/**
+ * A v0.7/v0.8 module with what the paymaster needs beyond the bundler's seam: the partial operation schema and the
+ * estimator with a paymaster whose data is signed for every trial operation.
+ */
+export type PackedEntryPointModule = EntryPointModule<UserOperationV07> & {
+  readonly version: Extract<EntryPointVersion, '0.7' | '0.8'>
+  readonly partialUserOperationSchema: z.ZodType<PartialUserOperationV07, unknown>
+  estimateGas(
+    params: Omit<
+      EstimateUserOperationGasV07Parameters,
+      'target' | 'calculatePreVerificationGas' | 'withAccountState'
+    >,
+  ): Promise<EstimateUserOperationGasV07ReturnType>
+}
+
 const UINT128_MAX = (1n << 128n) - 1n
 /** Gas of an EIP-7702 authorization in the bundle transaction (PER_EMPTY_ACCOUNT_COST), paid through pvg. */
 export const EIP7702_AUTHORIZATION_GAS = 25_000n
@@ -62,9 +83,7 @@ const MIN_SIGNATURE_LENGTH = 65
  * EntryPointSimulations' code put at the EntryPoint's address. v0.8 differs in its hash (EIP-712) and in taking
  * EIP-7702 accounts.
  */
-export function createPackedEntryPoint(
-  p: CreatePackedEntryPointParameters,
-): EntryPointModule<UserOperationV07> {
+export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): PackedEntryPointModule {
   const target: SimulationTarget = { address: p.address, simulationsCode: p.simulationsCode }
   const schema = UserOperationV07Schema.superRefine((op, ctx) => {
     if (op.eip7702Auth && !p.eip7702)
@@ -144,6 +163,14 @@ export function createPackedEntryPoint(
     address: p.address,
     abi: p.abi,
     userOperationSchema: schema,
+    partialUserOperationSchema: partialSchema,
+    estimateGas: (params) =>
+      estimateUserOperationGasV07({
+        ...params,
+        target,
+        calculatePreVerificationGas: (o) => calculatePreVerificationGas(o),
+        withAccountState: withDelegation,
+      }),
     toWire: toWireUserOperationV07,
     fromWire: (wire) => schema.parse(wire),
     computeUserOpHash: (op, chainId) => p.computeUserOpHash(packUserOperation(op), chainId, p.address, op),

@@ -1,4 +1,4 @@
-import { type Address, type Hex, zeroAddress } from 'viem'
+import type { Address } from 'viem'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { createStepLog } from '../../policy/createStepLog'
 import { evaluatePolicies } from '../../policy/evaluatePolicies'
@@ -7,18 +7,17 @@ import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { NO_POLICIES_WERE_SET } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
 import { resolveFeeToken } from '../resolveFeeToken'
-import { PriceSource, signTokenPaymasterAndData } from '../tokenPaymasterAndData'
+import type { PaymasterChoice } from '../sponsorableOperation'
 import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from '../tokenPrices'
-import type { SignableUserOperation } from '../types'
-import { signVerifyingPaymasterAndData } from '../verifyingPaymasterAndData'
-import { assertErc7677Target, DEFAULT_ERC7677_CONTEXT, Erc7677ParamsSchema } from './erc7677Params'
+import { DEFAULT_ERC7677_CONTEXT, Erc7677ParamsSchema, readErc7677Operation } from './erc7677Params'
 
 /** Shown by wallets that display ERC-7677 sponsor info. */
 export const SPONSOR_INFO = { name: 'Opstation' } as const
 
 /**
- * ERC-7677 `pm_getPaymasterStubData([op, entryPoint, chainId, context])`: a paymasterAndData of the final
- * length for gas estimation. Its signature is well-formed but over other values, so validation does not
+ * ERC-7677 `pm_getPaymasterStubData([op, entryPoint, chainId, context])`: paymaster data of the final length for
+ * gas estimation (v0.6 `paymasterAndData`; v0.7/v0.8 `paymaster` and `paymasterData`, whose two gas limits the
+ * bundler's estimate measures). Its signature is well-formed but over other values, so validation does not
  * revert (it returns SIG_VALIDATION_FAILED). SPONSORED runs the policy steps that need only the partial op
  * (dApp, whitelist, limits) and rejects early.
  */
@@ -26,35 +25,23 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
   return defineMethod({
     name: 'pm_getPaymasterStubData',
     params: Erc7677ParamsSchema,
-    handler: async ([op, entryPoint, chainId, given], ctx) => {
+    handler: async ([raw, entryPoint, chainId, given], ctx) => {
       const context = given ?? DEFAULT_ERC7677_CONTEXT
       const dapp = requireDapp(ctx)
       const chain = requireChain(deps)
-      assertErc7677Target(chain, entryPoint, chainId)
-      const stubOp: SignableUserOperation = {
-        ...op,
-        callGasLimit: 0n,
-        verificationGasLimit: 0n,
-        preVerificationGas: 0n,
-        maxFeePerGas: 0n,
-        maxPriorityFeePerGas: 0n,
-      }
+      const op = readErc7677Operation(chain, raw, entryPoint, chainId)
       const validUntil = deps.usage.now() + context.expiryDuration
-      let paymasterAndData: Hex
+      let choice: PaymasterChoice
       if (context.mode === 'ERC20') {
         const token = resolveFeeToken(chain, deps.store, context.feeTokenAddress ?? context.preferredToken)
-        paymasterAndData = await signTokenPaymasterAndData(stubOp, {
-          paymaster: chain.addresses.tokenPaymaster,
-          priceSource: PriceSource.externalExchangeRate,
-          validUntil,
-          validAfter: 0,
+        choice = {
+          kind: 'token',
           feeToken: token.address,
-          oracleAggregator: zeroAddress,
           exchangeRate: getExchangeRate(token, getNativeUsdPrice(deps.store)),
           priceMarkup: toPriceMarkup(dapp.policies.premiumPercentage),
-          chainId: chain.chainId,
-          signer: chain.paymasterSigner,
-        })
+          validUntil,
+          validAfter: 0,
+        }
       } else {
         const steps = createStepLog()
         if (!(await evaluatePolicies({ store: deps.store, usage: deps.usage, dapp, op, steps }))) {
@@ -69,16 +56,13 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
         if (!dapp.paymasterId) {
           throw new SponsorshipRejectedError('Not sponsored: the dApp has no gas tank yet (no paymasterId)')
         }
-        paymasterAndData = await signVerifyingPaymasterAndData(stubOp, {
-          paymaster: chain.addresses.verifyingPaymaster,
-          paymasterId: dapp.paymasterId as Address,
-          validUntil,
-          validAfter: 0,
-          chainId: chain.chainId,
-          signer: chain.paymasterSigner,
-        })
+        choice = { kind: 'verifying', paymasterId: dapp.paymasterId as Address, validUntil, validAfter: 0 }
       }
-      return { paymasterAndData, sponsor: SPONSOR_INFO, isFinal: false }
+      const stub = await op.stub(chain, choice)
+      const data = stub.fields
+        ? { paymaster: stub.fields.paymaster, paymasterData: stub.fields.paymasterData }
+        : { paymasterAndData: stub.paymasterAndData }
+      return { ...data, sponsor: SPONSOR_INFO, isFinal: false }
     },
   })
 }

@@ -1,0 +1,28 @@
+import { type Address, parseAbi } from 'viem'
+import type { Chain } from '../types'
+
+/**
+ * The EntryPoint versions a dApp has a gas tank on: one tank per version, each on that version's verifying
+ * paymaster, all under the dApp's one `paymasterId`.
+ */
+export const GAS_TANK_VERSIONS = ['0.6', '0.7', '0.8'] as const
+export type GasTankVersion = (typeof GAS_TANK_VERSIONS)[number]
+
+/**
+ * The gas-tank functions both verifying paymasters share (Biconomy's VerifyingSingletonPaymaster for v0.6,
+ * Opstation's for v0.7/v0.8): same signatures, same meaning.
+ */
+export const gasTankAbi = parseAbi([
+  'function depositFor(address paymasterId) payable',
+  'function getBalance(address paymasterId) view returns (uint256)',
+  'function withdrawTo(address withdrawAddress, uint256 amount)',
+  'event GasTankDeposited(address indexed paymasterId, uint256 amount)',
+])
+
+/** The verifying paymaster holding the gas tanks of `version`. */
+export function getGasTankPaymaster(chain: Pick<Chain, 'addresses'>, version: GasTankVersion): Address {
+  const a = chain.addresses
+  return { '0.6': a.verifyingPaymaster, '0.7': a.verifyingPaymasterV07, '0.8': a.verifyingPaymasterV08 }[
+    version
+  ]
+}

@@ -1,0 +1,213 @@
+import type { Address, Hex, RpcStateOverride } from 'viem'
+import { type Chain, type GasTankVersion, getGasTankPaymaster } from '../../../chain'
+import { opstationVerifyingPaymasterArtifact } from '../../../chain/artifacts'
+import { getAddressMappingSlot, getStorageSlot, toSlotHex } from '../../../chain/deploy/getStorageSlot'
+import type { PackedEntryPointModule } from '../../../entryPoint/v07/createPackedEntryPoint'
+import {
+  packInitCode,
+  packPaymasterAndData,
+  packUserOperation,
+} from '../../../entryPoint/v07/packUserOperation'
+import type { PartialUserOperationV07, UserOperationV07 } from '../../../entryPoint/v07/userOperation'
+import { InvalidInputError } from '../../../errors'
+import { overrideStorageWord, overrideTokenBalance } from '../../simulationOverrides'
+import type { PaymasterChoice, SignedPaymaster, SponsorableOperation } from '../../sponsorableOperation'
+import type { GasLimits, PackedPaymasterFields } from '../../types'
+import {
+  encodeTokenPaymasterDataV07,
+  encodeVerifyingPaymasterDataV07,
+  getTokenPaymasterHashV07,
+  getVerifyingPaymasterHashV07,
+  PLACEHOLDER_SIGNATURE,
+  signPaymasterHash,
+} from './packedPaymasterData'
+
+/** The gas fields a v0.7+ paymaster request carried (the schema fills absent ones with 0). */
+export type GivenGasV07 = Partial<Record<keyof Required<GasLimits>, bigint>>
+
+const BALANCES_SLOT = getStorageSlot(opstationVerifyingPaymasterArtifact.storage, 'paymasterIdBalances')
+
+/** The token paymaster of EntryPoint v0.7 or v0.8. */
+function getTokenPaymaster(chain: Chain, version: GasTankVersion): Address {
+  return version === '0.8' ? chain.addresses.tokenPaymasterV08 : chain.addresses.tokenPaymasterV07
+}
+
+/**
+ * A v0.7 / v0.8 operation of a paymaster request, bound to its EntryPoint module: Opstation's packed paymasters
+ * (`contracts/packed/`) sign it, its limits come from the v0.7 estimator with the paymaster's data signed for each
+ * trial, and its hash is the EntryPoint's.
+ */
+export function bindOperationV07(
+  module: PackedEntryPointModule,
+  op: PartialUserOperationV07,
+  given: GivenGasV07,
+): SponsorableOperation {
+  const version = module.version
+  const paymasterAddress = (chain: Chain, kind: PaymasterChoice['kind']) =>
+    kind === 'verifying' ? getGasTankPaymaster(chain, version) : getTokenPaymaster(chain, version)
+
+  const complete = (
+    gas: Partial<GasLimits>,
+    fees: { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint },
+    paymaster: PackedPaymasterFields | null,
+  ): UserOperationV07 => ({
+    ...op,
+    callGasLimit: gas.callGasLimit ?? 0n,
+    verificationGasLimit: gas.verificationGasLimit ?? 0n,
+    preVerificationGas: gas.preVerificationGas ?? 0n,
+    maxFeePerGas: fees.maxFeePerGas ?? 0n,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas ?? 0n,
+    paymaster: paymaster?.paymaster ?? null,
+    paymasterData: paymaster?.paymasterData ?? '0x',
+    paymasterVerificationGasLimit: paymaster?.paymasterVerificationGasLimit ?? 0n,
+    paymasterPostOpGasLimit: paymaster?.paymasterPostOpGasLimit ?? 0n,
+  })
+
+  /** The paymasterData signed over `trial` (which names the paymaster and its limits). */
+  const signData = async (chain: Chain, choice: PaymasterChoice, trial: UserOperationV07): Promise<Hex> => {
+    const packed = packUserOperation(trial)
+    const paymaster = paymasterAddress(chain, choice.kind)
+    if (choice.kind === 'verifying') {
+      const hash = getVerifyingPaymasterHashV07(packed, { ...choice, chainId: chain.chainId, paymaster })
+      return encodeVerifyingPaymasterDataV07({
+        ...choice,
+        signature: await signPaymasterHash(hash, chain.paymasterSigner),
+      })
+    }
+    const hash = getTokenPaymasterHashV07(packed, { ...choice, chainId: chain.chainId, paymaster })
+    return encodeTokenPaymasterDataV07({
+      ...choice,
+      signature: await signPaymasterHash(hash, chain.paymasterSigner),
+    })
+  }
+  const placeholderData = (choice: PaymasterChoice): Hex =>
+    choice.kind === 'verifying'
+      ? encodeVerifyingPaymasterDataV07({ ...choice, signature: PLACEHOLDER_SIGNATURE })
+      : encodeTokenPaymasterDataV07({ ...choice, signature: PLACEHOLDER_SIGNATURE })
+  const liftBalance = (chain: Chain, choice: PaymasterChoice): RpcStateOverride =>
+    choice.kind === 'verifying'
+      ? overrideStorageWord(
+          paymasterAddress(chain, 'verifying'),
+          toSlotHex(getAddressMappingSlot(BALANCES_SLOT, choice.paymasterId)),
+        )
+      : overrideTokenBalance(choice.feeToken, op.sender)
+
+  const signed = async (chain: Chain, choice: PaymasterChoice, trial: UserOperationV07) => {
+    const paymasterData = await signData(chain, choice, trial)
+    const fields: PackedPaymasterFields = {
+      paymaster: trial.paymaster as Address,
+      paymasterData,
+      paymasterVerificationGasLimit: trial.paymasterVerificationGasLimit,
+      paymasterPostOpGasLimit: trial.paymasterPostOpGasLimit,
+    }
+    return { paymasterAndData: packPaymasterAndData(fields), fields }
+  }
+
+  const ownGas =
+    given.callGasLimit !== undefined &&
+    given.verificationGasLimit !== undefined &&
+    given.preVerificationGas !== undefined
+      ? {
+          callGasLimit: given.callGasLimit,
+          verificationGasLimit: given.verificationGasLimit,
+          preVerificationGas: given.preVerificationGas,
+          paymasterVerificationGasLimit: given.paymasterVerificationGasLimit,
+          paymasterPostOpGasLimit: given.paymasterPostOpGasLimit,
+        }
+      : null
+
+  return {
+    entryPointVersion: version,
+    entryPoint: module.address,
+    sender: op.sender,
+    nonce: op.nonce,
+    callData: op.callData,
+    initCode: packInitCode(op),
+    fees: op.given,
+    ownGas,
+    paymasterAddress,
+
+    toWire() {
+      const wire = module.toWire(complete(given, op.given, null))
+      for (const field of [
+        'callGasLimit',
+        'verificationGasLimit',
+        'preVerificationGas',
+        'maxFeePerGas',
+        'maxPriorityFeePerGas',
+      ] as const) {
+        if ((given as Record<string, unknown>)[field] === undefined && op.given[field as never] === undefined)
+          delete wire[field]
+      }
+      return wire
+    },
+
+    async estimate(chain, fees, choice) {
+      const paymaster = choice ? paymasterAddress(chain, choice.kind) : null
+      const estimate = await module.estimateGas({
+        chain,
+        userOperation: {
+          ...op,
+          paymaster,
+          paymasterData: choice ? placeholderData(choice) : '0x',
+          given: fees,
+        },
+        gasFees: fees,
+        stateOverride: choice ? liftBalance(chain, choice) : undefined,
+        preparePaymasterData: choice ? (trial) => signData(chain, choice, trial) : undefined,
+      })
+      return {
+        callGasLimit: estimate.callGasLimit,
+        verificationGasLimit: estimate.verificationGasLimit,
+        preVerificationGas: estimate.preVerificationGas,
+        ...(choice
+          ? {
+              paymasterVerificationGasLimit: estimate.paymasterVerificationGasLimit,
+              paymasterPostOpGasLimit: estimate.paymasterPostOpGasLimit,
+            }
+          : {}),
+      }
+    },
+
+    async sign(chain, choice, gas, fees) {
+      if (gas.paymasterVerificationGasLimit === undefined || gas.paymasterPostOpGasLimit === undefined) {
+        throw new InvalidInputError(
+          `paymasterVerificationGasLimit and paymasterPostOpGasLimit are required for EntryPoint v${version} when calculateGasLimits is false: the paymaster signs them (estimate them with eth_estimateUserOperationGas and pm_getPaymasterStubData's data)`,
+        )
+      }
+      const trial = complete(gas, fees, {
+        paymaster: paymasterAddress(chain, choice.kind),
+        paymasterData: '0x',
+        paymasterVerificationGasLimit: gas.paymasterVerificationGasLimit,
+        paymasterPostOpGasLimit: gas.paymasterPostOpGasLimit,
+      })
+      return signed(chain, choice, trial)
+    },
+
+    stub(chain, choice) {
+      // Signed over zero limits and fees: well-formed, but it does not verify for the operation as sent.
+      const trial = complete(
+        {},
+        {},
+        {
+          paymaster: paymasterAddress(chain, choice.kind),
+          paymasterData: '0x',
+          paymasterVerificationGasLimit: 0n,
+          paymasterPostOpGasLimit: 0n,
+        },
+      )
+      return signed(chain, choice, trial)
+    },
+
+    computeUserOpHash: (chain, gas, fees, paymaster: SignedPaymaster | null) =>
+      module.computeUserOpHash(complete(gas, fees, paymaster?.fields ?? null), chain.chainId),
+
+    maxCost: (gas, maxFeePerGas) =>
+      (gas.verificationGasLimit +
+        gas.callGasLimit +
+        (gas.paymasterVerificationGasLimit ?? 0n) +
+        (gas.paymasterPostOpGasLimit ?? 0n) +
+        gas.preVerificationGas) *
+      maxFeePerGas,
+  }
+}
