@@ -118,13 +118,13 @@ contract OpstationTokenPaymaster is PackedBasePaymaster {
             revert InvalidPriceMarkup(fields.priceMarkup);
         }
         bool signed = _isSignedBySigner(getHash(userOp, fields), signature);
-        if (signed) {
-            uint256 maxFeePerGas = uint128(uint256(userOp.gasFees));
-            uint256 maxTokenCost =
-                _toTokenAmount(maxCost + UNACCOUNTED_COST * maxFeePerGas, fields.exchangeRate, fields.priceMarkup);
-            uint256 balance = IERC20Minimal(fields.feeToken).balanceOf(userOp.sender);
-            if (balance < maxTokenCost) revert InsufficientTokenBalance(maxTokenCost, balance);
-        }
+        // The balance is read either way, so an estimate with stub data costs what the signed operation will; only
+        // a signed operation is held to it (an unsigned one cannot be included, and its estimate uses trial limits).
+        uint256 maxFeePerGas = uint128(uint256(userOp.gasFees));
+        uint256 maxTokenCost =
+            _toTokenAmount(maxCost + UNACCOUNTED_COST * maxFeePerGas, fields.exchangeRate, fields.priceMarkup);
+        uint256 balance = IERC20Minimal(fields.feeToken).balanceOf(userOp.sender);
+        if (signed && balance < maxTokenCost) revert InsufficientTokenBalance(maxTokenCost, balance);
         context = abi.encode(userOp.sender, fields.feeToken, fields.exchangeRate, fields.priceMarkup, userOpHash);
         validationData = _packValidationData(!signed, fields.validUntil, fields.validAfter);
     }

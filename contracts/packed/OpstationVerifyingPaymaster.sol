@@ -88,12 +88,10 @@ contract OpstationVerifyingPaymaster is PackedBasePaymaster {
         (address paymasterId, uint48 validUntil, uint48 validAfter, bytes calldata signature) =
             parsePaymasterAndData(userOp.paymasterAndData);
         bool signed = _isSignedBySigner(getHash(userOp, paymasterId, validUntil, validAfter), signature);
-        // An unsigned (stub) operation cannot be included, so its tank is not checked: estimation with stub data
-        // works whatever the tank holds.
-        if (signed) {
-            uint256 balance = paymasterIdBalances[paymasterId];
-            if (balance < maxCost) revert InsufficientGasTank(paymasterId, maxCost, balance);
-        }
+        // The tank is read either way, so an estimate with stub data costs what the signed operation will; only a
+        // signed operation is held to it (an unsigned one cannot be included, and its estimate uses trial limits).
+        uint256 balance = paymasterIdBalances[paymasterId];
+        if (signed && balance < maxCost) revert InsufficientGasTank(paymasterId, maxCost, balance);
         context = abi.encode(paymasterId, userOp.sender);
         validationData = _packValidationData(!signed, validUntil, validAfter);
     }

@@ -92,8 +92,12 @@ export async function createBiconomyAccount(service: TestService, paymasterUrl: 
   return { smartAccount, owner, address: (await smartAccount.getAccountAddress()) as Address }
 }
 
-export function gasTankOf(service: TestService, paymasterId: Address): Promise<bigint> {
-  return getGasTankBalance(service.chain!, paymasterId)
+export function gasTankOf(
+  service: TestService,
+  paymasterId: Address,
+  version: '0.6' | '0.7' | '0.8' = '0.6',
+): Promise<bigint> {
+  return getGasTankBalance(service.chain!, paymasterId, version)
 }
 
 export function tokenBalance(service: TestService, token: Address, owner: Address): Promise<bigint> {

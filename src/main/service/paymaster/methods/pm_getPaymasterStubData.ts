@@ -1,4 +1,4 @@
-import type { Address } from 'viem'
+import { type Address, numberToHex } from 'viem'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { createStepLog } from '../../policy/createStepLog'
 import { evaluatePolicies } from '../../policy/evaluatePolicies'
@@ -16,8 +16,8 @@ export const SPONSOR_INFO = { name: 'Opstation' } as const
 
 /**
  * ERC-7677 `pm_getPaymasterStubData([op, entryPoint, chainId, context])`: paymaster data of the final length for
- * gas estimation (v0.6 `paymasterAndData`; v0.7/v0.8 `paymaster` and `paymasterData`, whose two gas limits the
- * bundler's estimate measures). Its signature is well-formed but over other values, so validation does not
+ * gas estimation (v0.6 `paymasterAndData`; v0.7/v0.8 `paymaster`, `paymasterData` and the paymaster's two gas
+ * limits, which the final data signs as the client sends them). Its signature is well-formed but over other values, so validation does not
  * revert (it returns SIG_VALIDATION_FAILED). SPONSORED runs the policy steps that need only the partial op
  * (dApp, whitelist, limits) and rejects early.
  */
@@ -60,7 +60,12 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
       }
       const stub = await op.stub(chain, choice)
       const data = stub.fields
-        ? { paymaster: stub.fields.paymaster, paymasterData: stub.fields.paymasterData }
+        ? {
+            paymaster: stub.fields.paymaster,
+            paymasterData: stub.fields.paymasterData,
+            paymasterVerificationGasLimit: numberToHex(stub.fields.paymasterVerificationGasLimit),
+            paymasterPostOpGasLimit: numberToHex(stub.fields.paymasterPostOpGasLimit),
+          }
         : { paymasterAndData: stub.paymasterAndData }
       return { ...data, sponsor: SPONSOR_INFO, isFinal: false }
     },

@@ -25,6 +25,16 @@ import {
 /** The gas fields a v0.7+ paymaster request carried (the schema fills absent ones with 0). */
 export type GivenGasV07 = Partial<Record<keyof Required<GasLimits>, bigint>>
 
+/**
+ * The paymaster limits ERC-7677 stub data carries (clients such as viem keep them over the bundler's estimate, and
+ * the final data signs them): above what each paymaster's signed validation and postOp measure (verifying about
+ * 20k and 10k, token about 35k and 35k), so the operation as finally signed fits.
+ */
+const STUB_LIMITS: Record<PaymasterChoice['kind'], { verification: bigint; postOp: bigint }> = {
+  verifying: { verification: 60_000n, postOp: 40_000n },
+  token: { verification: 90_000n, postOp: 80_000n },
+}
+
 const BALANCES_SLOT = getStorageSlot(opstationVerifyingPaymasterArtifact.storage, 'paymasterIdBalances')
 
 /** The token paymaster of EntryPoint v0.7 or v0.8. */
@@ -185,15 +195,15 @@ export function bindOperationV07(
     },
 
     stub(chain, choice) {
-      // Signed over zero limits and fees: well-formed, but it does not verify for the operation as sent.
+      // Signed over zero account limits and fees: well-formed, but it does not verify for the operation as sent.
       const trial = complete(
         {},
         {},
         {
           paymaster: paymasterAddress(chain, choice.kind),
           paymasterData: '0x',
-          paymasterVerificationGasLimit: 0n,
-          paymasterPostOpGasLimit: 0n,
+          paymasterVerificationGasLimit: STUB_LIMITS[choice.kind].verification,
+          paymasterPostOpGasLimit: STUB_LIMITS[choice.kind].postOp,
         },
       )
       return signed(chain, choice, trial)

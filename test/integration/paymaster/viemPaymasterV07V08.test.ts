@@ -1,0 +1,300 @@
+import { toSimpleSmartAccount } from 'permissionless/accounts'
+import {
+  type Address,
+  decodeEventLog,
+  encodeFunctionData,
+  erc20Abi,
+  http,
+  maxUint256,
+  numberToHex,
+  parseAbi,
+} from 'viem'
+import {
+  createBundlerClient,
+  createPaymasterClient,
+  entryPoint07Address,
+  entryPoint08Address,
+  type SmartAccount,
+  toSimple7702SmartAccount,
+  type UserOperation,
+} from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mintToken, testTokenAbi } from '../../../src/main/service/chain'
+import { startTestService, type TestService } from '../../helpers/startTestService'
+import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
+import {
+  callConsole,
+  callPaymaster,
+  createDapp,
+  gasTankOf,
+  registerToken,
+  tokenBalance,
+} from './paymasterTestKit'
+
+let service: TestService
+
+beforeAll(async () => {
+  service = await startTestService()
+})
+afterAll(async () => {
+  await service?.dispose()
+})
+
+type Version = '0.7' | '0.8' | '7702'
+const entryPointVersion = (kind: Version) => (kind === '0.7' ? '0.7' : '0.8')
+
+/** A fresh account of `kind` (unfunded: the paymaster pays) with viem's bundler client and paymaster client. */
+async function createClient(kind: Version, paymasterUrl: string, paymasterContext?: unknown) {
+  const client = publicClientOf(service)
+  const owner = privateKeyToAccount(generatePrivateKey())
+  const account: SmartAccount =
+    kind === '7702'
+      ? await toSimple7702SmartAccount({ client, owner })
+      : await toSimpleSmartAccount({
+          client,
+          owner,
+          entryPoint:
+            kind === '0.7'
+              ? { address: entryPoint07Address, version: '0.7' }
+              : { address: entryPoint08Address, version: '0.8' },
+        })
+  const bundlerClient = createBundlerClient({
+    client,
+    account,
+    paymaster: createPaymasterClient({ transport: http(paymasterUrl) }),
+    paymasterContext,
+    transport: http(service.info().bundlerUrl),
+    pollingInterval: 50,
+  })
+  // An EIP-7702 account delegates in its first operation: the EOA signs the authorization.
+  const authorize = async () =>
+    kind === '7702'
+      ? owner.signAuthorization({
+          address: service.chain!.addresses.simple7702AccountV08,
+          chainId: service.chain!.chainId,
+          nonce: await client.getTransactionCount({ address: owner.address }),
+        })
+      : undefined
+  return { client, owner, account, bundlerClient, authorize }
+}
+
+const gasTankCharged = parseAbi([
+  'event GasTankCharged(address indexed paymasterId, address indexed sender, uint256 charge)',
+])
+
+function readCharges(logs: readonly { data: `0x${string}`; topics: readonly `0x${string}`[] }[]) {
+  const charges: { paymasterId: Address; sender: Address; charge: bigint }[] = []
+  for (const log of logs) {
+    try {
+      const event = decodeEventLog({ abi: gasTankCharged, data: log.data, topics: log.topics as never })
+      charges.push(event.args)
+    } catch {}
+  }
+  return charges
+}
+
+describe.each(['0.7', '0.8', '7702'] as const)(
+  "viem's createPaymasterClient (ERC-7677) + createBundlerClient, SimpleAccount %s",
+  (kind) => {
+    const version = entryPointVersion(kind)
+    const verifyingPaymaster = () =>
+      version === '0.7'
+        ? service.chain!.addresses.verifyingPaymasterV07
+        : service.chain!.addresses.verifyingPaymasterV08
+
+    it('sponsors the deployment (or delegation) with a call, then a batch, from the dApp gas tank of that EntryPoint version', async () => {
+      const { apiKey, paymasterUrl, paymasterId } = await createDapp(service)
+      const token = await registerToken(service, apiKey, ['mint'])
+      const { client, account, bundlerClient, authorize } = await createClient(kind, paymasterUrl)
+      const [alice, bob] = [randomAddress(), randomAddress()]
+      const mint = (to: Address, amount: bigint) => ({
+        to: token,
+        data: encodeFunctionData({ abi: testTokenAbi, functionName: 'mint', args: [to, amount] }),
+      })
+      const tankBefore = await gasTankOf(service, paymasterId, version)
+      const v06TankBefore = await gasTankOf(service, paymasterId, '0.6')
+
+      const hash = await bundlerClient.sendUserOperation({
+        calls: [mint(alice, 5n)],
+        authorization: await authorize(),
+      })
+      const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+      expect(receipt.success).toBe(true)
+      expect(receipt.paymaster).toBe(verifyingPaymaster())
+      expect(receipt.entryPoint).toBe(version === '0.7' ? entryPoint07Address : entryPoint08Address)
+      expect(await tokenBalance(service, token, alice)).toBe(5n)
+      expect(await client.getBalance({ address: account.address })).toBe(0n)
+      // postOp charges the tank of this version: the EntryPoint's cost up to postOp plus its fixed overhead.
+      const [charged] = readCharges(receipt.logs)
+      expect(charged).toMatchObject({ paymasterId, sender: account.address })
+      expect(tankBefore - (await gasTankOf(service, paymasterId, version))).toBe(charged!.charge)
+      expect(
+        charged!.charge > (receipt.actualGasCost * 9n) / 10n &&
+          charged!.charge < (receipt.actualGasCost * 13n) / 10n,
+      ).toBe(true)
+      expect(await gasTankOf(service, paymasterId, '0.6')).toBe(v06TankBefore)
+
+      const batch = await bundlerClient.sendUserOperation({ calls: [mint(alice, 1n), mint(bob, 2n)] })
+      const batchReceipt = await bundlerClient.waitForUserOperationReceipt({ hash: batch, timeout: 20_000 })
+      expect(batchReceipt.success).toBe(true)
+      expect(await tokenBalance(service, token, alice)).toBe(6n)
+      expect(await tokenBalance(service, token, bob)).toBe(2n)
+
+      // The console lists the decision with its EntryPoint version and the op's paymaster limits.
+      const decisions = await callConsole(
+        service,
+        `/console/api/sponsorship-decisions?apiKey=${apiKey}&limit=1`,
+      )
+      expect(decisions.body.data.items[0]).toMatchObject({
+        sponsored: true,
+        entryPointVersion: version,
+        method: 'pm_getPaymasterData',
+      })
+    }, 60_000)
+
+    it('does not sponsor a call outside the whitelist: the paymaster client gets the reason', async () => {
+      const { apiKey, paymasterUrl } = await createDapp(service)
+      await registerToken(service, apiKey, ['mint'])
+      const { bundlerClient, authorize } = await createClient(kind, paymasterUrl)
+      const error = await bundlerClient
+        .sendUserOperation({ calls: [{ to: randomAddress(), value: 0n }], authorization: await authorize() })
+        .catch((e) => e)
+      expect(error).toBeInstanceOf(Error)
+      expect(String(error.details ?? error.message)).toMatch(/Smart contract data not found/)
+    }, 60_000)
+
+    it('types a paymaster that reverts in validation as AA33 (PaymasterFunctionRevertedError): the gas tank was emptied after signing', async () => {
+      const { apiKey, paymasterUrl, paymasterId } = await createDapp(service)
+      const { bundlerClient, authorize } = await createClient(kind, paymasterUrl)
+      const prepared = await bundlerClient.prepareUserOperation({
+        calls: [{ to: randomAddress(), value: 0n }],
+        authorization: await authorize(),
+      })
+      const signature = await bundlerClient.account!.signUserOperation(prepared as never)
+      const balance = await gasTankOf(service, paymasterId, version)
+      const withdrawn = await callConsole(service, `/console/api/dapps/${apiKey}/gas-tank`, {
+        method: 'POST',
+        body: { action: 'withdraw', amountWei: balance.toString(), entryPointVersion: version },
+      })
+      expect(withdrawn.status).toBe(200)
+      expect(
+        withdrawn.body.data.tanks.find((t: { entryPointVersion: string }) => t.entryPointVersion === version),
+      ).toMatchObject({ balanceWei: '0' })
+      const error = await bundlerClient
+        .sendUserOperation({ ...(prepared as object), signature } as never)
+        .catch((e) => e)
+      expect(error.walk((e: { name?: string }) => e.name === 'PaymasterFunctionRevertedError')?.name).toBe(
+        'PaymasterFunctionRevertedError',
+      )
+      expect(String(error.details)).toMatch(/AA33/)
+    }, 60_000)
+
+    it('ERC20 mode: the token paymaster of that version pays and takes the fee in the test token (a new account first deploys sponsored: ERC-7562 lets the paymaster read its token balance only once it exists, the factory being unstaked)', async () => {
+      const { paymasterUrl } = await createDapp(service)
+      const token = service.chain!.addresses.tokens[0]!.address
+      const { client, account, bundlerClient: sponsored, authorize } = await createClient(kind, paymasterUrl)
+      await mintToken(service.chain!, token, account.address, 1_000_000_000n)
+      const tokenPaymaster =
+        version === '0.7'
+          ? service.chain!.addresses.tokenPaymasterV07
+          : service.chain!.addresses.tokenPaymasterV08
+      const approve = {
+        to: token,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: 'approve',
+          args: [tokenPaymaster, maxUint256],
+        }),
+      }
+      const deployed = await sponsored.sendUserOperation({
+        calls: [approve],
+        authorization: await authorize(),
+      })
+      expect((await sponsored.waitForUserOperationReceipt({ hash: deployed, timeout: 20_000 })).success).toBe(
+        true,
+      )
+
+      const erc20 = createBundlerClient({
+        client,
+        account,
+        paymaster: createPaymasterClient({ transport: http(paymasterUrl) }),
+        paymasterContext: { mode: 'ERC20', tokenInfo: { feeTokenAddress: token } },
+        transport: http(service.info().bundlerUrl),
+        pollingInterval: 50,
+      })
+      const to = randomAddress()
+      const feesBefore = await tokenBalance(service, token, tokenPaymaster)
+      const hash = await erc20.sendUserOperation({
+        calls: [
+          {
+            to: token,
+            data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, 10n] }),
+          },
+        ],
+      })
+      const receipt = await erc20.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+      expect(receipt.success).toBe(true)
+      expect(receipt.paymaster).toBe(tokenPaymaster)
+      expect(await tokenBalance(service, token, to)).toBe(10n)
+      const paid = 1_000_000_000n - 10n - (await tokenBalance(service, token, account.address))
+      expect(paid > 0n).toBe(true)
+      expect((await tokenBalance(service, token, tokenPaymaster)) - feesBefore).toBe(paid)
+    }, 60_000)
+  },
+)
+
+describe("Biconomy's pm_sponsorUserOperation with a v0.7 / v0.8 operation (the version told by its shape)", () => {
+  it.each(['0.7', '0.8'] as const)(
+    'returns the ERC-7769 paymaster fields for a v%s operation, estimated and signed, that the bundler then takes',
+    async (kind) => {
+      const { apiKey, paymasterUrl } = await createDapp(service)
+      const { account, bundlerClient } = await createClient(kind, paymasterUrl)
+      const prepared = (await bundlerClient.prepareUserOperation({
+        calls: [{ to: randomAddress(), value: 0n }],
+        paymaster: false as never,
+      })) as UserOperation<'0.7'>
+      const wire = {
+        sender: prepared.sender,
+        nonce: numberToHex(prepared.nonce),
+        factory: prepared.factory,
+        factoryData: prepared.factoryData,
+        callData: prepared.callData,
+        maxFeePerGas: numberToHex(prepared.maxFeePerGas),
+        maxPriorityFeePerGas: numberToHex(prepared.maxPriorityFeePerGas),
+        signature: prepared.signature,
+      }
+      const context = { mode: 'SPONSORED', ...(kind === '0.8' ? { entryPoint: entryPoint08Address } : {}) }
+      const { body } = await callPaymaster(service, apiKey, 'pm_sponsorUserOperation', [wire, context])
+      const verifyingPaymaster =
+        kind === '0.7'
+          ? service.chain!.addresses.verifyingPaymasterV07
+          : service.chain!.addresses.verifyingPaymasterV08
+      expect(body.result).toMatchObject({ mode: 'SPONSORED', paymaster: verifyingPaymaster })
+      for (const field of [
+        'paymasterVerificationGasLimit',
+        'paymasterPostOpGasLimit',
+        'preVerificationGas',
+        'verificationGasLimit',
+        'callGasLimit',
+      ])
+        expect(body.result[field]).toMatch(/^0x[0-9a-f]+$/)
+      const op = {
+        ...prepared,
+        paymaster: body.result.paymaster,
+        paymasterData: body.result.paymasterData,
+        paymasterVerificationGasLimit: BigInt(body.result.paymasterVerificationGasLimit),
+        paymasterPostOpGasLimit: BigInt(body.result.paymasterPostOpGasLimit),
+        preVerificationGas: BigInt(body.result.preVerificationGas),
+        verificationGasLimit: BigInt(body.result.verificationGasLimit),
+        callGasLimit: BigInt(body.result.callGasLimit),
+      }
+      const signature = await account.signUserOperation(op as never)
+      const hash = await bundlerClient.sendUserOperation({ ...op, signature } as never)
+      const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+      expect(receipt.success).toBe(true)
+      expect(receipt.paymaster).toBe(verifyingPaymaster)
+    },
+    60_000,
+  )
+})
