@@ -298,3 +298,41 @@ describe("Biconomy's pm_sponsorUserOperation with a v0.7 / v0.8 operation (the v
     60_000,
   )
 })
+
+describe('spending limits count mined v0.7 / v0.8 operations as they count v0.6 ones', () => {
+  it('stops sponsoring an account whose per-account count is reached by a mined v0.7 operation, and counts v0.8 ones for the dApp', async () => {
+    const { apiKey, paymasterUrl } = await createDapp(service)
+    const set = await callConsole(service, `/console/api/dapps/${apiKey}/policies`, {
+      method: 'PATCH',
+      body: {
+        limits: [
+          {
+            type: 'SMART_ACCOUNT',
+            thresholdType: 'COUNT',
+            threshold: '1',
+            cycleDuration: { value: 1, unit: 'hour' },
+          },
+          { type: 'PAYMASTER', thresholdType: 'COUNT', threshold: '2', cycleDuration: { value: 1, unit: 'hour' } },
+        ],
+      },
+    })
+    expect(set.status).toBe(200)
+    const v07 = await createClient('0.7', paymasterUrl)
+    const first = await v07.bundlerClient.sendUserOperation({ calls: [{ to: randomAddress(), value: 0n }] })
+    expect((await v07.bundlerClient.waitForUserOperationReceipt({ hash: first })).success).toBe(true)
+    const again = await v07.bundlerClient
+      .sendUserOperation({ calls: [{ to: randomAddress(), value: 0n }] })
+      .catch((e) => e)
+    expect(String(again.details ?? again.message)).toMatch(/limit/i)
+
+    const v08 = await createClient('0.8', paymasterUrl)
+    const second = await v08.bundlerClient.sendUserOperation({ calls: [{ to: randomAddress(), value: 0n }] })
+    expect((await v08.bundlerClient.waitForUserOperationReceipt({ hash: second })).success).toBe(true)
+    // The dApp-wide count (2) is now reached by one v0.7 and one v0.8 operation: a third account is refused.
+    const third = await createClient('0.7', paymasterUrl)
+    const refused = await third.bundlerClient
+      .sendUserOperation({ calls: [{ to: randomAddress(), value: 0n }] })
+      .catch((e) => e)
+    expect(String(refused.details ?? refused.message)).toMatch(/limit/i)
+  }, 60_000)
+})

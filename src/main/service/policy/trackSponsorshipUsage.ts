@@ -11,6 +11,61 @@ const userOperationEvent = parseAbiItem(
 const gasBalanceDeducted = parseAbiItem(
   'event GasBalanceDeducted(address indexed _paymasterId, uint256 indexed _charge)',
 )
+const gasTankCharged = parseAbiItem(
+  'event GasTankCharged(address indexed paymasterId, address indexed sender, uint256 charge)',
+)
+
+/** A gas-tank charge of a verifying paymaster's postOp, whatever its version's event. */
+type TankCharge = {
+  transactionHash: Hash | null
+  logIndex: number | null
+  paymasterId: Address
+  charge: bigint
+}
+
+/**
+ * Where sponsored operations of each EntryPoint version show: its EntryPoint's UserOperationEvent with the version's
+ * verifying paymaster, and the paymaster's charge event (v0.6 Biconomy's GasBalanceDeducted, v0.7/v0.8
+ * Opstation's GasTankCharged). Versions whose contracts the chain lacks are left out.
+ */
+function listTankSources(chain: Chain) {
+  const a = chain.addresses
+  const unusable = new Set([...chain.missing, ...chain.mismatched])
+  const sources = [
+    {
+      names: ['entryPoint', 'verifyingPaymaster'],
+      entryPoint: a.entryPoint,
+      paymaster: a.verifyingPaymaster,
+      readCharges: async (from: bigint, to: bigint): Promise<TankCharge[]> =>
+        (
+          await chain.publicClient.getLogs({
+            address: a.verifyingPaymaster,
+            event: gasBalanceDeducted,
+            fromBlock: from,
+            toBlock: to,
+          })
+        ).map((l) => ({ ...l, paymasterId: l.args._paymasterId as Address, charge: l.args._charge ?? 0n })),
+    },
+    ...(['V07', 'V08'] as const).map((suffix) => {
+      const paymaster = a[`verifyingPaymaster${suffix}`]
+      return {
+        names: [`entryPoint${suffix}`, `verifyingPaymaster${suffix}`],
+        entryPoint: a[`entryPoint${suffix}`],
+        paymaster,
+        readCharges: async (from: bigint, to: bigint): Promise<TankCharge[]> =>
+          (
+            await chain.publicClient.getLogs({
+              address: paymaster,
+              event: gasTankCharged,
+              fromBlock: from,
+              toBlock: to,
+            })
+          ).map((l) => ({ ...l, paymasterId: l.args.paymasterId as Address, charge: l.args.charge ?? 0n })),
+      }
+    }),
+  ]
+  return sources.filter((source) => !source.names.some((name) => unusable.has(name)))
+}
 
 /** Blocks per getLogs request. */
 const LOG_RANGE = 5_000n
@@ -35,9 +90,9 @@ export type CreateUsageTrackerParameters = {
 }
 
 /**
- * Spending limits count what was mined, not what was signed: this tracker reads the EntryPoint's
- * UserOperationEvent (paymaster = our verifying paymaster) and the paymaster's GasBalanceDeducted in the same
- * transaction (paymasterId → dApp, charge), and keeps them in `sponsorshipUsage`. It also follows the chain's
+ * Spending limits count what was mined, not what was signed: this tracker reads each EntryPoint's
+ * UserOperationEvent (paymaster = that version's verifying paymaster) and the paymaster's charge event in the same
+ * transaction (paymasterId → dApp, charge), and keeps them in `sponsorshipUsage`, all versions together. It also follows the chain's
  * clock, so `evm_increaseTime` on a dev chain moves limit cycles and signature expiry with it.
  */
 export function createUsageTracker(params: CreateUsageTrackerParameters): UsageTracker {
@@ -73,42 +128,42 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
     const entries: SponsorshipUsage[] = []
     while (from <= head) {
       const to = from + LOG_RANGE - 1n < head ? from + LOG_RANGE - 1n : head
-      const [operations, deductions] = await Promise.all([
-        chain.publicClient.getLogs({
-          address: chain.addresses.entryPoint,
-          event: userOperationEvent,
-          args: { paymaster: chain.addresses.verifyingPaymaster },
-          fromBlock: from,
-          toBlock: to,
+      const found = await Promise.all(
+        listTankSources(chain).map(async (source) => {
+          const [operations, charges] = await Promise.all([
+            chain.publicClient.getLogs({
+              address: source.entryPoint,
+              event: userOperationEvent,
+              args: { paymaster: source.paymaster },
+              fromBlock: from,
+              toBlock: to,
+            }),
+            source.readCharges(from, to),
+          ])
+          return operations.map((op) => ({ op, charges }))
         }),
-        chain.publicClient.getLogs({
-          address: chain.addresses.verifyingPaymaster,
-          event: gasBalanceDeducted,
-          fromBlock: from,
-          toBlock: to,
-        }),
-      ])
+      )
+      const operations = found.flat()
       const timestamps = new Map<bigint, number>()
       await Promise.all(
-        [...new Set(operations.map((o) => o.blockNumber))].map(async (blockNumber) => {
+        [...new Set(operations.map(({ op }) => op.blockNumber))].map(async (blockNumber) => {
           const block = await chain.publicClient.getBlock({ blockNumber })
           timestamps.set(blockNumber, Number(block.timestamp))
         }),
       )
-      for (const op of operations) {
-        // postOp emits GasBalanceDeducted just before the EntryPoint emits this op's UserOperationEvent.
-        const deduction = deductions
-          .filter((d) => d.transactionHash === op.transactionHash && d.logIndex < op.logIndex)
-          .sort((a, b) => b.logIndex - a.logIndex)[0]
-        const paymasterId = deduction?.args._paymasterId
-        const dapp = paymasterId ? byPaymasterId.get(paymasterId.toLowerCase()) : undefined
-        if (!dapp || !paymasterId) continue
+      for (const { op, charges } of operations) {
+        // postOp emits the charge just before the EntryPoint emits this op's UserOperationEvent.
+        const charge = charges
+          .filter((d) => d.transactionHash === op.transactionHash && (d.logIndex ?? 0) < op.logIndex)
+          .sort((a, b) => (b.logIndex ?? 0) - (a.logIndex ?? 0))[0]
+        const dapp = charge ? byPaymasterId.get(charge.paymasterId.toLowerCase()) : undefined
+        if (!dapp || !charge) continue
         entries.push({
           userOpHash: op.args.userOpHash as Hash,
           dappId: dapp.id,
-          paymasterId: paymasterId as Address,
+          paymasterId: charge.paymasterId,
           sender: op.args.sender as Address,
-          gasCostWei: (deduction.args._charge ?? op.args.actualGasCost ?? 0n).toString(),
+          gasCostWei: (charge.charge || op.args.actualGasCost || 0n).toString(),
           success: op.args.success ?? false,
           blockNumber: Number(op.blockNumber),
           minedAt: timestamps.get(op.blockNumber) ?? now(),
