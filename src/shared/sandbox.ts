@@ -3,12 +3,27 @@
  * holds. The renderer never sees a private key; it asks the service to build and sign UserOperations.
  */
 
-export const SANDBOX_ACCOUNT_TYPES = ['SMART_ACCOUNT_V2', 'SIMPLE_ACCOUNT'] as const
+export const SANDBOX_ACCOUNT_TYPES = [
+  'SMART_ACCOUNT_V2',
+  'SIMPLE_ACCOUNT',
+  'SIMPLE_ACCOUNT_V07',
+  'SIMPLE_7702_V08',
+] as const
 export type SandboxAccountType = (typeof SANDBOX_ACCOUNT_TYPES)[number]
 
 export const SANDBOX_ACCOUNT_LABELS: Record<SandboxAccountType, string> = {
   SMART_ACCOUNT_V2: 'Biconomy Smart Account v2',
   SIMPLE_ACCOUNT: 'SimpleAccount (v0.6)',
+  SIMPLE_ACCOUNT_V07: 'SimpleAccount (v0.7)',
+  SIMPLE_7702_V08: 'EIP-7702 Simple7702Account (v0.8)',
+}
+
+/** The EntryPoint version each sandbox account type runs on. */
+export const SANDBOX_ACCOUNT_ENTRY_POINT: Record<SandboxAccountType, '0.6' | '0.7' | '0.8'> = {
+  SMART_ACCOUNT_V2: '0.6',
+  SIMPLE_ACCOUNT: '0.6',
+  SIMPLE_ACCOUNT_V07: '0.7',
+  SIMPLE_7702_V08: '0.8',
 }
 
 export type SandboxTokenBalance = { symbol: string; address: string; decimals: number; balance: string }
@@ -18,8 +33,9 @@ export type SandboxAccount = {
   address: string
   type: SandboxAccountType
   label: string
-  /** The owner EOA (its key stays in the data folder). */
+  /** The owner EOA (its key stays in the data folder); for an EIP-7702 account, the account itself. */
   owner: string
+  entryPointVersion: '0.6' | '0.7' | '0.8'
   index: number
   createdAt: string
   /** Live chain state; null when the chain is not running. */
@@ -28,19 +44,22 @@ export type SandboxAccount = {
   tokens: SandboxTokenBalance[]
 }
 
-/** A v0.6 UserOperation as it goes on the wire: every number a 0x hex quantity. */
+/**
+ * A UserOperation as it goes on the wire, every number a 0x hex quantity: v0.6 (`initCode`, `paymasterAndData`)
+ * or ERC-7769's v0.7/v0.8 form (`factory`/`factoryData`, `paymaster`/`paymasterData` and its two limits, and
+ * v0.8's `eip7702Auth` object).
+ */
 export type UserOperationJson = {
   sender: string
   nonce: string
-  initCode: string
   callData: string
   callGasLimit: string
   verificationGasLimit: string
   preVerificationGas: string
   maxFeePerGas: string
   maxPriorityFeePerGas: string
-  paymasterAndData: string
   signature: string
+  [field: string]: unknown
 }
 
 export type SandboxCall = {
@@ -54,9 +73,13 @@ export type CreateSandboxAccountRequest = { type: SandboxAccountType; label?: st
 
 export type BuildUserOperationRequest = { calls: SandboxCall[] }
 export type BuildUserOperationResponse = {
-  /** sender, nonce, initCode (while undeployed), callData, dummy signature, paymasterAndData 0x, fee fields from the node. */
+  /**
+   * sender, nonce, the deployment (v0.6 initCode, v0.7 factory, v0.8 EIP-7702 authorization signed by the
+   * service-held key) while undeployed, callData, dummy signature, no paymaster, fee fields from the node.
+   */
   userOperation: UserOperationJson
   entryPoint: string
+  entryPointVersion: '0.6' | '0.7' | '0.8'
   deployed: boolean
 }
 

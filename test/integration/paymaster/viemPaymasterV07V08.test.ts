@@ -312,7 +312,12 @@ describe('spending limits count mined v0.7 / v0.8 operations as they count v0.6 
             threshold: '1',
             cycleDuration: { value: 1, unit: 'hour' },
           },
-          { type: 'PAYMASTER', thresholdType: 'COUNT', threshold: '2', cycleDuration: { value: 1, unit: 'hour' } },
+          {
+            type: 'PAYMASTER',
+            thresholdType: 'COUNT',
+            threshold: '2',
+            cycleDuration: { value: 1, unit: 'hour' },
+          },
         ],
       },
     })

@@ -162,7 +162,9 @@ describe('sandbox routes', () => {
       body: { type: 'SAFE' },
     })
     expect(badType.status).toBe(400)
-    expect(badType.body.message).toBe('type must be SMART_ACCOUNT_V2 or SIMPLE_ACCOUNT')
+    expect(badType.body.message).toBe(
+      'type must be one of SMART_ACCOUNT_V2, SIMPLE_ACCOUNT, SIMPLE_ACCOUNT_V07, SIMPLE_7702_V08',
+    )
   })
 
   it('keeps the owner keys in the data folder, readable only by the user (0600)', async () => {

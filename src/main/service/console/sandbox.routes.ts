@@ -9,25 +9,19 @@ import {
   SANDBOX_ACCOUNT_TYPES,
   type SandboxAccount,
   type SignUserOperationResponse,
+  type UserOperationJson,
 } from '../../../shared/sandbox'
 import { testTokenAbi } from '../chain/abis/testToken'
 import { getNonce } from '../chain/entryPoint/getNonce'
-import { computeUserOpHash } from '../chain/entryPoint/getUserOpHash'
 import { fundEth } from '../chain/faucet/fundEth'
 import { mintToken } from '../chain/faucet/mintToken'
 import type { Chain } from '../chain/types'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { jsonObject, parseInput, requiredAddress } from '../dashboard/fields'
+import { hasEntryPoint } from '../entryPoint'
 import { ChainError, InvalidInputError, NotFoundError } from '../errors'
+import { type Call, SANDBOX_ACCOUNT_KINDS } from '../sandbox/accountKinds'
 import { openSandboxAccountStore, type StoredSandboxAccount } from '../sandbox/sandboxAccountStore'
-import {
-  type Call,
-  encodeCalls,
-  getAccountAddress,
-  getDummySignature,
-  getInitCode,
-  signUserOpHash,
-} from '../sandbox/smartAccounts'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 
@@ -38,24 +32,8 @@ export type SandboxRoutesOptions = {
   getChain: () => Chain | undefined
 }
 
-const hex = (field: string) =>
-  z
-    .string({ error: `${field} must be a 0x-prefixed hex string` })
-    .regex(/^0x[0-9a-fA-F]*$/, { error: `${field} must be a 0x-prefixed hex string` })
-const quantity = (field: string) =>
-  z
-    .union([z.string(), z.number()], { error: `${field} must be a hex or decimal quantity` })
-    .transform((v, ctx) => {
-      const text = String(v).trim()
-      if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(text)) {
-        ctx.addIssue({ code: 'custom', message: `${field} must be a hex or decimal quantity` })
-        return z.NEVER
-      }
-      return numberToHex(BigInt(text))
-    })
-
 const CreateBody = jsonObject({
-  type: z.enum(SANDBOX_ACCOUNT_TYPES, { error: `type must be ${SANDBOX_ACCOUNT_TYPES.join(' or ')}` }),
+  type: z.enum(SANDBOX_ACCOUNT_TYPES, { error: `type must be one of ${SANDBOX_ACCOUNT_TYPES.join(', ')}` }),
   label: z
     .string({ error: 'label must be a string' })
     .trim()
@@ -70,7 +48,10 @@ const CallSchema = z.object(
       .string({ error: 'value must be a decimal string of wei' })
       .regex(/^\d+$/, { error: 'value must be a decimal string of wei' })
       .optional(),
-    data: hex('data').optional(),
+    data: z
+      .string({ error: 'data must be a 0x-prefixed hex string' })
+      .regex(/^0x[0-9a-fA-F]*$/, { error: 'data must be a 0x-prefixed hex string' })
+      .optional(),
   },
   { error: 'each call must be an object with to, value and data' },
 )
@@ -78,23 +59,9 @@ const BuildBody = jsonObject({
   calls: z.array(CallSchema, { error: 'calls must be an array' }).max(20, { error: 'at most 20 calls' }),
 })
 
-const WireOpSchema = z.object(
-  {
-    sender: requiredAddress('sender'),
-    nonce: quantity('nonce'),
-    initCode: hex('initCode'),
-    callData: hex('callData'),
-    callGasLimit: quantity('callGasLimit'),
-    verificationGasLimit: quantity('verificationGasLimit'),
-    preVerificationGas: quantity('preVerificationGas'),
-    maxFeePerGas: quantity('maxFeePerGas'),
-    maxPriorityFeePerGas: quantity('maxPriorityFeePerGas'),
-    paymasterAndData: hex('paymasterAndData'),
-    signature: hex('signature').optional(),
-  },
-  { error: 'userOperation must be an object with every v0.6 field' },
-)
-const SignBody = jsonObject({ userOperation: WireOpSchema })
+const SignBody = jsonObject({
+  userOperation: z.record(z.string(), z.unknown(), { error: 'userOperation must be an object' }),
+})
 
 const FaucetBody = jsonObject({
   address: requiredAddress('address'),
@@ -104,6 +71,13 @@ const FaucetBody = jsonObject({
     .trim()
     .regex(/^\d+(\.\d+)?$/, { error: 'amount must be a positive decimal number such as "1" or "0.5"' }),
 })
+
+const SHORT_LABELS: Record<(typeof SANDBOX_ACCOUNT_TYPES)[number], string> = {
+  SMART_ACCOUNT_V2: 'SA v2',
+  SIMPLE_ACCOUNT: 'Simple',
+  SIMPLE_ACCOUNT_V07: 'Simple v0.7',
+  SIMPLE_7702_V08: '7702',
+}
 
 const MAX_FAUCET_ETH = 1000n * 10n ** 18n
 
@@ -137,8 +111,9 @@ export async function registerSandboxRoutes(
   }
 
   async function describeAccount(chain: Chain, account: StoredSandboxAccount): Promise<SandboxAccount> {
-    const [code, balance, tokens] = await Promise.all([
-      chain.publicClient.getCode({ address: account.address }),
+    const kind = SANDBOX_ACCOUNT_KINDS[account.type]
+    const [deployed, balance, tokens] = await Promise.all([
+      kind.isDeployed(chain, account),
       chain.publicClient.getBalance({ address: account.address }),
       Promise.all(
         chain.addresses.tokens.map(async (t) => ({
@@ -161,9 +136,10 @@ export async function registerSandboxRoutes(
       type: account.type,
       label: account.label,
       owner: account.owner,
+      entryPointVersion: kind.entryPoint.version,
       index: account.index,
       createdAt: account.createdAt,
-      deployed: code !== undefined && code !== '0x',
+      deployed,
       balanceWei: balance.toString(),
       tokens,
     }
@@ -182,7 +158,10 @@ export async function registerSandboxRoutes(
     const chain = requireChain()
     const ownerPrivateKey = generatePrivateKey()
     const owner = privateKeyToAccount(ownerPrivateKey).address
-    const address = await getAccountAddress(chain, body.type, owner, 0).catch((err: unknown) => {
+    const kind = SANDBOX_ACCOUNT_KINDS[body.type]
+    if (!hasEntryPoint(chain, kind.entryPoint))
+      throw new ChainError(`EntryPoint v${kind.entryPoint.version} is not deployed on this chain`)
+    const address = await kind.getAddress(chain, owner, 0).catch((err: unknown) => {
       throw new ChainError(
         `Could not compute the ${SANDBOX_ACCOUNT_LABELS[body.type]} address: the factory is missing on this chain`,
         {
@@ -194,7 +173,7 @@ export async function registerSandboxRoutes(
     const stored: StoredSandboxAccount = {
       address,
       type: body.type,
-      label: body.label || `${body.type === 'SMART_ACCOUNT_V2' ? 'SA v2' : 'Simple'} #${count + 1}`,
+      label: body.label || `${SHORT_LABELS[body.type]} #${count + 1}`,
       owner,
       ownerPrivateKey,
       index: 0,
@@ -217,34 +196,24 @@ export async function registerSandboxRoutes(
         value: BigInt(c.value ?? '0'),
         data: (c.data ?? '0x') as Hex,
       }))
-      let callData: Hex
-      try {
-        callData = encodeCalls(account.type, calls)
-      } catch (err) {
-        throw new InvalidInputError((err as Error).message)
-      }
-      const [code, nonce, fees] = await Promise.all([
-        chain.publicClient.getCode({ address: account.address }),
-        getNonce(chain, account.address),
+      const kind = SANDBOX_ACCOUNT_KINDS[account.type]
+      const callData = kind.encodeCalls(calls)
+      const [deployed, nonce, fees] = await Promise.all([
+        kind.isDeployed(chain, account),
+        getNonce(chain, account.address, 0n, kind.entryPoint.address),
         chain.publicClient.estimateFeesPerGas(),
       ])
-      const deployed = code !== undefined && code !== '0x'
-      const result: BuildUserOperationResponse = {
-        entryPoint: chain.addresses.entryPoint,
+      const userOperation = await kind.buildUserOperation(chain, account, {
+        callData,
+        nonce,
+        fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
         deployed,
-        userOperation: {
-          sender: account.address,
-          nonce: numberToHex(nonce),
-          initCode: deployed ? '0x' : getInitCode(chain, account.type, account.owner, account.index),
-          callData,
-          callGasLimit: '0x0',
-          verificationGasLimit: '0x0',
-          preVerificationGas: '0x0',
-          maxFeePerGas: numberToHex(fees.maxFeePerGas),
-          maxPriorityFeePerGas: numberToHex(fees.maxPriorityFeePerGas),
-          paymasterAndData: '0x',
-          signature: getDummySignature(chain, account.type),
-        },
+      })
+      const result: BuildUserOperationResponse = {
+        entryPoint: kind.entryPoint.address,
+        entryPointVersion: kind.entryPoint.version,
+        deployed,
+        userOperation: userOperation as UserOperationJson,
       }
       return sendOk(reply, 'UserOperation built', result)
     },
@@ -257,41 +226,16 @@ export async function registerSandboxRoutes(
       const { userOperation: op } = parseInput(SignBody, request.body)
       const chain = requireChain()
       const account = requireAccount(chain, request.params.address)
+      if (typeof op.sender !== 'string' || !isAddress(op.sender, { strict: false }))
+        throw new InvalidInputError('userOperation.sender must be an address')
       if (getAddress(op.sender) !== getAddress(account.address)) {
         throw new InvalidInputError(`userOperation.sender ${op.sender} is not the account ${account.address}`)
       }
-      const domainOp = {
-        sender: getAddress(op.sender),
-        nonce: BigInt(op.nonce),
-        initCode: op.initCode as Hex,
-        callData: op.callData as Hex,
-        callGasLimit: BigInt(op.callGasLimit),
-        verificationGasLimit: BigInt(op.verificationGasLimit),
-        preVerificationGas: BigInt(op.preVerificationGas),
-        maxFeePerGas: BigInt(op.maxFeePerGas),
-        maxPriorityFeePerGas: BigInt(op.maxPriorityFeePerGas),
-        paymasterAndData: op.paymasterAndData as Hex,
-        signature: '0x' as Hex,
-      }
-      const userOpHash = computeUserOpHash(domainOp, chain.chainId, chain.addresses.entryPoint)
-      const owner = privateKeyToAccount(account.ownerPrivateKey)
-      const signature = await signUserOpHash(chain, account.type, owner, userOpHash)
+      const signed = await SANDBOX_ACCOUNT_KINDS[account.type].signUserOperation(chain, account, op)
       const result: SignUserOperationResponse = {
-        userOpHash,
-        signature,
-        userOperation: {
-          sender: domainOp.sender,
-          nonce: op.nonce,
-          initCode: op.initCode,
-          callData: op.callData,
-          callGasLimit: op.callGasLimit,
-          verificationGasLimit: op.verificationGasLimit,
-          preVerificationGas: op.preVerificationGas,
-          maxFeePerGas: op.maxFeePerGas,
-          maxPriorityFeePerGas: op.maxPriorityFeePerGas,
-          paymasterAndData: op.paymasterAndData,
-          signature,
-        },
+        userOpHash: signed.userOpHash,
+        signature: signed.signature,
+        userOperation: signed.userOperation as UserOperationJson,
       }
       return sendOk(reply, 'UserOperation signed', result)
     },

@@ -39,5 +39,19 @@ export function createEntryPoints(available?: (module: EntryPointModule) => bool
   }
 }
 
+/** The deployment name of a version's EntryPoint (as the chain reports it in `missing` / `mismatched`). */
+export function getEntryPointContractName(module: Pick<EntryPointModule, 'version'>): string {
+  return module.version === '0.6' ? 'entryPoint' : `entryPointV0${module.version.slice(2)}`
+}
+
+/** The chain holds this version's EntryPoint with its canonical code. */
+export function hasEntryPoint(
+  chain: { missing: readonly string[]; mismatched: readonly string[] },
+  module: Pick<EntryPointModule, 'version'>,
+): boolean {
+  const name = getEntryPointContractName(module)
+  return !chain.missing.includes(name) && !chain.mismatched.includes(name)
+}
+
 export type { EntryPointModule, EntryPoints, EntryPointVersion, UserOperationBase } from './types'
 export { entryPointV06, entryPointV07, entryPointV08 }

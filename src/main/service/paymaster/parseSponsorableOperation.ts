@@ -6,6 +6,7 @@ import {
   entryPointV06,
   entryPointV07,
   entryPointV08,
+  hasEntryPoint,
 } from '../entryPoint'
 import type { PackedEntryPointModule } from '../entryPoint/v07/createPackedEntryPoint'
 import { InvalidInputError } from '../errors'
@@ -39,7 +40,7 @@ const GAS_FIELDS = [
  * v0.8 with an `eip7702Auth`. The chain must hold that EntryPoint's paymasters.
  */
 export function selectEntryPoint(chain: Chain, op: unknown, named: Address | undefined): EntryPointModule {
-  const served = allEntryPoints.filter((m) => !chain.missing.includes(moduleContractName(m)))
+  const served = allEntryPoints.filter((m) => hasEntryPoint(chain, m))
   if (named) {
     const module = served.find((m) => m.address.toLowerCase() === named.toLowerCase())
     if (!module)
@@ -65,8 +66,4 @@ export function parseSponsorableOperation(raw: unknown, entryPoint: EntryPointMo
   const given: GivenGasV07 = {}
   for (const field of GAS_FIELDS) if (fields[field] != null) given[field] = op[field]
   return bindOperationV07(module, op, given)
-}
-
-function moduleContractName(module: EntryPointModule): string {
-  return module.version === '0.6' ? 'entryPoint' : `entryPointV0${module.version.slice(2)}`
 }

@@ -1,0 +1,68 @@
+import { encodeFunctionData } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { simpleAccountFactoryV07Artifact, simpleAccountV07Artifact } from '../../chain/artifacts'
+import { entryPointV07 } from '../../entryPoint'
+import { readPackedOperation } from './readPackedOperation'
+import { DUMMY_ECDSA_SIGNATURE, hasCode, toQuantity } from './shared'
+import type { SandboxAccountKind } from './types'
+
+const accountAbi = simpleAccountV07Artifact.abi
+const factoryAbi = simpleAccountFactoryV07Artifact.abi
+
+/** SimpleAccount of EntryPoint v0.7 from its canonical factory (what permissionless' toSimpleSmartAccount uses). */
+export const simpleAccountV07: SandboxAccountKind = {
+  type: 'SIMPLE_ACCOUNT_V07',
+  entryPoint: entryPointV07,
+  getAddress: (chain, owner, index) =>
+    chain.publicClient.readContract({
+      address: chain.addresses.simpleAccountFactoryV07,
+      abi: factoryAbi,
+      functionName: 'getAddress',
+      args: [owner, BigInt(index)],
+    }),
+  isDeployed: (chain, account) => hasCode(chain, account.address),
+  /** `execute` / `executeBatch(address[], uint256[], bytes[])`. */
+  encodeCalls(calls) {
+    if (calls.length === 0) return '0x'
+    if (calls.length === 1) {
+      const [c] = calls as [(typeof calls)[number]]
+      return encodeFunctionData({ abi: accountAbi, functionName: 'execute', args: [c.to, c.value, c.data] })
+    }
+    return encodeFunctionData({
+      abi: accountAbi,
+      functionName: 'executeBatch',
+      args: [calls.map((c) => c.to), calls.map((c) => c.value), calls.map((c) => c.data)],
+    })
+  },
+  async buildUserOperation(chain, account, { callData, nonce, fees, deployed }) {
+    return {
+      sender: account.address,
+      nonce: toQuantity(nonce),
+      ...(deployed
+        ? {}
+        : {
+            factory: chain.addresses.simpleAccountFactoryV07,
+            factoryData: encodeFunctionData({
+              abi: factoryAbi,
+              functionName: 'createAccount',
+              args: [account.owner, BigInt(account.index)],
+            }),
+          }),
+      callData,
+      callGasLimit: '0x0',
+      verificationGasLimit: '0x0',
+      preVerificationGas: '0x0',
+      maxFeePerGas: toQuantity(fees.maxFeePerGas),
+      maxPriorityFeePerGas: toQuantity(fees.maxPriorityFeePerGas),
+      signature: DUMMY_ECDSA_SIGNATURE,
+    }
+  },
+  async signUserOperation(chain, account, input) {
+    const { op, userOpHash } = readPackedOperation(chain, entryPointV07, input)
+    // SimpleAccount v0.7 recovers the EIP-191 message of the userOpHash.
+    const signature = await privateKeyToAccount(account.ownerPrivateKey).signMessage({
+      message: { raw: userOpHash },
+    })
+    return { userOperation: entryPointV07.toWire({ ...op, signature }), userOpHash, signature }
+  },
+}
