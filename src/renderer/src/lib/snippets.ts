@@ -40,9 +40,16 @@ console.log(success, receipt.transactionHash)
 `
 }
 
+/**
+ * viem's bundler and ERC-7677 paymaster clients with a SimpleAccount on EntryPoint v0.7 (permissionless): plain
+ * JavaScript that runs as pasted (`node snippet.mjs` with viem and permissionless installed) and sends one sponsored
+ * UserOperation that also deploys the account.
+ */
 export function viemSnippet({ bundlerUrl, paymasterUrl, rpcUrl, chainId }: SnippetInput): string {
-  return `import { createPublicClient, defineChain, http } from 'viem'
-import { createBundlerClient } from 'viem/account-abstraction'
+  return `import { toSimpleSmartAccount } from 'permissionless/accounts'
+import { createPublicClient, defineChain, http } from 'viem'
+import { createBundlerClient, createPaymasterClient, entryPoint07Address } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 
 const chain = defineChain({
   id: ${chainId},
@@ -51,25 +58,27 @@ const chain = defineChain({
   rpcUrls: { default: { http: ['${rpcUrl}'] } },
 })
 const client = createPublicClient({ chain, transport: http() })
-const bundler = createBundlerClient({ client, transport: http('${bundlerUrl}') })
 
-// Ask the paymaster to sponsor a (partial) UserOperation, the way the Biconomy SDK does
-const sponsor = await fetch('${paymasterUrl}', {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({
-    jsonrpc: '2.0', id: 1, method: 'pm_sponsorUserOperation',
-    params: [userOperation, { mode: 'SPONSORED', calculateGasLimits: true,
-      sponsorshipInfo: { webhookData: {}, smartAccountInfo: { name: 'BICONOMY', version: '2.0.0' } } }],
-  }),
-}).then((r) => r.json())
-
-// … sign the op with the account owner, then:
-const hash = await bundler.request({
-  method: 'eth_sendUserOperation',
-  params: [{ ...userOperation, ...sponsor.result, signature }, '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789'],
+// A SimpleAccount on EntryPoint v0.7 owned by a fresh key (use your user's signer in your dApp)
+const owner = privateKeyToAccount(generatePrivateKey())
+const account = await toSimpleSmartAccount({
+  client,
+  owner,
+  entryPoint: { address: entryPoint07Address, version: '0.7' },
 })
+
+const bundler = createBundlerClient({
+  client,
+  account,
+  transport: http('${bundlerUrl}'),
+  // ERC-7677: this dApp's policies decide, its v0.7 gas tank pays
+  paymaster: createPaymasterClient({ transport: http('${paymasterUrl}') }),
+})
+
+// The first operation deploys the account too
+const hash = await bundler.sendUserOperation({ calls: [{ to: owner.address, value: 0n }] })
 const receipt = await bundler.waitForUserOperationReceipt({ hash })
+console.log(receipt.success, receipt.receipt.transactionHash)
 `
 }
 

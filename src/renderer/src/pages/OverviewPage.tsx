@@ -171,7 +171,7 @@ function Snippets() {
               data-testid={`snippet-tab-${id}`}
               onClick={() => setTab(id)}
             >
-              {id === 'biconomy' ? 'Biconomy SDK' : id}
+              {id === 'biconomy' ? 'Biconomy SDK' : id === 'viem' ? 'viem · EntryPoint v0.7' : id}
             </button>
           ))}
         </div>
