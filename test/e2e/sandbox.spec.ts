@@ -107,3 +107,36 @@ test('manual bundling: the receipt step waits until "Bundle now"', async ({ app,
   await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done', { timeout: 30_000 })
   await expect(app.getByTestId('sandbox-done')).toBeVisible()
 })
+
+for (const [type, version, label] of [
+  ['simple-v07', '0.7', 'SimpleAccount v0.7'],
+  ['7702', '0.8', 'EIP-7702 account'],
+] as const) {
+  test(`sponsored on EntryPoint v${version}: a new ${label} is deployed (or delegated) and calls, and Activity shows its version`, async ({
+    app,
+  }) => {
+    const ui = new ConsoleApp(app)
+    await ui.open('paymasters')
+    await new PaymastersScreen(app).create(`dapp-v${version}`)
+    await ui.open('sandbox')
+    const sandbox = new SandboxScreen(app)
+    await sandbox.createAccount(type)
+    await expect(app.getByTestId('sandbox-account-entry-point')).toHaveText(`v${version}`)
+    await expect(app.getByTestId('sandbox-account-deployed')).toContainText('not yet')
+    await sandbox.mode('SPONSORED')
+    await app.getByTestId('call-source-raw').click()
+    await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
+    await app.getByTestId('call-raw-data').fill('0x')
+    await sandbox.send()
+    await expect(sandbox.step('sponsor')).toHaveAttribute('data-status', 'done')
+    await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done')
+    await expect(app.getByTestId('sandbox-done')).toContainText('gas tank paid')
+    await expect(app.getByTestId('sandbox-account-deployed')).toHaveText('yes')
+    await screenshot(app, `sandbox-sponsored-v${version}`)
+
+    await app.getByTestId('sandbox-open-activity').click()
+    const activity = new ActivityScreen(app)
+    await expect(activity.detail().getByTestId('operation-status')).toHaveText('mined')
+    await expect(activity.detail().getByTestId('operation-entry-point')).toContainText(`v${version}`)
+  })
+}

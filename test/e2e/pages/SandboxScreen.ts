@@ -1,16 +1,23 @@
 import { expect, type Locator, type Page } from '@playwright/test'
 
+const CREATE_BUTTONS = {
+  sa2: 'sandbox-create-sa2',
+  simple: 'sandbox-create-simple',
+  'simple-v07': 'sandbox-create-simple-v07',
+  '7702': 'sandbox-create-7702',
+} as const
+
 export class SandboxScreen {
   constructor(readonly page: Page) {}
 
   /** Creates a local smart account (keys stay in the service) and returns its address. */
-  async createAccount(type: 'sa2' | 'simple' = 'sa2'): Promise<string> {
+  async createAccount(type: keyof typeof CREATE_BUTTONS = 'sa2'): Promise<string> {
     const before = await this.page
       .getByTestId('sandbox-account-picker')
       .locator('option')
       .count()
       .catch(() => 0)
-    await this.page.getByTestId(type === 'sa2' ? 'sandbox-create-sa2' : 'sandbox-create-simple').click()
+    await this.page.getByTestId(CREATE_BUTTONS[type]).click()
     await expect(this.page.getByTestId('sandbox-account-picker').locator('option')).toHaveCount(before + 1)
     const address = (await this.page.getByTestId('sandbox-account-address').getAttribute('title')) ?? ''
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)

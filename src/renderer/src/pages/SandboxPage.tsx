@@ -16,16 +16,40 @@ import { paymasterUrlFor, useServiceStore } from '../stores/useServiceStore'
 
 type TokenInfo = { symbol: string; address: string; decimals: number }
 
-function useChainTokens(): { tokens: TokenInfo[]; tokenPaymaster: string | null } {
-  const addresses = useServiceStore((s) => s.status?.chain.addresses) as
-    | { tokens?: TokenInfo[]; tokenPaymaster?: string }
-    | null
-    | undefined
+type ChainAddresses = {
+  tokens?: TokenInfo[]
+  tokenPaymaster?: string
+  tokenPaymasterV07?: string
+  tokenPaymasterV08?: string
+}
+
+/** The chain's test tokens, and its token paymaster for each EntryPoint version. */
+function useChainTokens(): {
+  tokens: TokenInfo[]
+  tokenPaymasterFor: (version: SandboxAccount['entryPointVersion']) => string | null
+} {
+  const addresses = useServiceStore((s) => s.status?.chain.addresses) as ChainAddresses | null | undefined
   return useMemo(
-    () => ({ tokens: addresses?.tokens ?? [], tokenPaymaster: addresses?.tokenPaymaster ?? null }),
+    () => ({
+      tokens: addresses?.tokens ?? [],
+      tokenPaymasterFor: (version) =>
+        (version === '0.7'
+          ? addresses?.tokenPaymasterV07
+          : version === '0.8'
+            ? addresses?.tokenPaymasterV08
+            : addresses?.tokenPaymaster) ?? null,
+    }),
     [addresses],
   )
 }
+
+/** The create buttons: every sandbox account type, with the EntryPoint it runs on. */
+const CREATE_BUTTONS: { type: SandboxAccount['type']; testId: string; text: string }[] = [
+  { type: 'SMART_ACCOUNT_V2', testId: 'sandbox-create-sa2', text: 'New Smart Account v2' },
+  { type: 'SIMPLE_ACCOUNT', testId: 'sandbox-create-simple', text: 'New SimpleAccount' },
+  { type: 'SIMPLE_ACCOUNT_V07', testId: 'sandbox-create-simple-v07', text: 'New SimpleAccount v0.7' },
+  { type: 'SIMPLE_7702_V08', testId: 'sandbox-create-7702', text: 'New EIP-7702 account (v0.8)' },
+]
 
 function AccountPanel() {
   const accounts = useSandboxStore((s) => s.accounts)
@@ -57,24 +81,18 @@ function AccountPanel() {
       actions={
         <span className="inline-actions">
           {accounts.loading ? <Spinner /> : null}
-          <button
-            type="button"
-            className="btn btn-small"
-            disabled={creating}
-            data-testid="sandbox-create-sa2"
-            onClick={() => void createAccount('SMART_ACCOUNT_V2')}
-          >
-            New Smart Account v2
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            disabled={creating}
-            data-testid="sandbox-create-simple"
-            onClick={() => void createAccount('SIMPLE_ACCOUNT')}
-          >
-            New SimpleAccount
-          </button>
+          {CREATE_BUTTONS.map((b) => (
+            <button
+              key={b.type}
+              type="button"
+              className="btn btn-small"
+              disabled={creating}
+              data-testid={b.testId}
+              onClick={() => void createAccount(b.type)}
+            >
+              {b.text}
+            </button>
+          ))}
         </span>
       }
     >
@@ -101,8 +119,7 @@ function AccountPanel() {
             >
               {accounts.data.map((a) => (
                 <option key={a.address} value={a.address}>
-                  {a.label} · {a.address.slice(0, 10)}… (
-                  {a.type === 'SMART_ACCOUNT_V2' ? 'SA v2' : 'SimpleAccount'})
+                  {a.label} · {a.address.slice(0, 10)}… ({SANDBOX_ACCOUNT_LABELS[a.type]})
                 </option>
               ))}
             </select>
@@ -115,6 +132,11 @@ function AccountPanel() {
               <Kv label="Type">
                 <span>{SANDBOX_ACCOUNT_LABELS[account.type]}</span>
               </Kv>
+              <Kv label="EntryPoint">
+                <span className="badge" data-testid="sandbox-account-entry-point">
+                  v{account.entryPointVersion}
+                </span>
+              </Kv>
               <Kv label="Owner">
                 <Hex value={account.owner} />
               </Kv>
@@ -124,7 +146,9 @@ function AccountPanel() {
                     ? '—'
                     : account.deployed
                       ? 'yes'
-                      : 'not yet (first op deploys it)'}
+                      : account.type === 'SIMPLE_7702_V08'
+                        ? 'not yet delegated (the first op carries the EIP-7702 authorization)'
+                        : 'not yet (first op deploys it)'}
                 </span>
               </Kv>
               <Kv label="ETH">
@@ -343,7 +367,7 @@ export function SandboxPage() {
   const busy = useSandboxStore((s) => s.busy)
   const apiKey = usePaymastersStore((s) => s.selectedApiKey)
   const paymasters = usePaymastersStore((s) => s.list.data)
-  const { tokens, tokenPaymaster } = useChainTokens()
+  const { tokens, tokenPaymasterFor } = useChainTokens()
   const [mode, setMode] = useState<SandboxMode>('SPONSORED')
   const [feeToken, setFeeToken] = useState<string>('')
   const [webhookData, setWebhookData] = useState('{\n  "source": "opstation-sandbox"\n}')
@@ -377,7 +401,7 @@ export function SandboxPage() {
       bundlerUrl: status.bundlerUrl,
       mode,
       feeToken: mode === 'ERC20' ? token : null,
-      tokenPaymaster,
+      tokenPaymaster: tokenPaymasterFor(account.entryPointVersion),
       calls: [draft.call],
       webhookData: data,
     })

@@ -82,6 +82,28 @@ const hex = (v: unknown): string => {
   return `0x${BigInt(v as string | number).toString(16)}`
 }
 
+const GAS_FIELDS = [
+  'callGasLimit',
+  'verificationGasLimit',
+  'preVerificationGas',
+  'paymasterVerificationGasLimit',
+  'paymasterPostOpGasLimit',
+]
+
+/**
+ * The op with the fields a bundler estimate or a paymaster answer gave: gas limits as 0x-hex (Biconomy's answer
+ * mixes numbers and strings), paymaster fields as they are; the estimate's validity window is not an op field.
+ */
+function withGasFields(op: UserOperationJson, fields: Record<string, unknown>): UserOperationJson {
+  const next: UserOperationJson = { ...op }
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null || key === 'validAfter' || key === 'validUntil') continue
+    if (key === 'maxFeePerGas' || key === 'maxPriorityFeePerGas') continue
+    next[key] = GAS_FIELDS.includes(key) ? hex(value) : value
+  }
+  return next
+}
+
 /** approve(spender, max) on a token: what the SDK prepends in ERC20 mode so the token paymaster can charge. */
 function approveCall(token: string, spender: string): SandboxCall {
   const data = `0x095ea7b3${spender.slice(2).toLowerCase().padStart(64, '0')}${MAX_UINT256.toString(16).padStart(64, '0')}`
@@ -217,14 +239,7 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
           [op, run.entryPoint],
           rpcLog(step),
         )
-        patchRun({
-          op: {
-            ...op,
-            callGasLimit: hex(est.callGasLimit),
-            verificationGasLimit: hex(est.verificationGasLimit),
-            preVerificationGas: hex(est.preVerificationGas),
-          },
-        })
+        patchRun({ op: withGasFields(op, est) })
         patchStep(step, {
           note: `call ${Number(est.callGasLimit).toLocaleString('en-US')} · verification ${Number(est.verificationGasLimit).toLocaleString('en-US')} · preVerification ${Number(est.preVerificationGas).toLocaleString('en-US')}`,
         })
@@ -242,6 +257,7 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
             {
               mode: 'ERC20',
               calculateGasLimits: true,
+              entryPoint: run.entryPoint,
               tokenInfo: {
                 tokenList: config.feeToken ? [config.feeToken] : [],
                 preferredToken: config.feeToken ?? undefined,
@@ -264,12 +280,14 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
                 mode: 'ERC20',
                 calculateGasLimits: true,
                 expiryDuration: 300,
+                entryPoint: run.entryPoint,
                 tokenInfo: { feeTokenAddress: config.feeToken },
               }
             : {
                 mode: 'SPONSORED',
                 calculateGasLimits: true,
                 expiryDuration: 300,
+                entryPoint: run.entryPoint,
                 sponsorshipInfo: {
                   webhookData: config.webhookData,
                   smartAccountInfo: {
@@ -284,21 +302,16 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
           [op, context],
           rpcLog(step),
         )
-        const pmd = String(result.paymasterAndData ?? '0x')
-        const next: UserOperationJson = { ...op, paymasterAndData: pmd }
-        if (result.callGasLimit !== undefined && result.callGasLimit !== null)
-          next.callGasLimit = hex(result.callGasLimit)
-        if (result.verificationGasLimit !== undefined && result.verificationGasLimit !== null)
-          next.verificationGasLimit = hex(result.verificationGasLimit)
-        if (result.preVerificationGas !== undefined && result.preVerificationGas !== null)
-          next.preVerificationGas = hex(result.preVerificationGas)
+        // v0.6 answers paymasterAndData ("0x" when not sponsored); v0.7/v0.8 the ERC-7769 paymaster fields.
+        const { mode: _mode, MODE: _MODE, ...fields } = result
+        const next = withGasFields(op, fields)
+        const sponsored =
+          'paymaster' in fields ? Boolean(fields.paymaster) : String(fields.paymasterAndData ?? '0x') !== '0x'
         patchRun({ op: next })
-        if (pmd === '0x') {
+        if (!sponsored) {
           const declined = await findDecision(config.apiKey, config.account.address)
           patchRun({ declined })
-          throw new Error(
-            `Not sponsored${declined.reason ? `: ${declined.reason}` : ' (paymasterAndData is 0x)'}`,
-          )
+          throw new Error(`Not sponsored${declined.reason ? `: ${declined.reason}` : ' (no paymaster data)'}`)
         }
         patchStep(step, { note: config.mode === 'ERC20' ? 'token paymaster signed' : 'sponsored' })
         return
