@@ -1,7 +1,7 @@
 import type { Address, Hex, RpcStateOverride } from 'viem'
 import type { Chain } from '../chain/types'
 import { createConcurrencyLimit } from '../createConcurrencyLimit'
-import { createEntryPoints } from '../entryPoint'
+import { createEntryPoints, hasEntryPoint } from '../entryPoint'
 import type { EntryPointModule, EntryPoints } from '../entryPoint/types'
 import type { EventBus } from '../events'
 import { Erc7769Code, RpcCode } from '../jsonrpc/codes'
@@ -133,10 +133,7 @@ export function createBundler({
   log,
   options: overrides,
   settings,
-  entryPoints = createEntryPoints((module) => {
-    const name = moduleDeploymentName(module)
-    return !chain.missing.includes(name) && !chain.mismatched.includes(name)
-  }),
+  entryPoints = createEntryPoints((module) => hasEntryPoint(chain, module)),
 }: CreateBundlerParameters): Bundler {
   const options: BundlerOptions = { ...defaultBundlerOptions, ...overrides }
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)
@@ -425,9 +422,4 @@ export function createBundler({
       await userOperations.close()
     },
   }
-}
-
-/** The deployment-plan name of a version's EntryPoint (`chain.missing` / `mismatched` list those the node lacks). */
-function moduleDeploymentName(module: EntryPointModule): string {
-  return module.version === '0.6' ? 'entryPoint' : `entryPointV${module.version.replace('.', '')}`
 }

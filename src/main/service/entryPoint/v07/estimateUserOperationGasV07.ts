@@ -13,6 +13,7 @@ import {
   ranOutOfGas,
   withMargin,
 } from '../../bundler/estimation/gasMargins'
+import { createShapeCache, perChain } from '../../bundler/estimation/shapeCache'
 import { executionReverted, userOperationRejected } from '../../bundler/userOperationErrors'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
 import { FailedOpError } from '../../chain/entryPoint/errors'
@@ -180,13 +181,13 @@ export async function estimateUserOperationGasV07(
   // depend on the limits when nothing runs out, so when the limits derived from this run are the guess itself, this
   // one run measured and verified them (one simulation instead of two, as the v0.6 estimator does).
   const guesses = guessesOf(params.chain)
-  const shape = shapeOf(userOperation, params.stateOverride)
+  const shape = { op: userOperation, stateOverride: params.stateOverride }
   const guess = guesses.get(shape)
   if (guess) {
     const check = await simulate(guess)
     const passed = !check.outOfGas && !check.failedOp && !check.executionRevert && !check.otherRevert
     if (passed && sameLimits(deriveLimits(check), guess)) return result(guess, check, check)
-    guesses.delete(shape)
+    guesses.forget(shape)
   }
 
   let trialLimits = { ...TRIAL }
@@ -216,7 +217,7 @@ export async function estimateUserOperationGasV07(
     if (!check.outOfGas) {
       throwOnFailure(check)
       // Only limits that passed unchanged on the first try are a guess worth trying first next time.
-      if (round === 0) remember(guesses, shape, first)
+      if (round === 0) guesses.remember(shape, first)
       verified = check
       for (const limit of Object.values(search)) limit.passed = limit.value
       const loose = (Object.keys(search) as LimitName[]).find(
@@ -248,24 +249,12 @@ export async function estimateUserOperationGasV07(
   )
 }
 
-const MAX_GUESSES = 1024
-const guessesPerChain = new WeakMap<Chain, Map<string, GasLimitsV07>>()
-
-/** The limits estimates of each operation shape passed with first, per chain (most recent last). */
-function guessesOf(chain: Chain): Map<string, GasLimitsV07> {
-  let guesses = guessesPerChain.get(chain)
-  if (!guesses) {
-    guesses = new Map()
-    guessesPerChain.set(chain, guesses)
-  }
-  return guesses
-}
-
-function remember(guesses: Map<string, GasLimitsV07>, shape: string, limits: GasLimitsV07) {
-  guesses.delete(shape)
-  guesses.set(shape, limits)
-  if (guesses.size > MAX_GUESSES) guesses.delete(guesses.keys().next().value as string)
-}
+/** The limits estimates of each operation shape passed with first, per chain. */
+const guessesOf = perChain(() =>
+  createShapeCache<{ op: PartialUserOperationV07; stateOverride?: RpcStateOverride }, GasLimitsV07>(
+    ({ op, stateOverride }) => shapeOf(op, stateOverride),
+  ),
+)
 
 /** Operations of one shape (sender, deployment, call selector and length, paymaster, state override) get the same limits. */
 function shapeOf(op: PartialUserOperationV07, stateOverride: RpcStateOverride | undefined): string {
