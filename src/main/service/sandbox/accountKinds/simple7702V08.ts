@@ -4,7 +4,7 @@ import { simple7702AccountV08Artifact } from '../../chain/artifacts'
 import { entryPointV08 } from '../../entryPoint'
 import { delegationCode } from '../../entryPoint/v08/eip7702'
 import { readPackedOperation } from './readPackedOperation'
-import { DUMMY_ECDSA_SIGNATURE, toQuantity } from './shared'
+import { DUMMY_ECDSA_SIGNATURE, draftOperation, toQuantity } from './shared'
 import type { SandboxAccountKind } from './types'
 
 const accountAbi = simple7702AccountV08Artifact.abi
@@ -35,9 +35,9 @@ export const simple7702V08: SandboxAccountKind = {
       args: [calls.map((c) => ({ target: c.to, value: c.value, data: c.data }))],
     })
   },
-  async buildUserOperation(chain, account, { callData, nonce, fees, deployed }) {
+  async buildUserOperation(chain, account, parts) {
     let delegation = {}
-    if (!deployed) {
+    if (!parts.deployed) {
       const owner = privateKeyToAccount(account.ownerPrivateKey)
       const auth = await owner.signAuthorization({
         address: chain.addresses.simple7702AccountV08,
@@ -57,18 +57,7 @@ export const simple7702V08: SandboxAccountKind = {
         },
       }
     }
-    return {
-      sender: account.address,
-      nonce: toQuantity(nonce),
-      ...delegation,
-      callData,
-      callGasLimit: '0x0',
-      verificationGasLimit: '0x0',
-      preVerificationGas: '0x0',
-      maxFeePerGas: toQuantity(fees.maxFeePerGas),
-      maxPriorityFeePerGas: toQuantity(fees.maxPriorityFeePerGas),
-      signature: DUMMY_ECDSA_SIGNATURE,
-    }
+    return draftOperation(account, parts, { ...delegation, signature: DUMMY_ECDSA_SIGNATURE })
   },
   async signUserOperation(chain, account, input) {
     const { op, userOpHash } = readPackedOperation(chain, entryPointV08, input)

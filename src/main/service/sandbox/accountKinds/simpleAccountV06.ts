@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { simpleAccountAbi, simpleAccountFactoryAbi } from '../../chain/abis/simpleAccount'
 import { entryPointV06 } from '../../entryPoint'
 import { InvalidInputError } from '../../errors'
-import { DUMMY_ECDSA_SIGNATURE, hasCode, toQuantity } from './shared'
+import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import { readOperationV06 } from './signOperationV06'
 import type { SandboxAccountKind } from './types'
 
@@ -38,8 +38,8 @@ export const simpleAccountV06: SandboxAccountKind = {
       args: [calls.map((c) => c.to), calls.map((c) => c.data)],
     })
   },
-  async buildUserOperation(chain, account, { callData, nonce, fees, deployed }) {
-    const initCode = deployed
+  async buildUserOperation(chain, account, parts) {
+    const initCode = parts.deployed
       ? '0x'
       : concat([
           chain.addresses.simpleAccountFactory,
@@ -49,19 +49,11 @@ export const simpleAccountV06: SandboxAccountKind = {
             args: [account.owner, BigInt(account.index)],
           }),
         ])
-    return {
-      sender: account.address,
-      nonce: toQuantity(nonce),
+    return draftOperation(account, parts, {
       initCode,
-      callData,
-      callGasLimit: '0x0',
-      verificationGasLimit: '0x0',
-      preVerificationGas: '0x0',
-      maxFeePerGas: toQuantity(fees.maxFeePerGas),
-      maxPriorityFeePerGas: toQuantity(fees.maxPriorityFeePerGas),
       paymasterAndData: '0x',
       signature: DUMMY_ECDSA_SIGNATURE,
-    }
+    })
   },
   async signUserOperation(chain, account, input) {
     const { wire, userOpHash } = readOperationV06(chain, input)

@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { simpleAccountFactoryV07Artifact, simpleAccountV07Artifact } from '../../chain/artifacts'
 import { entryPointV07 } from '../../entryPoint'
 import { readPackedOperation } from './readPackedOperation'
-import { DUMMY_ECDSA_SIGNATURE, hasCode, toQuantity } from './shared'
+import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import type { SandboxAccountKind } from './types'
 
 const accountAbi = simpleAccountV07Artifact.abi
@@ -34,11 +34,9 @@ export const simpleAccountV07: SandboxAccountKind = {
       args: [calls.map((c) => c.to), calls.map((c) => c.value), calls.map((c) => c.data)],
     })
   },
-  async buildUserOperation(chain, account, { callData, nonce, fees, deployed }) {
-    return {
-      sender: account.address,
-      nonce: toQuantity(nonce),
-      ...(deployed
+  async buildUserOperation(chain, account, parts) {
+    return draftOperation(account, parts, {
+      ...(parts.deployed
         ? {}
         : {
             factory: chain.addresses.simpleAccountFactoryV07,
@@ -48,14 +46,8 @@ export const simpleAccountV07: SandboxAccountKind = {
               args: [account.owner, BigInt(account.index)],
             }),
           }),
-      callData,
-      callGasLimit: '0x0',
-      verificationGasLimit: '0x0',
-      preVerificationGas: '0x0',
-      maxFeePerGas: toQuantity(fees.maxFeePerGas),
-      maxPriorityFeePerGas: toQuantity(fees.maxPriorityFeePerGas),
       signature: DUMMY_ECDSA_SIGNATURE,
-    }
+    })
   },
   async signUserOperation(chain, account, input) {
     const { op, userOpHash } = readPackedOperation(chain, entryPointV07, input)

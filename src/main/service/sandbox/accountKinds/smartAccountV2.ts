@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { ecdsaModuleAbi, smartAccountAbi, smartAccountFactoryAbi } from '../../chain/abis/smartAccount'
 import type { Chain } from '../../chain/types'
 import { entryPointV06 } from '../../entryPoint'
-import { DUMMY_ECDSA_SIGNATURE, hasCode } from './shared'
+import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import { readOperationV06 } from './signOperationV06'
 import type { SandboxAccountKind } from './types'
 
@@ -42,8 +42,8 @@ export const smartAccountV2: SandboxAccountKind = {
       args: [calls.map((c) => c.to), calls.map((c) => c.value), calls.map((c) => c.data)],
     })
   },
-  async buildUserOperation(chain, account, { callData, nonce, fees, deployed }) {
-    const initCode = deployed
+  async buildUserOperation(chain, account, parts) {
+    const initCode = parts.deployed
       ? '0x'
       : concat([
           chain.addresses.smartAccountFactory,
@@ -53,19 +53,11 @@ export const smartAccountV2: SandboxAccountKind = {
             args: [chain.addresses.ecdsaModule, setupOf(account.owner), BigInt(account.index)],
           }),
         ])
-    return {
-      sender: account.address,
-      nonce: `0x${nonce.toString(16)}`,
+    return draftOperation(account, parts, {
       initCode,
-      callData,
-      callGasLimit: '0x0',
-      verificationGasLimit: '0x0',
-      preVerificationGas: '0x0',
-      maxFeePerGas: `0x${fees.maxFeePerGas.toString(16)}`,
-      maxPriorityFeePerGas: `0x${fees.maxPriorityFeePerGas.toString(16)}`,
       paymasterAndData: '0x',
       signature: wrap(chain, DUMMY_ECDSA_SIGNATURE),
-    }
+    })
   },
   async signUserOperation(chain, account, input) {
     const { wire, userOpHash } = readOperationV06(chain, input)
