@@ -28,6 +28,11 @@ export type BenchSponsorParameters = {
   operations?: number
   /** Requests in flight at once (1 = one after another). */
   concurrency?: number
+  /**
+   * '0.6' (default): the Biconomy SDK's new Smart Account v2; '0.7': a new SimpleAccount v0.7 (factory/factoryData,
+   * execute), the same request shape viem-era clients send, answered with the ERC-7769 paymaster fields.
+   */
+  entryPointVersion?: '0.6' | '0.7'
 }
 
 export type BenchSponsorResult = {
@@ -46,6 +51,13 @@ const factoryAbi = parseAbi([
 ])
 const moduleAbi = parseAbi(['function initForSmartAccount(address eoaOwner) returns (address)'])
 const accountAbi = parseAbi(['function execute_ncC(address dest, uint256 value, bytes func)'])
+const simpleFactoryV07Abi = parseAbi([
+  'function createAccount(address owner, uint256 salt) returns (address)',
+  'function getAddress(address owner, uint256 salt) view returns (address)',
+])
+const simpleAccountAbi = parseAbi(['function execute(address dest, uint256 value, bytes func)'])
+/** SimpleAccount's dummy signature (validation returns SIG_VALIDATION_FAILED, as viem's estimate sends it). */
+const SIMPLE_DUMMY_SIGNATURE: Hex = `0x${'f'.repeat(31)}0${'0'.repeat(32)}7${'a'.repeat(63)}1c`
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN
@@ -78,8 +90,35 @@ export async function benchSponsorUserOperation(params: BenchSponsorParameters):
     [{ type: 'bytes' }, { type: 'address' }],
     [SDK_DUMMY_SIGNATURE, canonicalAddresses.ecdsaModule],
   )
+  const v07 = params.entryPointVersion === '0.7'
   const ops = await Promise.all(
     Array.from({ length: Math.min(operations, 50) }, async () => {
+      if (v07) {
+        const owner = privateKeyToAccount(generatePrivateKey()).address
+        const sender: Address = await client.readContract({
+          address: canonicalAddresses.simpleAccountFactoryV07,
+          abi: simpleFactoryV07Abi,
+          functionName: 'getAddress',
+          args: [owner, 0n],
+        })
+        return {
+          sender,
+          nonce: '0x0',
+          factory: canonicalAddresses.simpleAccountFactoryV07,
+          factoryData: encodeFunctionData({
+            abi: simpleFactoryV07Abi,
+            functionName: 'createAccount',
+            args: [owner, 0n],
+          }),
+          callData: encodeFunctionData({
+            abi: simpleAccountAbi,
+            functionName: 'execute',
+            args: [owner, 0n, '0x'],
+          }),
+          ...fees,
+          signature: SIMPLE_DUMMY_SIGNATURE,
+        }
+      }
       const owner = privateKeyToAccount(generatePrivateKey()).address
       const setup = encodeFunctionData({ abi: moduleAbi, functionName: 'initForSmartAccount', args: [owner] })
       const args = [canonicalAddresses.ecdsaModule, setup, 0n] as const
@@ -124,9 +163,12 @@ export async function benchSponsorUserOperation(params: BenchSponsorParameters):
         params: [ops[i % ops.length], context],
       }),
     })
-    const body = (await res.json()) as { result?: { paymasterAndData: string }; error?: { message: string } }
+    const body = (await res.json()) as {
+      result?: { paymasterAndData?: string; paymaster?: string }
+      error?: { message: string }
+    }
     const elapsed = performance.now() - started
-    if (!body.result || body.result.paymasterAndData === '0x') {
+    if (!body.result || (v07 ? !body.result.paymaster : body.result.paymasterAndData === '0x')) {
       throw new Error(`pm_sponsorUserOperation did not sponsor: ${JSON.stringify(body.error ?? body.result)}`)
     }
     return elapsed

@@ -248,7 +248,12 @@ async function benchMode(unsafe: boolean) {
     // pm_sponsorUserOperation (SPONSORED, calculateGasLimits true, no webhook) on the same service.
     if (!unsafe) {
       const store = JSON.parse(await readFile(path.join(dataDir, 'opstation.json'), 'utf8'))
-      for (const concurrency of [1, CLIENTS]) {
+      for (const [version, concurrency] of [
+        ['0.6', 1],
+        ['0.6', CLIENTS],
+        ['0.7', 1],
+        ['0.7', CLIENTS],
+      ] as const) {
         const r = await benchSponsorUserOperation({
           baseUrl: new URL(service.bundlerUrl).origin,
           authToken: store.accounts[0].authToken,
@@ -256,10 +261,11 @@ async function benchMode(unsafe: boolean) {
           chainId: chain.id,
           operations: OPERATIONS,
           concurrency,
+          entryPointVersion: version,
         })
         rows.push([
           'paymaster',
-          `pm_sponsorUserOperation, ${concurrency} client${concurrency === 1 ? '' : 's'}`,
+          `${version === '0.7' ? 'v0.7: ' : ''}pm_sponsorUserOperation, ${concurrency} client${concurrency === 1 ? '' : 's'}`,
           fmt(r.p50),
           fmt(r.p95),
           r.opsPerSecond.toFixed(0),

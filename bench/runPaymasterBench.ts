@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/runPaymasterBench.ts`: starts `opstation serve` in its own process (fresh data folder, embedded
- * anvil) and prints pm_sponsorUserOperation latency, one request at a time and with 4 and 16 in flight.
+ * anvil) and prints pm_sponsorUserOperation latency, one request at a time and with 4 and 16 in flight, for a
+ * v0.6 operation (Smart Account v2, as the Biconomy SDK sends it) and a v0.7 one (SimpleAccount v0.7).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
@@ -17,8 +18,16 @@ try {
   console.log(
     `\npm_sponsorUserOperation (SPONSORED, calculateGasLimits true, no webhook), ${os.cpus().length} CPUs, Node ${process.version}\n`,
   )
-  for (const concurrency of [1, 4, 16]) {
+  for (const [version, concurrency] of [
+    ['0.6', 1],
+    ['0.6', 4],
+    ['0.6', 16],
+    ['0.7', 1],
+    ['0.7', 4],
+    ['0.7', 16],
+  ] as const) {
     const r = await benchSponsorUserOperation({
+      entryPointVersion: version,
       baseUrl: url.origin,
       authToken: store.accounts[0].authToken,
       rpcUrl: service.rpcUrl,
@@ -27,7 +36,7 @@ try {
       concurrency,
     })
     console.log(
-      `concurrency ${String(concurrency).padStart(2)}: p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  max ${r.max.toFixed(1)} ms  ${r.opsPerSecond.toFixed(0)} req/s`,
+      `v${version} concurrency ${String(concurrency).padStart(2)}: p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  max ${r.max.toFixed(1)} ms  ${r.opsPerSecond.toFixed(0)} req/s`,
     )
   }
 } finally {
