@@ -47,6 +47,25 @@ describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the 
     expect(erc7677.error.message).toMatch(/params\[0\]\.paymasterData: paymasterData without a paymaster/)
   })
 
+  it('refuses to guess the EntryPoint of an operation with neither v0.6 nor v0.7 fields, and takes it from ctx.entryPoint', async () => {
+    const v06 = await buildSponsorRequestOp(service)
+    const { initCode: _i, paymasterAndData: _p, ...bare } = v06 as Record<string, unknown>
+    const refused = await error('pm_sponsorUserOperation', [bare, sponsoredContext()])
+    expect(refused.status).toBe(400)
+    expect(refused.error.code).toBe(-32602)
+    expect(refused.error.message).toMatch(/^Cannot tell the EntryPoint version of this UserOperation/)
+    // Named in the context, the same fields are read as a v0.7 operation: decided (and recorded) for v0.7.
+    await error('pm_sponsorUserOperation', [
+      bare,
+      sponsoredContext({ entryPoint: service.chain!.addresses.entryPointV07 }),
+    ])
+    const decisions = await callConsole(
+      service,
+      `/console/api/sponsorship-decisions?apiKey=${apiKey}&limit=1`,
+    )
+    expect(decisions.body.data.items[0]).toMatchObject({ entryPointVersion: '0.7', sender: bare.sender })
+  })
+
   it('names a missing and an unsupported fee token in ERC20 mode', async () => {
     const op = await buildSponsorRequestOp(service)
     const tokens = service.chain!.addresses.tokens.map((t) => `${t.symbol} ${t.address}`).join(', ')

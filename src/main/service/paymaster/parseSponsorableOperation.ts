@@ -52,8 +52,14 @@ export function selectEntryPoint(chain: Chain, op: unknown, named: Address | und
     return module
   }
   const fields = op && typeof op === 'object' ? (op as Record<string, unknown>) : {}
-  if (!V07_ONLY_FIELDS.some((f) => fields[f] != null)) return entryPointV06
-  return fields.eip7702Auth != null ? entryPointV08 : entryPointV07
+  if (V07_ONLY_FIELDS.some((f) => fields[f] != null))
+    return fields.eip7702Auth != null ? entryPointV08 : entryPointV07
+  if ('initCode' in fields || 'paymasterAndData' in fields || !('sender' in fields)) return entryPointV06
+  // Neither v0.6's fields nor v0.7's (a deployed v0.7 account without a paymaster looks like this): guessing would
+  // sign for the wrong EntryPoint.
+  throw new InvalidInputError(
+    'Cannot tell the EntryPoint version of this UserOperation: send v0.6 fields (initCode, paymasterAndData) or name the EntryPoint in the context ({"mode": ..., "entryPoint": "0x…"})',
+  )
 }
 
 /** Parses `params[0]` by its EntryPoint's schema and binds it to that version's paymasters. */
