@@ -194,3 +194,46 @@ export function sponsoredContext(extra: Record<string, unknown> = {}) {
     ...extra,
   }
 }
+
+const simpleFactoryV07Abi = parseAbi([
+  'function createAccount(address owner, uint256 salt) returns (address)',
+  'function getAddress(address owner, uint256 salt) view returns (address)',
+])
+
+/**
+ * A partial v0.7 op (ERC-7769 fields) as a client sends it to pm_sponsorUserOperation: a new SimpleAccount v0.7
+ * (factory/factoryData), `execute(to, value, data)`, hex nonce and fees, no gas limits, a dummy signature.
+ */
+export async function buildSponsorRequestOpV07(
+  service: TestService,
+  call: { to: Address; value?: bigint; data?: Hex } = { to: '0x000000000000000000000000000000000000dEaD' },
+) {
+  const chain = service.chain!
+  const owner = privateKeyToAccount(generatePrivateKey()).address
+  const factory = chain.addresses.simpleAccountFactoryV07
+  const sender = await chain.publicClient.readContract({
+    address: factory,
+    abi: simpleFactoryV07Abi,
+    functionName: 'getAddress',
+    args: [owner, 0n],
+  })
+  const block = await chain.publicClient.getBlock()
+  return {
+    sender,
+    nonce: '0x0',
+    factory,
+    factoryData: encodeFunctionData({
+      abi: simpleFactoryV07Abi,
+      functionName: 'createAccount',
+      args: [owner, 0n],
+    }),
+    callData: encodeFunctionData({
+      abi: parseAbi(['function execute(address dest, uint256 value, bytes func)']),
+      functionName: 'execute',
+      args: [call.to, call.value ?? 0n, call.data ?? '0x'],
+    }),
+    maxFeePerGas: numberToHex((block.baseFeePerGas ?? 0n) * 2n + 1_000_000_000n),
+    maxPriorityFeePerGas: numberToHex(1_000_000_000n),
+    signature: `0x${'f'.repeat(31)}0${'0'.repeat(32)}7${'a'.repeat(63)}1c`,
+  }
+}

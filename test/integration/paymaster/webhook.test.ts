@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 import {
   buildSponsorRequestOp,
+  buildSponsorRequestOpV07,
   callConsole,
   callPaymaster,
   createDapp,
@@ -238,4 +239,32 @@ describe('webhook policy (spec section 6) against real local HTTP servers', () =
     })
     expect((await lastCall(apiKey)).id).toBe(body.data.id)
   }, 30_000)
+})
+
+describe('the webhook step for an EntryPoint v0.7 operation', () => {
+  it('sends the v0.7 operation in its ERC-7769 form and sponsors when approved, not when denied', async () => {
+    const approving = await dappWithWebhook('/approve')
+    const op = await buildSponsorRequestOpV07(service)
+    const context = sponsoredContext({ sponsorshipInfo: { webhookData: { userId: 'u-7' } } })
+    const approved = await callPaymaster(service, approving.apiKey, 'pm_sponsorUserOperation', [op, context])
+    expect(approved.body.result.paymaster).toBe(service.chain!.addresses.verifyingPaymasterV07)
+    const request = received.filter((r) => r.url === '/approve').at(-1)!
+    expect(request.body.data).toMatchObject({
+      userId: 'u-7',
+      userOp: { sender: op.sender, factory: op.factory, factoryData: op.factoryData, callData: op.callData },
+    })
+    expect(request.body.userOp.initCode).toBeUndefined()
+
+    const denying = await dappWithWebhook('/deny')
+    const denied = await callPaymaster(service, denying.apiKey, 'pm_sponsorUserOperation', [
+      await buildSponsorRequestOpV07(service),
+      context,
+    ])
+    expect(denied.body.result.paymaster).toBeUndefined()
+    expect(denied.body.result.callGasLimit).toMatch(/^0x/)
+    expect(await lastDecision(denying.apiKey)).toMatchObject({
+      sponsored: false,
+      entryPointVersion: '0.7',
+    })
+  })
 })
