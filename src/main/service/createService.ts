@@ -7,6 +7,10 @@ import type { ChainStatus, ServiceInfo } from '../../shared/serviceInfo'
 import { type Bundler, createBundler } from './bundler/createBundler'
 import { createBundlerMethods } from './bundler/methods'
 import { ethChainId } from './bundler/methods/eth_chainId'
+import {
+  pimlicoGetUserOperationGasPrice,
+  zdGetUserOperationGasPrice,
+} from './bundler/methods/getUserOperationGasPrice'
 import { type Chain, createGasTank, ensureGasTanks, startChain } from './chain'
 import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { registerAccountRoutes } from './console/account.routes'
@@ -17,7 +21,7 @@ import { registerSettingsRoutes } from './console/settings.routes'
 import { registerUserOperationRoutes } from './console/userOperations.routes'
 import { ChainError, StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
-import { createMethodRegistry } from './jsonrpc/defineMethod'
+import { createMethodRegistry, type RpcMethod } from './jsonrpc/defineMethod'
 import { findPackageRoot, readPackageVersion } from './packageRoot'
 import { createPaymaster } from './paymaster/createPaymaster'
 import { buildServer } from './server/buildServer'
@@ -137,7 +141,14 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       logger: log,
       consoleDir,
       bundlerMethods: createMethodRegistry(createBundlerMethods(getBundler)),
-      paymasterMethods: createMethodRegistry([ethChainId, ...paymaster.methods]),
+      // Some clients ask the paymaster URL for gas prices (permissionless' paymaster-as-bundler setups).
+      paymasterMethods: createMethodRegistry([
+        ethChainId,
+        ...paymaster.methods,
+        ...(bundler
+          ? [pimlicoGetUserOperationGasPrice(getBundler), zdGetUserOperationGasPrice(getBundler)]
+          : []),
+      ] as RpcMethod[]),
       getChainId: () => chainId,
       getSupportedChainIds: () => [chainId],
       getServiceInfo: info,

@@ -1,4 +1,5 @@
 import type { Address, Hex, RpcStateOverride } from 'viem'
+import { getDepositInfo } from '../chain/entryPoint/getDepositInfo'
 import type { Chain } from '../chain/types'
 import { createConcurrencyLimit } from '../createConcurrencyLimit'
 import { createEntryPoints, hasEntryPoint } from '../entryPoint'
@@ -33,6 +34,7 @@ import {
 import { recoverMinedOperations } from './records/recoverMinedOperations'
 import { applyOutcome, createUserOperationRecords } from './records/userOperationRecords'
 import { readAaCode } from './userOperationErrors'
+import { MIN_STAKE_WEI, MIN_UNSTAKE_DELAY_SEC } from './validation/checkValidationRules'
 
 /** The timeline note of an accepted operation: how its validation was checked against ERC-7562. */
 const RULES_NOTES: Record<MempoolEntry['rulesCheckedBy'], string> = {
@@ -98,6 +100,13 @@ export type Bundler = {
   dumpMempool: (entryPoint?: Address) => Record<string, unknown>[]
   /** Drops every pending operation and clears reputation. */
   clearState: () => void
+  /** Drops every pending operation (reputation stays). */
+  clearMempool: () => void
+  /** An entity's stake on an EntryPoint, and whether it counts as staked for ERC-7562 (1 wei, one day). */
+  getStakeStatus: (
+    address: Address,
+    entryPoint: Address,
+  ) => Promise<{ stakeInfo: { addr: Address; stake: bigint; unstakeDelaySec: number }; isStaked: boolean }>
   setReputation: (
     entries: { address: Address; opsSeen: number; opsIncluded: number }[],
     entryPoint?: Address,
@@ -252,6 +261,19 @@ export function createBundler({
   }
   const lanesFor = (address: Address | undefined): Lane[] => (address ? [laneFor(address)] : lanes)
 
+  /** Drops every pending operation of every EntryPoint; their records say which debug method cleared them. */
+  const dropPending = (by: string) => {
+    for (const { mempool, records } of lanes) {
+      for (const entry of mempool.entries()) {
+        if (entry.state !== 'pending') continue
+        mempool.remove(entry.userOpHash)
+        records.setStatus(entry.userOpHash, 'dropped', (r) => {
+          r.failure = { code: RpcCode.internalError, aaCode: null, reason: `mempool cleared (${by})` }
+        })
+      }
+    }
+  }
+
   // A restarted anvil reloads its last state dump: the executor's nonce may be behind our counter.
   const stopChainEvents = chain.onEvent((event) => {
     if (event.type === 'chain.restarted') {
@@ -389,19 +411,16 @@ export function createBundler({
         lane.mempool.entries().map((e) => lane.entryPoint.toWire(e.userOperation)),
       ),
     clearState() {
-      for (const { mempool, records, reputation } of lanes) {
-        for (const entry of mempool.entries()) {
-          if (entry.state !== 'pending') continue
-          mempool.remove(entry.userOpHash)
-          records.setStatus(entry.userOpHash, 'dropped', (r) => {
-            r.failure = {
-              code: RpcCode.internalError,
-              aaCode: null,
-              reason: 'mempool cleared (debug_bundler_clearState)',
-            }
-          })
-        }
-        reputation.clear()
+      dropPending('debug_bundler_clearState')
+      for (const { reputation } of lanes) reputation.clear()
+    },
+    clearMempool: () => dropPending('debug_bundler_clearMempool'),
+    async getStakeStatus(address, entryPoint) {
+      const info = await getDepositInfo(chain, address, entryPoints.require(entryPoint).address)
+      return {
+        stakeInfo: { addr: address, stake: info.stake, unstakeDelaySec: info.unstakeDelaySec },
+        isStaked:
+          info.staked && info.stake >= MIN_STAKE_WEI && BigInt(info.unstakeDelaySec) >= MIN_UNSTAKE_DELAY_SEC,
       }
     },
     setReputation(entries, entryPoint) {

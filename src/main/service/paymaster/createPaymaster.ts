@@ -15,6 +15,7 @@ import { pmGetFeeQuoteOrData } from './methods/pm_getFeeQuoteOrData'
 import { pmGetPaymasterData } from './methods/pm_getPaymasterData'
 import { pmGetPaymasterStubData } from './methods/pm_getPaymasterStubData'
 import { pmSponsorUserOperation } from './methods/pm_sponsorUserOperation'
+import { pmSupportedEntryPoints } from './methods/pm_supportedEntryPoints'
 import type { PaymasterDeps } from './paymasterDeps'
 
 export type CreatePaymasterParameters = {
@@ -62,6 +63,7 @@ export function createPaymaster(params: CreatePaymasterParameters): Paymaster {
       pmGetFeeQuoteOrData(deps),
       pmGetPaymasterStubData(deps),
       pmGetPaymasterData(deps),
+      pmSupportedEntryPoints(deps),
     ],
     async registerRoutes(app) {
       const { store } = params

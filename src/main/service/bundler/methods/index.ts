@@ -2,10 +2,12 @@ import type { RpcMethod } from '../../jsonrpc/defineMethod'
 import { biconomyGetGasFeeValues } from './biconomy_getGasFeeValues'
 import { biconomyGetUserOperationStatus } from './biconomy_getUserOperationStatus'
 import type { GetBundler } from './bundlerAccess'
+import { debugBundlerClearMempool } from './debug_bundler_clearMempool'
 import { debugBundlerClearReputation } from './debug_bundler_clearReputation'
 import { debugBundlerClearState } from './debug_bundler_clearState'
 import { debugBundlerDumpMempool } from './debug_bundler_dumpMempool'
 import { debugBundlerDumpReputation } from './debug_bundler_dumpReputation'
+import { debugBundlerGetStakeStatus } from './debug_bundler_getStakeStatus'
 import { debugBundlerSendBundleNow } from './debug_bundler_sendBundleNow'
 import { debugBundlerSetBundlingMode } from './debug_bundler_setBundlingMode'
 import { debugBundlerSetReputation } from './debug_bundler_setReputation'
@@ -15,6 +17,7 @@ import { ethGetUserOperationByHash } from './eth_getUserOperationByHash'
 import { ethGetUserOperationReceipt } from './eth_getUserOperationReceipt'
 import { ethSendUserOperation } from './eth_sendUserOperation'
 import { ethSupportedEntryPoints } from './eth_supportedEntryPoints'
+import { pimlicoGetUserOperationGasPrice, zdGetUserOperationGasPrice } from './getUserOperationGasPrice'
 
 export type { GetBundler } from './bundlerAccess'
 
@@ -29,7 +32,11 @@ export function createBundlerMethods(getBundler: GetBundler): RpcMethod[] {
     ethGetUserOperationByHash(getBundler),
     biconomyGetGasFeeValues(getBundler),
     biconomyGetUserOperationStatus(getBundler),
+    pimlicoGetUserOperationGasPrice(getBundler),
+    zdGetUserOperationGasPrice(getBundler),
     debugBundlerClearState(getBundler),
+    debugBundlerClearMempool(getBundler),
+    debugBundlerGetStakeStatus(getBundler),
     debugBundlerDumpMempool(getBundler),
     debugBundlerSendBundleNow(getBundler),
     debugBundlerSetBundlingMode(getBundler),

@@ -73,10 +73,14 @@ const DEPOSIT_TO = toFunctionSelector('depositTo(address)')
  * EntryPoint calls other than depositTo (OP-052..054), value calls (OP-061), storage access (STO-010..033)
  * and an unstaked paymaster returning a context (EREP-050). Pure: everything comes from the trace.
  */
+/** ERC-7562's "staked": at least this stake (any, on a local chain) and MIN_UNSTAKE_DELAY (one day). */
+export const MIN_STAKE_WEI = 1n
+export const MIN_UNSTAKE_DELAY_SEC = 86_400n
+
 export function checkValidationRules(params: CheckValidationRulesParameters): RuleViolation[] {
   const { trace } = params
-  const minStake = params.minStake ?? 1n
-  const minDelay = params.minUnstakeDelaySec ?? 86_400n
+  const minStake = params.minStake ?? MIN_STAKE_WEI
+  const minDelay = params.minUnstakeDelaySec ?? MIN_UNSTAKE_DELAY_SEC
   const isStaked = (info: StakeInfo) => info.stake >= minStake && info.unstakeDelaySec >= minDelay
   const { sender, factory, paymaster } = params.entities
   const entryPoint = params.entryPoint.toLowerCase() as Address

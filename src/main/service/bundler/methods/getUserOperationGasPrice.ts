@@ -1,0 +1,38 @@
+import { numberToHex } from 'viem'
+import { z } from 'zod'
+import { defineMethod } from '../../jsonrpc/defineMethod'
+import type { GasFees } from '../estimation/estimateUserOperationGas'
+import type { GetBundler } from './bundlerAccess'
+
+/** The three tiers' multipliers over the fees the bundler suggests (percent): every tier is accepted. */
+const TIERS = { slow: 100n, standard: 110n, fast: 125n } as const
+
+function tier(fees: GasFees, percent: bigint) {
+  return {
+    maxFeePerGas: numberToHex((fees.maxFeePerGas * percent) / 100n),
+    maxPriorityFeePerGas: numberToHex((fees.maxPriorityFeePerGas * percent) / 100n),
+  }
+}
+
+/**
+ * `pimlico_getUserOperationGasPrice` / `zd_getUserOperationGasPrice` (what permissionless' and ZeroDev's clients ask
+ * for by default): `{slow, standard, fast}`, each `{maxFeePerGas, maxPriorityFeePerGas}` as 0x-hex, from the fees
+ * the bundler suggests (`slow` is them exactly; the others bid 10 % and 25 % more).
+ */
+export const getUserOperationGasPrice =
+  (name: 'pimlico_getUserOperationGasPrice' | 'zd_getUserOperationGasPrice') => (getBundler: GetBundler) =>
+    defineMethod({
+      name,
+      params: z.array(z.unknown()),
+      handler: async () => {
+        const fees = await getBundler().gasFeeValues()
+        return {
+          slow: tier(fees, TIERS.slow),
+          standard: tier(fees, TIERS.standard),
+          fast: tier(fees, TIERS.fast),
+        }
+      },
+    })
+
+export const pimlicoGetUserOperationGasPrice = getUserOperationGasPrice('pimlico_getUserOperationGasPrice')
+export const zdGetUserOperationGasPrice = getUserOperationGasPrice('zd_getUserOperationGasPrice')

@@ -1,0 +1,16 @@
+import { z } from 'zod'
+import { allEntryPoints, hasEntryPoint } from '../../entryPoint'
+import { defineMethod } from '../../jsonrpc/defineMethod'
+import { type PaymasterDeps, requireChain } from '../paymasterDeps'
+
+/** `pm_supportedEntryPoints`: the EntryPoints this paymaster signs for (those the chain holds), oldest first. */
+export function pmSupportedEntryPoints(deps: PaymasterDeps) {
+  return defineMethod({
+    name: 'pm_supportedEntryPoints',
+    params: z.array(z.unknown()),
+    handler: () => {
+      const chain = requireChain(deps)
+      return allEntryPoints.filter((m) => hasEntryPoint(chain, m)).map((m) => m.address)
+    },
+  })
+}

@@ -1,0 +1,125 @@
+import { createSmartAccountClient } from 'permissionless'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
+import { createPimlicoClient } from 'permissionless/clients/pimlico'
+import { http } from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestService, type TestService } from '../../helpers/startTestService'
+import {
+  buildSponsorRequestOp,
+  buildSponsorRequestOpV07,
+  callPaymaster,
+  createDapp,
+  registerToken,
+} from '../paymaster/paymasterTestKit'
+import { callBundler, createSimpleAccountClient, publicClientOf, randomAddress } from './bundlerTestKit'
+
+let service: TestService
+
+beforeAll(async () => {
+  service = await startTestService()
+})
+afterAll(async () => {
+  await service?.dispose()
+})
+
+describe('RPC details clients assume', () => {
+  it("answers permissionless' Pimlico client: gas prices from the bundler URL, and an ERC-7677 sponsored v0.7 operation sent with the fast price", async () => {
+    const { paymasterUrl } = await createDapp(service)
+    const client = publicClientOf(service)
+    const bundlerUrl = service.info().bundlerUrl
+    const pimlico = createPimlicoClient({
+      transport: http(bundlerUrl),
+      entryPoint: { address: entryPoint07Address, version: '0.7' },
+    })
+    const prices = await pimlico.getUserOperationGasPrice()
+    expect(prices.slow.maxFeePerGas <= prices.standard.maxFeePerGas).toBe(true)
+    expect(prices.standard.maxFeePerGas <= prices.fast.maxFeePerGas).toBe(true)
+    const account = await toSimpleSmartAccount({
+      client,
+      owner: privateKeyToAccount(generatePrivateKey()),
+      entryPoint: { address: entryPoint07Address, version: '0.7' },
+    })
+    const smartAccountClient = createSmartAccountClient({
+      account,
+      client,
+      chain: client.chain,
+      bundlerTransport: http(bundlerUrl),
+      paymaster: createPimlicoClient({
+        transport: http(paymasterUrl),
+        entryPoint: { address: entryPoint07Address, version: '0.7' },
+      }),
+      userOperation: { estimateFeesPerGas: async () => (await pimlico.getUserOperationGasPrice()).fast },
+    })
+    const to = randomAddress()
+    const hash = await smartAccountClient.sendTransaction({ calls: [{ to, value: 0n }] })
+    const receipt = await client.getTransactionReceipt({ hash })
+    expect(receipt.status).toBe('success')
+    const zd = await callBundler(service, 'zd_getUserOperationGasPrice', [])
+    expect(zd.body.result.standard.maxFeePerGas).toMatch(/^0x[0-9a-f]+$/)
+    const atPaymaster = await callPaymaster(service, 'x', 'pimlico_getUserOperationGasPrice', [])
+    expect(atPaymaster.status).not.toBe(404)
+  }, 60_000)
+
+  it("serves Pimlico's and Stackup's pm_sponsorUserOperation(op, entryPoint, ctx) with 0x-hex answers, refuses with an error, and lists pm_supportedEntryPoints", async () => {
+    const { apiKey } = await createDapp(service)
+    const a = service.chain!.addresses
+    const v06 = await callPaymaster(service, apiKey, 'pm_sponsorUserOperation', [
+      await buildSponsorRequestOp(service),
+      a.entryPoint,
+    ])
+    expect(v06.body.result.paymasterAndData.slice(0, 42).toLowerCase()).toBe(
+      a.verifyingPaymaster.toLowerCase(),
+    )
+    for (const field of ['preVerificationGas', 'verificationGasLimit', 'callGasLimit'])
+      expect(v06.body.result[field]).toMatch(/^0x[0-9a-f]+$/)
+    const v07 = await callPaymaster(service, apiKey, 'pm_sponsorUserOperation', [
+      await buildSponsorRequestOpV07(service),
+      a.entryPointV07,
+      { sponsorshipPolicyId: 'sp_ignored' },
+    ])
+    expect(v07.body.result).toMatchObject({ paymaster: a.verifyingPaymasterV07 })
+    expect(v07.body.result.paymasterVerificationGasLimit).toMatch(/^0x[0-9a-f]+$/)
+
+    await registerToken(service, apiKey, ['mint'])
+    const refused = await callPaymaster(service, apiKey, 'pm_sponsorUserOperation', [
+      await buildSponsorRequestOpV07(service, { to: randomAddress() }),
+      a.entryPointV07,
+    ])
+    expect(refused.body.error.message).toMatch(/Smart contract data not found/)
+
+    const supported = await callPaymaster(service, apiKey, 'pm_supportedEntryPoints', [])
+    expect(supported.body.result).toEqual([a.entryPoint, a.entryPointV07, a.entryPointV08])
+  })
+
+  it('debug_bundler_getStakeStatus judges stake as ERC-7562 does, and debug_bundler_clearMempool drops pending operations only', async () => {
+    const a = service.chain!.addresses
+    const staked = await callBundler(service, 'debug_bundler_getStakeStatus', [
+      a.verifyingPaymasterV07,
+      a.entryPointV07,
+    ])
+    expect(staked.body.result).toMatchObject({
+      stakeInfo: { addr: a.verifyingPaymasterV07, unstakeDelaySec: '0x15180' },
+      isStaked: true,
+    })
+    const unstaked = await callBundler(service, 'debug_bundler_getStakeStatus', [
+      randomAddress(),
+      a.entryPointV07,
+    ])
+    expect(unstaked.body.result).toMatchObject({ stakeInfo: { stake: '0x0' }, isStaked: false })
+
+    const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
+    await callBundler(service, 'debug_bundler_setBundlingMode', ['manual'])
+    try {
+      const hash = await bundlerClient.sendUserOperation({ calls: [{ to: randomAddress(), value: 1n }] })
+      expect((await callBundler(service, 'debug_bundler_dumpMempool', [])).body.result).toHaveLength(1)
+      expect((await callBundler(service, 'debug_bundler_clearMempool', [])).body.result).toBe('ok')
+      expect((await callBundler(service, 'debug_bundler_dumpMempool', [])).body.result).toHaveLength(0)
+      const status = await callBundler(service, 'biconomy_getUserOperationStatus', [hash])
+      expect(JSON.stringify(status.body)).toMatch(/debug_bundler_clearMempool/)
+    } finally {
+      await callBundler(service, 'debug_bundler_setBundlingMode', ['auto'])
+    }
+  }, 60_000)
+})
