@@ -81,7 +81,11 @@ const packedTargets = [
     'contracts/opstation/packed/OpstationVerifyingPaymaster.sol',
     'OpstationVerifyingPaymaster',
   ],
-  ['opstationTokenPaymaster', 'contracts/opstation/packed/OpstationTokenPaymaster.sol', 'OpstationTokenPaymaster'],
+  [
+    'opstationTokenPaymaster',
+    'contracts/opstation/packed/OpstationTokenPaymaster.sol',
+    'OpstationTokenPaymaster',
+  ],
 ]
 
 /** [artifact export name, source unit, contract name] */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { type Address, getAddress, type Hex, isAddress, numberToHex } from 'viem'
+import { type Address, getAddress, type Hex, isAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { z } from 'zod'
 import {
