@@ -84,6 +84,38 @@ test('gas tank: the balance on chain, a deposit and a withdrawal', async ({ app 
   await screenshot(app, 'paymaster-gas-tank')
 })
 
+test('gas tanks: one per EntryPoint version under one paymasterId; a deposit to the v0.7 tank raises only that one', async ({
+  app,
+  api,
+}) => {
+  const paymasters = new PaymastersScreen(app)
+  await new ConsoleApp(app).open('paymasters')
+  const apiKey = await paymasters.create('tanks-dapp')
+  for (const version of ['0.6', '0.7', '0.8']) {
+    await expect(app.getByTestId(`gas-tank-balance-${version}`)).toHaveText('10 ETH')
+  }
+  await app.getByTestId('gas-tank-version').selectOption('0.7')
+  await expect(app.getByTestId('gas-tank-balance')).toHaveText('10 ETH')
+  await app.getByTestId('gas-tank-amount').fill('1')
+  await app.getByTestId('gas-tank-deposit').click()
+  await expect(app.getByTestId('gas-tank-balance-0.7')).toHaveText('11 ETH')
+  await expect(app.getByTestId('gas-tank-balance')).toHaveText('11 ETH')
+  await expect(app.getByTestId('gas-tank-balance-0.6')).toHaveText('10 ETH')
+  await expect(app.getByTestId('gas-tank-balance-0.8')).toHaveText('10 ETH')
+  const tank = await api.rest<{ tanks: { entryPointVersion: string; balanceEth: string }[] }>(
+    'GET',
+    `/console/api/dapps/${apiKey}/gas-tank`,
+  )
+  const byVersion = Object.fromEntries(
+    (tank.body.data?.tanks ?? []).map((t: { entryPointVersion: string; balanceEth: string }) => [
+      t.entryPointVersion,
+      t.balanceEth,
+    ]),
+  )
+  expect(byVersion).toEqual({ '0.6': '10', '0.7': '11', '0.8': '10' })
+  await screenshot(app, 'paymaster-gas-tanks')
+})
+
 test('deactivate a dApp: marked inactive on its page and in the list, and activated again', async ({
   app,
   api,

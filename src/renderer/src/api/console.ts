@@ -32,7 +32,21 @@ export type DappPolicies = {
   premiumPercentage: number
 }
 
-export type GasTank = { paymasterId: string | null; balanceWei: string | null; [key: string]: unknown }
+export type EntryPointVersion = '0.6' | '0.7' | '0.8'
+/** One EntryPoint version's tank of the dApp (same paymasterId, that version's verifying paymaster). */
+export type GasTankOfVersion = {
+  entryPointVersion: EntryPointVersion
+  verifyingPaymaster: string
+  balanceWei: string | null
+  balanceEth: string | null
+}
+export type GasTank = {
+  paymasterId: string | null
+  /** The v0.6 tank's balance (the top-level fields predate v0.7/v0.8). */
+  balanceWei: string | null
+  tanks?: GasTankOfVersion[]
+  [key: string]: unknown
+}
 
 export type EditableSettings = {
   /** External node; null = embedded anvil. Takes effect at the next start. */
@@ -71,8 +85,10 @@ export const consoleApi = {
     }),
 
   getGasTank: (apiKey: string) => requestJson<GasTank>(`/console/api/dapps/${enc(apiKey)}/gas-tank`),
-  changeGasTank: (apiKey: string, body: { action: 'deposit' | 'withdraw'; amountWei: string }) =>
-    requestJson<GasTank>(`/console/api/dapps/${enc(apiKey)}/gas-tank`, { method: 'POST', body }),
+  changeGasTank: (
+    apiKey: string,
+    body: { action: 'deposit' | 'withdraw'; amountWei: string; entryPointVersion?: EntryPointVersion },
+  ) => requestJson<GasTank>(`/console/api/dapps/${enc(apiKey)}/gas-tank`, { method: 'POST', body }),
 
   listUserOperations: (query: { limit?: number; before?: string } = {}) =>
     requestJson<unknown>('/console/api/user-operations', { query }),

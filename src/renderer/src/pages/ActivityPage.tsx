@@ -112,16 +112,10 @@ function DecisionDetail({ entry, raw }: { entry: FeedEntry; raw: Raw }) {
           <span className="mono">{String(raw.nonce ?? '—')}</span>
         </Kv>
         <Kv label="EntryPoint">
-          <span data-testid="operation-entry-point">
-            {typeof raw.entryPointVersion === 'string' ? `v${raw.entryPointVersion} ` : ''}
-            <Hex value={raw.entryPoint as string | null} />
+          <span data-testid="decision-entry-point">
+            {typeof raw.entryPointVersion === 'string' ? `v${raw.entryPointVersion}` : '—'}
           </span>
         </Kv>
-        {raw.eip7702Delegate ? (
-          <Kv label="EIP-7702 delegate">
-            <Hex value={raw.eip7702Delegate as string} />
-          </Kv>
-        ) : null}
         {entry.userOpHash ? (
           <Kv label="UserOperation">
             <Link to={`activity/op:${entry.userOpHash}`}>
@@ -592,19 +586,16 @@ export function ActivityPage({ selected }: { selected: string | null }) {
               id: 'kind',
               header: 'Kind',
               width: '96px',
-              render: (r) =>
-                r.kind === 'userOperation' ? (
-                  <span>
-                    UserOp{' '}
-                    {typeof r.raw.entryPointVersion === 'string' ? (
-                      <span className="muted small" data-testid="entry-point-version">
-                        v{r.raw.entryPointVersion}
-                      </span>
-                    ) : null}
-                  </span>
-                ) : (
-                  'Decision'
-                ),
+              render: (r) => (
+                <span>
+                  {r.kind === 'userOperation' ? 'UserOp' : 'Decision'}{' '}
+                  {typeof r.raw.entryPointVersion === 'string' ? (
+                    <span className="muted small" data-testid="entry-point-version">
+                      v{r.raw.entryPointVersion}
+                    </span>
+                  ) : null}
+                </span>
+              ),
             },
             {
               id: 'status',

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import { consoleApi, type GasTank } from '../api/console'
+import { consoleApi, type EntryPointVersion, type GasTank } from '../api/console'
 import { failed, type Loadable, loaded, loading } from './loadable'
 
 type GasTankState = {
@@ -7,7 +7,12 @@ type GasTankState = {
   /** A deposit or withdrawal in flight (it waits for the transaction). */
   pending: Record<string, 'deposit' | 'withdraw' | undefined>
   load: (apiKey: string) => Promise<void>
-  change: (apiKey: string, action: 'deposit' | 'withdraw', amountWei: bigint) => Promise<void>
+  change: (
+    apiKey: string,
+    action: 'deposit' | 'withdraw',
+    amountWei: bigint,
+    entryPointVersion?: EntryPointVersion,
+  ) => Promise<void>
 }
 
 export const useGasTankStore = create<GasTankState>()((set, get) => {
@@ -24,12 +29,18 @@ export const useGasTankStore = create<GasTankState>()((set, get) => {
         put(apiKey, failed(get().byApiKey[apiKey], err))
       }
     },
-    async change(apiKey, action, amountWei) {
+    async change(apiKey, action, amountWei, entryPointVersion) {
       set((s) => ({ pending: { ...s.pending, [apiKey]: action } }))
       try {
         put(
           apiKey,
-          loaded(await consoleApi.changeGasTank(apiKey, { action, amountWei: amountWei.toString() })),
+          loaded(
+            await consoleApi.changeGasTank(apiKey, {
+              action,
+              amountWei: amountWei.toString(),
+              ...(entryPointVersion ? { entryPointVersion } : {}),
+            }),
+          ),
         )
       } finally {
         set((s) => ({ pending: { ...s.pending, [apiKey]: undefined } }))

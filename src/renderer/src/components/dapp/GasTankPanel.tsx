@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import type { EntryPointVersion } from '../../api/console'
 import { errorMessage } from '../../api/http'
 import { formatEth, parseUnits, toBigInt } from '../../lib/format'
 import { useGasTankStore } from '../../stores/useGasTankStore'
@@ -8,13 +9,19 @@ import { Kv } from '../Kv'
 import { Section } from '../Layout'
 import { Hex } from '../Mono'
 
-/** The dApp's gas tank on the verifying paymaster: balance, deposit and withdraw on the local chain. */
+const VERSIONS: EntryPointVersion[] = ['0.6', '0.7', '0.8']
+
+/**
+ * The dApp's gas tanks, one per EntryPoint version on that version's verifying paymaster under the one paymasterId:
+ * every tank's balance, and deposit / withdraw on the chosen version's tank.
+ */
 export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymasterId?: string | null }) {
   const state = useGasTankStore((s) => s.byApiKey[apiKey])
   const pending = useGasTankStore((s) => s.pending[apiKey])
   const load = useGasTankStore((s) => s.load)
   const change = useGasTankStore((s) => s.change)
   const [amount, setAmount] = useState('1')
+  const [version, setVersion] = useState<EntryPointVersion>('0.6')
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
     void load(apiKey)
@@ -31,20 +38,28 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
       return
     }
     try {
-      await change(apiKey, action, wei)
+      await change(apiKey, action, wei, version)
     } catch (err) {
       setError(errorMessage(err))
     }
   }
 
   const tank = state?.data
-  const balance = tank ? (tank.balanceWei ?? (tank as { balance?: unknown }).balance) : undefined
+  const tanks = tank?.tanks ?? []
+  const selected = tanks.find((t) => t.entryPointVersion === version)
+  const balance = tank
+    ? (selected?.balanceWei ??
+      (version === '0.6' ? (tank.balanceWei ?? (tank as { balance?: unknown }).balance) : null))
+    : undefined
+  const shown = (value: unknown) =>
+    state?.notAvailable ? '—' : toBigInt(value) !== null ? formatEth(value) : state?.loading ? '…' : '—'
   const id = (tank?.paymasterId as string | undefined) ?? paymasterId ?? null
   return (
     <Section title="Gas tank" testId="gas-tank" actions={state?.loading ? <Spinner /> : null}>
       <p className="hint">
-        Sponsored operations are paid from this deposit on the verifying paymaster (keyed by the dApp's
-        paymasterId). When it runs dry, sponsored operations fail with AA31.
+        Sponsored operations are paid from a deposit on the verifying paymaster, keyed by the dApp's
+        paymasterId. Each EntryPoint version has its own tank under that one paymasterId: an operation for
+        v0.7 is paid from the v0.7 tank. When a tank is too low, its operations are not sponsored.
       </p>
       <div className="kv-grid">
         <Kv label="paymasterId">
@@ -56,18 +71,36 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
             )}
           </span>
         </Kv>
-        <Kv label="Balance">
+        <Kv label={`Balance (v${version})`}>
           <span className="big" data-testid="gas-tank-balance">
-            {state?.notAvailable
-              ? '—'
-              : toBigInt(balance) !== null
-                ? formatEth(balance)
-                : state?.loading
-                  ? '…'
-                  : '—'}
+            {shown(balance)}
           </span>
         </Kv>
       </div>
+      {tanks.length > 0 ? (
+        <table className="table" data-testid="gas-tanks">
+          <thead>
+            <tr>
+              <th>EntryPoint</th>
+              <th>Verifying paymaster</th>
+              <th>Balance</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tanks.map((t) => (
+              <tr key={t.entryPointVersion} data-testid={`gas-tank-row-${t.entryPointVersion}`}>
+                <td>
+                  <span className="badge">v{t.entryPointVersion}</span>
+                </td>
+                <td>
+                  <Hex value={t.verifyingPaymaster} copy />
+                </td>
+                <td data-testid={`gas-tank-balance-${t.entryPointVersion}`}>{shown(t.balanceWei)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
       {state?.notAvailable ? (
         <NotAvailable
           what="Gas tank balance, deposit and withdraw"
@@ -77,6 +110,20 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
         <>
           <ErrorBanner message={state?.error} onRetry={() => void load(apiKey)} />
           <div className="form-row">
+            <label className="field">
+              <span>Tank</span>
+              <select
+                data-testid="gas-tank-version"
+                value={version}
+                onChange={(e) => setVersion(e.target.value as EntryPointVersion)}
+              >
+                {VERSIONS.map((v) => (
+                  <option key={v} value={v}>
+                    EntryPoint v{v}
+                  </option>
+                ))}
+              </select>
+            </label>
             <label className="field">
               <span>Amount (ETH)</span>
               <input
