@@ -1,10 +1,11 @@
 import { createSmartAccountClient } from 'permissionless'
 import { toSimpleSmartAccount } from 'permissionless/accounts'
 import { createPimlicoClient } from 'permissionless/clients/pimlico'
-import { http } from 'viem'
+import { createPublicClient, createWalletClient, http } from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fundEth } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
 import {
   buildSponsorRequestOp,
@@ -120,6 +121,48 @@ describe('RPC details clients assume', () => {
       expect(JSON.stringify(status.body)).toMatch(/debug_bundler_clearMempool/)
     } finally {
       await callBundler(service, 'debug_bundler_setBundlingMode', ['auto'])
+    }
+  }, 60_000)
+
+  it("passes standard chain methods at the bundler URL to the node (a viem client on that one URL reads and sends), and never the node's own keys or dev methods", async () => {
+    const bundlerUrl = service.info().bundlerUrl
+    const viaBundler = createPublicClient({
+      chain: publicClientOf(service).chain,
+      transport: http(bundlerUrl),
+    })
+    const a = service.chain!.addresses
+    expect(await viaBundler.getBlockNumber()).toBe(await service.chain!.publicClient.getBlockNumber())
+    expect(await viaBundler.getCode({ address: a.entryPointV07 })).toBe(
+      await service.chain!.publicClient.getCode({ address: a.entryPointV07 }),
+    )
+    // A signed transaction goes through; its receipt is read back through the same URL.
+    const sender = privateKeyToAccount(generatePrivateKey())
+    await fundEth(service.chain!, sender.address, 10n ** 18n)
+    const wallet = createWalletClient({
+      account: sender,
+      chain: viaBundler.chain,
+      transport: http(bundlerUrl),
+    })
+    const to = randomAddress()
+    const hash = await wallet.sendTransaction({ to, value: 5n, chain: viaBundler.chain })
+    expect((await viaBundler.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success')
+    expect(await viaBundler.getBalance({ address: to })).toBe(5n)
+    // A reverting eth_call is the node's error, with its revert data, answered with HTTP 200 as a node does.
+    const reverted = await callBundler(service, 'eth_call', [
+      { to: a.entryPointV07, data: '0x12345678' },
+      'latest',
+    ])
+    expect(reverted.status).toBe(200)
+    expect(reverted.body.error.code).toBeTypeOf('number')
+    for (const method of [
+      'eth_sendTransaction',
+      'eth_accounts',
+      'anvil_setBalance',
+      'evm_mine',
+      'debug_traceCall',
+    ]) {
+      const refused = await callBundler(service, method, [])
+      expect(refused.body.error.code, method).toBe(-32601)
     }
   }, 60_000)
 })

@@ -1,5 +1,6 @@
 import type { Address, Hex, RpcStateOverride } from 'viem'
 import { getDepositInfo } from '../chain/entryPoint/getDepositInfo'
+import { requestRpc } from '../chain/node/requestRpc'
 import type { Chain } from '../chain/types'
 import { createConcurrencyLimit } from '../createConcurrencyLimit'
 import { createEntryPoints, hasEntryPoint } from '../entryPoint'
@@ -102,6 +103,8 @@ export type Bundler = {
   clearState: () => void
   /** Drops every pending operation (reputation stays). */
   clearMempool: () => void
+  /** One standard chain request passed to the node (see methods/forwardToNode.ts for which). */
+  forwardToNode: (method: string, params: unknown[]) => Promise<unknown>
   /** An entity's stake on an EntryPoint, and whether it counts as staked for ERC-7562 (1 wei, one day). */
   getStakeStatus: (
     address: Address,
@@ -415,6 +418,7 @@ export function createBundler({
       for (const { reputation } of lanes) reputation.clear()
     },
     clearMempool: () => dropPending('debug_bundler_clearMempool'),
+    forwardToNode: (method, params) => requestRpc(chain.publicClient, method, params),
     async getStakeStatus(address, entryPoint) {
       const info = await getDepositInfo(chain, address, entryPoints.require(entryPoint).address)
       return {

@@ -17,6 +17,7 @@ import { ethGetUserOperationByHash } from './eth_getUserOperationByHash'
 import { ethGetUserOperationReceipt } from './eth_getUserOperationReceipt'
 import { ethSendUserOperation } from './eth_sendUserOperation'
 import { ethSupportedEntryPoints } from './eth_supportedEntryPoints'
+import { createNodeMethods } from './forwardToNode'
 import { pimlicoGetUserOperationGasPrice, zdGetUserOperationGasPrice } from './getUserOperationGasPrice'
 
 export type { GetBundler } from './bundlerAccess'
@@ -43,5 +44,6 @@ export function createBundlerMethods(getBundler: GetBundler): RpcMethod[] {
     debugBundlerSetReputation(getBundler),
     debugBundlerDumpReputation(getBundler),
     debugBundlerClearReputation(getBundler),
+    ...createNodeMethods(getBundler),
   ] as RpcMethod[]
 }
