@@ -39,9 +39,13 @@ async function runSaver(dumpMs: number, forMs: number) {
 describe('startStateSaver', () => {
   it('dumps a busy chain every busyIntervalMs while dumps are cheap, and writes the state as plain JSON', async () => {
     const { dumps, statePath } = await runSaver(1, 600)
-    // About one dump per 50 ms (the first after 50 ms), never one per 10 ms tick.
-    expect(dumps.length).toBeGreaterThanOrEqual(4)
+    // About one dump per 50 ms (the first after 50 ms), never one per 10 ms tick. How many fit in 600 ms depends on
+    // how long each really took (a loaded machine stretches a 1 ms dump, and the saver then waits 20 times that), so
+    // the count is only bounded; the spacing is the rule.
+    expect(dumps.length).toBeGreaterThanOrEqual(2)
     expect(dumps.length).toBeLessThanOrEqual(12)
+    for (let i = 1; i < dumps.length; i++)
+      expect((dumps[i] as number) - (dumps[i - 1] as number)).toBeGreaterThanOrEqual(45)
     expect(await readFile(statePath, 'utf8')).toBe(STATE)
   })
 
