@@ -175,9 +175,10 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     baseUrl = `http://${formatHost(config.host)}:${address.port}`
     if (chain) paymaster.start()
 
-    // dApps created while no chain ran (or on another node) get their gas tank now.
+    // dApps created while no chain ran (or on another node) get their gas tanks now, and dApps from before
+    // EntryPoint v0.7/v0.8 the tanks of those versions.
     if (provisionDapp) {
-      for (const dapp of store.data.dapps.filter((d) => d.chainId === chainId && !d.paymasterId)) {
+      for (const dapp of store.data.dapps.filter((d) => d.chainId === chainId)) {
         await provisionDapp(dapp).catch((err) => log.warn({ err, dapp: dapp.id }, 'gas tank not created'))
       }
     }
