@@ -108,9 +108,9 @@ test('manual bundling: the receipt step waits until "Bundle now"', async ({ app,
   await expect(app.getByTestId('sandbox-done')).toBeVisible()
 })
 
-for (const [type, version, label] of [
-  ['simple-v07', '0.7', 'SimpleAccount v0.7'],
-  ['7702', '0.8', 'EIP-7702 account'],
+for (const [type, version, label, firstOp] of [
+  ['simple-v07', '0.7', 'SimpleAccount v0.7', 'deploys the account (factory, factoryData)'],
+  ['7702', '0.8', 'EIP-7702 account', 'carries the EIP-7702 authorization'],
 ] as const) {
   test(`sponsored on EntryPoint v${version}: a new ${label} is deployed (or delegated) and calls, and Activity shows its version`, async ({
     app,
@@ -130,6 +130,7 @@ for (const [type, version, label] of [
     await sandbox.send()
     await expect(sandbox.step('sponsor')).toHaveAttribute('data-status', 'done')
     await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done')
+    await expect(sandbox.step('build').getByTestId('step-build-note')).toContainText(firstOp)
     await expect(app.getByTestId('sandbox-done')).toContainText('gas tank paid')
     await expect(app.getByTestId('sandbox-account-deployed')).toHaveText('yes')
     await screenshot(app, `sandbox-sponsored-v${version}`)

@@ -209,7 +209,13 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
         )
         patchRun({ op: built.userOperation, entryPoint: built.entryPoint })
         patchStep(step, {
-          note: built.deployed ? 'account deployed' : 'first operation: deploys the account (initCode)',
+          note: built.deployed
+            ? 'account deployed'
+            : config.account.type === 'SIMPLE_7702_V08'
+              ? 'first operation: carries the EIP-7702 authorization (0x7702 factory, eip7702Auth)'
+              : built.entryPointVersion === '0.6'
+                ? 'first operation: deploys the account (initCode)'
+                : 'first operation: deploys the account (factory, factoryData)',
         })
         return
       }
