@@ -91,10 +91,30 @@ test('gas tanks: one per EntryPoint version under one paymasterId; a deposit to 
   const paymasters = new PaymastersScreen(app)
   await new ConsoleApp(app).open('paymasters')
   const apiKey = await paymasters.create('tanks-dapp')
-  for (const version of ['0.6', '0.7', '0.8']) {
-    await expect(app.getByTestId(`gas-tank-balance-${version}`)).toHaveText('10 ETH')
+  type Tank = { entryPointVersion: string; verifyingPaymaster: string; balanceEth: string }
+  const readTanks = async () =>
+    (await api.rest<{ paymasterId: string; tanks: Tank[] }>('GET', `/console/api/dapps/${apiKey}/gas-tank`))
+      .body.data
+  const before = await readTanks()
+  expect(before?.tanks.map((t: Tank) => t.entryPointVersion)).toEqual(['0.6', '0.7', '0.8'])
+  expect(new Set(before?.tanks.map((t: Tank) => t.verifyingPaymaster.toLowerCase())).size).toBe(3)
+
+  // Three rows: the version, that version's verifying paymaster and its balance; one hint says why.
+  await expect(app.getByTestId('gas-tank-hint')).toContainText('same paymasterId')
+  await expect(app.getByTestId('gas-tanks').locator('tbody tr')).toHaveCount(3)
+  for (const t of before?.tanks ?? []) {
+    const row = app.getByTestId(`gas-tank-row-${t.entryPointVersion}`)
+    await expect(row).toContainText(`v${t.entryPointVersion}`)
+    await expect(app.getByTestId(`gas-tank-paymaster-${t.entryPointVersion}`)).toHaveAttribute(
+      'title',
+      t.verifyingPaymaster,
+    )
+    await expect(app.getByTestId(`gas-tank-balance-${t.entryPointVersion}`)).toHaveText('10 ETH')
   }
+
   await app.getByTestId('gas-tank-version').selectOption('0.7')
+  await expect(app.getByTestId('gas-tank-row-0.7')).toHaveAttribute('data-selected', 'true')
+  await expect(app.getByTestId('gas-tank-deposit')).toHaveText('Deposit to v0.7')
   await expect(app.getByTestId('gas-tank-balance')).toHaveText('10 ETH')
   await app.getByTestId('gas-tank-amount').fill('1')
   await app.getByTestId('gas-tank-deposit').click()
@@ -102,17 +122,17 @@ test('gas tanks: one per EntryPoint version under one paymasterId; a deposit to 
   await expect(app.getByTestId('gas-tank-balance')).toHaveText('11 ETH')
   await expect(app.getByTestId('gas-tank-balance-0.6')).toHaveText('10 ETH')
   await expect(app.getByTestId('gas-tank-balance-0.8')).toHaveText('10 ETH')
-  const tank = await api.rest<{ tanks: { entryPointVersion: string; balanceEth: string }[] }>(
-    'GET',
-    `/console/api/dapps/${apiKey}/gas-tank`,
-  )
-  const byVersion = Object.fromEntries(
-    (tank.body.data?.tanks ?? []).map((t: { entryPointVersion: string; balanceEth: string }) => [
-      t.entryPointVersion,
-      t.balanceEth,
-    ]),
-  )
-  expect(byVersion).toEqual({ '0.6': '10', '0.7': '11', '0.8': '10' })
+
+  // The API agrees: only the v0.7 tank grew, under the same paymasterId.
+  const after = await readTanks()
+  expect(after?.paymasterId).toBe(before?.paymasterId)
+  expect(
+    Object.fromEntries((after?.tanks ?? []).map((t: Tank) => [t.entryPointVersion, t.balanceEth])),
+  ).toEqual({
+    '0.6': '10',
+    '0.7': '11',
+    '0.8': '10',
+  })
   await screenshot(app, 'paymaster-gas-tanks')
 })
 

@@ -81,6 +81,34 @@ function PolicySteps({ raw }: { raw: Raw }) {
   )
 }
 
+/** The operation's gas limits, then the paymaster's two (v0.7/v0.8 with a paymaster) when present. */
+const GAS_LIMIT_FIELDS = [
+  'preVerificationGas',
+  'verificationGasLimit',
+  'callGasLimit',
+  'paymasterVerificationGasLimit',
+  'paymasterPostOpGasLimit',
+] as const
+
+function GasLimits({ gas, testId }: { gas: Record<string, unknown>; testId: string }) {
+  const known: readonly string[] = GAS_LIMIT_FIELDS
+  const fields = [
+    ...GAS_LIMIT_FIELDS.filter((k) => gas[k] !== undefined && gas[k] !== null),
+    ...Object.keys(gas).filter((k) => !known.includes(k)),
+  ]
+  return (
+    <div className="kv-grid" data-testid={testId}>
+      {fields.map((k) => (
+        <Kv key={k} label={k}>
+          <span className="mono" data-testid={`${testId}-${k}`}>
+            {formatNumber(gas[k])}
+          </span>
+        </Kv>
+      ))}
+    </div>
+  )
+}
+
 function DecisionDetail({ entry, raw }: { entry: FeedEntry; raw: Raw }) {
   const gas = raw.gas as Record<string, string> | null | undefined
   return (
@@ -113,7 +141,11 @@ function DecisionDetail({ entry, raw }: { entry: FeedEntry; raw: Raw }) {
         </Kv>
         <Kv label="EntryPoint">
           <span data-testid="decision-entry-point">
-            {typeof raw.entryPointVersion === 'string' ? `v${raw.entryPointVersion}` : '—'}
+            {typeof raw.entryPointVersion === 'string' ? (
+              <Badge tone="info">v{raw.entryPointVersion}</Badge>
+            ) : (
+              '—'
+            )}
           </span>
         </Kv>
         {entry.userOpHash ? (
@@ -134,13 +166,7 @@ function DecisionDetail({ entry, raw }: { entry: FeedEntry; raw: Raw }) {
       {gas ? (
         <>
           <h3>Gas limits returned</h3>
-          <div className="kv-grid">
-            {Object.entries(gas).map(([k, v]) => (
-              <Kv key={k} label={k}>
-                <span className="mono">{formatNumber(v)}</span>
-              </Kv>
-            ))}
-          </div>
+          <GasLimits gas={gas} testId="decision-gas" />
         </>
       ) : null}
       {raw.webhookCallId ? (
@@ -308,9 +334,13 @@ function OperationDetail({ entry, raw, decisions }: { entry: FeedEntry; raw: Raw
       <h3>Gas: estimated versus used</h3>
       <div className="kv-grid" data-testid="operation-gas">
         {gas
-          ? (['preVerificationGas', 'verificationGasLimit', 'callGasLimit'] as const).map((k) => (
+          ? GAS_LIMIT_FIELDS.filter(
+              (k) => gas[k] !== undefined && gas[k] !== null && (raw.paymaster || !k.startsWith('paymaster')),
+            ).map((k) => (
               <Kv key={k} label={k}>
-                <span className="mono">{formatNumber(gas[k])}</span>
+                <span className="mono" data-testid={`operation-gas-${k}`}>
+                  {formatNumber(gas[k])}
+                </span>
               </Kv>
             ))
           : null}
@@ -585,7 +615,7 @@ export function ActivityPage({ selected }: { selected: string | null }) {
             {
               id: 'kind',
               header: 'Kind',
-              width: '96px',
+              width: '116px',
               render: (r) => (
                 <span>
                   {r.kind === 'userOperation' ? 'UserOp' : 'Decision'}{' '}

@@ -4,7 +4,7 @@ import { errorMessage } from '../../api/http'
 import { formatEth, parseUnits, toBigInt } from '../../lib/format'
 import { useGasTankStore } from '../../stores/useGasTankStore'
 import { ActionButton } from '../ActionButton'
-import { ErrorBanner, NotAvailable, Spinner } from '../Feedback'
+import { Badge, ErrorBanner, NotAvailable, Spinner } from '../Feedback'
 import { Kv } from '../Kv'
 import { Section } from '../Layout'
 import { Hex } from '../Mono'
@@ -56,10 +56,9 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
   const id = (tank?.paymasterId as string | undefined) ?? paymasterId ?? null
   return (
     <Section title="Gas tank" testId="gas-tank" actions={state?.loading ? <Spinner /> : null}>
-      <p className="hint">
-        Sponsored operations are paid from a deposit on the verifying paymaster, keyed by the dApp's
-        paymasterId. Each EntryPoint version has its own tank under that one paymasterId: an operation for
-        v0.7 is paid from the v0.7 tank. When a tank is too low, its operations are not sponsored.
+      <p className="hint" data-testid="gas-tank-hint">
+        Each EntryPoint version has its own tank under the same paymasterId: an operation is paid from its
+        version's tank, and is not sponsored when that tank is too low.
       </p>
       <div className="kv-grid">
         <Kv label="paymasterId">
@@ -88,12 +87,22 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
           </thead>
           <tbody>
             {tanks.map((t) => (
-              <tr key={t.entryPointVersion} data-testid={`gas-tank-row-${t.entryPointVersion}`}>
+              <tr
+                key={t.entryPointVersion}
+                data-testid={`gas-tank-row-${t.entryPointVersion}`}
+                data-selected={t.entryPointVersion === version}
+              >
                 <td>
-                  <span className="badge">v{t.entryPointVersion}</span>
+                  <Badge tone={t.entryPointVersion === version ? 'info' : 'neutral'}>
+                    v{t.entryPointVersion}
+                  </Badge>
                 </td>
                 <td>
-                  <Hex value={t.verifyingPaymaster} copy />
+                  <Hex
+                    value={t.verifyingPaymaster}
+                    copy
+                    testId={`gas-tank-paymaster-${t.entryPointVersion}`}
+                  />
                 </td>
                 <td data-testid={`gas-tank-balance-${t.entryPointVersion}`}>{shown(t.balanceWei)}</td>
               </tr>
@@ -134,7 +143,7 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
               />
             </label>
             <ActionButton
-              label="Deposit"
+              label={`Deposit to v${version}`}
               busyLabel="Depositing…"
               busy={pending === 'deposit'}
               disabled={!!pending}
@@ -142,7 +151,7 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
               onClick={() => void submit('deposit')}
             />
             <ActionButton
-              label="Withdraw"
+              label={`Withdraw from v${version}`}
               busyLabel="Withdrawing…"
               busy={pending === 'withdraw'}
               disabled={!!pending}
