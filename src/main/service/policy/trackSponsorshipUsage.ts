@@ -1,5 +1,6 @@
 import { type Address, type Hash, parseAbiItem } from 'viem'
 import type { Chain } from '../chain'
+import { ENTRY_POINT_VERSIONS, getVersionContracts, holdsContracts } from '../chain/versionContracts'
 import type { Logger } from '../log'
 import type { Store } from '../store/openStore'
 import type { SponsorshipUsage } from '../store/schema'
@@ -29,42 +30,34 @@ type TankCharge = {
  * Opstation's GasTankCharged). Versions whose contracts the chain lacks are left out.
  */
 function listTankSources(chain: Chain) {
-  const a = chain.addresses
-  const unusable = new Set([...chain.missing, ...chain.mismatched])
-  const sources = [
-    {
-      names: ['entryPoint', 'verifyingPaymaster'],
-      entryPoint: a.entryPoint,
-      paymaster: a.verifyingPaymaster,
-      readCharges: async (from: bigint, to: bigint): Promise<TankCharge[]> =>
-        (
-          await chain.publicClient.getLogs({
-            address: a.verifyingPaymaster,
-            event: gasBalanceDeducted,
-            fromBlock: from,
-            toBlock: to,
-          })
-        ).map((l) => ({ ...l, paymasterId: l.args._paymasterId as Address, charge: l.args._charge ?? 0n })),
-    },
-    ...(['V07', 'V08'] as const).map((suffix) => {
-      const paymaster = a[`verifyingPaymaster${suffix}`]
-      return {
-        names: [`entryPoint${suffix}`, `verifyingPaymaster${suffix}`],
-        entryPoint: a[`entryPoint${suffix}`],
-        paymaster,
-        readCharges: async (from: bigint, to: bigint): Promise<TankCharge[]> =>
-          (
-            await chain.publicClient.getLogs({
-              address: paymaster,
-              event: gasTankCharged,
-              fromBlock: from,
-              toBlock: to,
-            })
-          ).map((l) => ({ ...l, paymasterId: l.args.paymasterId as Address, charge: l.args.charge ?? 0n })),
-      }
-    }),
-  ]
-  return sources.filter((source) => !source.names.some((name) => unusable.has(name)))
+  return ENTRY_POINT_VERSIONS.map((version) => ({ version, c: getVersionContracts(chain, version) }))
+    .filter(({ c }) => holdsContracts(chain, c.entryPoint, c.verifying))
+    .map(({ version, c }) => {
+      const paymaster = c.verifying.address
+      const readCharges = async (from: bigint, to: bigint): Promise<TankCharge[]> =>
+        version === '0.6'
+          ? (
+              await chain.publicClient.getLogs({
+                address: paymaster,
+                event: gasBalanceDeducted,
+                fromBlock: from,
+                toBlock: to,
+              })
+            ).map((l) => ({
+              ...l,
+              paymasterId: l.args._paymasterId as Address,
+              charge: l.args._charge ?? 0n,
+            }))
+          : (
+              await chain.publicClient.getLogs({
+                address: paymaster,
+                event: gasTankCharged,
+                fromBlock: from,
+                toBlock: to,
+              })
+            ).map((l) => ({ ...l, paymasterId: l.args.paymasterId as Address, charge: l.args.charge ?? 0n }))
+      return { entryPoint: c.entryPoint.address, paymaster, readCharges }
+    })
 }
 
 /** Blocks per getLogs request. */

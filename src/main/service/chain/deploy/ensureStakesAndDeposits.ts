@@ -7,6 +7,7 @@ import { tokenPaymasterAbi } from '../abis/tokenPaymaster'
 import { verifyingPaymasterAbi } from '../abis/verifyingPaymaster'
 import { defaults } from '../constants'
 import type { ChainAddresses, ExecutorClient } from '../types'
+import { ENTRY_POINT_VERSIONS, getVersionContracts } from '../versionContracts'
 
 export type EnsureStakesAndDepositsParameters = {
   publicClient: PublicClient
@@ -36,36 +37,22 @@ export async function ensureStakesAndDeposits(p: EnsureStakesAndDepositsParamete
     !i.staked || i.stake < defaults.stakeWei || i.unstakeDelaySec < defaults.unstakeDelaySec
 
   const hashes: `0x${string}`[] = []
-  const a = p.addresses
-  const paymasters: [
-    name: string,
-    address: Address,
-    abi: Abi,
-    entryPoint: Address,
-    entryPointName: string,
-  ][] = [
-    ['verifyingPaymaster', a.verifyingPaymaster, verifyingPaymasterAbi, a.entryPoint, 'entryPoint'],
-    ['tokenPaymaster', a.tokenPaymaster, tokenPaymasterAbi, a.entryPoint, 'entryPoint'],
-    [
-      'verifyingPaymasterV07',
-      a.verifyingPaymasterV07,
-      packedVerifyingPaymasterAbi,
-      a.entryPointV07,
-      'entryPointV07',
-    ],
-    ['tokenPaymasterV07', a.tokenPaymasterV07, packedTokenPaymasterAbi, a.entryPointV07, 'entryPointV07'],
-    [
-      'verifyingPaymasterV08',
-      a.verifyingPaymasterV08,
-      packedVerifyingPaymasterAbi,
-      a.entryPointV08,
-      'entryPointV08',
-    ],
-    ['tokenPaymasterV08', a.tokenPaymasterV08, packedTokenPaymasterAbi, a.entryPointV08, 'entryPointV08'],
-  ]
-  for (const [name, address, abi, onEntryPoint, entryPointName] of paymasters) {
-    if (p.skip.has(name) || p.skip.has(entryPointName)) continue
-    const i = await info(address, onEntryPoint)
+  // Each version's two paymasters, with the ABI of their contract (Biconomy's for v0.6, Opstation's after).
+  const paymasters = ENTRY_POINT_VERSIONS.flatMap((version) => {
+    const c = getVersionContracts(p, version)
+    const v06 = version === '0.6'
+    return [
+      {
+        ...c.verifying,
+        abi: (v06 ? verifyingPaymasterAbi : packedVerifyingPaymasterAbi) as Abi,
+        token: false,
+      },
+      { ...c.token, abi: (v06 ? tokenPaymasterAbi : packedTokenPaymasterAbi) as Abi, token: true },
+    ].map((paymaster) => ({ ...paymaster, entryPoint: c.entryPoint }))
+  })
+  for (const { name, address, abi, entryPoint: onEntryPoint, token } of paymasters) {
+    if (p.skip.has(name) || p.skip.has(onEntryPoint.name)) continue
+    const i = await info(address, onEntryPoint.address)
     if (needsStake(i)) {
       hashes.push(
         await p.executor.writeContract({
@@ -77,7 +64,7 @@ export async function ensureStakesAndDeposits(p: EnsureStakesAndDepositsParamete
         }),
       )
     }
-    if (name.startsWith('tokenPaymaster') && i.deposit < defaults.tokenPaymasterDepositWei / 2n) {
+    if (token && i.deposit < defaults.tokenPaymasterDepositWei / 2n) {
       hashes.push(
         await p.executor.writeContract({
           address,

@@ -1,6 +1,7 @@
 import type { Address, Hash } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
 import type { Chain } from '../types'
+import { getVersionContracts, holdsContracts } from '../versionContracts'
 import { depositToGasTank } from './depositToGasTank'
 import { GAS_TANK_VERSIONS, type GasTankVersion, gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
 
@@ -32,10 +33,8 @@ export async function createGasTank(
 
 /** The versions whose verifying paymaster this chain holds (a node where one is missing serves the others). */
 export function listGasTankVersions(chain: Chain): GasTankVersion[] {
-  const unusable = new Set([...chain.missing, ...chain.mismatched])
-  return GAS_TANK_VERSIONS.filter(
-    (version) =>
-      !unusable.has(version === '0.6' ? 'verifyingPaymaster' : `verifyingPaymasterV0${version.slice(2)}`),
+  return GAS_TANK_VERSIONS.filter((version) =>
+    holdsContracts(chain, getVersionContracts(chain, version).verifying),
   )
 }
 

@@ -1,12 +1,13 @@
 import { type Address, parseAbi } from 'viem'
 import type { Chain } from '../types'
+import { ENTRY_POINT_VERSIONS, type EntryPointVersionName, getVersionContracts } from '../versionContracts'
 
 /**
  * The EntryPoint versions a dApp has a gas tank on: one tank per version, each on that version's verifying
  * paymaster, all under the dApp's one `paymasterId`.
  */
-export const GAS_TANK_VERSIONS = ['0.6', '0.7', '0.8'] as const
-export type GasTankVersion = (typeof GAS_TANK_VERSIONS)[number]
+export const GAS_TANK_VERSIONS = ENTRY_POINT_VERSIONS
+export type GasTankVersion = EntryPointVersionName
 
 /**
  * The gas-tank functions both verifying paymasters share (Biconomy's VerifyingSingletonPaymaster for v0.6,
@@ -21,8 +22,5 @@ export const gasTankAbi = parseAbi([
 
 /** The verifying paymaster holding the gas tanks of `version`. */
 export function getGasTankPaymaster(chain: Pick<Chain, 'addresses'>, version: GasTankVersion): Address {
-  const a = chain.addresses
-  return { '0.6': a.verifyingPaymaster, '0.7': a.verifyingPaymasterV07, '0.8': a.verifyingPaymasterV08 }[
-    version
-  ]
+  return getVersionContracts(chain, version).verifying.address
 }

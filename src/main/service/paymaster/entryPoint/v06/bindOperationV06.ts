@@ -1,5 +1,6 @@
 import { zeroAddress } from 'viem'
-import { type Chain, computeUserOpHash, getGasTankPaymaster } from '../../../chain'
+import { type Chain, computeUserOpHash } from '../../../chain'
+import { getVersionContracts } from '../../../chain/versionContracts'
 import { InvalidInputError } from '../../../errors'
 import { getMaxOperationCost } from '../../../policy/checkGasTank'
 import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from '../../estimateGasLimits'
@@ -31,7 +32,7 @@ export function bindOperationV06(
   op: PartialUserOperation,
 ): SponsorableOperation {
   const paymasterAddress = (chain: Chain, kind: PaymasterChoice['kind']) =>
-    kind === 'verifying' ? getGasTankPaymaster(chain, '0.6') : chain.addresses.tokenPaymaster
+    getVersionContracts(chain, '0.6')[kind].address
   const tokenFields = (
     chain: Chain,
     choice: Extract<PaymasterChoice, { kind: 'token' }>,

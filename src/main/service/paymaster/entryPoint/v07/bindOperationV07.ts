@@ -1,7 +1,8 @@
 import type { Address, Hex, RpcStateOverride } from 'viem'
-import { type Chain, type GasTankVersion, getGasTankPaymaster } from '../../../chain'
+import type { Chain } from '../../../chain'
 import { opstationVerifyingPaymasterArtifact } from '../../../chain/artifacts'
 import { getAddressMappingSlot, getStorageSlot, toSlotHex } from '../../../chain/deploy/getStorageSlot'
+import { getVersionContracts } from '../../../chain/versionContracts'
 import type { PackedEntryPointModule } from '../../../entryPoint/v07/createPackedEntryPoint'
 import {
   packInitCode,
@@ -37,11 +38,6 @@ const STUB_LIMITS: Record<PaymasterChoice['kind'], { verification: bigint; postO
 
 const BALANCES_SLOT = getStorageSlot(opstationVerifyingPaymasterArtifact.storage, 'paymasterIdBalances')
 
-/** The token paymaster of EntryPoint v0.7 or v0.8. */
-function getTokenPaymaster(chain: Chain, version: GasTankVersion): Address {
-  return version === '0.8' ? chain.addresses.tokenPaymasterV08 : chain.addresses.tokenPaymasterV07
-}
-
 /**
  * A v0.7 / v0.8 operation of a paymaster request, bound to its EntryPoint module: Opstation's packed paymasters
  * (`contracts/packed/`) sign it, its limits come from the v0.7 estimator with the paymaster's data signed for each
@@ -54,7 +50,7 @@ export function bindOperationV07(
 ): SponsorableOperation {
   const version = module.version
   const paymasterAddress = (chain: Chain, kind: PaymasterChoice['kind']) =>
-    kind === 'verifying' ? getGasTankPaymaster(chain, version) : getTokenPaymaster(chain, version)
+    getVersionContracts(chain, version)[kind].address
 
   const complete = (
     gas: Partial<GasLimits>,
