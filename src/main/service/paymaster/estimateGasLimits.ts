@@ -8,7 +8,8 @@ export const PLACEHOLDER_SIGNATURE = `0x${'ff'.repeat(65)}` as Hex
 
 export type EstimateGasLimitsParameters = {
   chain: Chain
-  op: PartialUserOperation
+  /** With the fees it will be sent with (the paymaster signs them). */
+  op: PartialUserOperation & { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
   /**
    * The paymaster the op will use. `placeholder` has the final length (preVerificationGas counts it); `sign`
    * returns the real paymasterAndData for each simulated op, so the paymaster's validation takes the signed
@@ -31,10 +32,7 @@ export type EstimateGasLimitsParameters = {
  */
 export async function estimateGasLimits(params: EstimateGasLimitsParameters): Promise<GasLimits> {
   const { chain, op, paymaster } = params
-  const gasFees =
-    op.maxFeePerGas !== undefined && op.maxPriorityFeePerGas !== undefined
-      ? { maxFeePerGas: op.maxFeePerGas, maxPriorityFeePerGas: op.maxPriorityFeePerGas }
-      : await getCurrentFees(chain)
+  const gasFees = { maxFeePerGas: op.maxFeePerGas, maxPriorityFeePerGas: op.maxPriorityFeePerGas }
   const estimate = await estimateUserOperationGas({
     chain,
     userOperation: {
@@ -57,10 +55,4 @@ export async function estimateGasLimits(params: EstimateGasLimitsParameters): Pr
     verificationGasLimit: estimate.verificationGasLimit > min ? estimate.verificationGasLimit : min,
     preVerificationGas: estimate.preVerificationGas,
   }
-}
-
-async function getCurrentFees(chain: Chain): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
-  const block = await chain.publicClient.getBlock({ blockTag: 'latest' })
-  const maxPriorityFeePerGas = 1_000_000_000n
-  return { maxFeePerGas: (block.baseFeePerGas ?? 0n) * 2n + maxPriorityFeePerGas, maxPriorityFeePerGas }
 }
