@@ -1,6 +1,6 @@
 import { numberToHex } from 'viem'
 import type { EntryPointVersion } from '../entryPoint'
-import type { PartialUserOperation, SponsorResult } from './types'
+import type { PackedPaymasterFields, PartialUserOperation, SponsorResult } from './types'
 
 /** The op in wire form (quantities as 0x-hex), as webhooks receive it. */
 export function formatUserOperation(op: PartialUserOperation): Record<string, string> {
@@ -32,24 +32,8 @@ export function formatUserOperation(op: PartialUserOperation): Record<string, st
  * not sponsored).
  */
 export function formatSponsorResult(result: SponsorResult, entryPointVersion: EntryPointVersion = '0.6') {
-  if (entryPointVersion !== '0.6') {
-    const fields = result.paymasterFields
-    return {
-      mode: result.mode,
-      MODE: result.mode,
-      ...(fields
-        ? {
-            paymaster: fields.paymaster,
-            paymasterData: fields.paymasterData,
-            paymasterVerificationGasLimit: numberToHex(fields.paymasterVerificationGasLimit),
-            paymasterPostOpGasLimit: numberToHex(fields.paymasterPostOpGasLimit),
-          }
-        : {}),
-      preVerificationGas: numberToHex(result.preVerificationGas),
-      verificationGasLimit: numberToHex(result.verificationGasLimit),
-      callGasLimit: numberToHex(result.callGasLimit),
-    }
-  }
+  if (entryPointVersion !== '0.6')
+    return { mode: result.mode, MODE: result.mode, ...formatHexSponsorResult(result) }
   return {
     mode: result.mode,
     MODE: result.mode,
@@ -57,5 +41,25 @@ export function formatSponsorResult(result: SponsorResult, entryPointVersion: En
     preVerificationGas: result.preVerificationGas.toString(),
     verificationGasLimit: Number(result.verificationGasLimit),
     callGasLimit: Number(result.callGasLimit),
+  }
+}
+
+/** ERC-7769's paymaster fields, the paymaster's two limits as 0x-hex (v0.7+ answers and stub data). */
+export function formatPaymasterFields(fields: PackedPaymasterFields) {
+  return {
+    paymaster: fields.paymaster,
+    paymasterData: fields.paymasterData,
+    paymasterVerificationGasLimit: numberToHex(fields.paymasterVerificationGasLimit),
+    paymasterPostOpGasLimit: numberToHex(fields.paymasterPostOpGasLimit),
+  }
+}
+
+/** The sponsor result with every quantity 0x-hex: the paymaster fields when there are any, and the three limits. */
+export function formatHexSponsorResult(result: SponsorResult) {
+  return {
+    ...(result.paymasterFields ? formatPaymasterFields(result.paymasterFields) : {}),
+    preVerificationGas: numberToHex(result.preVerificationGas),
+    verificationGasLimit: numberToHex(result.verificationGasLimit),
+    callGasLimit: numberToHex(result.callGasLimit),
   }
 }

@@ -1,8 +1,9 @@
-import { type Address, numberToHex } from 'viem'
+import type { Address } from 'viem'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { createStepLog } from '../../policy/createStepLog'
 import { evaluatePolicies } from '../../policy/evaluatePolicies'
 import { SponsorshipRejectedError } from '../errors'
+import { formatPaymasterFields } from '../formatUserOperation'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { NO_POLICIES_WERE_SET } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
@@ -60,12 +61,7 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
       }
       const stub = await op.stub(chain, choice)
       const data = stub.fields
-        ? {
-            paymaster: stub.fields.paymaster,
-            paymasterData: stub.fields.paymasterData,
-            paymasterVerificationGasLimit: numberToHex(stub.fields.paymasterVerificationGasLimit),
-            paymasterPostOpGasLimit: numberToHex(stub.fields.paymasterPostOpGasLimit),
-          }
+        ? formatPaymasterFields(stub.fields)
         : { paymasterAndData: stub.paymasterAndData }
       return { ...data, sponsor: SPONSOR_INFO, isFinal: false }
     },

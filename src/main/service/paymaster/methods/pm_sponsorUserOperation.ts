@@ -1,8 +1,7 @@
-import { numberToHex } from 'viem'
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { parseParam } from '../../jsonrpc/parseParam'
-import { formatSponsorResult } from '../formatUserOperation'
+import { formatHexSponsorResult, formatSponsorResult } from '../formatUserOperation'
 import { parseSponsorableOperation, selectEntryPoint } from '../parseSponsorableOperation'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { rejectSponsorship } from '../rejectSponsorship'
@@ -60,18 +59,8 @@ export function pmSponsorUserOperation(deps: PaymasterDeps) {
 
 /** Pimlico's answer: v0.6 `paymasterAndData`, v0.7+ the four paymaster fields, and the gas limits, all 0x-hex. */
 function toHexResult(result: SponsorResult) {
-  const fields = result.paymasterFields
   return {
-    ...(fields
-      ? {
-          paymaster: fields.paymaster,
-          paymasterData: fields.paymasterData,
-          paymasterVerificationGasLimit: numberToHex(fields.paymasterVerificationGasLimit),
-          paymasterPostOpGasLimit: numberToHex(fields.paymasterPostOpGasLimit),
-        }
-      : { paymasterAndData: result.paymasterAndData }),
-    preVerificationGas: numberToHex(result.preVerificationGas),
-    verificationGasLimit: numberToHex(result.verificationGasLimit),
-    callGasLimit: numberToHex(result.callGasLimit),
+    ...(result.paymasterFields ? {} : { paymasterAndData: result.paymasterAndData }),
+    ...formatHexSponsorResult(result),
   }
 }
