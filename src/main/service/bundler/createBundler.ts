@@ -3,7 +3,7 @@ import { getDepositInfo } from '../chain/entryPoint/getDepositInfo'
 import { requestRpc } from '../chain/node/requestRpc'
 import type { Chain } from '../chain/types'
 import { createConcurrencyLimit } from '../createConcurrencyLimit'
-import { createEntryPoints, hasEntryPoint } from '../entryPoint'
+import { createEntryPoints, listServedEntryPoints } from '../entryPoint'
 import type { EntryPointModule, EntryPoints } from '../entryPoint/types'
 import type { EventBus } from '../events'
 import { Erc7769Code, RpcCode } from '../jsonrpc/codes'
@@ -145,7 +145,7 @@ export function createBundler({
   log,
   options: overrides,
   settings,
-  entryPoints = createEntryPoints((module) => hasEntryPoint(chain, module)),
+  entryPoints = createEntryPoints((module) => listServedEntryPoints(chain).includes(module)),
 }: CreateBundlerParameters): Bundler {
   const options: BundlerOptions = { ...defaultBundlerOptions, ...overrides }
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)

@@ -53,5 +53,13 @@ export function hasEntryPoint(
   return !chain.missing.includes(name) && !chain.mismatched.includes(name)
 }
 
+/** The EntryPoint modules this chain serves (its EntryPoint deployed with the canonical code), oldest first. */
+export function listServedEntryPoints(chain: {
+  missing: readonly string[]
+  mismatched: readonly string[]
+}): EntryPointModule[] {
+  return allEntryPoints.filter((module) => hasEntryPoint(chain, module))
+}
+
 export type { EntryPointModule, EntryPoints, EntryPointVersion, UserOperationBase } from './types'
 export { entryPointV06, entryPointV07, entryPointV08 }

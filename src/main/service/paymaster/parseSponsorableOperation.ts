@@ -1,12 +1,11 @@
 import { type Address, getAddress } from 'viem'
 import type { Chain } from '../chain'
 import {
-  allEntryPoints,
   type EntryPointModule,
   entryPointV06,
   entryPointV07,
   entryPointV08,
-  hasEntryPoint,
+  listServedEntryPoints,
 } from '../entryPoint'
 import type { PackedEntryPointModule } from '../entryPoint/v07/createPackedEntryPoint'
 import { InvalidInputError } from '../errors'
@@ -40,7 +39,7 @@ const GAS_FIELDS = [
  * v0.8 with an `eip7702Auth`. The chain must hold that EntryPoint's paymasters.
  */
 export function selectEntryPoint(chain: Chain, op: unknown, named: Address | undefined): EntryPointModule {
-  const served = allEntryPoints.filter((m) => hasEntryPoint(chain, m))
+  const served = listServedEntryPoints(chain)
   if (named) {
     const module = served.find((m) => m.address.toLowerCase() === named.toLowerCase())
     if (!module)

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { allEntryPoints, hasEntryPoint } from '../../entryPoint'
+import { listServedEntryPoints } from '../../entryPoint'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 
@@ -9,8 +9,7 @@ export function pmSupportedEntryPoints(deps: PaymasterDeps) {
     name: 'pm_supportedEntryPoints',
     params: z.array(z.unknown()),
     handler: () => {
-      const chain = requireChain(deps)
-      return allEntryPoints.filter((m) => hasEntryPoint(chain, m)).map((m) => m.address)
+      return listServedEntryPoints(requireChain(deps)).map((m) => m.address)
     },
   })
 }
