@@ -22,6 +22,7 @@ import { registerUserOperationRoutes } from './console/userOperations.routes'
 import { ChainError, StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
 import { createMethodRegistry, type RpcMethod } from './jsonrpc/defineMethod'
+import type { Logger } from './log'
 import { findPackageRoot, readPackageVersion } from './packageRoot'
 import { createPaymaster } from './paymaster/createPaymaster'
 import { buildServer } from './server/buildServer'
@@ -177,11 +178,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
 
     // dApps created while no chain ran (or on another node) get their gas tanks now, and dApps from before
     // EntryPoint v0.7/v0.8 the tanks of those versions.
-    if (provisionDapp) {
-      for (const dapp of store.data.dapps.filter((d) => d.chainId === chainId)) {
-        await provisionDapp(dapp).catch((err) => log.warn({ err, dapp: dapp.id }, 'gas tank not created'))
-      }
-    }
+    if (chain) await provisionGasTanks(chain, store, log)
 
     const server = app
     const runningChain = chain
@@ -245,15 +242,26 @@ function formatHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-/**
- * Gives a dApp its on-chain gas tanks (a paymasterId on the verifying paymaster of each EntryPoint version), once;
- * a dApp from before v0.7/v0.8 gets the tanks it lacks.
- */
+/** Gives a new dApp its on-chain gas tanks (a paymasterId on the verifying paymaster of each EntryPoint version). */
 async function provisionGasTank(chain: Chain, store: Store, dapp: Dapp): Promise<void> {
-  if (dapp.chainId !== chain.chainId) return
-  if (dapp.paymasterId) return ensureGasTanks(chain, dapp.paymasterId as Address)
+  if (dapp.chainId !== chain.chainId || dapp.paymasterId) return
   const { paymasterId } = await createGasTank(chain)
   await setDappPaymasterId(store, dapp.id, paymasterId)
+}
+
+/**
+ * At start: every dApp of this chain without a gas tank gets one (its creation failed while the chain was away),
+ * and dApps from before v0.7/v0.8 get the tanks they lack.
+ */
+async function provisionGasTanks(chain: Chain, store: Store, log: Logger): Promise<void> {
+  const dapps = store.data.dapps.filter((d) => d.chainId === chain.chainId)
+  for (const dapp of dapps.filter((d) => !d.paymasterId)) {
+    await provisionGasTank(chain, store, dapp).catch((err) =>
+      log.warn({ err, dapp: dapp.id }, 'gas tank not created'),
+    )
+  }
+  const paymasterIds = dapps.flatMap((d) => (d.paymasterId ? [d.paymasterId as Address] : []))
+  await ensureGasTanks(chain, paymasterIds).catch((err) => log.warn({ err }, 'gas tanks not completed'))
 }
 
 function settingsToConfig(settings: Settings): Partial<ServiceConfigInput> {

@@ -39,21 +39,25 @@ export function listGasTankVersions(chain: Chain): GasTankVersion[] {
 }
 
 /**
- * Dev chains: gives a dApp created before EntryPoint v0.7/v0.8 came their gas tanks, funding each tank of
- * `paymasterId` that was never deposited to (no `GasTankDeposited` event) with the default amount. A tank emptied
- * on purpose stays empty.
+ * Dev chains: gives dApps created before EntryPoint v0.7/v0.8 came their gas tanks, funding each tank of the given
+ * `paymasterIds` that was never deposited to (no `GasTankDeposited` event) with the default amount. A tank emptied
+ * on purpose stays empty. One log query per version, whatever the number of dApps.
  */
-export async function ensureGasTanks(chain: Chain, paymasterId: Address): Promise<void> {
-  if (!chain.capabilities.isDev) return
+export async function ensureGasTanks(chain: Chain, paymasterIds: readonly Address[]): Promise<void> {
+  if (!chain.capabilities.isDev || paymasterIds.length === 0) return
   for (const version of listGasTankVersions(chain)) {
     if (version === '0.6') continue
     const deposits = await chain.publicClient.getContractEvents({
       address: getGasTankPaymaster(chain, version),
       abi: gasTankAbi,
       eventName: 'GasTankDeposited',
-      args: { paymasterId },
+      args: { paymasterId: [...paymasterIds] },
       fromBlock: 0n,
     })
-    if (deposits.length === 0) await depositToGasTank(chain, paymasterId, chain.gasTankDefaultWei, version)
+    const funded = new Set(deposits.map((log) => log.args.paymasterId?.toLowerCase()))
+    for (const paymasterId of paymasterIds) {
+      if (!funded.has(paymasterId.toLowerCase()))
+        await depositToGasTank(chain, paymasterId, chain.gasTankDefaultWei, version)
+    }
   }
 }
