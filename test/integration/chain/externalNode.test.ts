@@ -11,6 +11,8 @@ import {
   startChain,
   verifyingPaymasterAbi,
 } from '../../../src/main/service/chain'
+import { zooDeployments, zooEtchedDeployers } from '../../../src/main/service/chain/accountZoo/zooDeployments'
+import { zooStakes } from '../../../src/main/service/chain/accountZoo/zooSetup'
 import { buildDeploymentPlan } from '../../../src/main/service/chain/deploy/buildDeploymentPlan'
 import { startPlainAnvil } from '../../helpers/startPlainAnvil'
 import { makeDataDir } from './userOpHelpers'
@@ -94,8 +96,25 @@ describe('external node', () => {
     expect(chain.chainId).toBe(1337)
     // chain id 1337 counts as a dev chain: keys are generated, the executor is funded from the node's own account.
     expect(chain.capabilities).toMatchObject({ isDev: true, devPrefix: null })
+    // The account zoo: what Safe's and Biconomy's deployers make (they need set code on a fresh node), and the
+    // operators' set-up that needs impersonation (Kernel's allow-lists, factory stakes).
+    const zooMissing = [
+      ...zooEtchedDeployers.map((d) => d.name),
+      ...zooDeployments
+        .filter((d) => d.deployer !== 'create2Deployer')
+        .flatMap((d) => d.contracts.map((c) => c.name)),
+      'kernelFactoryV2 (owner set-up)',
+      'kernelMetaFactory (owner set-up)',
+      ...zooStakes.filter((s) => s.factory !== 'nexusK1ValidatorFactory').map((s) => `${s.factory} (stake)`),
+    ]
     expect(chain.missing.sort()).toEqual(
-      ['ecdsaModule', 'fallbackHandler', 'smartAccountFactory', 'smartAccountImplementation'].sort(),
+      [
+        'ecdsaModule',
+        'fallbackHandler',
+        'smartAccountFactory',
+        'smartAccountImplementation',
+        ...zooMissing,
+      ].sort(),
     )
     expect(chain.mismatched).toEqual([])
     expect(chain.addresses.entryPoint).toBe(canonicalAddresses.entryPoint)

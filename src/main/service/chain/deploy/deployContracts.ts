@@ -1,5 +1,6 @@
 import { type Address, concat, type Hex, keccak256, numberToHex, type PublicClient } from 'viem'
 import type { Logger } from '../../log'
+import { deployAccountZoo } from '../accountZoo/deployAccountZoo'
 import { canonicalAddresses, create2DeployerRuntimeCode, defaults, testTokens } from '../constants'
 import { requestRpc } from '../node/requestRpc'
 import type { ChainAddresses, ExecutorClient, NodeCapabilities } from '../types'
@@ -236,5 +237,11 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
       log: p.log,
     })
   }
-  return { addresses, missing, mismatched, deployed }
+  const zoo = await deployAccountZoo(p)
+  return {
+    addresses,
+    missing: [...missing, ...zoo.missing],
+    mismatched: [...mismatched, ...zoo.mismatched],
+    deployed: [...deployed, ...zoo.deployed],
+  }
 }

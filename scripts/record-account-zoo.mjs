@@ -1,0 +1,484 @@
+#!/usr/bin/env node
+/**
+ * Records the canonical deployment data of the smart accounts' contracts (the "account zoo") into
+ * `src/main/service/chain/accountZoo/zooDeployments.ts`, which the chain module replays at start (CREATE2, nothing
+ * fetched at run time).
+ *
+ * Source: the deployment list of permissionless.js's own test environment
+ *   repository pimlicolabs/permissionless.js, `packages/permissionless-test/mock-aa-infra/alto/constants/` and
+ *   `.../alto/index.ts` (MIT licence, Copyright (c) 2023 Pimlico). Each constant there is the calldata sent to a
+ *   deterministic deployer: salt ‖ creation code for the CREATE2 deployer 0x4e59b448… and Safe's singleton factory
+ *   0x914d7Fec…, `deploy(bytes32,bytes)` for Biconomy's deployer 0x988C135a…. The creation code is the projects'
+ *   own published build (Safe 1.4.1 and safe-modules 4337 v0.2.0/v0.3.0, Kernel v2.1-v2.4 and v3.0-v3.3, LightAccount
+ *   v1.1.0 and v2.0.0, Trust Barz, Etherspot ModularEtherspotWallet, thirdweb AccountFactory, Biconomy Nexus 1.0.x):
+ *   byte-exact, so every contract lands at the address the SDKs hard-code.
+ *
+ * The script replays every deployment on a fresh anvil (from `@foundry-rs/anvil-*`) for chain ids 31337 and 1337,
+ * and records, for each contract (also those a constructor creates), its address and runtime code hash. A contract
+ * whose code differs by chain id (EIP-712 domain cached in an immutable) is recorded per chain id.
+ *
+ * Usage: node scripts/record-account-zoo.mjs <permissionless.js git directory or checkout> [commit]
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createPublicClient, createTestClient, getAddress, http, keccak256, parseEther } from 'viem'
+
+const require = createRequire(import.meta.url)
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const outFile = join(root, 'src/main/service/chain/accountZoo/zooDeployments.ts')
+const CONSTANTS_DIR = 'packages/permissionless-test/mock-aa-infra/alto/constants'
+const CHAIN_IDS = [31337, 1337]
+
+const DEPLOYERS = {
+  create2Deployer: '0x4e59b44847b379578588920ca78fbf26c0b4956c',
+  safeSingletonFactory: '0x914d7Fec6aaC8cd542e72Bca78B30650d45643d7',
+  biconomyDeployer: '0x988C135a1049Ce61730724afD342fb7C56CD2776',
+}
+
+/**
+ * What is taken, in deployment order: [constant, account family, deployer, the contracts it creates (name, address)].
+ * EntryPoints, SimpleAccount factories and Biconomy Smart Account v2 are deployed by Opstation's own plan; Safe's
+ * ERC-7579 adapter and its registry (which need attestations) are not taken.
+ */
+const DEPLOYMENTS = [
+  [
+    'SAFE_V06_MODULE_SETUP_CREATECALL',
+    'safe',
+    'create2Deployer',
+    [['safeModuleSetupV06', '0x8EcD4ec46D4D2a6B64fE960B3D64e8B94B2234eb']],
+  ],
+  [
+    'SAFE_V06_MODULE_CREATECALL',
+    'safe',
+    'create2Deployer',
+    [['safe4337ModuleV06', '0xa581c4A4DB7175302464fF3C06380BC3270b4037']],
+  ],
+  [
+    'SAFE_V07_MODULE_SETUP_CREATECALL',
+    'safe',
+    'create2Deployer',
+    [['safeModuleSetupV07', '0x2dd68b007B46fBe91B9A7c3EDa5A7a1063cB5b47']],
+  ],
+  [
+    'SAFE_V07_MODULE_CREATECALL',
+    'safe',
+    'create2Deployer',
+    [['safe4337ModuleV07', '0x75cf11467937ce3F2f357CE24ffc3DBF8fD5c226']],
+  ],
+  [
+    'SAFE_PROXY_FACTORY_CREATECALL',
+    'safe',
+    'safeSingletonFactory',
+    [['safeProxyFactory', '0x4e1DCf7AD4e460CfD30791CCC4F9c8a4f820ec67']],
+  ],
+  [
+    'SAFE_SINGLETON_CREATECALL',
+    'safe',
+    'safeSingletonFactory',
+    [['safeSingleton', '0x41675C099F32341bf84BFc5382aF534df5C7461a']],
+  ],
+  [
+    'SAFE_MULTI_SEND_CREATECALL',
+    'safe',
+    'safeSingletonFactory',
+    [['safeMultiSend', '0x38869bf66a61cF6bDB996A6aE40D5853Fd43B526']],
+  ],
+  [
+    'SAFE_MULTI_SEND_CALL_ONLY_CREATECALL',
+    'safe',
+    'safeSingletonFactory',
+    [['safeMultiSendCallOnly', '0x9641d764fc13c8B624c04430C7356C1C7C8102e2']],
+  ],
+  [
+    'KERNEL_V06_ECDSA_VALIDATOR_V2_2_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelEcdsaValidatorV2', '0xd9AB5096a832b9ce79914329DAEE236f8Eea0390']],
+  ],
+  [
+    'KERNEL_V06_ACCOUNT_V2_1_LOGIC_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelV2_1', '0xf048AD83CB2dfd6037A43902a2A5Be04e53cd2Eb']],
+  ],
+  [
+    'KERNEL_V06_ACCOUNT_V2_2_LOGIC_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelV2_2', '0x0DA6a956B9488eD4dd761E59f52FDc6c8068E6B5']],
+  ],
+  [
+    'KERNEL_V06_ACCOUNT_V2_3_LOGIC_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelV2_3', '0xD3F582F6B4814E989Ee8E96bc3175320B5A540ab']],
+  ],
+  [
+    'KERNEL_V06_ACCOUNT_V2_4_LOGIC_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelV2_4', '0xd3082872F8B06073A021b4602e022d5A070d7cfC']],
+  ],
+  [
+    'KERNEL_V06_FACTORY_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelFactoryV2', '0x5de4839a76cf55d0c90e2061ef4386d962E15ae3']],
+  ],
+  [
+    'KERNEL_V07_ECDSA_VALIDATOR_V3_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelEcdsaValidatorV3_0', '0x8104e3Ad430EA6d354d013A6789fDFc71E671c43']],
+  ],
+  [
+    'KERNEL_V07_ACCOUNT_V3_LOGIC_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelV3_0', '0x94F097E1ebEB4ecA3AAE54cabb08905B239A7D27']],
+  ],
+  [
+    'KERNEL_V07_FACTORY_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelFactoryV3_0', '0x6723b44Abeec4E71eBE3232BD5B455805baDD22f']],
+  ],
+  [
+    'KERNEL_V07_META_FACTORY_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelMetaFactory', '0xd703aaE79538628d27099B8c4f621bE4CCd142d5']],
+  ],
+  [
+    'KERNEL_V07_V3_1_ECDSA_VALIDATOR_V3_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelEcdsaValidatorV3_1', '0x845ADb2C711129d4f3966735eD98a9F09fC4cE57']],
+  ],
+  [
+    'KERNEL_V07_V3_1_ACCOUNT_V3_LOGIC_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelV3_1', '0xBAC849bB641841b44E965fB01A4Bf5F074f84b4D']],
+  ],
+  [
+    'KERNEL_V07_V3_1_FACTORY_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelFactoryV3_1', '0xaac5D4240AF87249B3f71BC8E4A2cae074A3E419']],
+  ],
+  [
+    'KERNEL_V07_V3_1_WEB_AUTHN_VALIDATOR_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelWebAuthnValidatorV3_1', '0x7ab16Ff354AcB328452F1D445b3Ddee9a91e9e69']],
+  ],
+  [
+    'KERNEL_V07_V3_2_ACCOUNT_V3_LOGIC_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelV3_2', '0xD830D15D3dc0C269F3dBAa0F3e8626d33CFdaBe1']],
+  ],
+  [
+    'KERNEL_V07_V3_2_FACTORY_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelFactoryV3_2', '0x7a1dBAB750f12a90EB1B60D2Ae3aD17D4D81EfFe']],
+  ],
+  [
+    'KERNEL_V07_V3_3_ACCOUNT_V3_LOGIC_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelV3_3', '0xd6CEDDe84be40893d153Be9d467CD6aD37875b28']],
+  ],
+  [
+    'KERNEL_V07_V3_3_FACTORY_CREATECALL',
+    'kernel',
+    'create2Deployer',
+    [['kernelFactoryV3_3', '0x2577507b78c2008Ff367261CB6285d44ba5eF2E9']],
+  ],
+  [
+    'LIGHT_ACCOUNT_FACTORY_V110_CREATECALL',
+    'light',
+    'create2Deployer',
+    [
+      ['lightAccountFactoryV1_1', '0x00004EC70002a32400f8ae005A26081065620D20'],
+      ['lightAccountV1_1', '0xae8c656ad28F2B59a196AB61815C16A0AE1c3cba'],
+    ],
+  ],
+  [
+    'LIGHT_ACCOUNT_FACTORY_V200_CREATECALL',
+    'light',
+    'create2Deployer',
+    [
+      ['lightAccountFactoryV2', '0x0000000000400CdFef5E2714E63d8040b700BC24'],
+      ['lightAccountV2', '0x8E8e658E22B12ada97B402fF0b044D6A325013C7'],
+    ],
+  ],
+  [
+    'TRUST_FACTORY_V06_CREATECALL',
+    'trust',
+    'create2Deployer',
+    [['trustFactory', '0x729c310186a57833f622630a16d13f710b83272a']],
+  ],
+  [
+    'TRUST_SECP256K1_VERIFICATION_FACET_CREATECALL',
+    'trust',
+    'create2Deployer',
+    [['trustSecp256k1VerificationFacet', '0x81b9E3689390C7e74cF526594A105Dea21a8cdD5']],
+  ],
+  [
+    'TRUST_ACCOUNT_FACET_CREATE_CALL',
+    'trust',
+    'create2Deployer',
+    [['trustAccountFacet', '0xFde53272dcd7938d16E031A6989753c321728332']],
+  ],
+  [
+    'TRUST_DIAMOND_CUT_FACET_CREATE_CALL',
+    'trust',
+    'create2Deployer',
+    [['trustDiamondCutFacet', '0x0B9504140771C3688Ff041917192277D2f52E1e0']],
+  ],
+  [
+    'TRUST_TOKEN_RECEIVER_FACET_CREATE_CALL',
+    'trust',
+    'create2Deployer',
+    [['trustTokenReceiverFacet', '0x3143E1C0Af0Cdc153423863923Cf4e3818e34Daa']],
+  ],
+  [
+    'TRUST_DIAMOND_LOUPE_FACET_CREATE_CALL',
+    'trust',
+    'create2Deployer',
+    [['trustDiamondLoupeFacet', '0xCe36b85d12D81cd619C745c7717f3396E184Ac7C']],
+  ],
+  [
+    'TRUST_DEFAULT_FALLBACK_HANDLER',
+    'trust',
+    'create2Deployer',
+    [['trustDefaultFallbackHandler', '0x2e7f1dAe1F3799d20f5c31bEFdc7A620f664728D']],
+  ],
+  [
+    'ETHERSPOT_WALLET_FACTORY_CREATECALL',
+    'etherspot',
+    'create2Deployer',
+    [['etherspotWalletFactory', '0x2A40091f044e48DEB5C0FCbc442E443F3341B451']],
+  ],
+  [
+    'ETHERSPOT_IMPLEMENTATION',
+    'etherspot',
+    'create2Deployer',
+    [['etherspotWallet', '0x339eAB59e54fE25125AceC3225254a0cBD305A7b']],
+  ],
+  [
+    'ETHERSPOT_BOOTSTRAP_CREATECALL',
+    'etherspot',
+    'create2Deployer',
+    [['etherspotBootstrap', '0x0D5154d7751b6e2fDaa06F0cC9B400549394C8AA']],
+  ],
+  [
+    'ETHERSPOT_MULTIPLE_OWNER_ECDSA_VALIDATOR_CREATECALL',
+    'etherspot',
+    'create2Deployer',
+    [['etherspotMultipleOwnerEcdsaValidator', '0x0740Ed7c11b9da33d9C80Bd76b826e4E90CC1906']],
+  ],
+  [
+    'THIRDWEB_FACTORY_V06_CREATECALL',
+    'thirdweb',
+    'create2Deployer',
+    [['thirdwebFactoryV06', '0x85e23b94e7F5E9cC1fF78BCe78cfb15B81f0DF00']],
+  ],
+  [
+    'THIRDWEB_FACTORY_V07_CREATECALL',
+    'thirdweb',
+    'create2Deployer',
+    [['thirdwebFactoryV07', '0x4be0ddfebca9a5a4a617dee4dece99e7c862dceb']],
+  ],
+  [
+    'NEXUS_BOOTSTRAP_LIB_CREATECALL',
+    'nexus',
+    'create2Deployer',
+    [['nexusBootstrapLib', '0x6c77ddf87a1717465d29f8f16f44711eb0c839c0']],
+  ],
+  [
+    'NEXUS_K1_VALIDATOR_CREATECALL',
+    'nexus',
+    'biconomyDeployer',
+    [['nexusK1Validator', '0x00000004171351c442B202678c48D8AB5B321E8f']],
+  ],
+  [
+    'NEXUS_ACCOUNT_IMPLEMENTATION_CREATECALL',
+    'nexus',
+    'biconomyDeployer',
+    [['nexusImplementation', '0x000000039dfcAd030719B07296710F045F0558f7']],
+  ],
+  [
+    'NEXUS_ACCOUNT_BOOTSTRAPPER_CREATECALL',
+    'nexus',
+    'biconomyDeployer',
+    [['nexusBootstrap', '0x00000008c901d8871b6F6942De0B5D9cCf3873d3']],
+  ],
+  [
+    'NEXUS_K1_VALIDATOR_FACTORY_CREATECALL',
+    'nexus',
+    'biconomyDeployer',
+    [['nexusK1ValidatorFactory', '0x00000bb19a3579F4D779215dEf97AFbd0e30DB55']],
+  ],
+]
+
+/** Deployed first (by Opstation's own plan on the service's chain), not recorded. */
+const PREREQUISITES = [
+  'ENTRY_POINT_V06_CREATECALL',
+  'ENTRY_POINT_V07_CREATECALL',
+  'ENTRY_POINT_V08_CREATECALL',
+]
+
+/** Deployers that are not there on a fresh node: their runtime code is set (dev nodes). */
+const ETCHED = [
+  ['safeSingletonFactory', 'SAFE_SINGLETON_FACTORY_BYTECODE'],
+  ['biconomyDeployer', 'BICONOMY_SINGLETON_FACTORY_BYTECODE'],
+]
+
+function readSource(source, commit) {
+  const isGitDir = existsSync(join(source, 'HEAD')) && !existsSync(join(source, 'package.json'))
+  const git = (...args) =>
+    execFileSync('git', ['--git-dir', isGitDir ? source : join(source, '.git'), ...args]).toString()
+  const rev = commit ?? git('rev-parse', 'HEAD').trim()
+  const files = git('ls-tree', '-r', '--name-only', rev, CONSTANTS_DIR).trim().split('\n')
+  const constants = {}
+  for (const file of files) {
+    const text = git('show', `${rev}:${file}`)
+    for (const m of text.matchAll(/export const ([A-Z0-9_]+)(?:: *Hex)? *=\s*"(0x[0-9a-fA-F]*)"/g))
+      constants[m[1]] = m[2]
+  }
+  return { rev, constants }
+}
+
+function anvilBinary() {
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch]
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`
+  const dir = dirname(require.resolve(`${pkg}/package.json`))
+  for (const candidate of [join(dir, 'bin', 'anvil'), join(dir, 'anvil')])
+    if (existsSync(candidate)) return candidate
+  throw new Error(`anvil not found in ${dir}`)
+}
+
+async function startAnvil(chainId, port) {
+  const child = spawn(anvilBinary(), ['--port', String(port), '--chain-id', String(chainId), '--silent'], {
+    stdio: 'ignore',
+  })
+  const url = `http://127.0.0.1:${port}`
+  const client = createPublicClient({ transport: http(url) })
+  for (let i = 0; i < 100; i++) {
+    try {
+      await client.getChainId()
+      return { child, url, client }
+    } catch {
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  child.kill()
+  throw new Error('anvil did not start')
+}
+
+/** Replays the deployments on a fresh anvil; returns address → code hash of every contract named. */
+async function replay(chainId, port, constants) {
+  const { child, url, client } = await startAnvil(chainId, port)
+  try {
+    const test = createTestClient({ mode: 'anvil', transport: http(url) })
+    for (const [name, constant] of ETCHED)
+      await test.setCode({ address: DEPLOYERS[name], bytecode: constants[constant] })
+    const [from] = await client.request({ method: 'eth_accounts' })
+    await test.setBalance({ address: from, value: parseEther('1000') })
+    // The EntryPoints first, as on the service's chain (some constructors read them).
+    for (const constant of PREREQUISITES) {
+      const hash = await client.request({
+        method: 'eth_sendTransaction',
+        params: [{ from, to: DEPLOYERS.create2Deployer, data: constants[constant], gas: '0xe4e1c0' }],
+      })
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    }
+    const hashes = {}
+    for (const [constant, , deployer, creates] of DEPLOYMENTS) {
+      const hash = await client.request({
+        method: 'eth_sendTransaction',
+        params: [{ from, to: DEPLOYERS[deployer], data: constants[constant], gas: '0xe4e1c0' }],
+      })
+      const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+      if (receipt.status !== 'success') throw new Error(`${constant} reverted`)
+      for (const [name, address] of creates) {
+        const code = await client.getCode({ address })
+        if (!code || code === '0x') throw new Error(`${constant} did not create ${name} at ${address}`)
+        hashes[name] = keccak256(code)
+      }
+    }
+    return hashes
+  } finally {
+    child.kill()
+  }
+}
+
+const [source, commit] = process.argv.slice(2)
+if (!source) {
+  console.error(
+    'usage: node scripts/record-account-zoo.mjs <permissionless.js git directory or checkout> [commit]',
+  )
+  process.exit(2)
+}
+const { rev, constants } = readSource(resolve(source), commit)
+for (const name of [...DEPLOYMENTS.map((d) => d[0]), ...ETCHED.map((e) => e[1]), ...PREREQUISITES]) {
+  if (!constants[name]) throw new Error(`constant ${name} not found in ${CONSTANTS_DIR}`)
+}
+const byChain = {}
+for (const [i, chainId] of CHAIN_IDS.entries()) byChain[chainId] = await replay(chainId, 18545 + i, constants)
+
+const etched = ETCHED.map(([name, constant]) => ({
+  name,
+  address: getAddress(DEPLOYERS[name]),
+  code: constants[constant],
+}))
+const deployments = DEPLOYMENTS.map(([constant, account, deployer, creates]) => ({
+  source: constant,
+  account,
+  deployer,
+  data: constants[constant],
+  contracts: creates.map(([name, address]) => {
+    const [first, ...rest] = CHAIN_IDS.map((id) => byChain[id][name])
+    const sameEverywhere = rest.every((h) => h === first)
+    return {
+      name,
+      address: getAddress(address),
+      // One hash, or per chain id where the code holds the chain id (an EIP-712 domain cached at construction).
+      codeHash: sameEverywhere ? first : Object.fromEntries(CHAIN_IDS.map((id) => [id, byChain[id][name]])),
+    }
+  }),
+}))
+
+const header = `// Generated by scripts/record-account-zoo.mjs. Do not edit; re-run the script.
+// Source: https://github.com/pimlicolabs/permissionless.js/tree/${rev}/${CONSTANTS_DIR}
+// (MIT licence, Copyright (c) 2023 Pimlico): calldata of each deployment to its deterministic deployer.
+`
+const body = `
+export const zooSource = ${JSON.stringify({ repository: 'pimlicolabs/permissionless.js', commit: rev, path: CONSTANTS_DIR, licence: 'MIT' }, null, 2)} as const
+
+/** Deployers set by code on dev nodes (absent from a fresh node). */
+export const zooEtchedDeployers = ${JSON.stringify(etched, null, 2)} as const
+
+/** In order: each deployment's calldata to its deployer, and the contracts it creates with their code hashes. */
+export const zooDeployments: readonly ZooDeployment[] = ${JSON.stringify(deployments, null, 2)} as const
+
+export type ZooDeployment = {
+  source: string
+  account: string
+  deployer: 'create2Deployer' | 'safeSingletonFactory' | 'biconomyDeployer'
+  data: \`0x\${string}\`
+  contracts: readonly { name: string; address: \`0x\${string}\`; codeHash: \`0x\${string}\` | Readonly<Record<string, \`0x\${string}\`>> }[]
+}
+`
+writeFileSync(outFile, header + body)
+const chainDependent = deployments.flatMap((d) => d.contracts).filter((c) => typeof c.codeHash !== 'string')
+console.log(
+  `wrote ${outFile}: ${deployments.length} deployments, ${deployments.flatMap((d) => d.contracts).length} contracts (${chainDependent.length} with chain-dependent code: ${chainDependent.map((c) => c.name).join(', ')})`,
+)

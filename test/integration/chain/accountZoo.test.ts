@@ -1,0 +1,95 @@
+import { keccak256, parseAbi } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Chain, entryPointAbi, startChain } from '../../../src/main/service/chain'
+import { getExpectedCodeHash, getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
+import { zooDeployments, zooEtchedDeployers } from '../../../src/main/service/chain/accountZoo/zooDeployments'
+import { zooStakes } from '../../../src/main/service/chain/accountZoo/zooSetup'
+import { makeDataDir } from './userOpHelpers'
+
+const zooContracts = zooDeployments.flatMap((d) => d.contracts)
+
+describe('the account zoo on the embedded chain', () => {
+  let dataDir: Awaited<ReturnType<typeof makeDataDir>>
+  let chain: Chain | undefined
+
+  beforeAll(async () => {
+    dataDir = await makeDataDir()
+    chain = await startChain({ dataDir: dataDir.dir })
+  }, 60_000)
+  afterAll(async () => {
+    await chain?.stop()
+    await dataDir.remove()
+  })
+
+  it('deploys every account contract at the address the SDKs hard-code, with its recorded code hash', async () => {
+    const c = chain!
+    expect(c.missing).toEqual([])
+    expect(c.mismatched).toEqual([])
+    for (const contract of zooContracts) {
+      const code = await c.publicClient.getCode({ address: contract.address })
+      expect(code && keccak256(code), contract.name).toBe(getExpectedCodeHash(contract, c.chainId))
+      expect(c.deployed, contract.name).toContain(contract.name)
+    }
+    for (const deployer of zooEtchedDeployers) {
+      const code = await c.publicClient.getCode({ address: deployer.address })
+      expect(code, deployer.name).toBe(deployer.code)
+    }
+    // A few the SDKs name in their own code (permissionless, @zerodev/sdk, Alchemy's account-kit).
+    expect(getZooAddress('safe4337ModuleV07')).toBe('0x75cf11467937ce3F2f357CE24ffc3DBF8fD5c226')
+    expect(getZooAddress('kernelMetaFactory')).toBe('0xd703aaE79538628d27099B8c4f621bE4CCd142d5')
+    expect(getZooAddress('lightAccountFactoryV2')).toBe('0x0000000000400CdFef5E2714E63d8040b700BC24')
+    expect(getZooAddress('nexusK1ValidatorFactory')).toBe('0x00000bb19a3579F4D779215dEf97AFbd0e30DB55')
+  })
+
+  it('stakes the factories their operators stake on mainnet (1 ETH, one day), on their EntryPoint', async () => {
+    for (const { factory, entryPoint } of zooStakes) {
+      const info = await chain!.publicClient.readContract({
+        address: entryPoint,
+        abi: entryPointAbi,
+        functionName: 'getDepositInfo',
+        args: [getZooAddress(factory)],
+      })
+      expect(info.staked, factory).toBe(true)
+      expect(info.stake, factory).toBe(10n ** 18n)
+      expect(info.unstakeDelaySec, factory).toBe(86_400)
+    }
+  })
+
+  it("lets Kernel's factories create accounts: v2 implementations and v3 factories are allowed by their owner", async () => {
+    const abi = parseAbi([
+      'function isAllowedImplementation(address) view returns (bool)',
+      'function approved(address) view returns (bool)',
+    ])
+    for (const implementation of ['kernelV2_1', 'kernelV2_2', 'kernelV2_3', 'kernelV2_4']) {
+      const allowed = await chain!.publicClient.readContract({
+        address: getZooAddress('kernelFactoryV2'),
+        abi,
+        functionName: 'isAllowedImplementation',
+        args: [getZooAddress(implementation)],
+      })
+      expect(allowed, implementation).toBe(true)
+    }
+    for (const factory of [
+      'kernelFactoryV3_0',
+      'kernelFactoryV3_1',
+      'kernelFactoryV3_2',
+      'kernelFactoryV3_3',
+    ]) {
+      const allowed = await chain!.publicClient.readContract({
+        address: getZooAddress('kernelMetaFactory'),
+        abi,
+        functionName: 'approved',
+        args: [getZooAddress(factory)],
+      })
+      expect(allowed, factory).toBe(true)
+    }
+  })
+
+  it('finds everything in place on the next start and deploys nothing', async () => {
+    await chain!.stop()
+    chain = await startChain({ dataDir: dataDir.dir })
+    expect(chain.deployed).toEqual([])
+    expect(chain.missing).toEqual([])
+    expect(chain.mismatched).toEqual([])
+  }, 60_000)
+})

@@ -1,0 +1,261 @@
+import {
+  toBiconomySmartAccount,
+  toEtherspotSmartAccount,
+  toKernelSmartAccount,
+  toLightSmartAccount,
+  toNexusSmartAccount,
+  toSafeSmartAccount,
+  toSimpleSmartAccount,
+  toThirdwebSmartAccount,
+  toTrustSmartAccount,
+} from 'permissionless/accounts'
+import {
+  type Address,
+  encodeFunctionData,
+  http,
+  type LocalAccount,
+  type PublicClient,
+  parseAbi,
+  parseEther,
+  zeroAddress,
+} from 'viem'
+import {
+  createBundlerClient,
+  createPaymasterClient,
+  entryPoint06Address,
+  entryPoint07Address,
+  entryPoint08Address,
+  type SmartAccount,
+} from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fundEth, testTokenAbi } from '../../../src/main/service/chain'
+import { getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
+import { startTestService, type TestService } from '../../helpers/startTestService'
+import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
+import { callConsole, createDapp, registerToken, tokenBalance } from '../paymaster/paymasterTestKit'
+import { proveClientCell } from './clientMatrix'
+
+let service: TestService
+let dapp: { apiKey: string; paymasterUrl: string }
+let token: Address
+
+beforeAll(async () => {
+  service = await startTestService()
+  dapp = await createDapp(service)
+  token = await registerToken(service, dapp.apiKey, ['mint'])
+}, 60_000)
+afterAll(async () => {
+  await service?.dispose()
+})
+
+const v06 = { address: entryPoint06Address, version: '0.6' } as const
+const v07 = { address: entryPoint07Address, version: '0.7' } as const
+const v08 = { address: entryPoint08Address, version: '0.8' } as const
+
+type AccountCase = {
+  account: string
+  entryPoint: '0.6' | '0.7' | '0.8'
+  create: (client: PublicClient, owner: LocalAccount) => Promise<SmartAccount>
+}
+
+/** Every account permissionless builds, as a dApp would call it (only the client and owner are given). */
+const accounts: AccountCase[] = [
+  {
+    account: 'Simple',
+    entryPoint: '0.6',
+    create: (client, owner) => toSimpleSmartAccount({ client, owner, entryPoint: v06 }),
+  },
+  {
+    account: 'Simple',
+    entryPoint: '0.7',
+    create: (client, owner) => toSimpleSmartAccount({ client, owner, entryPoint: v07 }),
+  },
+  {
+    account: 'Simple',
+    entryPoint: '0.8',
+    create: (client, owner) => toSimpleSmartAccount({ client, owner, entryPoint: v08 }),
+  },
+  {
+    account: 'Safe 1.4.1',
+    entryPoint: '0.6',
+    create: (client, owner) =>
+      toSafeSmartAccount({ client, owners: [owner], version: '1.4.1', entryPoint: v06 }),
+  },
+  {
+    account: 'Safe 1.4.1',
+    entryPoint: '0.7',
+    create: (client, owner) =>
+      toSafeSmartAccount({ client, owners: [owner], version: '1.4.1', entryPoint: v07 }),
+  },
+  {
+    account: 'Kernel 0.2.2',
+    entryPoint: '0.6',
+    create: (client, owner) =>
+      toKernelSmartAccount({ client, owners: [owner], version: '0.2.2', entryPoint: v06 }),
+  },
+  {
+    account: 'Kernel 0.2.4',
+    entryPoint: '0.6',
+    create: (client, owner) =>
+      toKernelSmartAccount({ client, owners: [owner], version: '0.2.4', entryPoint: v06 }),
+  },
+  {
+    account: 'Kernel 0.3.0',
+    entryPoint: '0.7',
+    create: (client, owner) =>
+      toKernelSmartAccount({ client, owners: [owner], version: '0.3.0-beta', entryPoint: v07 }),
+  },
+  {
+    account: 'Kernel 0.3.1',
+    entryPoint: '0.7',
+    create: (client, owner) =>
+      toKernelSmartAccount({ client, owners: [owner], version: '0.3.1', entryPoint: v07 }),
+  },
+  {
+    account: 'Kernel 0.3.3',
+    entryPoint: '0.7',
+    create: (client, owner) =>
+      toKernelSmartAccount({ client, owners: [owner], version: '0.3.3', entryPoint: v07 }),
+  },
+  {
+    account: 'LightAccount 1.1.0',
+    entryPoint: '0.6',
+    create: (client, owner) => toLightSmartAccount({ client, owner, version: '1.1.0', entryPoint: v06 }),
+  },
+  {
+    account: 'LightAccount 2.0.0',
+    entryPoint: '0.7',
+    create: (client, owner) => toLightSmartAccount({ client, owner, version: '2.0.0', entryPoint: v07 }),
+  },
+  {
+    account: 'Biconomy Smart Account v2',
+    entryPoint: '0.6',
+    create: (client, owner) => toBiconomySmartAccount({ client, owners: [owner], entryPoint: v06 }),
+  },
+  {
+    account: 'Nexus 1.0.0',
+    entryPoint: '0.7',
+    create: (client, owner) =>
+      toNexusSmartAccount({ client, owners: [owner], version: '1.0.0', entryPoint: v07 }),
+  },
+  {
+    account: 'Etherspot',
+    entryPoint: '0.7',
+    create: (client, owner) => toEtherspotSmartAccount({ client, owners: [owner], entryPoint: v07 }),
+  },
+  {
+    account: 'thirdweb',
+    entryPoint: '0.6',
+    create: (client, owner) => toThirdwebSmartAccount({ client, owner, entryPoint: v06 }),
+  },
+  {
+    account: 'thirdweb',
+    entryPoint: '0.7',
+    create: (client, owner) => toThirdwebSmartAccount({ client, owner, entryPoint: v07 }),
+  },
+]
+
+const mint = (to: Address, amount: bigint) => ({
+  to: token,
+  data: encodeFunctionData({ abi: testTokenAbi, functionName: 'mint', args: [to, amount] }),
+})
+
+/** A fresh account from `create`, with viem's bundler client (and the dApp's ERC-7677 paymaster when sponsored). */
+async function createAccountClient(create: AccountCase['create'], sponsored: boolean) {
+  const client = publicClientOf(service)
+  const account = await create(client, privateKeyToAccount(generatePrivateKey()))
+  if (!sponsored) await fundEth(service.chain!, account.address, parseEther('1'))
+  const bundlerClient = createBundlerClient({
+    client,
+    account,
+    paymaster: sponsored ? createPaymasterClient({ transport: http(dapp.paymasterUrl) }) : undefined,
+    transport: http(service.info().bundlerUrl),
+    pollingInterval: 50,
+  })
+  return { client, account, bundlerClient }
+}
+
+/** Deploys the account with a sponsored call, and checks it on chain. */
+async function expectSponsoredMint(create: AccountCase['create']) {
+  const { client, account, bundlerClient } = await createAccountClient(create, true)
+  const alice = randomAddress()
+  const hash = await bundlerClient.sendUserOperation({ calls: [mint(alice, 7n)] })
+  const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
+  expect(receipt.success).toBe(true)
+  expect(receipt.sender).toBe(account.address)
+  expect(receipt.paymaster).not.toBe(zeroAddress)
+  expect(await tokenBalance(service, token, alice)).toBe(7n)
+  expect(await client.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
+  expect(await client.getBalance({ address: account.address })).toBe(0n)
+}
+
+/** Deploys the account with a self-paid batch of two calls, and checks it on chain. */
+async function expectSelfPaidMint(create: AccountCase['create']) {
+  const { client, account, bundlerClient } = await createAccountClient(create, false)
+  const alice = randomAddress()
+  const hash = await bundlerClient.sendUserOperation({ calls: [mint(alice, 3n), mint(alice, 4n)] })
+  const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
+  expect(receipt.success).toBe(true)
+  expect(receipt.paymaster).toBe(zeroAddress)
+  expect(await tokenBalance(service, token, alice)).toBe(7n)
+  // The EntryPoint took the prefund from the account and keeps what the operation did not use as its deposit.
+  const balance = await client.getBalance({ address: account.address })
+  const deposit = await client.readContract({
+    address: receipt.entryPoint,
+    abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
+    functionName: 'balanceOf',
+    args: [account.address],
+  })
+  expect(balance + deposit).toBe(parseEther('1') - receipt.actualGasCost)
+}
+
+describe.each(accounts)(
+  'permissionless $account (EntryPoint $entryPoint)',
+  ({ account, entryPoint, create }) => {
+    it('deploys the account and calls a contract, sponsored by the paymaster through ERC-7677', async (context) => {
+      proveClientCell(context, { client: 'permissionless 0.4', account, entryPoint, payment: 'sponsored' })
+      await expectSponsoredMint(create)
+    })
+
+    it('deploys the account with a batch of two calls, paying for its own gas', async (context) => {
+      proveClientCell(context, { client: 'permissionless 0.4', account, entryPoint, payment: 'self-paid' })
+      await expectSelfPaidMint(create)
+    })
+  },
+)
+
+describe('permissionless Trust (Barz, EntryPoint 0.6)', () => {
+  const create: AccountCase['create'] = (client, owner) =>
+    toTrustSmartAccount({ client, owner, entryPoint: v06 })
+  const trustFallbackHandler = getZooAddress('trustDefaultFallbackHandler')
+  const setUnsafe = async (unsafe: boolean) =>
+    expect(
+      (await callConsole(service, '/console/api/settings', { method: 'PATCH', body: { unsafe } })).status,
+    ).toBe(200)
+
+  it('is refused in safe mode: its validation reads the facet table of the DefaultFallbackHandler, an unstaked non-entity contract [STO-033]', async () => {
+    const { bundlerClient } = await createAccountClient(create, true)
+    const error = await bundlerClient
+      .sendUserOperation({ calls: [mint(randomAddress(), 1n)] })
+      .catch((e) => e)
+    expect(String(error?.details)).toContain(`of ${trustFallbackHandler}`)
+    expect(String(error?.details)).toContain('[STO-033]')
+  })
+
+  it('works sponsored and self-paid with the safety rules off (--unsafe), as peers in unsafe mode do', async (context) => {
+    proveClientCell(context, {
+      client: 'permissionless 0.4',
+      account: 'Trust (unsafe mode)',
+      entryPoint: '0.6',
+      payment: 'sponsored',
+    })
+    await setUnsafe(true)
+    try {
+      await expectSponsoredMint(create)
+      await expectSelfPaidMint(create)
+    } finally {
+      await setUnsafe(false)
+    }
+  })
+})
