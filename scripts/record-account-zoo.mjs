@@ -24,6 +24,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { gunzipSync } from 'node:zlib'
 import { createPublicClient, createTestClient, getAddress, http, keccak256, parseEther } from 'viem'
 
 const require = createRequire(import.meta.url)
@@ -401,6 +402,10 @@ async function replay(chainId, port, constants) {
       await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
     }
     const hashes = {}
+    const states = {}
+    // Accounts a deployment changes, except the sender and the deployers (whose nonce only counts deployments).
+    const ignored = new Set([from, ...Object.values(DEPLOYERS)].map((a) => a.toLowerCase()))
+    let before = await dumpAccounts(client)
     for (const [constant, , deployer, creates] of DEPLOYMENTS) {
       const hash = await client.request({
         method: 'eth_sendTransaction',
@@ -413,12 +418,56 @@ async function replay(chainId, port, constants) {
         if (!code || code === '0x') throw new Error(`${constant} did not create ${name} at ${address}`)
         hashes[name] = keccak256(code)
       }
+      const after = await dumpAccounts(client)
+      states[constant] = diffAccounts(before, after, ignored)
+      before = after
     }
-    return hashes
+    return { hashes, states }
   } finally {
     child.kill()
   }
 }
+
+/** Every account of the node's state (anvil_dumpState: gzip-compressed JSON, hex-encoded). */
+async function dumpAccounts(client) {
+  const hex = await client.request({ method: 'anvil_dumpState', params: [] })
+  const dump = JSON.parse(gunzipSync(Buffer.from(hex.slice(2), 'hex')).toString('utf8'))
+  return dump.accounts
+}
+
+/**
+ * The contracts `after` holds that `before` did not (their code, nonce and non-zero storage), sorted by address.
+ * Balances are not recorded: the deployments send no value.
+ */
+function diffAccounts(before, after, ignored) {
+  const changed = []
+  for (const [address, account] of Object.entries(after)) {
+    if (ignored.has(address.toLowerCase())) continue
+    const prior = before[address]
+    const hadCode = prior && prior.code && prior.code !== '0x'
+    if (hadCode || !account.code || account.code === '0x') {
+      // Only created contracts are recorded. A contract that was there and changed would be a deployment with side
+      // effects: none has, except the system contracts every block writes (EIP-2935 block hashes, EIP-4788 roots).
+      const changed = prior && JSON.stringify(prior.storage) !== JSON.stringify(account.storage)
+      if (hadCode && changed && !SYSTEM_CONTRACTS.has(address.toLowerCase()))
+        throw new Error(`a deployment changed the storage of ${address}, which existed before it`)
+      continue
+    }
+    const storage = Object.entries(account.storage ?? {})
+      .filter(([, value]) => BigInt(value) !== 0n)
+      .map(([slot, value]) => [toWord(slot), toWord(value)])
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+    changed.push({ address: getAddress(address), nonce: Number(account.nonce), code: account.code, storage })
+  }
+  return changed.sort((a, b) => (a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1))
+}
+
+const SYSTEM_CONTRACTS = new Set([
+  '0x0000f90827f1c53a10cb7a02335b175320002935', // EIP-2935 history storage
+  '0x000f3df6d732807ef1319fb7b8bb8522d0beac02', // EIP-4788 beacon roots
+])
+
+const toWord = (hex) => `0x${BigInt(hex).toString(16).padStart(64, '0')}`
 
 const [source, commit] = process.argv.slice(2)
 if (!source) {
@@ -434,6 +483,13 @@ for (const name of [...DEPLOYMENTS.map((d) => d[0]), ...ETCHED.map((e) => e[1]),
 const byChain = {}
 for (const [i, chainId] of CHAIN_IDS.entries()) byChain[chainId] = await replay(chainId, 18545 + i, constants)
 
+/** What a deployment leaves on chain: the same for every chain id ('*'), or per chain id. */
+function stateByChain(constant) {
+  const [first, ...rest] = CHAIN_IDS.map((id) => JSON.stringify(byChain[id].states[constant]))
+  if (rest.every((s) => s === first)) return { '*': byChain[CHAIN_IDS[0]].states[constant] }
+  return Object.fromEntries(CHAIN_IDS.map((id) => [id, byChain[id].states[constant]]))
+}
+
 const etched = ETCHED.map(([name, constant]) => ({
   name,
   address: getAddress(DEPLOYERS[name]),
@@ -444,14 +500,17 @@ const deployments = DEPLOYMENTS.map(([constant, account, deployer, creates]) => 
   account,
   deployer,
   data: constants[constant],
+  state: stateByChain(constant),
   contracts: creates.map(([name, address]) => {
-    const [first, ...rest] = CHAIN_IDS.map((id) => byChain[id][name])
+    const [first, ...rest] = CHAIN_IDS.map((id) => byChain[id].hashes[name])
     const sameEverywhere = rest.every((h) => h === first)
     return {
       name,
       address: getAddress(address),
       // One hash, or per chain id where the code holds the chain id (an EIP-712 domain cached at construction).
-      codeHash: sameEverywhere ? first : Object.fromEntries(CHAIN_IDS.map((id) => [id, byChain[id][name]])),
+      codeHash: sameEverywhere
+        ? first
+        : Object.fromEntries(CHAIN_IDS.map((id) => [id, byChain[id].hashes[name]])),
     }
   }),
 }))
@@ -466,7 +525,10 @@ export const zooSource = ${JSON.stringify({ repository: 'pimlicolabs/permissionl
 /** Deployers set by code on dev nodes (absent from a fresh node). */
 export const zooEtchedDeployers = ${JSON.stringify(etched, null, 2)} as const
 
-/** In order: each deployment's calldata to its deployer, and the contracts it creates with their code hashes. */
+/**
+ * In order: each deployment's calldata to its deployer, the contracts it creates with their code hashes, and the
+ * state it leaves (every account it creates or changes: code, nonce, storage), for dev nodes to set directly.
+ */
 export const zooDeployments: readonly ZooDeployment[] = ${JSON.stringify(deployments, null, 2)} as const
 
 export type ZooDeployment = {
@@ -474,10 +536,20 @@ export type ZooDeployment = {
   account: string
   deployer: 'create2Deployer' | 'safeSingletonFactory' | 'biconomyDeployer'
   data: \`0x\${string}\`
+  /** By chain id, or '*' when the same on every chain id. */
+  state: Readonly<Record<string, readonly ZooAccountState[]>>
   contracts: readonly { name: string; address: \`0x\${string}\`; codeHash: \`0x\${string}\` | Readonly<Record<string, \`0x\${string}\`>> }[]
 }
 `
-writeFileSync(outFile, header + body)
+const stateType = `
+export type ZooAccountState = {
+  address: \`0x\${string}\`
+  nonce: number
+  code: \`0x\${string}\`
+  storage: readonly (readonly [\`0x\${string}\`, \`0x\${string}\`])[]
+}
+`
+writeFileSync(outFile, header + body + stateType)
 const chainDependent = deployments.flatMap((d) => d.contracts).filter((c) => typeof c.codeHash !== 'string')
 console.log(
   `wrote ${outFile}: ${deployments.length} deployments, ${deployments.flatMap((d) => d.contracts).length} contracts (${chainDependent.length} with chain-dependent code: ${chainDependent.map((c) => c.name).join(', ')})`,

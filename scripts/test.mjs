@@ -38,6 +38,12 @@ if (!only || only === 'unit' || only === 'integration') {
     failed += report.numFailedTests ?? 0
     // A file that fails to load fails no test but must still count.
     if (report.numFailedTestSuites && !report.numFailedTests) failed += report.numFailedTestSuites
+    // The README's client support table is the outcome of the client tests (a full or integration run).
+    if (!only || only === 'integration')
+      run('client table', process.execPath, [
+        path.join(root, 'scripts', 'write-client-table.mjs'),
+        vitestJson,
+      ])
   } else {
     failed += 1
   }

@@ -8,6 +8,10 @@ export const SANDBOX_ACCOUNT_TYPES = [
   'SIMPLE_ACCOUNT',
   'SIMPLE_ACCOUNT_V07',
   'SIMPLE_7702_V08',
+  'SAFE_V07',
+  'KERNEL_V3_1',
+  'LIGHT_ACCOUNT_V2',
+  'NEXUS',
 ] as const
 export type SandboxAccountType = (typeof SANDBOX_ACCOUNT_TYPES)[number]
 
@@ -16,6 +20,10 @@ export const SANDBOX_ACCOUNT_LABELS: Record<SandboxAccountType, string> = {
   SIMPLE_ACCOUNT: 'SimpleAccount (v0.6)',
   SIMPLE_ACCOUNT_V07: 'SimpleAccount (v0.7)',
   SIMPLE_7702_V08: 'EIP-7702 Simple7702Account (v0.8)',
+  SAFE_V07: 'Safe 1.4.1 (v0.7)',
+  KERNEL_V3_1: 'Kernel v3.1 (v0.7)',
+  LIGHT_ACCOUNT_V2: 'LightAccount v2.0.0 (v0.7)',
+  NEXUS: 'Nexus 1.0.0 (v0.7)',
 }
 
 /** The EntryPoint version each sandbox account type runs on. */
@@ -24,6 +32,10 @@ export const SANDBOX_ACCOUNT_ENTRY_POINT: Record<SandboxAccountType, '0.6' | '0.
   SIMPLE_ACCOUNT: '0.6',
   SIMPLE_ACCOUNT_V07: '0.7',
   SIMPLE_7702_V08: '0.8',
+  SAFE_V07: '0.7',
+  KERNEL_V3_1: '0.7',
+  LIGHT_ACCOUNT_V2: '0.7',
+  NEXUS: '0.7',
 }
 
 export type SandboxTokenBalance = { symbol: string; address: string; decimals: number; balance: string }

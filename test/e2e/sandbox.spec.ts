@@ -108,11 +108,18 @@ test('manual bundling: the receipt step waits until "Bundle now"', async ({ app,
   await expect(app.getByTestId('sandbox-done')).toBeVisible()
 })
 
-for (const [type, version, label, firstOp] of [
-  ['simple-v07', '0.7', 'SimpleAccount v0.7', 'deploys the account (factory, factoryData)'],
-  ['7702', '0.8', 'EIP-7702 account', 'carries the EIP-7702 authorization'],
+for (const [type, version, label, firstOp, accountType] of [
+  [
+    'simple-v07',
+    '0.7',
+    'SimpleAccount v0.7',
+    'deploys the account (factory, factoryData)',
+    'SimpleAccount v0.7',
+  ],
+  ['7702', '0.8', 'EIP-7702 account', 'carries the EIP-7702 authorization', 'Simple7702Account (EIP-7702)'],
+  ['safe', '0.7', 'Safe 1.4.1', 'deploys the account (factory, factoryData)', 'Safe 1.4.1'],
 ] as const) {
-  test(`sponsored on EntryPoint v${version}: a new ${label} is deployed (or delegated) and calls, and Activity shows its version`, async ({
+  test(`sponsored on EntryPoint v${version}: a new ${label} is deployed (or delegated) and calls, and Activity shows its version and account type`, async ({
     app,
   }) => {
     const ui = new ConsoleApp(app)
@@ -139,5 +146,6 @@ for (const [type, version, label, firstOp] of [
     const activity = new ActivityScreen(app)
     await expect(activity.detail().getByTestId('operation-status')).toHaveText('mined')
     await expect(activity.detail().getByTestId('operation-entry-point')).toContainText(`v${version}`)
+    await expect(activity.detail().getByTestId('operation-account')).toHaveText(accountType)
   })
 }

@@ -5,6 +5,10 @@ const CREATE_BUTTONS = {
   simple: 'sandbox-create-simple',
   'simple-v07': 'sandbox-create-simple-v07',
   '7702': 'sandbox-create-7702',
+  safe: 'sandbox-create-safe',
+  kernel: 'sandbox-create-kernel',
+  light: 'sandbox-create-light',
+  nexus: 'sandbox-create-nexus',
 } as const
 
 export class SandboxScreen {

@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fundEth, testTokenAbi } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
+import { proveClientCell } from '../clients/clientMatrix'
 import { callBundler, publicClientOf, randomAddress } from './bundlerTestKit'
 
 let service: TestService
@@ -35,7 +36,13 @@ async function createBiconomyAccount() {
 }
 
 describe('Biconomy SDK v4 (Smart Account v2) against the bundler URL', () => {
-  it('deploys the account and sends a call; wait() resolves with the receipt in spec section 2.4 shapes', async () => {
+  it('deploys the account and sends a call; wait() resolves with the receipt in spec section 2.4 shapes', async (context) => {
+    proveClientCell(context, {
+      client: 'Biconomy SDK v4',
+      account: 'Biconomy Smart Account v2',
+      entryPoint: '0.6',
+      payment: 'self-paid',
+    })
     const { smartAccount, address } = await createBiconomyAccount()
     const to = randomAddress()
     const response = await smartAccount.sendTransaction({ to, value: 4321n, data: '0x' })

@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fundEth } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
+import { proveClientCell } from '../clients/clientMatrix'
 import { callBundler, publicClientOf, randomAddress } from './bundlerTestKit'
 
 let service: TestService
@@ -30,7 +31,13 @@ async function create7702Client() {
 }
 
 describe("viem's toSimple7702SmartAccount on EntryPoint v0.8 (EIP-7702)", () => {
-  it('delegates the EOA in a type-4 bundle carrying its authorization, calls, and calls again without one', async () => {
+  it('delegates the EOA in a type-4 bundle carrying its authorization, calls, and calls again without one', async (context) => {
+    proveClientCell(context, {
+      client: 'viem',
+      account: 'Simple7702Account (EIP-7702)',
+      entryPoint: '0.8',
+      payment: 'self-paid',
+    })
     const { client, owner, account, bundlerClient } = await create7702Client()
     expect(account.address).toBe(owner.address)
     const to = randomAddress()

@@ -9,9 +9,10 @@ export type ClientMatrixCell = {
 }
 
 /**
- * Marks the running test as the proof of one cell of the README's client support table. The test run's reporter
- * (test/reporters/clientMatrixReporter.ts) writes the table from the cells and their outcomes.
+ * Marks the running test as the proof of cells of the README's client support table: vitest's JSON report keeps
+ * them with the test's outcome, and scripts/write-client-table.mjs writes the table from that report.
  */
-export function proveClientCell(context: TestContext, cell: ClientMatrixCell): void {
-  ;(context.task.meta as { clientCell?: ClientMatrixCell }).clientCell = cell
+export function proveClientCell(context: TestContext, ...cells: ClientMatrixCell[]): void {
+  const meta = context.task.meta as { clientCells?: ClientMatrixCell[] }
+  meta.clientCells = [...(meta.clientCells ?? []), ...cells]
 }

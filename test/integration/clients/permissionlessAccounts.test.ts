@@ -56,6 +56,8 @@ const v08 = { address: entryPoint08Address, version: '0.8' } as const
 type AccountCase = {
   account: string
   entryPoint: '0.6' | '0.7' | '0.8'
+  /** How Activity names the account's type. */
+  type: string
   create: (client: PublicClient, owner: LocalAccount) => Promise<SmartAccount>
 }
 
@@ -64,94 +66,111 @@ const accounts: AccountCase[] = [
   {
     account: 'Simple',
     entryPoint: '0.6',
+    type: 'SimpleAccount v0.6',
     create: (client, owner) => toSimpleSmartAccount({ client, owner, entryPoint: v06 }),
   },
   {
     account: 'Simple',
     entryPoint: '0.7',
+    type: 'SimpleAccount v0.7',
     create: (client, owner) => toSimpleSmartAccount({ client, owner, entryPoint: v07 }),
   },
   {
     account: 'Simple',
     entryPoint: '0.8',
+    type: 'SimpleAccount v0.8',
     create: (client, owner) => toSimpleSmartAccount({ client, owner, entryPoint: v08 }),
   },
   {
     account: 'Safe 1.4.1',
     entryPoint: '0.6',
+    type: 'Safe 1.4.1',
     create: (client, owner) =>
       toSafeSmartAccount({ client, owners: [owner], version: '1.4.1', entryPoint: v06 }),
   },
   {
     account: 'Safe 1.4.1',
     entryPoint: '0.7',
+    type: 'Safe 1.4.1',
     create: (client, owner) =>
       toSafeSmartAccount({ client, owners: [owner], version: '1.4.1', entryPoint: v07 }),
   },
   {
     account: 'Kernel 0.2.2',
     entryPoint: '0.6',
+    type: 'Kernel v2.2',
     create: (client, owner) =>
       toKernelSmartAccount({ client, owners: [owner], version: '0.2.2', entryPoint: v06 }),
   },
   {
     account: 'Kernel 0.2.4',
     entryPoint: '0.6',
+    type: 'Kernel v2.4',
     create: (client, owner) =>
       toKernelSmartAccount({ client, owners: [owner], version: '0.2.4', entryPoint: v06 }),
   },
   {
     account: 'Kernel 0.3.0',
     entryPoint: '0.7',
+    type: 'Kernel v3.0',
     create: (client, owner) =>
       toKernelSmartAccount({ client, owners: [owner], version: '0.3.0-beta', entryPoint: v07 }),
   },
   {
     account: 'Kernel 0.3.1',
     entryPoint: '0.7',
+    type: 'Kernel v3.1',
     create: (client, owner) =>
       toKernelSmartAccount({ client, owners: [owner], version: '0.3.1', entryPoint: v07 }),
   },
   {
     account: 'Kernel 0.3.3',
     entryPoint: '0.7',
+    type: 'Kernel v3.3',
     create: (client, owner) =>
       toKernelSmartAccount({ client, owners: [owner], version: '0.3.3', entryPoint: v07 }),
   },
   {
     account: 'LightAccount 1.1.0',
     entryPoint: '0.6',
+    type: 'LightAccount v1.1.0',
     create: (client, owner) => toLightSmartAccount({ client, owner, version: '1.1.0', entryPoint: v06 }),
   },
   {
     account: 'LightAccount 2.0.0',
     entryPoint: '0.7',
+    type: 'LightAccount v2.0.0',
     create: (client, owner) => toLightSmartAccount({ client, owner, version: '2.0.0', entryPoint: v07 }),
   },
   {
     account: 'Biconomy Smart Account v2',
     entryPoint: '0.6',
+    type: 'Biconomy Smart Account v2',
     create: (client, owner) => toBiconomySmartAccount({ client, owners: [owner], entryPoint: v06 }),
   },
   {
     account: 'Nexus 1.0.0',
     entryPoint: '0.7',
+    type: 'Nexus 1.0',
     create: (client, owner) =>
       toNexusSmartAccount({ client, owners: [owner], version: '1.0.0', entryPoint: v07 }),
   },
   {
     account: 'Etherspot',
     entryPoint: '0.7',
+    type: 'Etherspot modular wallet',
     create: (client, owner) => toEtherspotSmartAccount({ client, owners: [owner], entryPoint: v07 }),
   },
   {
     account: 'thirdweb',
     entryPoint: '0.6',
+    type: 'thirdweb',
     create: (client, owner) => toThirdwebSmartAccount({ client, owner, entryPoint: v06 }),
   },
   {
     account: 'thirdweb',
     entryPoint: '0.7',
+    type: 'thirdweb',
     create: (client, owner) => toThirdwebSmartAccount({ client, owner, entryPoint: v07 }),
   },
 ]
@@ -176,6 +195,16 @@ async function createAccountClient(create: AccountCase['create'], sponsored: boo
   return { client, account, bundlerClient }
 }
 
+/** The account type Activity shows for an operation (named from its factory, or read from the chain). */
+async function accountTypeOf(userOpHash: string): Promise<string | null | undefined> {
+  for (let i = 0; i < 20; i++) {
+    const res = await callConsole(service, `/console/api/user-operations/${userOpHash}`)
+    if (res.body.data?.account) return res.body.data.account
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return null
+}
+
 /** Deploys the account with a sponsored call, and checks it on chain. */
 async function expectSponsoredMint(create: AccountCase['create']) {
   const { client, account, bundlerClient } = await createAccountClient(create, true)
@@ -188,6 +217,7 @@ async function expectSponsoredMint(create: AccountCase['create']) {
   expect(await tokenBalance(service, token, alice)).toBe(7n)
   expect(await client.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
   expect(await client.getBalance({ address: account.address })).toBe(0n)
+  return { bundlerClient, hash }
 }
 
 /** Deploys the account with a self-paid batch of two calls, and checks it on chain. */
@@ -212,10 +242,20 @@ async function expectSelfPaidMint(create: AccountCase['create']) {
 
 describe.each(accounts)(
   'permissionless $account (EntryPoint $entryPoint)',
-  ({ account, entryPoint, create }) => {
+  ({ account, entryPoint, type, create }) => {
     it('deploys the account and calls a contract, sponsored by the paymaster through ERC-7677', async (context) => {
       proveClientCell(context, { client: 'permissionless 0.4', account, entryPoint, payment: 'sponsored' })
       await expectSponsoredMint(create)
+    })
+
+    it(`names the account type in Activity: ${type}, from the factory when deploying and from the chain after`, async () => {
+      const { bundlerClient, hash } = await expectSponsoredMint(create)
+      expect(await accountTypeOf(hash)).toBe(type)
+      const next = await bundlerClient.sendUserOperation({ calls: [mint(randomAddress(), 1n)] })
+      expect((await bundlerClient.waitForUserOperationReceipt({ hash: next, timeout: 30_000 })).success).toBe(
+        true,
+      )
+      expect(await accountTypeOf(next)).toBe(type)
     })
 
     it('deploys the account with a batch of two calls, paying for its own gas', async (context) => {
@@ -244,12 +284,8 @@ describe('permissionless Trust (Barz, EntryPoint 0.6)', () => {
   })
 
   it('works sponsored and self-paid with the safety rules off (--unsafe), as peers in unsafe mode do', async (context) => {
-    proveClientCell(context, {
-      client: 'permissionless 0.4',
-      account: 'Trust (unsafe mode)',
-      entryPoint: '0.6',
-      payment: 'sponsored',
-    })
+    const cell = { client: 'permissionless 0.4', account: 'Trust (unsafe mode)', entryPoint: '0.6' } as const
+    proveClientCell(context, { ...cell, payment: 'sponsored' }, { ...cell, payment: 'self-paid' })
     await setUnsafe(true)
     try {
       await expectSponsoredMint(create)

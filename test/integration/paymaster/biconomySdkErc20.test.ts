@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mintToken } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
 import { randomAddress } from '../bundler/bundlerTestKit'
+import { proveClientCell } from '../clients/clientMatrix'
 import {
   callConsole,
   createBiconomyAccount,
@@ -22,7 +23,13 @@ afterAll(async () => {
 })
 
 describe('Biconomy SDK v4, ERC20 mode (token paymaster)', () => {
-  it('quotes with getTokenFees, then sendTransaction with the quote charges the account in the test token', async () => {
+  it('quotes with getTokenFees, then sendTransaction with the quote charges the account in the test token', async (context) => {
+    proveClientCell(context, {
+      client: 'Biconomy SDK v4',
+      account: 'Biconomy Smart Account v2',
+      entryPoint: '0.6',
+      payment: 'ERC20',
+    })
     const chain = service.chain!
     const { apiKey, paymasterUrl } = await createDapp(service)
     const tUsdc = chain.addresses.tokens.find((t) => t.symbol === 'tUSDC')!

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fundEth, testTokenAbi } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
 import { randomAddress } from '../bundler/bundlerTestKit'
+import { proveClientCell } from '../clients/clientMatrix'
 import {
   callConsole,
   createBiconomyAccount,
@@ -31,7 +32,13 @@ async function receiptOf(hash: `0x${string}`) {
 }
 
 describe('Biconomy SDK v4, SPONSORED, with bundlerUrl and paymasterUrl at the service', () => {
-  it('deploys a new Smart Account v2 and runs a whitelisted call, paid from the gas tank by exactly the real cost', async () => {
+  it('deploys a new Smart Account v2 and runs a whitelisted call, paid from the gas tank by exactly the real cost', async (context) => {
+    proveClientCell(context, {
+      client: 'Biconomy SDK v4',
+      account: 'Biconomy Smart Account v2',
+      entryPoint: '0.6',
+      payment: 'sponsored',
+    })
     const { apiKey, paymasterId, paymasterUrl } = await createDapp(service)
     const token = await registerToken(service, apiKey, ['mint'])
     const { smartAccount, address } = await createBiconomyAccount(service, paymasterUrl)

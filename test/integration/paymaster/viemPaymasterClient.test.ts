@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
 import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
+import { proveClientCell } from '../clients/clientMatrix'
 import { createDapp, gasTankOf, readPaymasterEvents, registerToken, tokenBalance } from './paymasterTestKit'
 
 let service: TestService
@@ -37,7 +38,13 @@ async function createSponsoredClient(paymasterUrl: string, paymasterContext?: un
 }
 
 describe('viem createPaymasterClient (ERC-7677) + createBundlerClient with a SimpleAccount', () => {
-  it('sponsors a new account end to end: stub data for estimation, signed data for sending, paid from the gas tank', async () => {
+  it('sponsors a new account end to end: stub data for estimation, signed data for sending, paid from the gas tank', async (context) => {
+    proveClientCell(context, {
+      client: 'permissionless 0.4',
+      account: 'Simple',
+      entryPoint: '0.6',
+      payment: 'sponsored',
+    })
     const { apiKey, paymasterUrl, paymasterId } = await createDapp(service)
     const token = await registerToken(service, apiKey, ['mint'])
     const { account, bundlerClient, client } = await createSponsoredClient(paymasterUrl)

@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mintToken, testTokenAbi } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
 import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
+import { type ClientMatrixCell, proveClientCell } from '../clients/clientMatrix'
 import {
   callConsole,
   callPaymaster,
@@ -79,6 +80,13 @@ async function createClient(kind: Version, paymasterUrl: string, paymasterContex
   return { client, owner, account, bundlerClient, authorize }
 }
 
+/** The client support table's cell a test of `kind` proves. */
+function clientCellOf(kind: Version, payment: ClientMatrixCell['payment']): ClientMatrixCell {
+  if (kind === '7702')
+    return { client: 'viem', account: 'Simple7702Account (EIP-7702)', entryPoint: '0.8', payment }
+  return { client: 'permissionless 0.4', account: 'Simple', entryPoint: kind, payment }
+}
+
 const gasTankCharged = parseAbi([
   'event GasTankCharged(address indexed paymasterId, address indexed sender, uint256 charge)',
 ])
@@ -103,7 +111,8 @@ describe.each(['0.7', '0.8', '7702'] as const)(
         ? service.chain!.addresses.verifyingPaymasterV07
         : service.chain!.addresses.verifyingPaymasterV08
 
-    it('sponsors the deployment (or delegation) with a call, then a batch, from the dApp gas tank of that EntryPoint version', async () => {
+    it('sponsors the deployment (or delegation) with a call, then a batch, from the dApp gas tank of that EntryPoint version', async (context) => {
+      proveClientCell(context, clientCellOf(kind, 'sponsored'))
       const { apiKey, paymasterUrl, paymasterId } = await createDapp(service)
       const token = await registerToken(service, apiKey, ['mint'])
       const { client, account, bundlerClient, authorize } = await createClient(kind, paymasterUrl)
@@ -190,7 +199,8 @@ describe.each(['0.7', '0.8', '7702'] as const)(
       expect(String(error.details)).toMatch(/AA33/)
     }, 60_000)
 
-    it('ERC20 mode: the token paymaster of that version pays and takes the fee in the test token (a new account first deploys sponsored: ERC-7562 lets the paymaster read its token balance only once it exists, the factory being unstaked)', async () => {
+    it('ERC20 mode: the token paymaster of that version pays and takes the fee in the test token (a new account first deploys sponsored: ERC-7562 lets the paymaster read its token balance only once it exists, the factory being unstaked)', async (context) => {
+      proveClientCell(context, clientCellOf(kind, 'ERC20'))
       const { paymasterUrl } = await createDapp(service)
       const token = service.chain!.addresses.tokens[0]!.address
       const { client, account, bundlerClient: sponsored, authorize } = await createClient(kind, paymasterUrl)

@@ -163,7 +163,7 @@ describe('sandbox routes', () => {
     })
     expect(badType.status).toBe(400)
     expect(badType.body.message).toBe(
-      'type must be one of SMART_ACCOUNT_V2, SIMPLE_ACCOUNT, SIMPLE_ACCOUNT_V07, SIMPLE_7702_V08',
+      'type must be one of SMART_ACCOUNT_V2, SIMPLE_ACCOUNT, SIMPLE_ACCOUNT_V07, SIMPLE_7702_V08, SAFE_V07, KERNEL_V3_1, LIGHT_ACCOUNT_V2, NEXUS',
     )
   })
 

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises'
 import { createPublicClient, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fundEth } from '../../../src/main/service/chain'
@@ -13,9 +14,16 @@ describe('embedded anvil crash', () => {
   it('the service notices, reports restarting then ready, and the chain state is still there on the same URL', async () => {
     const chain = service.chain!
     const someone = '0x00000000000000000000000000000000000b0b0b'
+    const funded = Date.now()
     await fundEth(chain, someone, parseEther('3'))
-    // The state saver writes within ~250 ms of a change (anvil's own 2 s interval dump is the backstop).
-    await new Promise((r) => setTimeout(r, 800))
+    // The state saver writes shortly after a change (at most 20 times as long as the last dump took, so that dumps
+    // take no more than 5% of the time): wait until it has.
+    const savedAt = () =>
+      stat(chain.anvil!.statePath).then(
+        (s) => s.mtimeMs,
+        () => 0,
+      )
+    while ((await savedAt()) <= funded) await new Promise((r) => setTimeout(r, 100))
     const states: string[] = []
     const ready = new Promise<void>((resolve) => {
       service.events.on('chain.status', ({ state }) => {

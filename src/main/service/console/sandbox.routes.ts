@@ -77,6 +77,10 @@ const SHORT_LABELS: Record<(typeof SANDBOX_ACCOUNT_TYPES)[number], string> = {
   SIMPLE_ACCOUNT: 'Simple',
   SIMPLE_ACCOUNT_V07: 'Simple v0.7',
   SIMPLE_7702_V08: '7702',
+  SAFE_V07: 'Safe',
+  KERNEL_V3_1: 'Kernel',
+  LIGHT_ACCOUNT_V2: 'Light',
+  NEXUS: 'Nexus',
 }
 
 const MAX_FAUCET_ETH = 1000n * 10n ** 18n

@@ -80,6 +80,8 @@ export const UserOperationRecordSchema = z.object({
   status: UserOperationStatusSchema,
   /** The operation in its version's wire form (v0.6, or v0.7/v0.8 by the EntryPoint), until it is mined. */
   userOperation: z.union([WireUserOperationSchema, WireUserOperationV07Schema]).nullable(),
+  /** The account's type (e.g. 'Safe 1.4.1', 'Kernel v3.1'), when Opstation knows it; older records have none. */
+  account: z.string().nullable().optional(),
   factory: address.nullable(),
   paymaster: address.nullable(),
   /** dApp whose key was in the bundler URL, if any. */

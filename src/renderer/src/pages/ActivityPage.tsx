@@ -232,6 +232,9 @@ function OperationDetail({ entry, raw, decisions }: { entry: FeedEntry; raw: Raw
         <Kv label="Sender">
           <Hex value={entry.sender} copy />
         </Kv>
+        <Kv label="Account">
+          <span data-testid="operation-account">{typeof raw.account === 'string' ? raw.account : '—'}</span>
+        </Kv>
         <Kv label="Nonce">
           <span className="mono">{String(raw.nonce ?? '—')}</span>
         </Kv>
@@ -643,7 +646,16 @@ export function ActivityPage({ selected }: { selected: string | null }) {
               id: 'sender',
               header: 'Sender',
               width: '104px',
-              render: (r) => <code className="mono">{shortHex(r.sender, 6, 4)}</code>,
+              render: (r) => (
+                <>
+                  <code className="mono">{shortHex(r.sender, 6, 4)}</code>
+                  {typeof r.raw?.account === 'string' ? (
+                    <div className="muted small" data-testid="feed-account">
+                      {r.raw.account}
+                    </div>
+                  ) : null}
+                </>
+              ),
             },
             {
               id: 'info',

@@ -49,6 +49,10 @@ const CREATE_BUTTONS: { type: SandboxAccount['type']; testId: string; text: stri
   { type: 'SIMPLE_ACCOUNT', testId: 'sandbox-create-simple', text: 'New SimpleAccount' },
   { type: 'SIMPLE_ACCOUNT_V07', testId: 'sandbox-create-simple-v07', text: 'New SimpleAccount v0.7' },
   { type: 'SIMPLE_7702_V08', testId: 'sandbox-create-7702', text: 'New EIP-7702 account (v0.8)' },
+  { type: 'SAFE_V07', testId: 'sandbox-create-safe', text: 'New Safe 1.4.1' },
+  { type: 'KERNEL_V3_1', testId: 'sandbox-create-kernel', text: 'New Kernel v3.1' },
+  { type: 'LIGHT_ACCOUNT_V2', testId: 'sandbox-create-light', text: 'New LightAccount v2' },
+  { type: 'NEXUS', testId: 'sandbox-create-nexus', text: 'New Nexus' },
 ]
 
 function AccountPanel() {

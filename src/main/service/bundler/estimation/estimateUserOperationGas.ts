@@ -22,7 +22,18 @@ import { executionReverted, userOperationRejected } from '../userOperationErrors
 import type { PartialUserOperation } from '../userOperationSchema'
 import { calculatePreVerificationGas } from './calculatePreVerificationGas'
 import { type FirstCheck, type FirstCheckGuesses, firstCheckGuessesOf } from './firstCheckGuesses'
-import { ESTIMATION_SENDER_BALANCE, maxBigInt, minBigInt, ranOutOfGas, withMargin } from './gasMargins'
+import {
+  CALL_MARGIN_MIN,
+  CALL_MARGIN_PERCENT,
+  CALL_STIPEND,
+  ESTIMATION_SENDER_BALANCE,
+  maxBigInt,
+  minBigInt,
+  ranOutOfGas,
+  VERIFICATION_MARGIN_MIN,
+  VERIFICATION_MARGIN_PERCENT,
+  withMargin,
+} from './gasMargins'
 
 export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 
@@ -74,13 +85,7 @@ const TRIAL_VERIFICATION_GAS = 1_500_000n
 const TRIAL_CALL_GAS = 3_000_000n
 /** Raised this many times (x8 each) when the trial itself runs out of gas. */
 const MAX_TRIAL_RAISES = 2
-/** Headroom on measured gas: verification 10 %, execution 5 % (63/64 rule across a few call levels). */
-const VERIFICATION_MARGIN_PERCENT = 10n
-const CALL_MARGIN_PERCENT = 5n
-const CALL_MARGIN_MIN = 1_000n
 const MAX_VERIFY_ROUNDS = 5
-/** Gas a value-carrying call needs at its peak beyond what the frame nets (the stipend it gets back). */
-const CALL_STIPEND = 2_300n
 
 /**
  * Estimates the gas limits of a v0.6 UserOperation by simulation (EntryPoint.simulateHandleOp traced with
@@ -346,7 +351,7 @@ function deriveFirstCheck(measured: SimulationOutcome, callData: Hex): FirstChec
     verificationGasLimit: withMargin(
       maxBigInt(measured.validationGas, (measured.postOpGas * 64n) / 63n),
       VERIFICATION_MARGIN_PERCENT,
-      0n,
+      VERIFICATION_MARGIN_MIN,
     ),
     callGasLimit:
       callData === '0x'

@@ -1,4 +1,5 @@
-import type { Hex } from 'viem'
+import type { Address, Hex } from 'viem'
+import { nameAccountByDelegate, nameAccountByFactory } from '../../chain/accountZoo/nameAccount'
 import { checksumAddress } from '../../chain/checksumAddress'
 import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 import { AppError } from '../../errors'
@@ -55,6 +56,11 @@ export type CreateUserOperationRecordsParameters = {
   isPending: (userOpHash: Hex) => boolean
   /** An operation's record reached a final status (mined, failed, dropped, replaced). */
   onFinished?: (userOpHash: Hex) => void
+  /**
+   * Names the account type of an operation that neither deploys nor delegates its account (read from the chain).
+   * Without it such records name no type.
+   */
+  nameDeployedAccount?: (sender: Address) => Promise<string | null>
 }
 
 /** The record of every operation the bundler handles (its timeline, failure and outcome) and its events. */
@@ -64,6 +70,7 @@ export function createUserOperationRecords({
   events,
   isPending,
   onFinished,
+  nameDeployedAccount,
 }: CreateUserOperationRecordsParameters): UserOperationRecords {
   const emit = (record: UserOperationRecord | undefined) => {
     if (!record || !events) return
@@ -97,14 +104,17 @@ export function createUserOperationRecords({
     const decimalOf = (value: unknown) => (typeof value === 'string' ? BigInt(value).toString() : undefined)
     // decodeCallData reads the initCode only for being non-empty (a deploy-only operation).
     const decoded = decodeCallData(op.callData, entryPoint.deploysAccount(op) ? '0x00' : '0x')
+    const eip7702Delegate = (wire.eip7702Auth as { address?: Address } | undefined)?.address ?? null
+    const account = nameAccountOf(wire, factory, eip7702Delegate)
     const record = userOperations.add({
       userOpHash,
       entryPoint: entryPoint.address,
       sender: op.sender,
+      account,
       nonce: op.nonce.toString(),
       status,
       userOperation: wire as UserOperationRecord['userOperation'],
-      eip7702Delegate: (wire.eip7702Auth as { address?: string } | undefined)?.address ?? null,
+      eip7702Delegate,
       factory: factory && checksumAddress(factory),
       paymaster: paymaster && checksumAddress(paymaster),
       dappId: extra.dappId,
@@ -139,6 +149,17 @@ export function createUserOperationRecords({
       timeline: [{ status, at: new Date().toISOString(), ...(extra.note ? { note: extra.note } : {}) }],
     })
     emit(record)
+    if (account === null && nameDeployedAccount) {
+      nameDeployedAccount(op.sender).then(
+        (name) => {
+          if (!name) return
+          userOperations.change(userOpHash, (r) => {
+            r.account = name
+          })
+        },
+        () => {},
+      )
+    }
   }
 
   return {
@@ -158,6 +179,15 @@ export function createUserOperationRecords({
       addRecord(op, userOpHash, 'rejected', { dappId, receiptFormat, failure, note: err.shortMessage })
     },
   }
+}
+
+/** The account type an operation names by itself: the factory it deploys with, or the contract it delegates to. */
+function nameAccountOf(wire: Record<string, unknown>, factory: Address | null, delegate: Address | null) {
+  if (delegate) return nameAccountByDelegate(delegate)
+  if (!factory) return null
+  const initCode = typeof wire.initCode === 'string' ? wire.initCode : '0x'
+  const factoryData = (initCode.length > 42 ? `0x${initCode.slice(42)}` : (wire.factoryData ?? '0x')) as Hex
+  return nameAccountByFactory(factory, factoryData)
 }
 
 /** Writes a mined operation's outcome (gas, transaction, block, logs, revert reason) into its record. */

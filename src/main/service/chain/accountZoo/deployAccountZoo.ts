@@ -14,7 +14,12 @@ import { canonicalAddresses, defaults } from '../constants'
 import { requestRpc } from '../node/requestRpc'
 import type { ExecutorClient, NodeCapabilities } from '../types'
 import { getExpectedCodeHash, getZooAddress, getZooDeployerAddress } from './zooContracts'
-import { type ZooDeployment, zooDeployments, zooEtchedDeployers } from './zooDeployments'
+import {
+  type ZooAccountState,
+  type ZooDeployment,
+  zooDeployments,
+  zooEtchedDeployers,
+} from './zooDeployments'
 import { zooOwnerCalls, zooStakes } from './zooSetup'
 
 export type DeployAccountZooParameters = {
@@ -63,6 +68,16 @@ export async function deployAccountZoo(p: DeployAccountZooParameters): Promise<D
       missing.push(...absent.map((c) => c.name))
       continue
     }
+    const state = deployment.state[String(chainId)] ?? deployment.state['*']
+    if (p.capabilities.devPrefix && state) {
+      // A dev node gets the state the deployment leaves, set directly: the same code, nonces and storage, without
+      // megabytes of deployment transactions in the chain's history (and in every state dump).
+      await placeState(p, state)
+      deployed.push(
+        ...verifyCreated(deployment, await readCodes(p, deployment), chainId, p.log, missing, mismatched),
+      )
+      continue
+    }
     try {
       const hash = await p.executor.sendTransaction({
         to: getZooDeployerAddress(deployment.deployer),
@@ -77,19 +92,8 @@ export async function deployAccountZoo(p: DeployAccountZooParameters): Promise<D
   }
   for (const { deployment, hash } of pending) {
     const receipt = await p.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-    for (const contract of deployment.contracts) {
-      const code =
-        receipt.status === 'success' ? await p.publicClient.getCode({ address: contract.address }) : undefined
-      if (!hasCode(code)) {
-        p.log.warn({ contract: contract.name, hash }, 'deployment did not create the contract')
-        missing.push(contract.name)
-      } else if (!holdsZooCode(code!, contract, chainId)) {
-        p.log.warn({ contract: contract.name }, 'deployed code differs from the expected code')
-        mismatched.push(contract.name)
-      } else {
-        deployed.push(contract.name)
-      }
-    }
+    const codes = receipt.status === 'success' ? await readCodes(p, deployment) : []
+    deployed.push(...verifyCreated(deployment, codes, chainId, p.log, missing, mismatched))
   }
 
   const unusable = new Set([...missing, ...mismatched])
@@ -107,6 +111,48 @@ export async function deployAccountZoo(p: DeployAccountZooParameters): Promise<D
 }
 
 const hasCode = (code: Hex | undefined): boolean => !!code && code !== '0x'
+
+const readCodes = (p: DeployAccountZooParameters, deployment: ZooDeployment) =>
+  Promise.all(deployment.contracts.map((c) => p.publicClient.getCode({ address: c.address })))
+
+/** Sorts a deployment's contracts by what is now at their address; returns the names deployed as recorded. */
+function verifyCreated(
+  deployment: ZooDeployment,
+  codes: (Hex | undefined)[],
+  chainId: number,
+  log: Logger,
+  missing: string[],
+  mismatched: string[],
+): string[] {
+  const created: string[] = []
+  for (const [i, contract] of deployment.contracts.entries()) {
+    const code = codes[i]
+    if (!hasCode(code)) {
+      log.warn({ contract: contract.name }, 'deployment did not create the contract')
+      missing.push(contract.name)
+    } else if (!holdsZooCode(code!, contract, chainId)) {
+      log.warn({ contract: contract.name }, 'deployed code differs from the expected code')
+      mismatched.push(contract.name)
+    } else {
+      created.push(contract.name)
+    }
+  }
+  return created
+}
+
+/** Sets the recorded code, nonce and storage of each contract a deployment creates (dev nodes). */
+async function placeState(p: DeployAccountZooParameters, state: readonly ZooAccountState[]): Promise<void> {
+  const prefix = p.capabilities.devPrefix
+  await Promise.all(
+    state.flatMap((account) => [
+      requestRpc(p.publicClient, `${prefix}_setCode`, [account.address, account.code]),
+      requestRpc(p.publicClient, `${prefix}_setNonce`, [account.address, numberToHex(account.nonce)]),
+      ...account.storage.map(([slot, value]) =>
+        requestRpc(p.publicClient, `${prefix}_setStorageAt`, [account.address, slot, value]),
+      ),
+    ]),
+  )
+}
 
 /** The code is the recorded one (by hash); a contract whose hash for this chain id is unknown only has to exist. */
 export function holdsZooCode(code: Hex, contract: ZooContract, chainId: number): boolean {

@@ -8,9 +8,14 @@ import {
 } from 'viem'
 import type { CallFrame } from '../../bundler/callFrame'
 import {
+  CALL_MARGIN_MIN,
+  CALL_MARGIN_PERCENT,
+  CALL_STIPEND,
   ESTIMATION_SENDER_BALANCE,
   minBigInt,
   ranOutOfGas,
+  VERIFICATION_MARGIN_MIN,
+  VERIFICATION_MARGIN_PERCENT,
   withMargin,
 } from '../../bundler/estimation/gasMargins'
 import { createShapeCache, perChain } from '../../bundler/estimation/shapeCache'
@@ -106,10 +111,6 @@ const TRIAL: GasLimitsV07 = {
 }
 const MAX_TRIAL_RAISES = 2
 const MAX_VERIFY_ROUNDS = 6
-const VERIFICATION_MARGIN_PERCENT = 10n
-const CALL_MARGIN_PERCENT = 5n
-const CALL_MARGIN_MIN = 1_000n
-const CALL_STIPEND = 2_300n
 /** EntryPoint work inside the paymaster's verification budget besides its call (context copy, deposit update). */
 const PAYMASTER_VERIFICATION_OVERHEAD = 12_000n
 
@@ -146,7 +147,11 @@ export async function estimateUserOperationGasV07(
   }
 
   const deriveLimits = (measured: Outcome): GasLimitsV07 => ({
-    verificationGasLimit: withMargin(measured.validationGas, VERIFICATION_MARGIN_PERCENT, 0n),
+    verificationGasLimit: withMargin(
+      measured.validationGas,
+      VERIFICATION_MARGIN_PERCENT,
+      VERIFICATION_MARGIN_MIN,
+    ),
     callGasLimit:
       userOperation.callData === '0x'
         ? 0n

@@ -1,8 +1,7 @@
 import { encodeFunctionData } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { simpleAccountFactoryV07Artifact, simpleAccountV07Artifact } from '../../chain/artifacts'
 import { entryPointV07 } from '../../entryPoint'
-import { readPackedOperation } from './readPackedOperation'
+import { signPackedOperationMessage } from './readPackedOperation'
 import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import type { SandboxAccountKind } from './types'
 
@@ -49,12 +48,7 @@ export const simpleAccountV07: SandboxAccountKind = {
       signature: DUMMY_ECDSA_SIGNATURE,
     })
   },
-  async signUserOperation(chain, account, input) {
-    const { op, userOpHash } = readPackedOperation(chain, entryPointV07, input)
-    // SimpleAccount v0.7 recovers the EIP-191 message of the userOpHash.
-    const signature = await privateKeyToAccount(account.ownerPrivateKey).signMessage({
-      message: { raw: userOpHash },
-    })
-    return { userOperation: entryPointV07.toWire({ ...op, signature }), userOpHash, signature }
-  },
+  // SimpleAccount v0.7 recovers the EIP-191 message of the userOpHash.
+  signUserOperation: (chain, account, input) =>
+    signPackedOperationMessage(chain, entryPointV07, account, input),
 }
