@@ -36,6 +36,7 @@ function getAccountNames(): AccountNames {
     [zoo('thirdwebFactoryV06'), 'thirdweb'],
     [zoo('thirdwebFactoryV07'), 'thirdweb'],
     [zoo('nexusK1ValidatorFactory'), 'Nexus 1.0'],
+    [zoo('coinbaseSmartWalletFactoryV1'), 'Coinbase Smart Wallet v1'],
   ])
   const byImplementation = new Map<string, string>([
     [firstCreatedBy(canonicalAddresses.simpleAccountFactory).toLowerCase(), 'SimpleAccount v0.6'],
@@ -56,6 +57,7 @@ function getAccountNames(): AccountNames {
     [zoo('lightAccountV2'), 'LightAccount v2.0.0'],
     [zoo('etherspotWallet'), 'Etherspot modular wallet'],
     [zoo('nexusImplementation'), 'Nexus 1.0'],
+    [zoo('coinbaseSmartWalletV1'), 'Coinbase Smart Wallet v1'],
     [firstCreatedBy(getZooAddress('thirdwebFactoryV06')).toLowerCase(), 'thirdweb'],
     [firstCreatedBy(getZooAddress('thirdwebFactoryV07')).toLowerCase(), 'thirdweb'],
   ])

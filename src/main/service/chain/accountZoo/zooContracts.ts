@@ -5,7 +5,15 @@ import { type ZooDeployment, zooDeployments, zooEtchedDeployers } from './zooDep
 export type ZooContractName = string
 
 /** The account families of the zoo, as the SDKs name them. */
-export type ZooAccountFamily = 'safe' | 'kernel' | 'light' | 'trust' | 'etherspot' | 'thirdweb' | 'nexus'
+export type ZooAccountFamily =
+  | 'safe'
+  | 'kernel'
+  | 'light'
+  | 'trust'
+  | 'etherspot'
+  | 'thirdweb'
+  | 'nexus'
+  | 'coinbase'
 
 /** The deployer each deployment is sent to. */
 export function getZooDeployerAddress(deployer: ZooDeployment['deployer']): Address {
