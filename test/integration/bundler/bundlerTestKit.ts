@@ -19,7 +19,8 @@ export async function callBundler(
 ): Promise<{ status: number; body: any }> {
   const res = await fetch(service.info().bundlerUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    // As Biconomy's SDK asks: errors keep their HTTP status (jsonrpc/chooseHttpStatus.ts).
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   })
   return { status: res.status, body: await res.json() }

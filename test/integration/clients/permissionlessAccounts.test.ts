@@ -9,16 +9,7 @@ import {
   toThirdwebSmartAccount,
   toTrustSmartAccount,
 } from 'permissionless/accounts'
-import {
-  type Address,
-  encodeFunctionData,
-  http,
-  type LocalAccount,
-  type PublicClient,
-  parseAbi,
-  parseEther,
-  zeroAddress,
-} from 'viem'
+import { http, type LocalAccount, type PublicClient, parseAbi, parseEther, zeroAddress } from 'viem'
 import {
   createBundlerClient,
   createPaymasterClient,
@@ -28,26 +19,15 @@ import {
   type SmartAccount,
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fundEth, testTokenAbi } from '../../../src/main/service/chain'
+import { describe, expect, it } from 'vitest'
+import { fundEth } from '../../../src/main/service/chain'
 import { getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
-import { startTestService, type TestService } from '../../helpers/startTestService'
 import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
-import { callConsole, createDapp, registerToken, tokenBalance } from '../paymaster/paymasterTestKit'
+import { callConsole, tokenBalance } from '../paymaster/paymasterTestKit'
 import { proveClientCell } from './clientMatrix'
+import { withClientTestService } from './clientTestKit'
 
-let service: TestService
-let dapp: { apiKey: string; paymasterUrl: string }
-let token: Address
-
-beforeAll(async () => {
-  service = await startTestService()
-  dapp = await createDapp(service)
-  token = await registerToken(service, dapp.apiKey, ['mint'])
-}, 60_000)
-afterAll(async () => {
-  await service?.dispose()
-})
+const setup = withClientTestService()
 
 const v06 = { address: entryPoint06Address, version: '0.6' } as const
 const v07 = { address: entryPoint07Address, version: '0.7' } as const
@@ -175,21 +155,16 @@ const accounts: AccountCase[] = [
   },
 ]
 
-const mint = (to: Address, amount: bigint) => ({
-  to: token,
-  data: encodeFunctionData({ abi: testTokenAbi, functionName: 'mint', args: [to, amount] }),
-})
-
 /** A fresh account from `create`, with viem's bundler client (and the dApp's ERC-7677 paymaster when sponsored). */
 async function createAccountClient(create: AccountCase['create'], sponsored: boolean) {
-  const client = publicClientOf(service)
+  const client = publicClientOf(setup.service)
   const account = await create(client, privateKeyToAccount(generatePrivateKey()))
-  if (!sponsored) await fundEth(service.chain!, account.address, parseEther('1'))
+  if (!sponsored) await fundEth(setup.service.chain!, account.address, parseEther('1'))
   const bundlerClient = createBundlerClient({
     client,
     account,
-    paymaster: sponsored ? createPaymasterClient({ transport: http(dapp.paymasterUrl) }) : undefined,
-    transport: http(service.info().bundlerUrl),
+    paymaster: sponsored ? createPaymasterClient({ transport: http(setup.dapp.paymasterUrl) }) : undefined,
+    transport: http(setup.service.info().bundlerUrl),
     pollingInterval: 50,
   })
   return { client, account, bundlerClient }
@@ -198,7 +173,7 @@ async function createAccountClient(create: AccountCase['create'], sponsored: boo
 /** The account type Activity shows for an operation (named from its factory, or read from the chain). */
 async function accountTypeOf(userOpHash: string): Promise<string | null | undefined> {
   for (let i = 0; i < 20; i++) {
-    const res = await callConsole(service, `/console/api/user-operations/${userOpHash}`)
+    const res = await callConsole(setup.service, `/console/api/user-operations/${userOpHash}`)
     if (res.body.data?.account) return res.body.data.account
     await new Promise((r) => setTimeout(r, 50))
   }
@@ -209,12 +184,12 @@ async function accountTypeOf(userOpHash: string): Promise<string | null | undefi
 async function expectSponsoredMint(create: AccountCase['create']) {
   const { client, account, bundlerClient } = await createAccountClient(create, true)
   const alice = randomAddress()
-  const hash = await bundlerClient.sendUserOperation({ calls: [mint(alice, 7n)] })
+  const hash = await bundlerClient.sendUserOperation({ calls: [setup.mint(alice, 7n)] })
   const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
   expect(receipt.success).toBe(true)
   expect(receipt.sender).toBe(account.address)
   expect(receipt.paymaster).not.toBe(zeroAddress)
-  expect(await tokenBalance(service, token, alice)).toBe(7n)
+  expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
   expect(await client.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
   expect(await client.getBalance({ address: account.address })).toBe(0n)
   return { bundlerClient, hash }
@@ -224,11 +199,13 @@ async function expectSponsoredMint(create: AccountCase['create']) {
 async function expectSelfPaidMint(create: AccountCase['create']) {
   const { client, account, bundlerClient } = await createAccountClient(create, false)
   const alice = randomAddress()
-  const hash = await bundlerClient.sendUserOperation({ calls: [mint(alice, 3n), mint(alice, 4n)] })
+  const hash = await bundlerClient.sendUserOperation({
+    calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
+  })
   const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
   expect(receipt.success).toBe(true)
   expect(receipt.paymaster).toBe(zeroAddress)
-  expect(await tokenBalance(service, token, alice)).toBe(7n)
+  expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
   // The EntryPoint took the prefund from the account and keeps what the operation did not use as its deposit.
   const balance = await client.getBalance({ address: account.address })
   const deposit = await client.readContract({
@@ -251,7 +228,7 @@ describe.each(accounts)(
     it(`names the account type in Activity: ${type}, from the factory when deploying and from the chain after`, async () => {
       const { bundlerClient, hash } = await expectSponsoredMint(create)
       expect(await accountTypeOf(hash)).toBe(type)
-      const next = await bundlerClient.sendUserOperation({ calls: [mint(randomAddress(), 1n)] })
+      const next = await bundlerClient.sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
       expect((await bundlerClient.waitForUserOperationReceipt({ hash: next, timeout: 30_000 })).success).toBe(
         true,
       )
@@ -271,13 +248,14 @@ describe('permissionless Trust (Barz, EntryPoint 0.6)', () => {
   const trustFallbackHandler = getZooAddress('trustDefaultFallbackHandler')
   const setUnsafe = async (unsafe: boolean) =>
     expect(
-      (await callConsole(service, '/console/api/settings', { method: 'PATCH', body: { unsafe } })).status,
+      (await callConsole(setup.service, '/console/api/settings', { method: 'PATCH', body: { unsafe } }))
+        .status,
     ).toBe(200)
 
   it('is refused in safe mode: its validation reads the facet table of the DefaultFallbackHandler, an unstaked non-entity contract [STO-033]', async () => {
     const { bundlerClient } = await createAccountClient(create, true)
     const error = await bundlerClient
-      .sendUserOperation({ calls: [mint(randomAddress(), 1n)] })
+      .sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
       .catch((e) => e)
     expect(String(error?.details)).toContain(`of ${trustFallbackHandler}`)
     expect(String(error?.details)).toContain('[STO-033]')

@@ -1,46 +1,30 @@
-import { type Address, encodeFunctionData, http, parseAbi, parseEther, zeroAddress } from 'viem'
+import { http, parseAbi, parseEther, zeroAddress } from 'viem'
 import { createBundlerClient, createPaymasterClient, toCoinbaseSmartAccount } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fundEth, testTokenAbi } from '../../../src/main/service/chain'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { describe, expect, it } from 'vitest'
+import { fundEth } from '../../../src/main/service/chain'
 import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
-import { callConsole, createDapp, registerToken, tokenBalance } from '../paymaster/paymasterTestKit'
+import { callConsole, tokenBalance } from '../paymaster/paymasterTestKit'
 import { proveClientCell } from './clientMatrix'
+import { withClientTestService } from './clientTestKit'
 
-let service: TestService
-let dapp: { apiKey: string; paymasterUrl: string }
-let token: Address
-
-beforeAll(async () => {
-  service = await startTestService()
-  dapp = await createDapp(service)
-  token = await registerToken(service, dapp.apiKey, ['mint'])
-}, 60_000)
-afterAll(async () => {
-  await service?.dispose()
-})
-
-const mint = (to: Address, amount: bigint) => ({
-  to: token,
-  data: encodeFunctionData({ abi: testTokenAbi, functionName: 'mint', args: [to, amount] }),
-})
+const setup = withClientTestService()
 
 /** viem's own account implementations, as a dApp calls them (client and owner only: the default version). */
 describe("viem's toCoinbaseSmartAccount (Coinbase Smart Wallet v1, EntryPoint 0.6)", () => {
   const createClient = async (sponsored: boolean) => {
-    const client = publicClientOf(service)
+    const client = publicClientOf(setup.service)
     const account = await toCoinbaseSmartAccount({
       client,
       owners: [privateKeyToAccount(generatePrivateKey())],
       version: '1',
     })
-    if (!sponsored) await fundEth(service.chain!, account.address, parseEther('1'))
+    if (!sponsored) await fundEth(setup.service.chain!, account.address, parseEther('1'))
     const bundlerClient = createBundlerClient({
       client,
       account,
-      paymaster: sponsored ? createPaymasterClient({ transport: http(dapp.paymasterUrl) }) : undefined,
-      transport: http(service.info().bundlerUrl),
+      paymaster: sponsored ? createPaymasterClient({ transport: http(setup.dapp.paymasterUrl) }) : undefined,
+      transport: http(setup.service.info().bundlerUrl),
       pollingInterval: 50,
     })
     return { client, account, bundlerClient }
@@ -55,13 +39,13 @@ describe("viem's toCoinbaseSmartAccount (Coinbase Smart Wallet v1, EntryPoint 0.
     })
     const { client, account, bundlerClient } = await createClient(true)
     const alice = randomAddress()
-    const hash = await bundlerClient.sendUserOperation({ calls: [mint(alice, 7n)] })
+    const hash = await bundlerClient.sendUserOperation({ calls: [setup.mint(alice, 7n)] })
     const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
     expect(receipt.success).toBe(true)
     expect(receipt.paymaster).not.toBe(zeroAddress)
-    expect(await tokenBalance(service, token, alice)).toBe(7n)
+    expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
     expect(await client.getBalance({ address: account.address })).toBe(0n)
-    const record = await callConsole(service, `/console/api/user-operations/${hash}`)
+    const record = await callConsole(setup.service, `/console/api/user-operations/${hash}`)
     expect(record.body.data.account).toBe('Coinbase Smart Wallet v1')
   })
 
@@ -74,10 +58,12 @@ describe("viem's toCoinbaseSmartAccount (Coinbase Smart Wallet v1, EntryPoint 0.
     })
     const { client, account, bundlerClient } = await createClient(false)
     const alice = randomAddress()
-    const hash = await bundlerClient.sendUserOperation({ calls: [mint(alice, 3n), mint(alice, 4n)] })
+    const hash = await bundlerClient.sendUserOperation({
+      calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
+    })
     const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
     expect(receipt.success).toBe(true)
-    expect(await tokenBalance(service, token, alice)).toBe(7n)
+    expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
     const deposit = await client.readContract({
       address: receipt.entryPoint,
       abi: parseAbi(['function balanceOf(address) view returns (uint256)']),

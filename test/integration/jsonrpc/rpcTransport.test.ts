@@ -16,10 +16,11 @@ beforeAll(async () => {
 })
 afterAll(async () => service.dispose())
 
+/** A JSON-RPC POST as Biconomy's SDK sends it (`Accept: application/json`: errors keep their HTTP status). */
 const rpc = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   requestJson(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
     rawBody: typeof body === 'string' ? body : JSON.stringify(body),
   })
 
@@ -47,6 +48,24 @@ describe('JSON-RPC over HTTP at the Biconomy URL shapes', () => {
       params: [],
     })
     expect(res.status).toBe(200)
+  })
+
+  it('answers an error with HTTP 200 and the same error object to a client that does not ask for application/json (ethers v5, viem, browsers)', async () => {
+    const call = { jsonrpc: '2.0', id: 3, method: 'eth_chainId', params: [] }
+    for (const accept of [undefined, '*/*', 'application/json, */*']) {
+      const res = await rpc(
+        `${service.baseUrl}/api/v2/31337/not-a-key`,
+        call,
+        accept ? { accept } : { accept: '' },
+      )
+      expect(res.status, String(accept)).toBe(200)
+      expect(res.body.error.code, String(accept)).toBe(-32001)
+    }
+    const biconomy = await rpc(`${service.baseUrl}/api/v2/31337/not-a-key`, call)
+    expect(biconomy.status).toBe(401)
+    expect(biconomy.body.error).toEqual(
+      (await rpc(`${service.baseUrl}/api/v2/31337/not-a-key`, call, { accept: '*/*' })).body.error,
+    )
   })
 
   it('rejects an unknown bundler key with -32001 and HTTP 401', async () => {

@@ -60,6 +60,8 @@ export async function registerToken(service: TestService, apiKey: string, whitel
 export async function callPaymaster(service: TestService, apiKey: string, method: string, params: unknown[]) {
   return requestJson(service.info().paymasterUrlTemplate.replace('{apiKey}', apiKey), {
     method: 'POST',
+    // As Biconomy's SDK asks: errors keep their HTTP status (jsonrpc/chooseHttpStatus.ts).
+    headers: { accept: 'application/json' },
     body: { jsonrpc: '2.0', id: 1, method, params },
   })
 }

@@ -54,6 +54,7 @@ export function createRpcFastPath(
           key: match[3] as string,
           body: body.toString('utf8'),
           log: params.log,
+          accept: req.headers.accept,
         })
         .then((result) => {
           if (result.body === undefined) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { RpcError, UnauthorizedError } from '../errors'
+import { chooseHttpStatus } from '../jsonrpc/chooseHttpStatus'
 import { RpcCode } from '../jsonrpc/codes'
 import type { RpcContext, RpcMethodRegistry } from '../jsonrpc/defineMethod'
 import { type DispatchResult, dispatchRpcRequest } from '../jsonrpc/dispatchRpcRequest'
@@ -33,23 +34,29 @@ export type AnswerRpc = (request: {
   key: string
   body: string
   log: RpcContext['log']
+  /** The request's Accept header: it decides the HTTP status of an error (chooseHttpStatus). */
+  accept: string | undefined
 }) => Promise<RpcAnswer>
 
 /** The one place a JSON-RPC POST is answered: the URL's chain and key, then the envelope and the method. */
 export function createRpcAnswerer(options: RpcRoutesOptions): AnswerRpc {
-  return async ({ endpoint, chainId, key, body, log }) => {
+  return async ({ endpoint, chainId, key, body, log, accept }) => {
     let ctx: RpcContext
     try {
       ctx = resolveContext(endpoint, chainId, key, log, options)
     } catch (err) {
       const { error, httpStatus } = toRpcError(err, log)
-      return { httpStatus, body: { jsonrpc: '2.0', id: peekId(body), error } }
+      return {
+        httpStatus: chooseHttpStatus(httpStatus, accept),
+        body: { jsonrpc: '2.0', id: peekId(body), error },
+      }
     }
-    return dispatchRpcRequest(
+    const result = await dispatchRpcRequest(
       body,
       endpoint === 'bundler' ? options.bundlerMethods : options.paymasterMethods,
       ctx,
     )
+    return { ...result, httpStatus: chooseHttpStatus(result.httpStatus, accept) }
   }
 }
 
@@ -93,7 +100,9 @@ export async function registerRpcRoutes(app: FastifyInstance, options: { answer:
           : err,
       request.log,
     )
-    return reply.code(httpStatus).send({ jsonrpc: '2.0', id: null, error })
+    return reply
+      .code(chooseHttpStatus(httpStatus, request.headers.accept))
+      .send({ jsonrpc: '2.0', id: null, error })
   })
 
   const preflight = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(204).send()
@@ -109,6 +118,7 @@ export async function registerRpcRoutes(app: FastifyInstance, options: { answer:
         key: (endpoint === 'bundler' ? request.params.bundlerKey : request.params.paymasterApiKey) ?? '',
         body: typeof request.body === 'string' ? request.body : '',
         log: request.log,
+        accept: request.headers.accept,
       })
       if (result.body === undefined) return reply.code(204).send()
       return reply.code(result.httpStatus).type('application/json').send(result.body)
