@@ -19,6 +19,7 @@ import { registerEventStreamRoutes } from './console/events.routes'
 import { registerSandboxRoutes } from './console/sandbox.routes'
 import { registerSettingsRoutes } from './console/settings.routes'
 import { registerUserOperationRoutes } from './console/userOperations.routes'
+import { definedOnly } from './definedOnly'
 import { ChainError, StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
 import { createMethodRegistry, type RpcMethod } from './jsonrpc/defineMethod'
@@ -271,8 +272,4 @@ function settingsToConfig(settings: Settings): Partial<ServiceConfigInput> {
     unsafe: settings.unsafe,
     webhookTimeoutMs: settings.webhookTimeoutMs,
   }
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
 }

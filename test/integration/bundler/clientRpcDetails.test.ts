@@ -124,6 +124,41 @@ describe('RPC details clients assume', () => {
     }
   }, 60_000)
 
+  it('debug_bundler_setConfiguration changes the live settings and answers them all; an unknown or bad setting is -32602', async () => {
+    const set = (patch: unknown) => callBundler(service, 'debug_bundler_setConfiguration', [patch])
+    const before = (await set({})).body.result
+    expect(before).toEqual({
+      bundlingMode: 'auto',
+      maxPendingPerUnstakedSender: 16,
+      nonceGapWaitMs: 2000,
+      receiptWaitMs: 1000,
+    })
+    try {
+      const changed = await set({ bundlingMode: 'manual', maxPendingPerUnstakedSender: 4, receiptWaitMs: 0 })
+      expect(changed.body.result).toEqual({
+        ...before,
+        bundlingMode: 'manual',
+        maxPendingPerUnstakedSender: 4,
+        receiptWaitMs: 0,
+      })
+      // It takes effect: in manual mode an operation waits in the mempool.
+      const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
+      await bundlerClient.sendUserOperation({ calls: [{ to: randomAddress(), value: 1n }] })
+      expect((await callBundler(service, 'debug_bundler_dumpMempool', [])).body.result).toHaveLength(1)
+      await callBundler(service, 'debug_bundler_sendBundleNow', [])
+
+      const unknown = await set({ maxBundleGas: 1 })
+      expect(unknown.body.error.code).toBe(-32602)
+      expect(unknown.body.error.message).toContain('maxBundleGas')
+      const bad = await set({ receiptWaitMs: 'soon' })
+      expect(bad.body.error.code).toBe(-32602)
+      expect(bad.body.error.message).toContain('receiptWaitMs must be a number of milliseconds')
+    } finally {
+      await set(before)
+    }
+    expect((await set({})).body.result).toEqual(before)
+  }, 60_000)
+
   it("passes standard chain methods at the bundler URL to the node (a viem client on that one URL reads and sends), and never the node's own keys or dev methods", async () => {
     const bundlerUrl = service.info().bundlerUrl
     const viaBundler = createPublicClient({

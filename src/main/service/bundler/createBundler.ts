@@ -4,6 +4,7 @@ import { getDepositInfo } from '../chain/entryPoint/getDepositInfo'
 import { requestRpc } from '../chain/node/requestRpc'
 import type { Chain } from '../chain/types'
 import { createConcurrencyLimit } from '../createConcurrencyLimit'
+import { definedOnly } from '../definedOnly'
 import { createEntryPoints, listServedEntryPoints } from '../entryPoint'
 import type { EntryPointModule, EntryPoints } from '../entryPoint/types'
 import type { EventBus } from '../events'
@@ -96,6 +97,8 @@ export type Bundler = {
   gasFeeValues: () => Promise<GasFees>
   bundlingMode: () => BundlingMode
   setBundlingMode: (mode: BundlingMode) => void
+  /** Changes the settings that apply live (debug_bundler_setConfiguration); answers all of them. */
+  configure: (patch: Partial<LiveConfiguration>) => LiveConfiguration
   /** Sends what is pending now, one bundle per EntryPoint (waits for bundles already under way first). */
   sendBundleNow: () => Promise<BundleResult | null>
   /** The pending operations of one EntryPoint, or of all. */
@@ -120,6 +123,12 @@ export type Bundler = {
   /** Stops bundling and writes the records. */
   close: () => Promise<void>
 }
+
+/** The bundler settings that apply to the next operation or bundle when changed. */
+export type LiveConfiguration = Pick<
+  BundlerOptions,
+  'bundlingMode' | 'maxPendingPerUnstakedSender' | 'nonceGapWaitMs' | 'receiptWaitMs'
+>
 
 /** One EntryPoint's part of the bundler: its mempool, reputation, nonces, records and bundling. */
 type Lane = {
@@ -401,6 +410,17 @@ export function createBundler({
     bundlingMode: () => lanes[0]?.scheduler.mode() ?? options.bundlingMode,
     setBundlingMode(mode) {
       for (const lane of lanes) lane.scheduler.setMode(mode)
+    },
+    configure(patch) {
+      const { bundlingMode, ...rest } = patch
+      Object.assign(options, definedOnly(rest))
+      if (bundlingMode) for (const lane of lanes) lane.scheduler.setMode(bundlingMode)
+      return {
+        bundlingMode: lanes[0]?.scheduler.mode() ?? options.bundlingMode,
+        maxPendingPerUnstakedSender: options.maxPendingPerUnstakedSender,
+        nonceGapWaitMs: options.nonceGapWaitMs,
+        receiptWaitMs: options.receiptWaitMs,
+      }
     },
     async sendBundleNow() {
       let first: BundleResult | null = null

@@ -10,6 +10,7 @@ import { debugBundlerDumpReputation } from './debug_bundler_dumpReputation'
 import { debugBundlerGetStakeStatus } from './debug_bundler_getStakeStatus'
 import { debugBundlerSendBundleNow } from './debug_bundler_sendBundleNow'
 import { debugBundlerSetBundlingMode } from './debug_bundler_setBundlingMode'
+import { debugBundlerSetConfiguration } from './debug_bundler_setConfiguration'
 import { debugBundlerSetReputation } from './debug_bundler_setReputation'
 import { ethChainId } from './eth_chainId'
 import { ethEstimateUserOperationGas } from './eth_estimateUserOperationGas'
@@ -37,6 +38,7 @@ export function createBundlerMethods(getBundler: GetBundler): RpcMethod[] {
     zdGetUserOperationGasPrice(getBundler),
     debugBundlerClearState(getBundler),
     debugBundlerClearMempool(getBundler),
+    debugBundlerSetConfiguration(getBundler),
     debugBundlerGetStakeStatus(getBundler),
     debugBundlerDumpMempool(getBundler),
     debugBundlerSendBundleNow(getBundler),

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { defineMethod } from '../../jsonrpc/defineMethod'
+import type { GetBundler } from './bundlerAccess'
+
+const ms = (name: string) =>
+  z
+    .number({ error: `${name} must be a number of milliseconds` })
+    .int()
+    .min(0)
+    .max(3_600_000)
+    .optional()
+
+/**
+ * The bundler settings a test may change while it runs (they apply to the next operation or bundle). Safe mode is a
+ * service setting (`--unsafe`, the console's Settings), not changed here.
+ */
+const ConfigurationPatch = z
+  .object({
+    bundlingMode: z.enum(['auto', 'interval', 'manual']).optional(),
+    maxPendingPerUnstakedSender: z.number().int().min(1).max(1024).optional(),
+    nonceGapWaitMs: ms('nonceGapWaitMs'),
+    receiptWaitMs: ms('receiptWaitMs'),
+  })
+  .strict()
+
+/** `debug_bundler_setConfiguration({...})`: changes the given settings and answers the whole configuration. */
+export const debugBundlerSetConfiguration = (getBundler: GetBundler) =>
+  defineMethod({
+    name: 'debug_bundler_setConfiguration',
+    params: z.tuple([ConfigurationPatch]),
+    handler: ([patch]) => getBundler().configure(patch),
+  })
