@@ -18,6 +18,7 @@
  * whose code differs by chain id (EIP-712 domain cached in an immutable) is recorded per chain id.
  *
  * Coinbase Smart Wallet v1: the mainnet broadcast of coinbase/smart-wallet (MIT), `broadcast/DeployFactory.s.sol/1/`.
+ * Biconomy MEE 2.0.0 (Nexus 1.2.0): build artifacts of bcnmy/nexus and bcnmy/mee-contracts (MIT), see BICONOMY_MEE.
  *
  * Usage: node scripts/record-account-zoo.mjs <permissionless.js git dir or checkout> <coinbase/smart-wallet git dir or checkout>
  */
@@ -46,6 +47,76 @@ const DEPLOYERS = {
  * EntryPoints, SimpleAccount factories and Biconomy Smart Account v2 are deployed by Opstation's own plan; Safe's
  * ERC-7579 adapter and its registry (which need attestations) are not taken.
  */
+/**
+ * Biconomy's MEE 2.0.0 stack (what `@biconomy/abstractjs` uses by default: Nexus 1.2.0 with the K1MeeValidator), from
+ * the committed build artifacts of bcnmy/nexus and bcnmy/mee-contracts (MIT) at the commits whose bytecode gives the
+ * mainnet addresses, with the salts and constructor arguments of their deployment scripts
+ * (`scripts/foundry/DeployNexus.s.sol`, `DeployK1Mee.sol`): calldata = salt ‖ bytecode ‖ arguments for the CREATE2
+ * deployer. Nexus(entryPoint v0.7, default validator K1MeeValidator, init data 0xeeee…); NexusBootstrap(default
+ * validator, init data 0xeeee…); NexusAccountFactory(implementation, Biconomy's owner).
+ * [constant, repository, commit, artifact, salt, constructor arguments, contract name, address]
+ */
+const BICONOMY_MEE = [
+  [
+    'BICONOMY_MEE_K1MEEVALIDATOR',
+    'bcnmy/mee-contracts',
+    'f5487c2e3fa2301fd724141ee01f699930b69922',
+    'scripts/bash-deploy/artifacts/K1MeeValidator/K1MeeValidator.json',
+    '0x000000000000000000000000000000000000000047819504fd5006001ee95238',
+    '0x',
+    'nexusK1MeeValidator',
+    '0x00000000d12897DDAdC2044614A9677B191A2d95',
+  ],
+  [
+    'BICONOMY_MEE_ETHERFORWARDER',
+    'bcnmy/mee-contracts',
+    '023dfecdcee1570670a65652dc8a450b6e2d5b52',
+    'scripts/bash-deploy/artifacts/EtherForwarder/EtherForwarder.json',
+    '0x0000000000000000000000000000000000000000f9941fb84509c0031a6fc104',
+    '0x',
+    'meeEtherForwarder',
+    '0x000000Afe527A978Ecb761008Af475cfF04132a1',
+  ],
+  [
+    'BICONOMY_MEE_NEXUS',
+    'bcnmy/nexus',
+    'd42164a9a3923dc474b2cd577a3513470cb65773',
+    'scripts/bash-deploy/artifacts/Nexus/Nexus.json',
+    '0x0000000000000000000000000000000000000000f036b687a1f82003988bd953',
+    '0x0000000000000000000000000000000071727de22e5e9d8baf0edac6f37da03200000000000000000000000000000000d12897ddadc2044614a9677b191a2d9500000000000000000000000000000000000000000000000000000000000000600000000000000000000000000000000000000000000000000000000000000014eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee000000000000000000000000',
+    'nexusV1_2Implementation',
+    '0x000000004F43C49e93C970E84001853a70923B03',
+  ],
+  [
+    'BICONOMY_MEE_NEXUSBOOTSTRAP',
+    'bcnmy/nexus',
+    '93626c65fc742aa63a22e1e29b5d2b1bff683f26',
+    'scripts/bash-deploy/artifacts/NexusBootstrap/NexusBootstrap.json',
+    '0x000000000000000000000000000000000000000069b8a8e8fec67700be0ca325',
+    '0x00000000000000000000000000000000d12897ddadc2044614a9677b191a2d9500000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000014eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee000000000000000000000000',
+    'nexusV1_2Bootstrap',
+    '0x00000000D3254452a909E4eeD47455Af7E27C289',
+  ],
+  [
+    'BICONOMY_MEE_NEXUSACCOUNTFACTORY',
+    'bcnmy/nexus',
+    '93626c65fc742aa63a22e1e29b5d2b1bff683f26',
+    'scripts/bash-deploy/artifacts/NexusAccountFactory/NexusAccountFactory.json',
+    '0x0000000000000000000000000000000000000000e289724d34a3660389fc1ab0',
+    '0x000000000000000000000000000000004f43c49e93c970e84001853a70923b03000000000000000000000000129443ca2a9dec2020808a2868b38dda457eacc7',
+    'nexusV1_2AccountFactory',
+    '0x000000001D1D5004a02bAfAb9de2D6CE5b7B13de',
+  ],
+]
+
+const BICONOMY_MEE_ROWS = () =>
+  BICONOMY_MEE.map(([constant, , , , , , name, address]) => [
+    constant,
+    'nexus',
+    'create2Deployer',
+    [[name, address]],
+  ])
+
 const DEPLOYMENTS = [
   [
     'SAFE_V06_MODULE_SETUP_CREATECALL',
@@ -299,6 +370,8 @@ const DEPLOYMENTS = [
     'create2Deployer',
     [['thirdwebFactoryV07', '0x4be0ddfebca9a5a4a617dee4dece99e7c862dceb']],
   ],
+  // Biconomy MEE 2.0.0 / Nexus 1.2.0 (BICONOMY_MEE below), for @biconomy/abstractjs.
+  ...BICONOMY_MEE_ROWS(),
   // coinbase/smart-wallet's mainnet broadcast (transactions to Safe's singleton factory), see COINBASE_BROADCAST.
   [
     'COINBASE_SMART_WALLET_V1_IMPLEMENTATION',
@@ -363,6 +436,18 @@ const ETCHED = [
  */
 const COINBASE_BROADCAST = 'broadcast/DeployFactory.s.sol/1/run-latest.json'
 const COINBASE_CONSTANTS = ['COINBASE_SMART_WALLET_V1_IMPLEMENTATION', 'COINBASE_SMART_WALLET_V1_FACTORY']
+
+function readBiconomyArtifacts(sources) {
+  const constants = {}
+  const revs = {}
+  for (const [constant, repository, commit, artifact, salt, args] of BICONOMY_MEE) {
+    const json = JSON.parse(gitOf(sources[repository])('show', `${commit}:${artifact}`))
+    const bytecode = typeof json.bytecode === 'string' ? json.bytecode : json.bytecode.object
+    constants[constant] = `${salt}${bytecode.slice(2)}${args.slice(2)}`
+    revs[repository] = [...new Set([...(revs[repository] ?? []), commit])]
+  }
+  return { constants, revs }
+}
 
 function gitOf(source) {
   const isGitDir = existsSync(join(source, 'HEAD')) && !existsSync(join(source, 'package.json'))
@@ -474,31 +559,35 @@ async function dumpAccounts(client) {
 }
 
 /**
- * The contracts `after` holds that `before` did not (their code, nonce and non-zero storage), sorted by address.
- * Balances are not recorded: the deployments send no value.
+ * What a deployment changed, sorted by address: each contract it created (code, nonce, non-zero storage), and the
+ * storage words it wrote in contracts that were there before (Nexus 1.2.0's constructor installs its default
+ * validator: the K1MeeValidator records the implementation's owner). Balances are not recorded: the deployments send
+ * no value. The system contracts every block writes (EIP-2935 block hashes, EIP-4788 roots) are left out.
  */
 function diffAccounts(before, after, ignored) {
   const changed = []
   for (const [address, account] of Object.entries(after)) {
-    if (ignored.has(address.toLowerCase())) continue
+    if (ignored.has(address.toLowerCase()) || SYSTEM_CONTRACTS.has(address.toLowerCase())) continue
     const prior = before[address]
+    if (!account.code || account.code === '0x') continue
     const hadCode = prior?.code && prior.code !== '0x'
-    if (hadCode || !account.code || account.code === '0x') {
-      // Only created contracts are recorded. A contract that was there and changed would be a deployment with side
-      // effects: none has, except the system contracts every block writes (EIP-2935 block hashes, EIP-4788 roots).
-      const changed = prior && JSON.stringify(prior.storage) !== JSON.stringify(account.storage)
-      if (hadCode && changed && !SYSTEM_CONTRACTS.has(address.toLowerCase()))
-        throw new Error(`a deployment changed the storage of ${address}, which existed before it`)
+    if (hadCode) {
+      const words = Object.entries(account.storage ?? {}).filter(
+        ([slot, value]) => BigInt(prior.storage?.[slot] ?? '0x0') !== BigInt(value),
+      )
+      if (words.length > 0) changed.push({ address: getAddress(address), storage: sortWords(words) })
       continue
     }
-    const storage = Object.entries(account.storage ?? {})
-      .filter(([, value]) => BigInt(value) !== 0n)
-      .map(([slot, value]) => [toWord(slot), toWord(value)])
-      .sort(([a], [b]) => (a < b ? -1 : 1))
+    const storage = sortWords(
+      Object.entries(account.storage ?? {}).filter(([, value]) => BigInt(value) !== 0n),
+    )
     changed.push({ address: getAddress(address), nonce: Number(account.nonce), code: account.code, storage })
   }
   return changed.sort((a, b) => (a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1))
 }
+
+const sortWords = (words) =>
+  words.map(([slot, value]) => [toWord(slot), toWord(value)]).sort(([x], [y]) => (x < y ? -1 : 1))
 
 const SYSTEM_CONTRACTS = new Set([
   '0x0000f90827f1c53a10cb7a02335b175320002935', // EIP-2935 history storage
@@ -507,16 +596,20 @@ const SYSTEM_CONTRACTS = new Set([
 
 const toWord = (hex) => `0x${BigInt(hex).toString(16).padStart(64, '0')}`
 
-const [source, coinbaseSource] = process.argv.slice(2)
-if (!source || !coinbaseSource) {
+const [source, coinbaseSource, nexusSource, meeSource] = process.argv.slice(2)
+if (!source || !coinbaseSource || !nexusSource || !meeSource) {
   console.error(
-    'usage: node scripts/record-account-zoo.mjs <permissionless.js git dir or checkout> <coinbase/smart-wallet git dir or checkout>',
+    'usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus> <bcnmy/mee-contracts> (git dirs or checkouts)',
   )
   process.exit(2)
 }
 const { rev, constants: permissionlessConstants } = readSource(resolve(source))
 const coinbase = readCoinbaseBroadcast(resolve(coinbaseSource))
-const constants = { ...permissionlessConstants, ...coinbase.constants }
+const biconomy = readBiconomyArtifacts({
+  'bcnmy/nexus': resolve(nexusSource),
+  'bcnmy/mee-contracts': resolve(meeSource),
+})
+const constants = { ...permissionlessConstants, ...coinbase.constants, ...biconomy.constants }
 for (const name of [...DEPLOYMENTS.map((d) => d[0]), ...ETCHED.map((e) => e[1]), ...PREREQUISITES]) {
   if (!constants[name]) throw new Error(`constant ${name} not found in ${CONSTANTS_DIR}`)
 }
@@ -559,12 +652,21 @@ const header = `// Generated by scripts/record-account-zoo.mjs. Do not edit; re-
 // Sources (calldata of each deployment to its deterministic deployer):
 // https://github.com/pimlicolabs/permissionless.js/tree/${rev}/${CONSTANTS_DIR} (MIT licence, Copyright (c) 2023 Pimlico)
 // https://github.com/coinbase/smart-wallet/blob/${coinbase.rev}/${COINBASE_BROADCAST} (MIT licence, Coinbase)
+// https://github.com/bcnmy/nexus and https://github.com/bcnmy/mee-contracts build artifacts (MIT licence, Biconomy), commits in zooSources
 `
 const body = `
 export const zooSources = ${JSON.stringify(
   [
     { repository: 'pimlicolabs/permissionless.js', commit: rev, path: CONSTANTS_DIR, licence: 'MIT' },
     { repository: 'coinbase/smart-wallet', commit: coinbase.rev, path: COINBASE_BROADCAST, licence: 'MIT' },
+    ...Object.entries(biconomy.revs).flatMap(([repository, commits]) =>
+      commits.map((commit) => ({
+        repository,
+        commit,
+        path: 'scripts/bash-deploy/artifacts/',
+        licence: 'MIT',
+      })),
+    ),
   ],
   null,
   2,
@@ -590,10 +692,11 @@ export type ZooDeployment = {
 }
 `
 const stateType = `
+/** A contract the deployment created (with code and nonce), or storage it wrote in one that was there before. */
 export type ZooAccountState = {
   address: \`0x\${string}\`
-  nonce: number
-  code: \`0x\${string}\`
+  nonce?: number
+  code?: \`0x\${string}\`
   storage: readonly (readonly [\`0x\${string}\`, \`0x\${string}\`])[]
 }
 `

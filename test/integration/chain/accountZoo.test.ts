@@ -39,6 +39,11 @@ describe('the account zoo on the embedded chain', () => {
     expect(getZooAddress('kernelMetaFactory')).toBe('0xd703aaE79538628d27099B8c4f621bE4CCd142d5')
     expect(getZooAddress('lightAccountFactoryV2')).toBe('0x0000000000400CdFef5E2714E63d8040b700BC24')
     expect(getZooAddress('nexusK1ValidatorFactory')).toBe('0x00000bb19a3579F4D779215dEf97AFbd0e30DB55')
+    // @biconomy/abstractjs 1.2's default (MEE 2.0.0): its versionCheck needs code at these.
+    expect(getZooAddress('nexusV1_2AccountFactory')).toBe('0x000000001D1D5004a02bAfAb9de2D6CE5b7B13de')
+    expect(getZooAddress('nexusV1_2Implementation')).toBe('0x000000004F43C49e93C970E84001853a70923B03')
+    expect(getZooAddress('nexusV1_2Bootstrap')).toBe('0x00000000D3254452a909E4eeD47455Af7E27C289')
+    expect(getZooAddress('nexusK1MeeValidator')).toBe('0x00000000d12897DDAdC2044614A9677B191A2d95')
   })
 
   it('stakes the factories their operators stake on mainnet (1 ETH, one day), on their EntryPoint', async () => {

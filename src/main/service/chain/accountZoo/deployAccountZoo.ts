@@ -140,13 +140,17 @@ function verifyCreated(
   return created
 }
 
-/** Sets the recorded code, nonce and storage of each contract a deployment creates (dev nodes). */
+/** Sets the recorded code, nonce and storage of what a deployment creates or writes (dev nodes). */
 async function placeState(p: DeployAccountZooParameters, state: readonly ZooAccountState[]): Promise<void> {
   const prefix = p.capabilities.devPrefix
   await Promise.all(
     state.flatMap((account) => [
-      requestRpc(p.publicClient, `${prefix}_setCode`, [account.address, account.code]),
-      requestRpc(p.publicClient, `${prefix}_setNonce`, [account.address, numberToHex(account.nonce)]),
+      ...(account.code
+        ? [requestRpc(p.publicClient, `${prefix}_setCode`, [account.address, account.code])]
+        : []),
+      ...(account.nonce !== undefined
+        ? [requestRpc(p.publicClient, `${prefix}_setNonce`, [account.address, numberToHex(account.nonce)])]
+        : []),
       ...account.storage.map(([slot, value]) =>
         requestRpc(p.publicClient, `${prefix}_setStorageAt`, [account.address, slot, value]),
       ),

@@ -37,6 +37,7 @@ function getAccountNames(): AccountNames {
     [zoo('thirdwebFactoryV07'), 'thirdweb'],
     [zoo('nexusK1ValidatorFactory'), 'Nexus 1.0'],
     [zoo('coinbaseSmartWalletFactoryV1'), 'Coinbase Smart Wallet v1'],
+    [zoo('nexusV1_2AccountFactory'), 'Nexus 1.2'],
   ])
   const byImplementation = new Map<string, string>([
     [firstCreatedBy(canonicalAddresses.simpleAccountFactory).toLowerCase(), 'SimpleAccount v0.6'],
@@ -58,6 +59,7 @@ function getAccountNames(): AccountNames {
     [zoo('etherspotWallet'), 'Etherspot modular wallet'],
     [zoo('nexusImplementation'), 'Nexus 1.0'],
     [zoo('coinbaseSmartWalletV1'), 'Coinbase Smart Wallet v1'],
+    [zoo('nexusV1_2Implementation'), 'Nexus 1.2'],
     [firstCreatedBy(getZooAddress('thirdwebFactoryV06')).toLowerCase(), 'thirdweb'],
     [firstCreatedBy(getZooAddress('thirdwebFactoryV07')).toLowerCase(), 'thirdweb'],
   ])

@@ -65,4 +65,5 @@ export const zooStakes: readonly ZooStake[] = [
   { factory: 'thirdwebFactoryV06', entryPoint: canonicalAddresses.entryPoint },
   { factory: 'thirdwebFactoryV07', entryPoint: canonicalAddresses.entryPointV07 },
   { factory: 'nexusK1ValidatorFactory', entryPoint: canonicalAddresses.entryPointV07 },
+  { factory: 'nexusV1_2AccountFactory', entryPoint: canonicalAddresses.entryPointV07 },
 ]
