@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -73,6 +73,7 @@ describe('UserOperation records across a crash (records reach the disk in batche
     const { bundlerUrl, rpcUrl } = first.ready as { bundlerUrl: string; rpcUrl: string }
     // Acknowledged (a hash came back) and mined (its receipt came back).
     const mined: { hash: Hex; transactionHash: Hex }[] = []
+    let lastBlock = 0n
     try {
       const chain = defineChain({
         id: Number(BigInt(await rpc(rpcUrl, 'eth_chainId', []))),
@@ -98,20 +99,22 @@ describe('UserOperation records across a crash (records reach the disk in batche
             const hash = await bundler.sendUserOperation({ calls: [{ to: randomAddress(), value: 1n }] })
             const receipt = await bundler.waitForUserOperationReceipt({ hash, timeout: 20_000 })
             mined.push({ hash, transactionHash: receipt.receipt.transactionHash })
+            lastBlock = receipt.receipt.blockNumber > lastBlock ? receipt.receipt.blockNumber : lastBlock
           }),
         )
       }
-      const lastMined = Date.now()
       // The chain keeps its blocks (the embedded anvil's state is saved once the chain goes quiet); the batch of
-      // records written every second may not have reached opstation.json yet when both processes die.
+      // records written every second may not have reached opstation.json yet when both processes die. Wait for a
+      // saved state that holds the last block (a dump under way when it was mined may be written after it, without it).
       const statePath = path.join(dataDir, 'chain', 'anvil-state.json')
       await waitFor(async () => {
         try {
-          return statSync(statePath).mtimeMs > lastMined ? true : null
+          const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { best_block_number?: number | string }
+          return BigInt(saved.best_block_number ?? 0) >= lastBlock ? true : null
         } catch {
           return null
         }
-      }, 10_000)
+      }, 20_000)
       const anvils = childrenOf(first.child.pid as number)
       first.child.kill('SIGKILL')
       for (const pid of anvils) process.kill(pid, 'SIGKILL')

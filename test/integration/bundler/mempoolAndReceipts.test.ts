@@ -43,7 +43,7 @@ describe('bundler methods around the mempool', () => {
     })
   })
 
-  it('serves eth_supportedEntryPoints (v0.6, v0.7, v0.8), eth_chainId and biconomy_getGasFeeValues as integer decimal strings', async () => {
+  it('serves eth_supportedEntryPoints (v0.6, v0.7, v0.8), eth_chainId and biconomy_getGasFeeValues as integer decimal strings with the three tiers beside them', async () => {
     expect((await callBundler(service, 'eth_supportedEntryPoints', [])).body.result).toEqual([
       entryPoint(),
       '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
@@ -57,6 +57,10 @@ describe('bundler methods around the mempool', () => {
     expect(fees.maxPriorityFeePerGas).toMatch(/^\d+$/)
     const block = await service.chain!.publicClient.getBlock()
     expect(BigInt(fees.maxFeePerGas)).toBeGreaterThanOrEqual(block.baseFeePerGas ?? 0n)
+    // @biconomy/abstractjs reads {slow, standard, fast} (0x-hex) from the same method; slow is the v4 answer.
+    expect(BigInt(fees.slow.maxFeePerGas)).toBe(BigInt(fees.maxFeePerGas))
+    expect(BigInt(fees.slow.maxPriorityFeePerGas)).toBe(BigInt(fees.maxPriorityFeePerGas))
+    expect(BigInt(fees.fast.maxFeePerGas)).toBeGreaterThan(BigInt(fees.standard.maxFeePerGas))
   })
 
   it('estimates an operation without gas or fee fields in the shape of spec section 2.3', async () => {

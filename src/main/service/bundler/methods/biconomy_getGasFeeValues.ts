@@ -1,8 +1,13 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import type { GetBundler } from './bundlerAccess'
+import { formatFeeTiers } from './getUserOperationGasPrice'
 
-/** `biconomy_getGasFeeValues`: `{maxPriorityFeePerGas, maxFeePerGas}` as integer decimal strings. */
+/**
+ * `biconomy_getGasFeeValues`: `{maxPriorityFeePerGas, maxFeePerGas}` as integer decimal strings (what the Biconomy
+ * SDK v4 reads), and beside them `{slow, standard, fast}` as 0x-hex (what `@biconomy/abstractjs` reads from the same
+ * method; the tiers of pimlico_getUserOperationGasPrice).
+ */
 export const biconomyGetGasFeeValues = (getBundler: GetBundler) =>
   defineMethod({
     name: 'biconomy_getGasFeeValues',
@@ -12,6 +17,7 @@ export const biconomyGetGasFeeValues = (getBundler: GetBundler) =>
       return {
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
         maxFeePerGas: fees.maxFeePerGas.toString(),
+        ...formatFeeTiers(fees),
       }
     },
   })

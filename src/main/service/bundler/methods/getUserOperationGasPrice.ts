@@ -14,6 +14,11 @@ function tier(fees: GasFees, percent: bigint) {
   }
 }
 
+/** `{slow, standard, fast}`, each `{maxFeePerGas, maxPriorityFeePerGas}` as 0x-hex: `slow` is `fees` exactly. */
+export function formatFeeTiers(fees: GasFees) {
+  return { slow: tier(fees, TIERS.slow), standard: tier(fees, TIERS.standard), fast: tier(fees, TIERS.fast) }
+}
+
 /**
  * `pimlico_getUserOperationGasPrice` / `zd_getUserOperationGasPrice` (what permissionless' and ZeroDev's clients ask
  * for by default): `{slow, standard, fast}`, each `{maxFeePerGas, maxPriorityFeePerGas}` as 0x-hex, from the fees
@@ -25,12 +30,7 @@ export const getUserOperationGasPrice =
       name,
       params: z.array(z.unknown()),
       handler: async () => {
-        const fees = await getBundler().gasFeeValues()
-        return {
-          slow: tier(fees, TIERS.slow),
-          standard: tier(fees, TIERS.standard),
-          fast: tier(fees, TIERS.fast),
-        }
+        return formatFeeTiers(await getBundler().gasFeeValues())
       },
     })
 
