@@ -1,6 +1,7 @@
 import { concat, encodeFunctionData, type Hex, parseAbi } from 'viem'
 import { getZooAddress } from '../../chain/accountZoo/zooContracts'
 import { entryPointV07 } from '../../entryPoint'
+import { encodeExecuteCalls } from './encodeExecuteCalls'
 import { signPackedOperationMessage } from './readPackedOperation'
 import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import type { SandboxAccountKind } from './types'
@@ -9,7 +10,7 @@ const lightAccountFactoryAbi = parseAbi([
   'function createAccount(address owner, uint256 salt) returns (address)',
   'function getAddress(address owner, uint256 salt) view returns (address)',
 ])
-const lightAccountAbi = parseAbi([
+const _lightAccountAbi = parseAbi([
   'function execute(address dest, uint256 value, bytes func)',
   'function executeBatch(address[] dest, uint256[] value, bytes[] func)',
 ])
@@ -33,23 +34,7 @@ export const lightAccountV2: SandboxAccountKind = {
       args: [owner, BigInt(index)],
     }),
   isDeployed: (chain, account) => hasCode(chain, account.address),
-  /** `execute` / `executeBatch(address[], uint256[], bytes[])`. */
-  encodeCalls(calls) {
-    if (calls.length === 0) return '0x'
-    if (calls.length === 1) {
-      const [c] = calls as [(typeof calls)[number]]
-      return encodeFunctionData({
-        abi: lightAccountAbi,
-        functionName: 'execute',
-        args: [c.to, c.value, c.data],
-      })
-    }
-    return encodeFunctionData({
-      abi: lightAccountAbi,
-      functionName: 'executeBatch',
-      args: [calls.map((c) => c.to), calls.map((c) => c.value), calls.map((c) => c.data)],
-    })
-  },
+  encodeCalls: encodeExecuteCalls,
   async buildUserOperation(_chain, account, parts) {
     return draftOperation(account, parts, {
       ...(parts.deployed

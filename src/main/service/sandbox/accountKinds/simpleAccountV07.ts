@@ -1,11 +1,11 @@
 import { encodeFunctionData } from 'viem'
-import { simpleAccountFactoryV07Artifact, simpleAccountV07Artifact } from '../../chain/artifacts'
+import { simpleAccountFactoryV07Artifact } from '../../chain/artifacts'
 import { entryPointV07 } from '../../entryPoint'
+import { encodeExecuteCalls } from './encodeExecuteCalls'
 import { signPackedOperationMessage } from './readPackedOperation'
 import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import type { SandboxAccountKind } from './types'
 
-const accountAbi = simpleAccountV07Artifact.abi
 const factoryAbi = simpleAccountFactoryV07Artifact.abi
 
 /** SimpleAccount of EntryPoint v0.7 from its canonical factory (what permissionless' toSimpleSmartAccount uses). */
@@ -20,19 +20,7 @@ export const simpleAccountV07: SandboxAccountKind = {
       args: [owner, BigInt(index)],
     }),
   isDeployed: (chain, account) => hasCode(chain, account.address),
-  /** `execute` / `executeBatch(address[], uint256[], bytes[])`. */
-  encodeCalls(calls) {
-    if (calls.length === 0) return '0x'
-    if (calls.length === 1) {
-      const [c] = calls as [(typeof calls)[number]]
-      return encodeFunctionData({ abi: accountAbi, functionName: 'execute', args: [c.to, c.value, c.data] })
-    }
-    return encodeFunctionData({
-      abi: accountAbi,
-      functionName: 'executeBatch',
-      args: [calls.map((c) => c.to), calls.map((c) => c.value), calls.map((c) => c.data)],
-    })
-  },
+  encodeCalls: encodeExecuteCalls,
   async buildUserOperation(chain, account, parts) {
     return draftOperation(account, parts, {
       ...(parts.deployed
