@@ -1,8 +1,23 @@
-import { type Address, encodeFunctionData } from 'viem'
-import { afterAll, beforeAll } from 'vitest'
-import { testTokenAbi } from '../../../src/main/service/chain'
+import {
+  type Address,
+  encodeFunctionData,
+  http,
+  type LocalAccount,
+  type PublicClient,
+  parseAbi,
+  parseEther,
+  zeroAddress,
+} from 'viem'
+import { createBundlerClient, createPaymasterClient, type SmartAccount } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, expect } from 'vitest'
+import { fundEth, testTokenAbi } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
-import { createDapp, registerToken } from '../paymaster/paymasterTestKit'
+import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
+import { callConsole, createDapp, registerToken, tokenBalance } from '../paymaster/paymasterTestKit'
+
+/** Builds an account with a client library, as a dApp would (only the client and the owner are given). */
+export type CreateAccount = (client: PublicClient, owner: LocalAccount) => Promise<SmartAccount>
 
 export type ClientTestSetup = {
   service: TestService
@@ -32,4 +47,69 @@ export function withClientTestService(): ClientTestSetup {
     await setup.service?.dispose()
   })
   return setup
+}
+
+/** A fresh account from `create`, with viem's bundler client (and the dApp's ERC-7677 paymaster when sponsored). */
+export async function createAccountClient(setup: ClientTestSetup, create: CreateAccount, sponsored: boolean) {
+  const client = publicClientOf(setup.service)
+  const account = await create(client, privateKeyToAccount(generatePrivateKey()))
+  if (!sponsored) await fundEth(setup.service.chain!, account.address, parseEther('1'))
+  const bundlerClient = createBundlerClient({
+    client,
+    account,
+    paymaster: sponsored ? createPaymasterClient({ transport: http(setup.dapp.paymasterUrl) }) : undefined,
+    transport: http(setup.service.info().bundlerUrl),
+    pollingInterval: 50,
+  })
+  return { client, account, bundlerClient }
+}
+
+/** The account type Activity shows for an operation (named from its factory, or read from the chain). */
+export async function accountTypeOf(
+  setup: ClientTestSetup,
+  userOpHash: string,
+): Promise<string | null | undefined> {
+  for (let i = 0; i < 20; i++) {
+    const res = await callConsole(setup.service, `/console/api/user-operations/${userOpHash}`)
+    if (res.body.data?.account) return res.body.data.account
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return null
+}
+
+/** Deploys the account with a sponsored call, and checks it on chain. */
+export async function expectSponsoredMint(setup: ClientTestSetup, create: CreateAccount) {
+  const { client, account, bundlerClient } = await createAccountClient(setup, create, true)
+  const alice = randomAddress()
+  const hash = await bundlerClient.sendUserOperation({ calls: [setup.mint(alice, 7n)] })
+  const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
+  expect(receipt.success).toBe(true)
+  expect(receipt.sender).toBe(account.address)
+  expect(receipt.paymaster).not.toBe(zeroAddress)
+  expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
+  expect(await client.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
+  expect(await client.getBalance({ address: account.address })).toBe(0n)
+  return { bundlerClient, hash }
+}
+
+/** Deploys the account with a self-paid batch of two calls, and checks it on chain. */
+export async function expectSelfPaidMint(setup: ClientTestSetup, create: CreateAccount) {
+  const { client, account, bundlerClient } = await createAccountClient(setup, create, false)
+  const alice = randomAddress()
+  const hash = await bundlerClient.sendUserOperation({
+    calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
+  })
+  const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
+  expect(receipt.success).toBe(true)
+  expect(receipt.paymaster).toBe(zeroAddress)
+  expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
+  // The EntryPoint took the prefund from the account and keeps what the operation did not use as its deposit.
+  const balance = await client.getBalance({ address: account.address })
+  const deposit = await client.readContract({
+    address: receipt.entryPoint,
+    abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
+    functionName: 'balanceOf',
+    args: [account.address],
+  })
+  expect(balance + deposit).toBe(parseEther('1') - receipt.actualGasCost)
 }

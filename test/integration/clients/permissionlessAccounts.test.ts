@@ -9,23 +9,20 @@ import {
   toThirdwebSmartAccount,
   toTrustSmartAccount,
 } from 'permissionless/accounts'
-import { http, type LocalAccount, type PublicClient, parseAbi, parseEther, zeroAddress } from 'viem'
-import {
-  createBundlerClient,
-  createPaymasterClient,
-  entryPoint06Address,
-  entryPoint07Address,
-  entryPoint08Address,
-  type SmartAccount,
-} from 'viem/account-abstraction'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { entryPoint06Address, entryPoint07Address, entryPoint08Address } from 'viem/account-abstraction'
 import { describe, expect, it } from 'vitest'
-import { fundEth } from '../../../src/main/service/chain'
 import { getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
-import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
-import { callConsole, tokenBalance } from '../paymaster/paymasterTestKit'
+import { randomAddress } from '../bundler/bundlerTestKit'
+import { callConsole } from '../paymaster/paymasterTestKit'
 import { proveClientCell } from './clientMatrix'
-import { withClientTestService } from './clientTestKit'
+import {
+  accountTypeOf,
+  type CreateAccount,
+  createAccountClient,
+  expectSelfPaidMint,
+  expectSponsoredMint,
+  withClientTestService,
+} from './clientTestKit'
 
 const setup = withClientTestService()
 
@@ -38,7 +35,7 @@ type AccountCase = {
   entryPoint: '0.6' | '0.7' | '0.8'
   /** How Activity names the account's type. */
   type: string
-  create: (client: PublicClient, owner: LocalAccount) => Promise<SmartAccount>
+  create: CreateAccount
 }
 
 /** Every account permissionless builds, as a dApp would call it (only the client and owner are given). */
@@ -155,96 +152,33 @@ const accounts: AccountCase[] = [
   },
 ]
 
-/** A fresh account from `create`, with viem's bundler client (and the dApp's ERC-7677 paymaster when sponsored). */
-async function createAccountClient(create: AccountCase['create'], sponsored: boolean) {
-  const client = publicClientOf(setup.service)
-  const account = await create(client, privateKeyToAccount(generatePrivateKey()))
-  if (!sponsored) await fundEth(setup.service.chain!, account.address, parseEther('1'))
-  const bundlerClient = createBundlerClient({
-    client,
-    account,
-    paymaster: sponsored ? createPaymasterClient({ transport: http(setup.dapp.paymasterUrl) }) : undefined,
-    transport: http(setup.service.info().bundlerUrl),
-    pollingInterval: 50,
-  })
-  return { client, account, bundlerClient }
-}
-
-/** The account type Activity shows for an operation (named from its factory, or read from the chain). */
-async function accountTypeOf(userOpHash: string): Promise<string | null | undefined> {
-  for (let i = 0; i < 20; i++) {
-    const res = await callConsole(setup.service, `/console/api/user-operations/${userOpHash}`)
-    if (res.body.data?.account) return res.body.data.account
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return null
-}
-
-/** Deploys the account with a sponsored call, and checks it on chain. */
-async function expectSponsoredMint(create: AccountCase['create']) {
-  const { client, account, bundlerClient } = await createAccountClient(create, true)
-  const alice = randomAddress()
-  const hash = await bundlerClient.sendUserOperation({ calls: [setup.mint(alice, 7n)] })
-  const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
-  expect(receipt.success).toBe(true)
-  expect(receipt.sender).toBe(account.address)
-  expect(receipt.paymaster).not.toBe(zeroAddress)
-  expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
-  expect(await client.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
-  expect(await client.getBalance({ address: account.address })).toBe(0n)
-  return { bundlerClient, hash }
-}
-
-/** Deploys the account with a self-paid batch of two calls, and checks it on chain. */
-async function expectSelfPaidMint(create: AccountCase['create']) {
-  const { client, account, bundlerClient } = await createAccountClient(create, false)
-  const alice = randomAddress()
-  const hash = await bundlerClient.sendUserOperation({
-    calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
-  })
-  const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
-  expect(receipt.success).toBe(true)
-  expect(receipt.paymaster).toBe(zeroAddress)
-  expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
-  // The EntryPoint took the prefund from the account and keeps what the operation did not use as its deposit.
-  const balance = await client.getBalance({ address: account.address })
-  const deposit = await client.readContract({
-    address: receipt.entryPoint,
-    abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
-    functionName: 'balanceOf',
-    args: [account.address],
-  })
-  expect(balance + deposit).toBe(parseEther('1') - receipt.actualGasCost)
-}
-
 describe.each(accounts)(
   'permissionless $account (EntryPoint $entryPoint)',
   ({ account, entryPoint, type, create }) => {
     it('deploys the account and calls a contract, sponsored by the paymaster through ERC-7677', async (context) => {
       proveClientCell(context, { client: 'permissionless 0.4', account, entryPoint, payment: 'sponsored' })
-      await expectSponsoredMint(create)
+      await expectSponsoredMint(setup, create)
     })
 
     it(`names the account type in Activity: ${type}, from the factory when deploying and from the chain after`, async () => {
-      const { bundlerClient, hash } = await expectSponsoredMint(create)
-      expect(await accountTypeOf(hash)).toBe(type)
+      const { bundlerClient, hash } = await expectSponsoredMint(setup, create)
+      expect(await accountTypeOf(setup, hash)).toBe(type)
       const next = await bundlerClient.sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
       expect((await bundlerClient.waitForUserOperationReceipt({ hash: next, timeout: 30_000 })).success).toBe(
         true,
       )
-      expect(await accountTypeOf(next)).toBe(type)
+      expect(await accountTypeOf(setup, next)).toBe(type)
     })
 
     it('deploys the account with a batch of two calls, paying for its own gas', async (context) => {
       proveClientCell(context, { client: 'permissionless 0.4', account, entryPoint, payment: 'self-paid' })
-      await expectSelfPaidMint(create)
+      await expectSelfPaidMint(setup, create)
     })
   },
 )
 
 describe('permissionless Trust (Barz, EntryPoint 0.6)', () => {
-  const create: AccountCase['create'] = (client, owner) =>
-    toTrustSmartAccount({ client, owner, entryPoint: v06 })
+  const create: CreateAccount = (client, owner) => toTrustSmartAccount({ client, owner, entryPoint: v06 })
   const trustFallbackHandler = getZooAddress('trustDefaultFallbackHandler')
   const setUnsafe = async (unsafe: boolean) =>
     expect(
@@ -253,7 +187,7 @@ describe('permissionless Trust (Barz, EntryPoint 0.6)', () => {
     ).toBe(200)
 
   it('is refused in safe mode: its validation reads the facet table of the DefaultFallbackHandler, an unstaked non-entity contract [STO-033]', async () => {
-    const { bundlerClient } = await createAccountClient(create, true)
+    const { bundlerClient } = await createAccountClient(setup, create, true)
     const error = await bundlerClient
       .sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
       .catch((e) => e)
@@ -266,8 +200,8 @@ describe('permissionless Trust (Barz, EntryPoint 0.6)', () => {
     proveClientCell(context, { ...cell, payment: 'sponsored' }, { ...cell, payment: 'self-paid' })
     await setUnsafe(true)
     try {
-      await expectSponsoredMint(create)
-      await expectSelfPaidMint(create)
+      await expectSponsoredMint(setup, create)
+      await expectSelfPaidMint(setup, create)
     } finally {
       await setUnsafe(false)
     }
