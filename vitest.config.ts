@@ -16,7 +16,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          // test/sdk-clients is its own package (scripts/test.mjs installs it first).
+          include: ['test/integration/**/*.test.ts', 'test/sdk-clients/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

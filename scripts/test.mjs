@@ -1,7 +1,8 @@
 // `npm test`: every test — unit and integration (vitest, real anvil), then the console e2e tests
 // (Playwright in Debian's Chromium). Ends with one line "tests: N passed, N failed".
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -19,6 +20,41 @@ function run(label, command, args, env = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
   if (result.status !== 0) exitCode = 1
   return result.status
+}
+
+/**
+ * The SDK client tests (test/sdk-clients) drive the service with client libraries whose dependency trees cannot
+ * share the app's (peer conflicts, a second @noble/curves major): they live in their own test-only package,
+ * installed here when its lock file changed since the last install, and type-checked on their own.
+ */
+function prepareSdkClients() {
+  const dir = path.join(root, 'test', 'sdk-clients')
+  const lock = readFileSync(path.join(dir, 'package-lock.json'))
+  const stamp = path.join(dir, 'node_modules', '.opstation-lock-hash')
+  const hash = createHash('sha256').update(lock).digest('hex')
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+    process.stdout.write('\n── installing the SDK client test package (test/sdk-clients)\n')
+    const install = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' })
+    if (install.status !== 0) return false
+    writeFileSync(stamp, hash)
+  }
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+  return (
+    run('typecheck (SDK client tests)', process.execPath, [
+      tsc,
+      '--noEmit',
+      '-p',
+      path.join(dir, 'tsconfig.json'),
+    ]) === 0
+  )
+}
+
+if (!only || only === 'integration') {
+  if (!prepareSdkClients()) {
+    failed += 1
+    exitCode = 1
+  }
 }
 
 if (!only || only === 'unit' || only === 'integration') {
