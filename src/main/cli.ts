@@ -20,6 +20,12 @@ Options:
   --bundling-mode <mode>   auto | interval | manual (default auto)
   --webhook-timeout <ms>   time-out for dApp webhooks (default 3000)
   --log-level <level>      fatal | error | warn | info | debug (default warn; logs go to stderr)
+  --reset-store            if the store file is unreadable, keep it aside and start with an empty store
+                           (without it, an unreadable store stops the start)
+
+Environment:
+  OPSTATION_DATA_DIR       data folder (--data-dir wins)
+  OPSTATION_RESET_STORE=1  same as --reset-store
   -h, --help               show this help
   -v, --version            show the version
 
@@ -50,6 +56,7 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
         'bundling-mode': { type: 'string' },
         'webhook-timeout': { type: 'string' },
         'log-level': { type: 'string' },
+        'reset-store': { type: 'boolean' },
       },
     })
   }
@@ -97,7 +104,13 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
     bundlingMode: mode as ServiceConfigInput['bundlingMode'],
     webhookTimeoutMs: int('webhook-timeout', values['webhook-timeout'], 1, 600_000),
     logLevel: level as ServiceConfigInput['logLevel'],
+    resetStore: values['reset-store'] ?? isSet(env.OPSTATION_RESET_STORE),
   }
+}
+
+/** An on/off environment variable: `1`, `true` or `yes` is on. */
+function isSet(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes)$/i.test(value.trim())
 }
 
 /** Prints the one ready line other programs (tests, scripts, the start script) wait for. */
@@ -169,7 +182,7 @@ export async function runCli(argv: string[]): Promise<number> {
       // For people: stdout keeps the one machine-readable line, the friendly summary goes to stderr.
       const info = service.info()
       process.stderr.write(
-        `opstation: console ${info.consoleUrl}  ·  bundler ${info.bundlerUrl}  ·  chain ${info.rpcUrl ?? 'none'}\n`,
+        `opstation: console ${info.consoleLoginUrl}  ·  bundler ${info.bundlerUrl}  ·  chain ${info.rpcUrl ?? 'none'}\n`,
       )
     }
   })

@@ -36,16 +36,21 @@ async function start(): Promise<void> {
   // Tests and throwaway profiles point the data folder elsewhere (as Bruno does); default is userData.
   const dataDir = process.env.OPSTATION_DATA_DIR ?? defaultDataDir()
   app.setPath('userData', dataDir)
-  service = await createService({ dataDir, port: Number(process.env.OPSTATION_PORT ?? 4337) }).catch(
-    async (err) => {
-      // The default port may be taken by a headless instance on another data folder: take any free one.
-      if (err instanceof AppError && /already in use/.test(err.shortMessage))
-        return createService({ dataDir, port: 0 })
-      throw err
-    },
-  )
+  // An unreadable store stops the start unless OPSTATION_RESET_STORE=1 (the CLI's --reset-store) says to keep it aside.
+  const resetStore = /^(1|true|yes)$/i.test(process.env.OPSTATION_RESET_STORE?.trim() ?? '')
+  service = await createService({
+    dataDir,
+    port: Number(process.env.OPSTATION_PORT ?? 4337),
+    resetStore,
+  }).catch(async (err) => {
+    // The default port may be taken by a headless instance on another data folder: take any free one.
+    if (err instanceof AppError && /already in use/.test(err.shortMessage))
+      return createService({ dataDir, port: 0, resetStore })
+    throw err
+  })
   registerIpc(service)
-  mainWindow = createWindow(service.info().consoleUrl)
+  // The login URL signs the window in (a session cookie), as a browser opening the printed URL is.
+  mainWindow = createWindow(service.info().consoleLoginUrl)
 }
 
 function createWindow(url: string): BrowserWindow {

@@ -12,6 +12,14 @@ export const SANDBOX_ACCOUNT_TYPES = [
   'KERNEL_V3_1',
   'LIGHT_ACCOUNT_V2',
   'NEXUS',
+  'SAFE_V06',
+  'KERNEL_V2_4',
+  'LIGHT_ACCOUNT_V1_1',
+  'TRUST',
+  'THIRDWEB_V06',
+  'COINBASE_V1',
+  'ETHERSPOT',
+  'THIRDWEB_V07',
 ] as const
 export type SandboxAccountType = (typeof SANDBOX_ACCOUNT_TYPES)[number]
 
@@ -24,6 +32,14 @@ export const SANDBOX_ACCOUNT_LABELS: Record<SandboxAccountType, string> = {
   KERNEL_V3_1: 'Kernel v3.1 (v0.7)',
   LIGHT_ACCOUNT_V2: 'LightAccount v2.0.0 (v0.7)',
   NEXUS: 'Nexus 1.0.0 (v0.7)',
+  SAFE_V06: 'Safe 1.4.1 (v0.6)',
+  KERNEL_V2_4: 'Kernel v2.4 (v0.6)',
+  LIGHT_ACCOUNT_V1_1: 'LightAccount v1.1.0 (v0.6)',
+  TRUST: 'Trust Wallet Barz (v0.6)',
+  THIRDWEB_V06: 'thirdweb (v0.6)',
+  COINBASE_V1: 'Coinbase Smart Wallet v1 (v0.6)',
+  ETHERSPOT: 'Etherspot modular wallet (v0.7)',
+  THIRDWEB_V07: 'thirdweb (v0.7)',
 }
 
 /** The EntryPoint version each sandbox account type runs on. */
@@ -36,6 +52,29 @@ export const SANDBOX_ACCOUNT_ENTRY_POINT: Record<SandboxAccountType, '0.6' | '0.
   KERNEL_V3_1: '0.7',
   LIGHT_ACCOUNT_V2: '0.7',
   NEXUS: '0.7',
+  SAFE_V06: '0.6',
+  KERNEL_V2_4: '0.6',
+  LIGHT_ACCOUNT_V1_1: '0.6',
+  TRUST: '0.6',
+  THIRDWEB_V06: '0.6',
+  COINBASE_V1: '0.6',
+  ETHERSPOT: '0.7',
+  THIRDWEB_V07: '0.7',
+}
+
+/**
+ * Account types a bundler in safe mode refuses, as public bundlers do (their validation breaks an ERC-7562 rule):
+ * the rule and why, which the console shows next to the account.
+ */
+export const SANDBOX_ACCOUNT_SAFE_MODE_REFUSALS: Partial<
+  Record<SandboxAccountType, { rule: string; why: string }>
+> = {
+  TRUST: {
+    rule: 'STO-033',
+    why:
+      'its validation reads the facet table of its DefaultFallbackHandler, storage of a contract that is not ' +
+      'the account, its factory or the paymaster, and is not staked',
+  },
 }
 
 export type SandboxTokenBalance = { symbol: string; address: string; decimals: number; balance: string }

@@ -6,11 +6,28 @@ export type ServiceInfo = {
   /** Paymaster URL with `{apiKey}` where the dApp's apiKey goes. */
   paymasterUrlTemplate: string
   consoleUrl: string
+  /** The console URL with this start's login token: opening it signs the browser in (a session cookie). */
+  consoleLoginUrl: string
   chainId: number
-  /** The chain's own JSON-RPC URL (for wallets, viem, cast), when a chain runs. */
+  /**
+   * The chain's JSON-RPC URL (for wallets, viem, cast), when a chain runs: the service's guarded `/rpc` for the
+   * embedded chain, the node's own URL for an external one.
+   */
   rpcUrl: string | null
   dataDir: string
   chain: ChainStatus
+  /** Set when this start found the store file unreadable and began with an empty store (`--reset-store`). */
+  storeSetAside: StoreSetAside | null
+}
+
+/** The unreadable store file a start kept aside. */
+export type StoreSetAside = {
+  /** Where the unreadable file now is (`…/opstation.json.corrupt-<time>`). */
+  corruptCopy: string
+  /** Why it could not be read (invalid JSON, schema mismatch). */
+  reason: string
+  /** When it was set aside (ISO 8601). */
+  at: string
 }
 
 export type ChainStatus = {

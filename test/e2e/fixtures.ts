@@ -12,6 +12,8 @@ export type ServiceUnderTest = {
   /** e.g. http://127.0.0.1:41234 */
   baseUrl: string
   consoleUrl: string
+  /** The console URL with this start's login token (opening it signs the browser in). */
+  consoleLoginUrl: string
   bundlerUrl: string
   paymasterUrlTemplate: string
   rpcUrl: string | null
@@ -34,6 +36,7 @@ async function startService(
   const service: ServiceUnderTest = {
     baseUrl: String(ready.dashboardUrl),
     consoleUrl: String(ready.consoleUrl),
+    consoleLoginUrl: String(ready.consoleLoginUrl),
     bundlerUrl: String(ready.bundlerUrl),
     paymasterUrlTemplate: String(ready.paymasterUrlTemplate),
     rpcUrl: (ready.rpcUrl as string | null) ?? null,
@@ -137,6 +140,13 @@ export const test = base.extend<Fixtures>({
     const { server, stop } = await startWebhookServer()
     await use(server)
     await stop()
+  },
+  // Every page starts signed in, as a browser that opened the printed login URL (its session cookie is the
+  // context's); test/e2e/signIn.spec.ts covers a browser without one.
+  page: async ({ page, service }, use) => {
+    const signIn = await page.request.get(service.consoleLoginUrl, { maxRedirects: 0 })
+    if (signIn.status() !== 303) throw new Error(`signing in failed: HTTP ${signIn.status()}`)
+    await use(page)
   },
   api: async ({ service }, use) => {
     const json: Api['json'] = async (method, route, body) => {

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { expect, screenshot, test } from './fixtures'
 import { ActivityScreen } from './pages/ActivityScreen'
 import { ConsoleApp } from './pages/ConsoleApp'
@@ -149,3 +150,64 @@ for (const [type, version, label, firstOp, accountType] of [
     await expect(activity.detail().getByTestId('operation-account')).toHaveText(accountType)
   })
 }
+
+/** Creates an account with a create button SandboxScreen has no name for; waits until the picker shows it. */
+async function createAccountWith(app: Page, testId: string): Promise<void> {
+  const picker = app.getByTestId('sandbox-account-picker').locator('option')
+  const before = await picker.count().catch(() => 0)
+  await app.getByTestId(testId).click()
+  await expect(picker).toHaveCount(before + 1)
+}
+
+test('an account-zoo kind on v0.6 is picked from the grouped create buttons, deployed sponsored, and named in Activity', async ({
+  app,
+}) => {
+  const ui = new ConsoleApp(app)
+  await ui.open('paymasters')
+  await new PaymastersScreen(app).create('dapp-coinbase')
+  await ui.open('sandbox')
+  const sandbox = new SandboxScreen(app)
+  await createAccountWith(app, 'sandbox-create-coinbase')
+  await expect(app.getByTestId('sandbox-account-picker')).toContainText('Coinbase Smart Wallet v1 (v0.6)')
+  await expect(app.getByTestId('sandbox-account-entry-point')).toHaveText('v0.6')
+  await expect(app.getByTestId('sandbox-safe-mode-refusal')).toHaveCount(0)
+  await sandbox.mode('SPONSORED')
+  await app.getByTestId('call-source-raw').click()
+  await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
+  await app.getByTestId('call-raw-data').fill('0x')
+  await sandbox.send()
+  await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done')
+  await expect(sandbox.step('build').getByTestId('step-build-note')).toContainText(
+    'deploys the account (initCode)',
+  )
+  await expect(app.getByTestId('sandbox-account-deployed')).toHaveText('yes')
+  await screenshot(app, 'sandbox-zoo-kind')
+
+  await app.getByTestId('sandbox-open-activity').click()
+  const activity = new ActivityScreen(app)
+  await expect(activity.detail().getByTestId('operation-status')).toHaveText('mined')
+  await expect(activity.detail().getByTestId('operation-account')).toHaveText('Coinbase Smart Wallet v1')
+})
+
+test('Trust (Barz) says it needs unsafe mode, and the refused send step says why and how to run it', async ({
+  app,
+}) => {
+  const ui = new ConsoleApp(app)
+  await ui.open('paymasters')
+  await new PaymastersScreen(app).create('dapp-trust')
+  await ui.open('sandbox')
+  const sandbox = new SandboxScreen(app)
+  await createAccountWith(app, 'sandbox-create-trust')
+  const notice = app.getByTestId('sandbox-safe-mode-refusal')
+  await expect(notice).toContainText('[STO-033]')
+  await expect(notice).toContainText('The service is in safe mode')
+  await sandbox.mode('SPONSORED')
+  await app.getByTestId('call-source-raw').click()
+  await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
+  await app.getByTestId('call-raw-data').fill('0x')
+  await sandbox.send()
+  await expect(sandbox.step('send')).toHaveAttribute('data-status', 'failed')
+  await expect(sandbox.step('send').getByTestId('step-send-error')).toContainText('[STO-033]')
+  await expect(sandbox.step('send').getByTestId('step-send-refusal')).toContainText('Settings → Validation')
+  await screenshot(app, 'sandbox-trust-safe-mode')
+})

@@ -27,6 +27,11 @@ export const ServiceConfigSchema = z.object({
   /** Folder holding the built console (index.html); default: out/renderer of the package. */
   consoleDir: z.string().optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  /**
+   * When the store file is unreadable: keep it aside (`opstation.json.corrupt-<time>`) and start with an empty
+   * store. Without it such a file stops the start. A readable store is never touched.
+   */
+  resetStore: z.boolean().default(false),
   /** Largest accepted request body, bytes. */
   bodyLimit: z
     .number()

@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { pino } from 'pino'
 import type { Address } from 'viem'
 import type { ChainStatus, ServiceInfo } from '../../shared/serviceInfo'
 import { type Bundler, createBundler } from './bundler/createBundler'
@@ -19,18 +18,22 @@ import { registerEventStreamRoutes } from './console/events.routes'
 import { registerSandboxRoutes } from './console/sandbox.routes'
 import { registerSettingsRoutes } from './console/settings.routes'
 import { registerUserOperationRoutes } from './console/userOperations.routes'
+import { createLogger } from './createLogger'
 import { definedOnly } from './definedOnly'
 import { ChainError, StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
-import { createMethodRegistry, type RpcMethod } from './jsonrpc/defineMethod'
+import { createMethodRegistry, type RpcMethod, type RpcMethodRegistry } from './jsonrpc/defineMethod'
 import type { Logger } from './log'
 import { findPackageRoot, readPackageVersion } from './packageRoot'
 import { createPaymaster } from './paymaster/createPaymaster'
 import { buildServer } from './server/buildServer'
+import { CHAIN_RPC_ROUTE } from './server/chainRpcRoutes'
+import { createConsoleSession } from './server/consoleSession'
 import { ensureDefaultAccount } from './store/accounts.repo'
 import { setDappPaymasterId } from './store/dapps.repo'
 import { lockDataFolder } from './store/lockDataFolder'
 import { openStore, type Store } from './store/openStore'
+import { protectDataFolder } from './store/protectDataFolder'
 import type { Dapp, Settings } from './store/schema'
 
 export type RuntimeSettings = Pick<ServiceConfig, 'bundlingMode' | 'unsafe' | 'webhookTimeoutMs'>
@@ -44,6 +47,8 @@ export type Service = {
   readonly events: EventBus
   /** Settings that take effect without a restart; bundler and paymaster read them per request. */
   readonly runtime: RuntimeSettings
+  /** The JSON-RPC methods served at the bundler and the paymaster URLs. */
+  readonly rpcMethods: { bundler: RpcMethodRegistry; paymaster: RpcMethodRegistry }
   /** URLs and status; changes as the chain starts or restarts. */
   info: () => ServiceInfo
   authToken: () => string
@@ -57,14 +62,19 @@ export type Service = {
  */
 export async function createService(input: ServiceConfigInput): Promise<Service> {
   const bootConfig = parseServiceConfig(input)
-  const log = pino({ level: bootConfig.logLevel, base: { service: 'opstation' } }, pino.destination(2))
+  const log = createLogger(bootConfig.logLevel)
   await mkdir(bootConfig.dataDir, { recursive: true, mode: 0o700 })
   const lock = lockDataFolder(bootConfig.dataDir)
   let app: FastifyInstance | undefined
   let chain: Chain | undefined
   try {
+    const protection = await protectDataFolder(bootConfig.dataDir)
+    if (protection.removedTemporaryFiles.length > 0)
+      log.warn({ files: protection.removedTemporaryFiles }, 'removed temporary files of writes cut short')
+    if (protection.notProtected.length > 0)
+      log.warn({ files: protection.notProtected }, 'could not make these private to the user (not the owner)')
     const events = createEventBus()
-    const store = await openStore({ dataDir: bootConfig.dataDir, log })
+    const store = await openStore({ dataDir: bootConfig.dataDir, log, resetStore: bootConfig.resetStore })
     // Console settings apply unless the caller (a command-line flag) says otherwise.
     const config = parseServiceConfig({
       ...settingsToConfig(store.data.settings),
@@ -124,41 +134,52 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     const version = readPackageVersion()
 
     let baseUrl = ''
+    const session = createConsoleSession(store)
     const info = (): ServiceInfo => ({
       version,
       dashboardUrl: baseUrl,
       bundlerUrl: `${baseUrl}/api/v2/${chainId}/${store.data.accounts[0]?.bundlerKey ?? ''}`,
       paymasterUrlTemplate: `${baseUrl}/api/v1/${chainId}/{apiKey}`,
       consoleUrl: `${baseUrl}/console/`,
+      consoleLoginUrl: `${baseUrl}/console/?token=${session.loginToken}`,
       chainId,
-      rpcUrl: chain?.rpcUrl ?? null,
+      // The embedded chain is reached through the service's guarded chain RPC (chainRpcRoutes.ts); an external
+      // node by its own URL.
+      rpcUrl: chain ? (chain.kind === 'embedded' ? `${baseUrl}${CHAIN_RPC_ROUTE}` : chain.rpcUrl) : null,
       dataDir: config.dataDir,
       chain: chainStatus,
+      storeSetAside: store.recovery ?? null,
     })
 
-    app = await buildServer({
-      store,
-      host: config.host,
-      bodyLimit: config.bodyLimit,
-      logger: log,
-      consoleDir,
-      bundlerMethods: createMethodRegistry(createBundlerMethods(getBundler)),
+    const rpcMethods = {
+      bundler: createMethodRegistry(createBundlerMethods(getBundler)),
       // Some clients ask the paymaster URL for gas prices (permissionless' paymaster-as-bundler setups).
-      paymasterMethods: createMethodRegistry([
+      paymaster: createMethodRegistry([
         ethChainId,
         ...paymaster.methods,
         ...(bundler
           ? [pimlicoGetUserOperationGasPrice(getBundler), zdGetUserOperationGasPrice(getBundler)]
           : []),
       ] as RpcMethod[]),
+    }
+    app = await buildServer({
+      store,
+      host: config.host,
+      bodyLimit: config.bodyLimit,
+      logger: log,
+      consoleDir,
+      bundlerMethods: rpcMethods.bundler,
+      paymasterMethods: rpcMethods.paymaster,
       getChainId: () => chainId,
       getSupportedChainIds: () => [chainId],
       getServiceInfo: info,
+      session,
+      getChain: () => chain,
       provisionDapp,
       plugins: [
-        (scope) => registerAccountRoutes(scope, { store }),
+        (scope) => registerAccountRoutes(scope, { store, session }),
         (scope) => registerDappRoutes(scope, { store }),
-        (scope) => registerEventStreamRoutes(scope, { store, events }),
+        (scope) => registerEventStreamRoutes(scope, { store, events, session }),
         (scope) => paymaster.registerRoutes(scope),
         (scope) => registerSandboxRoutes(scope, { store, dataDir: config.dataDir, getChain: () => chain }),
         (scope) =>
@@ -191,6 +212,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       chain: runningChain,
       events,
       runtime,
+      rpcMethods,
       info,
       authToken: () => store.data.accounts[0]?.authToken ?? '',
       async close() {

@@ -85,3 +85,15 @@ export class RpcError extends AppError {
 export class StartupError extends AppError {
   override name = 'StartupError'
 }
+
+/** What every request answers while the chain's node is out of reach (503, JSON-RPC -32603). */
+export const CHAIN_UNAVAILABLE_MESSAGE =
+  'The chain is not answering right now (its node may be restarting); try again in a moment'
+
+/** The node did not answer: a refused, reset or timed-out connection (anvil restarting, an external node down). */
+export class ChainUnavailableError extends ChainError {
+  override name = 'ChainUnavailableError'
+  constructor(options: AppErrorOptions = {}) {
+    super(CHAIN_UNAVAILABLE_MESSAGE, options)
+  }
+}

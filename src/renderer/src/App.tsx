@@ -8,6 +8,7 @@ import { PaymasterPage } from './pages/PaymasterPage'
 import { PaymastersPage } from './pages/PaymastersPage'
 import { SandboxPage } from './pages/SandboxPage'
 import { SettingsPage } from './pages/SettingsPage'
+import { SignInPage } from './pages/SignInPage'
 import { WebhooksPage } from './pages/WebhooksPage'
 import { usePaymastersStore } from './stores/usePaymastersStore'
 import { useRouteStore } from './stores/useRouteStore'
@@ -69,6 +70,7 @@ export function App() {
   const connecting = useServiceStore((s) => s.connecting)
   const error = useServiceStore((s) => s.error)
   const authToken = useServiceStore((s) => s.authToken)
+  const signInRequired = useServiceStore((s) => s.signInRequired)
   const connect = useServiceStore((s) => s.connect)
   const loadPaymasters = usePaymastersStore((s) => s.load)
   const resetKey = useRouteStore((s) => s.segments.join('/'))
@@ -85,10 +87,12 @@ export function App() {
     <Layout>
       <div
         data-testid="app-ready"
-        data-state={connecting ? 'connecting' : error ? 'error' : 'ready'}
+        data-state={signInRequired ? 'sign-in' : connecting ? 'connecting' : error ? 'error' : 'ready'}
         hidden
       />
-      {connecting ? (
+      {signInRequired ? (
+        <SignInPage />
+      ) : connecting ? (
         <div className="page">
           <Spinner label="Connecting to the service…" />
         </div>

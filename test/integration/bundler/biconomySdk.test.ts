@@ -22,12 +22,12 @@ async function createBiconomyAccount() {
   const signer = createWalletClient({
     account: owner,
     chain: chain.publicClient.chain,
-    transport: http(chain.rpcUrl),
+    transport: http(service.info().rpcUrl!),
   })
   const smartAccount = await createSmartAccountClient({
     signer,
     chainId: chain.chainId,
-    rpcUrl: chain.rpcUrl,
+    rpcUrl: service.info().rpcUrl!,
     bundlerUrl: service.info().bundlerUrl,
   })
   const address = await smartAccount.getAccountAddress()

@@ -29,7 +29,7 @@ export async function callBundler(
 /** A viem public client on the service's chain. */
 export function publicClientOf(service: TestService): PublicClient {
   const chain = service.chain!
-  return createPublicClient({ chain: chain.publicClient.chain, transport: http(chain.rpcUrl) })
+  return createPublicClient({ chain: chain.publicClient.chain, transport: http(service.info().rpcUrl!) })
 }
 
 /**

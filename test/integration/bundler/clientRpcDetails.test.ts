@@ -63,6 +63,18 @@ describe('RPC details clients assume', () => {
     expect(atPaymaster.status).not.toBe(404)
   }, 60_000)
 
+  it("answers thirdweb's thirdweb_getUserOperationGasPrice with the fees the bundler suggests, as 0x-hex (the slow tier of pimlico_getUserOperationGasPrice)", async () => {
+    const [thirdweb, pimlico] = await Promise.all([
+      callBundler(service, 'thirdweb_getUserOperationGasPrice', []),
+      callBundler(service, 'pimlico_getUserOperationGasPrice', []),
+    ])
+    expect(thirdweb.body.result).toEqual({
+      maxFeePerGas: expect.stringMatching(/^0x[0-9a-f]+$/),
+      maxPriorityFeePerGas: expect.stringMatching(/^0x[0-9a-f]+$/),
+    })
+    expect(thirdweb.body.result).toEqual(pimlico.body.result.slow)
+  })
+
   it("serves Pimlico's and Stackup's pm_sponsorUserOperation(op, entryPoint, ctx) with 0x-hex answers, refuses with an error, and lists pm_supportedEntryPoints", async () => {
     const { apiKey } = await createDapp(service)
     const a = service.chain!.addresses

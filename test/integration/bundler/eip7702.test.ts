@@ -144,7 +144,7 @@ describe("viem's toSimple7702SmartAccount on EntryPoint v0.8 (EIP-7702)", () => 
       const wallet = createWalletClient({
         account: owner,
         chain: client.chain,
-        transport: http(service.chain!.rpcUrl),
+        transport: http(service.info().rpcUrl!),
       })
       await client.waitForTransactionReceipt({
         hash: await wallet.sendTransaction({ to: randomAddress(), value: 1n, chain: null }),

@@ -2,7 +2,7 @@ import { createSmartAccountClient } from '@biconomy/account'
 import { createWalletClient, encodeFunctionData, http, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type Chain,
   ecdsaModuleAbi,
@@ -10,6 +10,7 @@ import {
   getNonce,
   smartAccountFactoryAbi,
 } from '../../../src/main/service/chain'
+import { startRpcRelay } from '../../helpers/startRpcRelay'
 import {
   buildOp,
   encodeSmartAccountExecute,
@@ -21,20 +22,25 @@ import {
 
 describe('Biconomy Smart Account v2 on the embedded chain', () => {
   let chain: Chain
+  let relay: Awaited<ReturnType<typeof startRpcRelay>>
   withEmbeddedChain((started) => {
     chain = started
   })
+  beforeAll(async () => {
+    relay = await startRpcRelay(chain)
+  })
+  afterAll(async () => relay?.close())
 
   async function createSdkAccount(ownerKey: `0x${string}`) {
     const signer = createWalletClient({
       account: privateKeyToAccount(ownerKey),
-      chain: { ...foundry, rpcUrls: { default: { http: [chain.rpcUrl] } } },
-      transport: http(chain.rpcUrl),
+      chain: { ...foundry, rpcUrls: { default: { http: [relay.url] } } },
+      transport: http(relay.url),
     })
     return createSmartAccountClient({
       signer,
       chainId: 31337,
-      rpcUrl: chain.rpcUrl,
+      rpcUrl: relay.url,
       bundlerUrl: 'http://127.0.0.1:9/api/v2/31337/test-key',
     })
   }

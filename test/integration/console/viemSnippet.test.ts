@@ -28,7 +28,7 @@ describe("the Overview's viem snippet (EntryPoint v0.7)", () => {
     const code = viemSnippet({
       bundlerUrl: service.info().bundlerUrl,
       paymasterUrl,
-      rpcUrl: service.chain!.rpcUrl,
+      rpcUrl: service.info().rpcUrl!,
       chainId: service.chain!.chainId,
     })
     const file = path.join(dir, 'snippet.mjs')

@@ -1,10 +1,11 @@
-import { stat, writeFile } from 'node:fs/promises'
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../helpers/makeTempDir'
 import { runCliToExit, spawnCli } from '../../helpers/spawnCli'
 
 const tmp = () => makeTempDir('opstation-cli-')
+const CORRUPT = '{"schemaVersion": 1, "accounts": [tru'
 
 describe('opstation serve (headless)', () => {
   it('prints one ready line with the URLs and the auth token, and exits 0 on SIGTERM with the store flushed', async () => {
@@ -56,18 +57,56 @@ describe('opstation serve (headless)', () => {
     expect(second.stderr).toMatch(/is in use by another Opstation instance \(pid \d+\)/)
   })
 
-  it('a corrupt store file is kept aside and reported, never silently replaced', async () => {
+  it('a corrupt store stops the start with one line naming the file and the flag that starts fresh', async () => {
     const dataDir = await tmp()
-    await writeFile(path.join(dataDir, 'opstation.json'), '{"schemaVersion": 1, "accounts": [tru')
-    const cli = await spawnCli(['--port', '0', '--data-dir', dataDir, '--no-chain', '--log-level', 'error'])
-    cli.child.kill('SIGTERM')
-    await cli.exited
-    expect(cli.stderr()).toContain('store file was unreadable; kept aside')
-    const { readdir, readFile } = await import('node:fs/promises')
-    const aside = (await readdir(dataDir)).find((f) => f.startsWith('opstation.json.corrupt-'))
-    expect(aside).toBeDefined()
-    expect(await readFile(path.join(dataDir, aside!), 'utf8')).toBe('{"schemaVersion": 1, "accounts": [tru')
+    const storePath = path.join(dataDir, 'opstation.json')
+    await writeFile(storePath, CORRUPT)
+    const res = await runCliToExit(['serve', '--port', '0', '--data-dir', dataDir, '--no-chain'])
+    expect(res.code).toBe(1)
+    expect(res.stdout).toBe('')
+    expect(res.stderr.trim().split('\n')).toHaveLength(1)
+    expect(res.stderr).toContain(`The store ${storePath} is unreadable (invalid JSON`)
+    expect(res.stderr).toContain('--reset-store')
+    // Left exactly as it was, and nothing set aside.
+    expect(await readFile(storePath, 'utf8')).toBe(CORRUPT)
+    expect(await readdir(dataDir)).not.toContainEqual(expect.stringMatching(/corrupt/))
   })
+
+  it.each([
+    ['--reset-store', ['--reset-store'], {}],
+    ['OPSTATION_RESET_STORE=1', [], { OPSTATION_RESET_STORE: '1' }],
+  ])(
+    'with %s a corrupt store is kept aside under a timestamped name and the service says so',
+    async (_, flags, env) => {
+      const dataDir = await tmp()
+      await writeFile(path.join(dataDir, 'opstation.json'), CORRUPT)
+      const cli = await spawnCli(['--port', '0', '--data-dir', dataDir, '--no-chain', ...flags], {
+        env: { ...process.env, ...env },
+      })
+      try {
+        const aside = (await readdir(dataDir)).filter((f) => f.startsWith('opstation.json.corrupt-'))
+        expect(aside).toEqual([
+          expect.stringMatching(/^opstation\.json\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/),
+        ])
+        expect(await readFile(path.join(dataDir, aside[0]!), 'utf8')).toBe(CORRUPT)
+        // The ready line (the service info the console reads) names what was set aside.
+        expect(cli.ready.storeSetAside).toEqual({
+          corruptCopy: path.join(dataDir, aside[0]!),
+          reason: expect.stringMatching(/^invalid JSON/),
+          at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        })
+        expect(cli.stderr()).toContain('store file was unreadable; kept aside, starting empty')
+      } finally {
+        cli.child.kill('SIGTERM')
+        expect(await cli.exited).toBe(0)
+      }
+      // The next start finds the new, readable store: nothing to report.
+      const next = await spawnCli(['--port', '0', '--data-dir', dataDir, '--no-chain'])
+      expect(next.ready.storeSetAside).toBeNull()
+      next.child.kill('SIGTERM')
+      await next.exited
+    },
+  )
 
   it('bad flags get a one-line usage error', async () => {
     const res = await runCliToExit(['serve', '--port', 'abc'])

@@ -16,7 +16,9 @@ describe('the service on its embedded chain', () => {
     expect(info.chain.addresses).toMatchObject({ entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789' })
     const client = createPublicClient({ transport: http(info.rpcUrl!) })
     expect(await client.getChainId()).toBe(31337)
-    const status = await requestJson(`${service.baseUrl}/console/api/status`)
+    const status = await requestJson(`${service.baseUrl}/console/api/status`, {
+      headers: { authToken: service.authToken() },
+    })
     expect(status.body.chain.addresses.smartAccountFactory).toBe('0x000000a56Aaca3e9a4C479ea6b6CD0DbcB6634F5')
   })
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { calculatePreVerificationGas } from '../../../src/main/service/bundler/estimation/calculatePreVerificationGas'
+import { entryPointV07, entryPointV08 } from '../../../src/main/service/entryPoint'
+import type { UserOperationV07 } from '../../../src/main/service/entryPoint/v07/userOperation'
 
 const base = {
   sender: '0x1111111111111111111111111111111111111111',
@@ -37,4 +39,47 @@ describe('calculatePreVerificationGas', () => {
     expect(floor).toBe(calculatePreVerificationGas({ userOperation: base }))
     expect(withData).toBeGreaterThan(floor + 276n * 16n)
   })
+
+  it("counts paymasterAndData as non-zero bytes of its length: stub data and the paymaster's signed data give the same value", () => {
+    const stub = calculatePreVerificationGas({
+      userOperation: { ...base, paymasterAndData: `0x${'ff'.repeat(117)}` },
+    })
+    const signed = calculatePreVerificationGas({
+      userOperation: { ...base, paymasterAndData: `0x${'00'.repeat(40)}${'ab'.repeat(77)}` },
+    })
+    expect(signed).toBe(stub)
+  })
+})
+
+describe('calculatePreVerificationGas of v0.7 / v0.8 operations', () => {
+  const op: UserOperationV07 = {
+    sender: '0x1111111111111111111111111111111111111111',
+    nonce: 5n,
+    factory: null,
+    factoryData: '0x',
+    callData: `0x${'ab'.repeat(100)}`,
+    callGasLimit: 0n,
+    verificationGasLimit: 0n,
+    preVerificationGas: 0n,
+    maxFeePerGas: 0n,
+    maxPriorityFeePerGas: 0n,
+    paymaster: '0x2222222222222222222222222222222222222222',
+    paymasterVerificationGasLimit: 0n,
+    paymasterPostOpGasLimit: 0n,
+    paymasterData: `0x${'ff'.repeat(97)}`,
+    signature: `0x${'00'.repeat(65)}`,
+    eip7702Auth: null,
+  }
+
+  it.each([entryPointV07, entryPointV08])(
+    "counts paymasterData as non-zero bytes of its length (v$version): a paymaster's placeholder and its signed data give the same value",
+    (entryPoint) => {
+      const signed = { ...op, paymasterData: `0x${'00'.repeat(32)}${'cd'.repeat(65)}` as const }
+      expect(entryPoint.calculatePreVerificationGas(signed)).toBe(entryPoint.calculatePreVerificationGas(op))
+      const longer = { ...op, paymasterData: `0x${'ff'.repeat(98)}` as const }
+      expect(entryPoint.calculatePreVerificationGas(longer)).toBeGreaterThan(
+        entryPoint.calculatePreVerificationGas(op),
+      )
+    },
+  )
 })

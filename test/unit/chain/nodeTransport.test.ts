@@ -6,7 +6,7 @@ import path from 'node:path'
 import { createPublicClient } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createIpcPool } from '../../../src/main/service/chain/node/createIpcPool'
-import { createIpcRequest } from '../../../src/main/service/chain/node/createIpcRequest'
+import { createIpcRequest, holdsLoneSurrogate } from '../../../src/main/service/chain/node/createIpcRequest'
 import { createNodeTransport } from '../../../src/main/service/chain/node/createNodeTransport'
 import { NodeRpcError } from '../../../src/main/service/chain/node/nodeRpcError'
 
@@ -190,5 +190,59 @@ describe('createNodeTransport', () => {
     const readUpperCase = (text: string) => ({ result: (JSON.parse(text).result as string).toUpperCase() })
     expect(await node.request('traced', [], readUpperCase)).toBe('TRACED')
     expect(await node.request('plain', [])).toBe('plain')
+  })
+})
+
+describe('a call holding a lone UTF-16 surrogate', () => {
+  it('is refused at once over IPC (the node answers such a line with id null, so the call would wait 30 s)', async () => {
+    const ipcPath = await tempSocketPath()
+    // As anvil does: a line it cannot read gets an error with id null; others their result.
+    const server = net.createServer((socket) => {
+      let buffer = ''
+      socket.on('data', (chunk) => {
+        buffer += chunk.toString('utf8')
+        for (let i = buffer.indexOf('\n'); i !== -1; i = buffer.indexOf('\n')) {
+          const line = buffer.slice(0, i)
+          buffer = buffer.slice(i + 1)
+          // A strict parser refuses text with a lone surrogate.
+          const params = JSON.parse(line).params as string[]
+          const unreadable = params.some((p) =>
+            /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(p),
+          )
+          socket.write(
+            `${JSON.stringify(
+              unreadable
+                ? { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } }
+                : { jsonrpc: '2.0', id: JSON.parse(line).id, result: '0x1' },
+            )}\n`,
+          )
+        }
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(ipcPath, resolve))
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+    const request = createIpcRequest(ipcPath)
+    cleanups.push(() => request.close())
+
+    const started = performance.now()
+    const refused = await request('eth_getBalance', [
+      '0x00000000000000000000000000000000000000aa\udc00',
+      'latest',
+    ]).catch((err: unknown) => err)
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(refused).toBeInstanceOf(NodeRpcError)
+    expect(refused).toMatchObject({ code: -32600, message: expect.stringMatching(/lone UTF-16 surrogate/) })
+    // A proper pair, and text that only looks like an escape, go through.
+    expect(await request('eth_call', ['\ud83d\ude00 and \\ud800 as text'])).toBe('0x1')
+    expect(request.inFlight()).toBe(0)
+  })
+
+  it('is found in JSON text by its escape, not in a pair or behind an escaped backslash', () => {
+    expect(holdsLoneSurrogate(JSON.stringify({ a: 'x\ud800' }))).toBe(true)
+    expect(holdsLoneSurrogate(JSON.stringify({ a: '\udfff' }))).toBe(true)
+    expect(holdsLoneSurrogate(JSON.stringify({ a: '\\\ud800' }))).toBe(true)
+    expect(holdsLoneSurrogate(JSON.stringify({ a: '\ud83d\ude00' }))).toBe(false)
+    expect(holdsLoneSurrogate(JSON.stringify({ a: '\\ud800' }))).toBe(false)
+    expect(holdsLoneSurrogate(JSON.stringify({ a: '\u00e9\u4e2d' }))).toBe(false)
   })
 })

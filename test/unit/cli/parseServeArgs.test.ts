@@ -43,6 +43,12 @@ describe('opstation serve flags', () => {
       webhookTimeoutMs: 500,
     })
   })
+  it('--reset-store, or OPSTATION_RESET_STORE=1, starts fresh over an unreadable store; off by default', () => {
+    expect(parseServeArgs([], {}).resetStore).toBe(false)
+    expect(parseServeArgs(['--reset-store'], {}).resetStore).toBe(true)
+    expect(parseServeArgs([], { OPSTATION_RESET_STORE: '1' }).resetStore).toBe(true)
+    expect(parseServeArgs([], { OPSTATION_RESET_STORE: '0' }).resetStore).toBe(false)
+  })
   it.each([
     [['--port', '70000'], '--port must be a whole number from 0 to 65535 (got "70000")'],
     [['--bundling-mode', 'sometimes'], '--bundling-mode must be auto, interval or manual (got "sometimes")'],

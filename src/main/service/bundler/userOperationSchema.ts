@@ -1,26 +1,14 @@
 import { getAddress, type Hex } from 'viem'
 import { z } from 'zod'
 import type { UserOperationV06 } from '../chain/types'
-
-const MAX_UINT256 = (1n << 256n) - 1n
+import { QuantitySchema } from '../schemas/quantitySchema'
 
 /**
  * A uint256 on the wire: 0x-hex (`"0x0"`, also the bare `"0x"` some clients send for zero), a decimal string
- * (the Biconomy SDK sends decimal strings to the paymaster and hex to the bundler) or a JSON integer.
+ * (the Biconomy SDK sends decimal strings to the paymaster and hex to the bundler) or a JSON integer: the one
+ * bounded quantity schema of every edge (schemas/quantitySchema.ts).
  */
-export const QuantitySchema = z
-  .union([
-    z.string().regex(/^(0x[0-9a-fA-F]{0,64}|\d{1,78})$/, 'expected a 0x-hex or decimal integer string'),
-    z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  ])
-  .transform((value, ctx) => {
-    const n = typeof value === 'number' ? BigInt(value) : value === '0x' ? 0n : BigInt(value)
-    if (n > MAX_UINT256) {
-      ctx.addIssue({ code: 'custom', message: 'value does not fit in uint256' })
-      return z.NEVER
-    }
-    return n
-  })
+export { QuantitySchema }
 
 export const BytesSchema = z
   .string()

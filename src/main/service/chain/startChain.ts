@@ -8,7 +8,10 @@ import { deployContracts } from './deploy/deployContracts'
 import { openKeyStore } from './keys/openKeyStore'
 import { createNodeTransport } from './node/createNodeTransport'
 import { detectNodeCapabilities } from './node/detectNodeCapabilities'
+import { gateNodeRequest } from './node/gateNodeRequest'
 import { registerNodeRequest, requestRpc } from './node/requestRpc'
+import { createNonceManagers } from './transactions/createNonceManagers'
+import { submitTransaction } from './transactions/submitTransaction'
 import type { Chain, ChainConfig, ChainEvent, ChainEventListener } from './types'
 
 /**
@@ -19,7 +22,14 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
   const started = performance.now()
   const log = config.log ?? silentLogger
   const listeners = new Set<ChainEventListener>()
+  // From the embedded node's exit until its restart is complete, the service's calls to it are refused (503).
+  let runs = 0
+  let restarting = false
   const emit = (event: ChainEvent) => {
+    if (event.type === 'chain.exited') {
+      restarting = true
+      runs++
+    } else if (event.type === 'chain.restarted') restarting = false
     for (const listener of listeners) {
       try {
         listener(event)
@@ -65,8 +75,16 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [rpcUrl] } },
     })
-    const publicClient = createPublicClient({ chain: viemChain, transport, pollingInterval: 100 })
-    registerNodeRequest(publicClient, node.request)
+    // The service's clients go through the restart gate; deployment (at start and after a restart) does not.
+    const serving = gateNodeRequest(node.request, () => (restarting ? undefined : runs))
+    const publicClient = createPublicClient({
+      chain: viemChain,
+      transport: serving.transport,
+      pollingInterval: 100,
+    })
+    registerNodeRequest(publicClient, serving.request)
+    const deployClient = createPublicClient({ chain: viemChain, transport, pollingInterval: 100 })
+    registerNodeRequest(deployClient, node.request)
     const capabilities = await detectNodeCapabilities(publicClient, chainId)
     const keys = await openKeyStore({
       path: join(config.dataDir, 'chain', 'keys.json'),
@@ -78,14 +96,26 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     const executorClient = createWalletClient({
       account: keys.executor,
       chain: viemChain,
+      transport: serving.transport,
+      pollingInterval: 100,
+    })
+    const deployExecutorClient = createWalletClient({
+      account: keys.executor,
+      chain: viemChain,
       transport,
       pollingInterval: 100,
     })
 
+    // One nonce sequence per sending account, shared by every sender (deployment included: it runs again after a
+    // restart while requests are served).
+    const nonceManagers = createNonceManagers({ publicClient: deployClient, log })
+    const executor = { address: keys.executor.address, client: executorClient, account: keys.executor }
+    const deployExecutor = { ...executor, client: deployExecutorClient }
     const deploy = () =>
       deployContracts({
-        publicClient,
-        executor: executorClient,
+        publicClient: deployClient,
+        executor: deployExecutorClient,
+        submit: (request) => submitTransaction({ executor: deployExecutor, nonceManagers }, request),
         capabilities,
         signer: keys.paymasterSigner.address,
         repairMismatches: embedded !== undefined,
@@ -93,7 +123,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       })
     const applyMiningMode = async () => {
       if (embedded && config.blockTime)
-        await requestRpc(publicClient, 'evm_setIntervalMining', [config.blockTime])
+        await requestRpc(deployClient, 'evm_setIntervalMining', [config.blockTime])
     }
 
     const result = await deploy()
@@ -108,7 +138,9 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
         ? { pid: embedded.pid, binary: embedded.binary, statePath: embedded.statePath, port: embedded.port }
         : null,
       publicClient,
-      executor: { address: keys.executor.address, client: executorClient, account: keys.executor },
+      request: node.request,
+      executor,
+      nonceManagers,
       paymasterSigner: keys.paymasterSigner,
       addresses: result.addresses,
       missing: result.missing,
@@ -130,6 +162,8 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     }
 
     afterRestart = async () => {
+      // The node reloaded its last saved state: the accounts' nonces may be behind what was counted.
+      nonceManagers.resyncAll()
       const again = await deploy()
       chain.missing.splice(0, chain.missing.length, ...again.missing)
       chain.mismatched.splice(0, chain.mismatched.length, ...again.mismatched)

@@ -9,6 +9,8 @@ import type {
   WalletClient,
 } from 'viem'
 import type { Logger } from '../log'
+import type { NodeRequest } from './node/nodeRpcError'
+import type { NonceManagers } from './transactions/createNonceManagers'
 
 export type ChainConfig = {
   /** Data folder; the chain module uses `<dataDir>/chain/` (anvil state, keys.json). */
@@ -86,8 +88,15 @@ export type Chain = {
   /** The embedded anvil process (null for external nodes). */
   anvil: { pid: () => number; binary: string; statePath: string; port: number } | null
   publicClient: PublicClient<Transport, ViemChain>
+  /** One raw JSON-RPC call to the node (the transport publicClient uses): the result, or a NodeRpcError. */
+  request: NodeRequest
   /** The EOA that sends handleOps bundles (funded on dev chains). */
   executor: { address: Address; client: ExecutorClient; account: LocalAccount }
+  /**
+   * The nonce sequence of each account the service sends from (executor, paymasterIds): every transaction the
+   * service signs takes its nonce here (transactions/submitTransaction.ts; the bundle sender).
+   */
+  nonceManagers: NonceManagers
   /** Verifying signer of both paymasters. */
   paymasterSigner: LocalAccount
   addresses: ChainAddresses

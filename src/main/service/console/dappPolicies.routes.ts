@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { parseInput } from '../dashboard/fields'
 import { InvalidInputError } from '../errors'
+import { quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
 import { setDappPolicies } from '../store/dappPolicies.repo'
 import { generateId } from '../store/ids'
@@ -9,11 +10,17 @@ import type { Store } from '../store/openStore'
 import type { DappPolicies } from '../store/schema'
 import { findConsoleDapp } from './consoleDapp'
 
+/** The last second of year 9999 (the latest time an ISO date can show). */
+const MAX_UNIX_SECONDS = 253_402_300_799
+/** Longest limit cycle: 100 000 hours or days. */
+const MAX_CYCLE_VALUE = 100_000
+
 const unixSeconds = (field: string) =>
   z
     .number({ error: `${field} must be a unix time in seconds or null` })
     .int({ error: `${field} must be whole seconds` })
     .nonnegative({ error: `${field} must not be negative` })
+    .max(MAX_UNIX_SECONDS, { error: `${field} must be at most ${MAX_UNIX_SECONDS} (the end of year 9999)` })
     .nullable()
 
 const LimitBody = z.object(
@@ -23,20 +30,18 @@ const LimitBody = z.object(
     thresholdType: z.enum(['COUNT', 'NATIVE_ASSET'], {
       error: 'thresholdType must be COUNT or NATIVE_ASSET',
     }),
-    threshold: z
-      .union([z.string(), z.number()], {
-        error: 'threshold must be a whole number (count, or wei as a decimal string)',
-      })
-      .transform(String)
-      .refine((v) => /^\d+$/.test(v) && BigInt(v) > 0n, {
+    threshold: quantitySchema({ field: 'threshold' })
+      .refine((threshold) => threshold > 0n, {
         error: 'threshold must be a positive whole number (count, or wei as a decimal string)',
-      }),
+      })
+      .transform(String),
     cycleDuration: z.object(
       {
         value: z
           .number({ error: 'cycleDuration.value must be a number' })
-          .int()
-          .positive({ error: 'cycleDuration.value must be positive' }),
+          .int({ error: 'cycleDuration.value must be a whole number' })
+          .positive({ error: 'cycleDuration.value must be positive' })
+          .max(MAX_CYCLE_VALUE, { error: `cycleDuration.value must be at most ${MAX_CYCLE_VALUE}` }),
         unit: z.enum(['hour', 'day'], { error: 'cycleDuration.unit must be hour or day' }),
       },
       { error: 'cycleDuration must be { value, unit }' },

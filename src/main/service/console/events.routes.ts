@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { authenticateHeaderOrQuery } from '../dashboard/auth'
 import type { EventBus, ServiceEventName, ServiceEvents } from '../events'
+import type { ConsoleSession } from '../server/consoleSession'
 import { findAccountByAuthToken } from '../store/accounts.repo'
 import type { Store } from '../store/openStore'
 
@@ -15,6 +16,8 @@ export type StreamedEvent =
 
 export type EventStreamRoutesOptions = {
   store: Store
+  /** The console's sign-in: its session cookie is enough (EventSource sends it, and the URL stays free of keys). */
+  session?: ConsoleSession
   events: EventBus
   /** How long events gather before they go out as one message (ms). */
   batchMs?: number
@@ -43,9 +46,11 @@ export async function registerEventStreamRoutes(
     for (const end of [...open]) end({ closeConnection: true })
   })
 
-  // logLevel warn: the request line carries the auth token in its query, keep it out of the log.
-  app.get('/console/api/events', { logLevel: 'warn' }, async (request, reply) => {
-    const account = authenticateHeaderOrQuery(options.store, request, EVENTS_AUTH_TOKEN_REQUIRED)
+  // The request line's `?authToken=` is redacted by the logger (createLogger.ts), as every credential in a URL is.
+  app.get('/console/api/events', async (request, reply) => {
+    const account =
+      options.session?.findSignedInAccount(request) ??
+      authenticateHeaderOrQuery(options.store, request, EVENTS_AUTH_TOKEN_REQUIRED)
     // A stream is one request: when its token is regenerated away, it ends (the client reconnects with the new one).
     const token = account.authToken
     const isAuthorized = () => findAccountByAuthToken(options.store, token) !== undefined

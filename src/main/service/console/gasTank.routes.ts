@@ -14,6 +14,7 @@ import {
 } from '../chain'
 import { parseInput } from '../dashboard/fields'
 import { ChainError, InvalidInputError } from '../errors'
+import { quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
 import { setDappPaymasterId } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
@@ -23,12 +24,9 @@ import { findConsoleDapp } from './consoleDapp'
 const ChangeBody = z.object(
   {
     action: z.enum(['deposit', 'withdraw'], { error: 'action must be deposit or withdraw' }),
-    amountWei: z
-      .union([z.string(), z.number()], { error: 'amountWei must be a whole number of wei (decimal string)' })
-      .transform(String)
-      .refine((v) => /^\d+$/.test(v) && BigInt(v) > 0n, {
-        error: 'amountWei must be a positive whole number of wei',
-      }),
+    amountWei: quantitySchema({ field: 'amountWei' }).refine((wei) => wei > 0n, {
+      error: 'amountWei must be a positive whole number of wei',
+    }),
     /** The EntryPoint version whose tank changes (each version has its own tank under the one paymasterId). */
     entryPointVersion: z
       .enum(GAS_TANK_VERSIONS, { error: `entryPointVersion must be one of ${GAS_TANK_VERSIONS.join(', ')}` })
@@ -69,7 +67,7 @@ export async function registerGasTankRoutes(
     const dapp = findConsoleDapp(store, request)
     const body = parseInput(ChangeBody, request.body)
     const chain = requireChain()
-    const wei = BigInt(body.amountWei)
+    const wei = body.amountWei
     const version = body.entryPointVersion
     if (!listGasTankVersions(chain).includes(version))
       throw new InvalidInputError(`EntryPoint v${version} has no verifying paymaster on this chain`)

@@ -22,6 +22,7 @@ import { hasEntryPoint } from '../entryPoint'
 import { ChainError, InvalidInputError, NotFoundError } from '../errors'
 import { type Call, SANDBOX_ACCOUNT_KINDS } from '../sandbox/accountKinds'
 import { openSandboxAccountStore, type StoredSandboxAccount } from '../sandbox/sandboxAccountStore'
+import { QuantitySchema, quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 
@@ -44,10 +45,7 @@ const CreateBody = jsonObject({
 const CallSchema = z.object(
   {
     to: requiredAddress('to'),
-    value: z
-      .string({ error: 'value must be a decimal string of wei' })
-      .regex(/^\d+$/, { error: 'value must be a decimal string of wei' })
-      .optional(),
+    value: quantitySchema({ field: 'value' }).optional(),
     data: z
       .string({ error: 'data must be a 0x-prefixed hex string' })
       .regex(/^0x[0-9a-fA-F]*$/, { error: 'data must be a 0x-prefixed hex string' })
@@ -59,8 +57,34 @@ const BuildBody = jsonObject({
   calls: z.array(CallSchema, { error: 'calls must be an array' }).max(20, { error: 'at most 20 calls' }),
 })
 
+/** The quantity fields of a UserOperation of any EntryPoint version. */
+const OPERATION_QUANTITIES = [
+  'nonce',
+  'callGasLimit',
+  'verificationGasLimit',
+  'preVerificationGas',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+  'paymasterVerificationGasLimit',
+  'paymasterPostOpGasLimit',
+] as const
+
 const SignBody = jsonObject({
-  userOperation: z.record(z.string(), z.unknown(), { error: 'userOperation must be an object' }),
+  // Every account kind reads the operation its own way; its quantities pass the one bounded schema first.
+  userOperation: z
+    .record(z.string(), z.unknown(), { error: 'userOperation must be an object' })
+    .superRefine((op, ctx) => {
+      for (const field of OPERATION_QUANTITIES) {
+        if (op[field] === undefined || op[field] === null) continue
+        const read = QuantitySchema.safeParse(op[field])
+        if (!read.success)
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `userOperation.${field}: ${read.error.issues[0]?.message ?? 'invalid'}`,
+          })
+      }
+    }),
 })
 
 const FaucetBody = jsonObject({
@@ -69,6 +93,7 @@ const FaucetBody = jsonObject({
   amount: z
     .string({ error: 'amount must be a decimal string such as "1" or "0.5"' })
     .trim()
+    .max(60, { error: 'amount must be at most 60 characters' })
     .regex(/^\d+(\.\d+)?$/, { error: 'amount must be a positive decimal number such as "1" or "0.5"' }),
 })
 
@@ -81,9 +106,19 @@ const SHORT_LABELS: Record<(typeof SANDBOX_ACCOUNT_TYPES)[number], string> = {
   KERNEL_V3_1: 'Kernel',
   LIGHT_ACCOUNT_V2: 'Light',
   NEXUS: 'Nexus',
+  SAFE_V06: 'Safe v0.6',
+  KERNEL_V2_4: 'Kernel v2',
+  LIGHT_ACCOUNT_V1_1: 'Light v1.1',
+  TRUST: 'Trust',
+  THIRDWEB_V06: 'thirdweb v0.6',
+  COINBASE_V1: 'Coinbase',
+  ETHERSPOT: 'Etherspot',
+  THIRDWEB_V07: 'thirdweb v0.7',
 }
 
 const MAX_FAUCET_ETH = 1000n * 10n ** 18n
+/** Most whole test tokens one faucet call mints (a token's supply stays far below uint256). */
+const MAX_FAUCET_TOKENS = 1_000_000_000n
 
 function parseUnits(text: string, decimals: number): bigint {
   const [whole = '0', fraction = ''] = text.split('.')
@@ -197,7 +232,7 @@ export async function registerSandboxRoutes(
       const account = requireAccount(chain, request.params.address)
       const calls: Call[] = body.calls.map((c) => ({
         to: getAddress(c.to),
-        value: BigInt(c.value ?? '0'),
+        value: c.value ?? 0n,
         data: (c.data ?? '0x') as Hex,
       }))
       const kind = SANDBOX_ACCOUNT_KINDS[account.type]
@@ -273,7 +308,10 @@ export async function registerSandboxRoutes(
       )
     }
     const amount = parseUnits(body.amount, token.decimals)
-    if (amount === 0n) throw new InvalidInputError('amount must be more than 0')
+    if (amount === 0n || amount > MAX_FAUCET_TOKENS * 10n ** BigInt(token.decimals))
+      throw new InvalidInputError(
+        `amount must be more than 0 and at most ${MAX_FAUCET_TOKENS} ${token.symbol}`,
+      )
     await mintToken(chain, token.address, address, amount)
     const balance = await chain.publicClient.readContract({
       address: token.address,

@@ -3,8 +3,14 @@ import { isAddress } from 'viem'
 import { z } from 'zod'
 import type { Chain } from '../chain'
 import { parseInput } from '../dashboard/fields'
-import { ChainError } from '../errors'
-import { getNativeUsdPrice, listSupportedTokens, NATIVE_TOKEN_ADDRESS } from '../paymaster/tokenPrices'
+import { ChainError, InvalidInputError } from '../errors'
+import {
+  checkUsdPrice,
+  getNativeUsdPrice,
+  listSupportedTokens,
+  NATIVE_TOKEN_ADDRESS,
+  readPriceTable,
+} from '../paymaster/tokenPrices'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 import { setTokenPrice } from '../store/tokenPrices.repo'
@@ -18,8 +24,9 @@ const PutBody = z.object(
     usdPrice: z
       .union([z.string(), z.number()], { error: 'usdPrice must be a decimal number' })
       .transform(String)
-      .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0, {
-        error: 'usdPrice must be a positive decimal number',
+      .superRefine((usdPrice, ctx) => {
+        const problem = checkUsdPrice(usdPrice)
+        if (problem) ctx.addIssue({ code: 'custom', message: `usdPrice ${problem}` })
       }),
     logoUrl: z.string().nullable().optional(),
   },
@@ -50,6 +57,21 @@ export async function registerTokenPriceRoutes(
   app.put('/console/api/token-prices', async (request, reply) => {
     authenticateConsole(store, request)
     const body = parseInput(PutBody, request.body)
+    const chain = options.getChain()
+    if (chain) {
+      // A price is checked against the others too: every token must keep an exchange rate of at least 1 base unit.
+      const others = store.data.tokenPrices.filter(
+        (p) => p.tokenAddress.toLowerCase() !== body.tokenAddress.toLowerCase(),
+      )
+      const { unquotable } = readPriceTable(chain.addresses.tokens, [
+        ...others,
+        { tokenAddress: body.tokenAddress, usdPrice: body.usdPrice, logoUrl: null },
+      ])
+      if (unquotable.length > 0)
+        throw new InvalidInputError(
+          `usdPrice ${body.usdPrice} leaves ${unquotable.join(', ')} without an exchange rate (under 1 base unit per ETH): raise the native coin's price or lower the token's`,
+        )
+    }
     await setTokenPrice(store, body)
     return sendOk(reply, 'Token price set', view())
   })

@@ -5,6 +5,7 @@ import { parseInput } from '../dashboard/fields'
 import { NotFoundError } from '../errors'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
+import { boundedJsonObjectSchema } from '../schemas/boundedJsonSchema'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 import type { WebhookCall } from '../store/schema'
@@ -27,8 +28,8 @@ const ListQuery = z.object({
 
 const TestBody = z.object(
   {
-    webhookData: z.record(z.string(), z.unknown(), { error: 'webhookData must be an object' }).default({}),
-    userOp: z.record(z.string(), z.unknown(), { error: 'userOp must be an object' }).optional(),
+    webhookData: boundedJsonObjectSchema({ field: 'webhookData' }).default({}),
+    userOp: boundedJsonObjectSchema({ field: 'userOp' }).optional(),
   },
   { error: 'Request body must be a JSON object' },
 )

@@ -11,11 +11,18 @@ export type RpcContext = {
   account: Account
   /** The dApp of the paymaster apiKey (paymaster endpoint) or of a dApp key used as bundler key. */
   dapp: Dapp | undefined
+  /**
+   * The caller may use admin methods: it holds the account's bundler key (or sent the account's authToken header),
+   * and is not a web page of another origin.
+   */
+  privileged: boolean
   log: Logger
 }
 
 export type RpcMethod<TParams extends z.ZodType = z.ZodType> = {
   name: string
+  /** An admin method (debug_bundler_*): only a privileged caller (RpcContext.privileged) may call it. */
+  admin?: true
   /** Positional params as a zod tuple; a failure becomes -32602 naming the field. */
   params: TParams
   handler: (params: z.output<TParams>, ctx: RpcContext) => Promise<unknown> | unknown

@@ -109,6 +109,8 @@ async function dispatchCall(
       ),
       ctx,
     )
+  } else if (method.admin && !ctx.privileged) {
+    response = errorResponse(echoId, adminOnly(method.name), ctx)
   } else {
     const parsed = method.params.safeParse(params)
     if (!parsed.success) {
@@ -127,6 +129,14 @@ async function dispatchCall(
     }
   }
   return isNotification ? undefined : response
+}
+
+function adminOnly(name: string): RpcError {
+  return new RpcError(
+    `${name} is an admin method: call it at the bundler URL Opstation shows (its bundler key, not a dApp apiKey) or with the authToken header, and not from a web page of another origin`,
+    RpcCode.unauthorized,
+    { httpStatus: 403 },
+  )
 }
 
 function errorResponse(id: RpcId, err: unknown, ctx: Pick<RpcContext, 'log'>): InternalResponse {

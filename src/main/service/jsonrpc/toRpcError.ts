@@ -1,3 +1,4 @@
+import { classifyError } from '../classifyError'
 import { AppError } from '../errors'
 import type { Logger } from '../log'
 import { RpcCode } from './codes'
@@ -5,7 +6,8 @@ import { RpcCode } from './codes'
 export type RpcErrorObject = { code: number; message: string; data?: unknown }
 
 /** The only place that turns a thrown value into a JSON-RPC error object and its HTTP status. */
-export function toRpcError(err: unknown, log?: Logger): { error: RpcErrorObject; httpStatus: number } {
+export function toRpcError(thrown: unknown, log?: Logger): { error: RpcErrorObject; httpStatus: number } {
+  const err = classifyError(thrown)
   if (err instanceof AppError) {
     const error: RpcErrorObject = { code: err.rpcCode, message: err.shortMessage }
     if (err.data !== undefined) error.data = err.data

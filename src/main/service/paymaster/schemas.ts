@@ -1,22 +1,13 @@
 import { getAddress, type Hex, isAddress } from 'viem'
 import { z } from 'zod'
+import { boundedJsonObjectSchema } from '../schemas/boundedJsonSchema'
+import { QuantitySchema, quantitySchema } from '../schemas/quantitySchema'
 import type { PartialUserOperation, PaymasterContext, PaymasterMode } from './types'
 
 /** Default validity of a paymaster signature (spec 2.5: expiryDuration 300 = five minutes). */
 export const DEFAULT_EXPIRY_SECONDS = 300
 /** Longest accepted expiryDuration: one week. */
 const MAX_EXPIRY_SECONDS = 7 * 24 * 3600
-
-/** A quantity as clients send it: 0x-hex string, decimal string or a safe integer number. */
-export const quantitySchema = z.union([z.string(), z.number()]).transform((value, ctx): bigint => {
-  if (typeof value === 'number') {
-    if (Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  } else if (/^0x[0-9a-fA-F]+$/.test(value) || /^\d+$/.test(value)) {
-    return BigInt(value)
-  }
-  ctx.addIssue({ code: 'custom', message: 'expected a non-negative integer (0x-hex or decimal)' })
-  return z.NEVER
-})
 
 export const hexBytesSchema = z
   .string({ error: 'expected a 0x-prefixed hex string' })
@@ -28,13 +19,13 @@ export const addressSchema = z
   .refine((value) => isAddress(value, { strict: false }), { error: 'expected a 0x-prefixed 20-byte address' })
   .transform((value) => getAddress(value))
 
-const optionalQuantity = quantitySchema.nullish().transform((v) => v ?? undefined)
+const optionalQuantity = QuantitySchema.nullish().transform((v) => v ?? undefined)
 
 const PartialUserOperationV06Schema = z
   .object(
     {
       sender: addressSchema,
-      nonce: quantitySchema,
+      nonce: QuantitySchema,
       initCode: hexBytesSchema.nullish().transform((v) => v ?? ('0x' as Hex)),
       callData: hexBytesSchema,
       callGasLimit: optionalQuantity,
@@ -82,7 +73,8 @@ const rawContextShape = {
   sponsorshipInfo: z
     .looseObject(
       {
-        webhookData: z.record(z.string(), z.unknown(), { error: 'webhookData must be an object' }).nullish(),
+        // Sent on to the webhook and kept in its call log: bounded in depth and size.
+        webhookData: boundedJsonObjectSchema({ field: 'webhookData' }).nullish(),
         smartAccountInfo: z
           .looseObject(
             { name: z.string().optional(), version: z.string().optional() },
@@ -140,4 +132,4 @@ export const Erc7677ContextSchema = z
   .transform((raw) => toPaymasterContext(raw ?? { mode: 'SPONSORED' as const }))
 
 /** A chain id as ERC-7677 sends it (0x-hex; decimal tolerated). */
-export const chainIdSchema = quantitySchema.transform((v) => Number(v))
+export const chainIdSchema = quantitySchema({ bits: 64 }).transform((v) => Number(v))

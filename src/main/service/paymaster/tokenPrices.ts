@@ -20,14 +20,55 @@ export type SupportedToken = TokenInfo & {
 
 const PRICE_DECIMALS = 18
 
-/** The price table: the chain's test tokens, priced from the store or the defaults. */
-export function listSupportedTokens(tokens: TokenInfo[], store: Store): SupportedToken[] {
-  const overrides = new Map(store.data.tokenPrices.map((p) => [p.tokenAddress.toLowerCase(), p]))
+/**
+ * The prices the table holds (USD per whole unit): a decimal number with at most 18 decimals, from 1e-9 to 1e12.
+ * Past them the quotes stop meaning anything (a price that rounds to 0 has no exchange rate; a 400-digit one makes
+ * every rate 0).
+ */
+export const USD_PRICE_RANGE = { min: '0.000000001', max: '1000000000000' } as const
+
+const MIN_PRICE = parseUnits(USD_PRICE_RANGE.min, PRICE_DECIMALS)
+const MAX_PRICE = parseUnits(USD_PRICE_RANGE.max, PRICE_DECIMALS)
+
+/** Why `usdPrice` is not a price the table can hold (a sentence to follow "usdPrice "), or null when it is one. */
+export function checkUsdPrice(usdPrice: string): string | null {
+  if (!/^\d{1,13}(\.\d{1,18})?$/.test(usdPrice))
+    return 'must be a positive decimal number with at most 13 digits before the point and 18 after it'
+  const value = parseUnits(usdPrice, PRICE_DECIMALS)
+  if (value < MIN_PRICE || value > MAX_PRICE)
+    return `must be between ${USD_PRICE_RANGE.min} and ${USD_PRICE_RANGE.max} USD`
+  return null
+}
+
+/** A stored price override, read back only when it is a price the table can hold (older versions checked less). */
+function readStoredPrice(price: { usdPrice: string } | undefined): string | undefined {
+  return price && checkUsdPrice(price.usdPrice) === null ? price.usdPrice : undefined
+}
+
+type PriceOverride = { tokenAddress: string; usdPrice: string; logoUrl: string | null }
+
+/**
+ * The price table from the overrides (the store's, or those a change would leave): the native coin's price and the
+ * chain's test tokens with theirs. A token whose exchange rate at these prices rounds down to 0 base units per
+ * 1e18 wei (a quote would make its gas free) is listed in `unquotable` instead.
+ */
+export function readPriceTable(
+  tokens: TokenInfo[],
+  overrides: readonly PriceOverride[],
+): { nativeUsdPrice: string; tokens: SupportedToken[]; unquotable: string[] } {
+  const byAddress = new Map(overrides.map((p) => [p.tokenAddress.toLowerCase(), p]))
+  const nativeUsdPrice =
+    readStoredPrice(byAddress.get(NATIVE_TOKEN_ADDRESS.toLowerCase())) ?? DEFAULT_USD_PRICES.native
   const out: SupportedToken[] = []
+  const unquotable: string[] = []
   for (const token of tokens) {
-    const override = overrides.get(token.address.toLowerCase())
-    const usdPrice = override?.usdPrice ?? DEFAULT_USD_PRICES.bySymbol[token.symbol]
-    if (usdPrice === undefined || Number(usdPrice) <= 0) continue
+    const override = byAddress.get(token.address.toLowerCase())
+    const usdPrice = readStoredPrice(override) ?? DEFAULT_USD_PRICES.bySymbol[token.symbol]
+    if (usdPrice === undefined) continue
+    if (getExchangeRate({ decimals: token.decimals, usdPrice }, nativeUsdPrice) === 0n) {
+      unquotable.push(token.symbol)
+      continue
+    }
     out.push({
       ...token,
       address: getAddress(token.address),
@@ -35,15 +76,17 @@ export function listSupportedTokens(tokens: TokenInfo[], store: Store): Supporte
       logoUrl: override?.logoUrl ?? defaultLogoUrl(token.symbol),
     })
   }
-  return out
+  return { nativeUsdPrice, tokens: out, unquotable }
+}
+
+/** The price table: the chain's test tokens that can be quoted, priced from the store or the defaults. */
+export function listSupportedTokens(tokens: TokenInfo[], store: Store): SupportedToken[] {
+  return readPriceTable(tokens, store.data.tokenPrices).tokens
 }
 
 /** USD per 1 ETH (the chain's native coin) from the store or the default. */
 export function getNativeUsdPrice(store: Store): string {
-  const override = store.data.tokenPrices.find(
-    (p) => p.tokenAddress.toLowerCase() === NATIVE_TOKEN_ADDRESS.toLowerCase(),
-  )
-  return override?.usdPrice ?? DEFAULT_USD_PRICES.native
+  return readPriceTable([], store.data.tokenPrices).nativeUsdPrice
 }
 
 /**
@@ -56,7 +99,7 @@ export function getExchangeRate(
 ): bigint {
   const native = parseUnits(nativeUsdPrice, PRICE_DECIMALS)
   const price = parseUnits(token.usdPrice, PRICE_DECIMALS)
-  if (price === 0n) throw new Error('token price must be positive')
+  if (price === 0n) return 0n
   return (native * 10n ** BigInt(token.decimals)) / price
 }
 

@@ -83,6 +83,8 @@ export function checkLimits({ policies, usage, sender, now }: CheckLimitsParamet
   return { outcome: 'pass', detail: notes.join('; ') }
 }
 
+/** ISO time of a unix second; a time no date can show (stored before its range was checked) as the number. */
 function formatTime(unix: number): string {
-  return new Date(unix * 1000).toISOString().replace('.000Z', 'Z')
+  const date = new Date(unix * 1000)
+  return Number.isNaN(date.getTime()) ? `unix ${unix}` : date.toISOString().replace('.000Z', 'Z')
 }

@@ -2,14 +2,17 @@ import http from 'node:http'
 import path from 'node:path'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
+import type { Chain } from '../chain'
 import { registerPaymasterRoutes } from '../dashboard/paymasters.routes'
 import { registerSmartContractRoutes } from '../dashboard/smartContracts.routes'
 import { registerWebhookRoutes } from '../dashboard/webhooks.routes'
 import type { RpcMethodRegistry } from '../jsonrpc/defineMethod'
 import type { Store } from '../store/openStore'
 import type { Dapp } from '../store/schema'
+import { registerChainRpcRoutes } from './chainRpcRoutes'
 import { registerConsoleRoutes } from './consoleRoutes'
-import { createHostCheck } from './hostGuard'
+import type { ConsoleSession } from './consoleSession'
+import { createHostCheck, isSameOrigin } from './hostGuard'
 import { toHttpError } from './restEnvelope'
 import { createRpcFastPath } from './rpcFastPath'
 import { BUNDLER_ROUTE, createRpcAnswerer, PAYMASTER_ROUTE, registerRpcRoutes } from './rpcRoutes'
@@ -25,6 +28,10 @@ export type BuildServerParameters = {
   getChainId: () => number
   getSupportedChainIds: () => number[]
   getServiceInfo: () => ServiceInfo
+  /** The console's sign-in (consoleSession.ts). */
+  session: ConsoleSession
+  /** The running chain, for the guarded chain RPC at /rpc (undefined with --no-chain). */
+  getChain: () => Chain | undefined
   provisionDapp?: (dapp: Dapp) => Promise<void>
   /** Extra routes (console API of later features). */
   plugins?: ((app: FastifyInstance) => Promise<void>)[]
@@ -33,7 +40,8 @@ export type BuildServerParameters = {
 /** Fastify's own default, which its keepAliveTimeout option no longer applies with a serverFactory. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000
 
-const RPC_PATH = /^\/api\/v[12]\/\d+\/[^/]+\/?$/
+/** JSON-RPC endpoints (bundler, paymaster, the chain): open to other origins under their own per-method rules. */
+const RPC_PATH = /^\/(?:api\/v[12]\/\d+\/[^/]+|rpc)\/?$/
 
 /** The Fastify app with every route; it does not listen (the caller does). */
 export async function buildServer(params: BuildServerParameters): Promise<FastifyInstance> {
@@ -78,11 +86,12 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
       isRpc
         ? reply.code(status).send({ jsonrpc: '2.0', id: null, error: { code: -32600, message } })
         : reply.code(status).send({ statusCode: status, message })
-    if (!isAllowedHost(request.headers.host)) {
+    if (!isAllowedHost(request.headers.host, request.raw.socket)) {
       return refuse(403, `Host "${request.headers.host ?? ''}" is not allowed: use localhost or 127.0.0.1`)
     }
     const origin = request.headers.origin
-    if (!isRpc && origin && origin !== 'null' && !isSameOrigin(origin, request.headers.host)) {
+    // `Origin: null` (a sandboxed frame, a data: or file: page) is another origin too.
+    if (!isRpc && origin !== undefined && !isSameOrigin(origin, request.headers.host)) {
       return refuse(403, 'Cross-origin requests are not allowed on this route')
     }
     done()
@@ -112,9 +121,10 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
     await registerWebhookRoutes(rest, { store: params.store })
     for (const plugin of params.plugins ?? []) await plugin(rest)
   })
+  await app.register(async (chainRpc) => registerChainRpcRoutes(chainRpc, { getChain: params.getChain }))
   await app.register(async (ui) =>
     registerConsoleRoutes(ui, {
-      store: params.store,
+      session: params.session,
       consoleDir: path.resolve(params.consoleDir),
       getServiceInfo: params.getServiceInfo,
     }),
@@ -124,11 +134,3 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
 }
 
 export { BUNDLER_ROUTE, PAYMASTER_ROUTE }
-
-function isSameOrigin(origin: string, host: string | undefined): boolean {
-  try {
-    return new URL(origin).host === host
-  } catch {
-    return false
-  }
-}

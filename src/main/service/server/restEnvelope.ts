@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply } from 'fastify'
+import { classifyError } from '../classifyError'
 import { AppError } from '../errors'
 import type { Logger } from '../log'
 
@@ -11,7 +12,8 @@ export function sendOk(reply: FastifyReply, message: string, data?: unknown): Fa
 }
 
 /** The only place that turns a thrown value into the REST envelope `{statusCode, message}`. */
-export function toHttpError(err: unknown, log?: Logger): RestEnvelope {
+export function toHttpError(thrown: unknown, log?: Logger): RestEnvelope {
+  const err = classifyError(thrown)
   if (err instanceof AppError) {
     if (err.httpStatus >= 500) log?.error({ err }, 'request failed')
     return { statusCode: err.httpStatus, message: err.shortMessage }

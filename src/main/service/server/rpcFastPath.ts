@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import { toRpcError } from '../jsonrpc/toRpcError'
-import { type AnswerRpc, RPC_CORS_HEADERS, type RpcEndpoint } from './rpcRoutes'
+import type { ConnectionEnds } from './hostGuard'
+import { type AnswerRpc, RPC_CORS_HEADERS, type RpcEndpoint, readRpcCaller } from './rpcRoutes'
 
 export type CreateRpcFastPathParameters = {
   answer: AnswerRpc
-  isAllowedHost: (hostHeader: string | undefined) => boolean
+  isAllowedHost: (hostHeader: string | undefined, connection: ConnectionEnds) => boolean
   bodyLimit: number
   /** True once the server is closing (Fastify then answers 503). */
   isClosing: () => boolean
@@ -35,7 +36,7 @@ export function createRpcFastPath(
     const length = Number(req.headers['content-length'])
     if (
       !match ||
-      !params.isAllowedHost(req.headers.host) ||
+      !params.isAllowedHost(req.headers.host, req.socket) ||
       !Number.isSafeInteger(length) ||
       length > params.bodyLimit
     ) {
@@ -54,7 +55,7 @@ export function createRpcFastPath(
           key: match[3] as string,
           body: body.toString('utf8'),
           log: params.log,
-          accept: req.headers.accept,
+          caller: readRpcCaller(req.headers),
         })
         .then((result) => {
           if (result.body === undefined) {

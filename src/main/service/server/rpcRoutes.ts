@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { RpcError, UnauthorizedError } from '../errors'
 import { chooseHttpStatus } from '../jsonrpc/chooseHttpStatus'
@@ -8,6 +9,8 @@ import { toRpcError } from '../jsonrpc/toRpcError'
 import { findAccountByBundlerKey } from '../store/accounts.repo'
 import { findDappByApiKey } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
+import { equalSecrets } from './consoleSession'
+import { isSameOrigin } from './hostGuard'
 
 export const BUNDLER_ROUTE = '/api/v2/:chainId/:bundlerKey'
 export const PAYMASTER_ROUTE = '/api/v1/:chainId/:paymasterApiKey'
@@ -34,16 +37,48 @@ export type AnswerRpc = (request: {
   key: string
   body: string
   log: RpcContext['log']
-  /** The request's Accept header: it decides the HTTP status of an error (chooseHttpStatus). */
-  accept: string | undefined
+  /** What the request's headers say about its caller. */
+  caller: RpcCaller
 }) => Promise<RpcAnswer>
+
+/** The headers of a JSON-RPC request that decide how it is answered and what it may call. */
+export type RpcCaller = {
+  /** Accept: it decides the HTTP status of an error (chooseHttpStatus). */
+  accept: string | undefined
+  /** Origin: present on requests from web pages. */
+  origin: string | undefined
+  contentType: string | undefined
+  host: string | undefined
+  /** The authToken header (admin methods at a dApp key). */
+  authToken: string | undefined
+}
+
+/** Reads RpcCaller from Node's request headers (the Fastify route and the fast path alike). */
+export function readRpcCaller(headers: IncomingHttpHeaders): RpcCaller {
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)
+  return {
+    accept: headers.accept,
+    origin: headers.origin,
+    contentType: headers['content-type'],
+    host: headers.host,
+    authToken: first(headers.authtoken),
+  }
+}
 
 /** The one place a JSON-RPC POST is answered: the URL's chain and key, then the envelope and the method. */
 export function createRpcAnswerer(options: RpcRoutesOptions): AnswerRpc {
-  return async ({ endpoint, chainId, key, body, log, accept }) => {
+  return async ({ endpoint, chainId, key, body, log, caller }) => {
+    const { accept } = caller
     let ctx: RpcContext
     try {
+      // A web page's cross-site "simple" POST (text/plain, form encodings) needs no preflight: refuse it, so that
+      // a page can only reach these methods the way CORS lets it (application/json, after a preflight).
+      if (caller.origin !== undefined && !isJsonContentType(caller.contentType))
+        throw new RpcError('Content-Type must be application/json', RpcCode.invalidRequest, {
+          httpStatus: 415,
+        })
       ctx = resolveContext(endpoint, chainId, key, log, options)
+      ctx.privileged = isPrivileged(ctx, caller)
     } catch (err) {
       const { error, httpStatus } = toRpcError(err, log)
       return {
@@ -118,7 +153,7 @@ export async function registerRpcRoutes(app: FastifyInstance, options: { answer:
         key: (endpoint === 'bundler' ? request.params.bundlerKey : request.params.paymasterApiKey) ?? '',
         body: typeof request.body === 'string' ? request.body : '',
         log: request.log,
-        accept: request.headers.accept,
+        caller: readRpcCaller(request.headers),
       })
       if (result.body === undefined) return reply.code(204).send()
       return reply.code(result.httpStatus).type('application/json').send(result.body)
@@ -144,10 +179,10 @@ function resolveContext(
   }
   if (endpoint === 'bundler') {
     const account = findAccountByBundlerKey(store, key)
-    if (account) return { endpoint, chainId, account, dapp: undefined, log }
+    if (account) return { endpoint, chainId, account, dapp: undefined, privileged: false, log }
     const dapp = findDappByApiKey(store, key)
     const owner = dapp && store.data.accounts.find((a) => a.id === dapp.accountId)
-    if (dapp && owner) return { endpoint, chainId, account: owner, dapp, log }
+    if (dapp && owner) return { endpoint, chainId, account: owner, dapp, privileged: false, log }
     throw new UnauthorizedError(
       `Unknown bundler key "${key}": use the bundler URL shown by Opstation (or a dApp apiKey)`,
       { data: { reason: 'UNKNOWN_BUNDLER_KEY' } },
@@ -166,7 +201,24 @@ function resolveContext(
       RpcCode.badRequest,
     )
   }
-  return { endpoint, chainId, account: owner, dapp, log }
+  return { endpoint, chainId, account: owner, dapp, privileged: false, log }
+}
+
+/**
+ * Admin methods (debug_bundler_*) need the account's own bundler key in the URL or its authToken header: a dApp
+ * apiKey is public (it sits in every paymaster URL and dApp frontend). And never from a page of another origin.
+ */
+function isPrivileged(ctx: RpcContext, caller: RpcCaller): boolean {
+  if (caller.origin !== undefined && !isSameOrigin(caller.origin, caller.host)) return false
+  const viaBundlerKey = ctx.endpoint === 'bundler' && ctx.dapp === undefined
+  const viaAuthToken =
+    caller.authToken !== undefined && equalSecrets(caller.authToken.trim(), ctx.account.authToken)
+  return viaBundlerKey || viaAuthToken
+}
+
+function isJsonContentType(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase()
+  return type === 'application/json' || (type?.startsWith('application/') === true && type.endsWith('+json'))
 }
 
 function peekId(body: string): string | number | null {

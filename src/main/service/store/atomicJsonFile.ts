@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto'
 import { chmod, open, readFile, rename, unlink } from 'node:fs/promises'
-import path from 'node:path'
 import type { Adapter } from 'lowdb'
+import { temporaryFileName } from '../temporaryFileName'
 
 type Waiter = { resolve: () => void; reject: (err: unknown) => void }
 
@@ -68,10 +67,7 @@ export class AtomicJsonFile<T> implements Adapter<T> {
 
 /** Writes `text` to `filename` so that a crash leaves either the old or the new file, never a mix. */
 export async function writeFileAtomically(filename: string, text: string, mode = 0o600): Promise<void> {
-  const tmp = path.join(
-    path.dirname(filename),
-    `.${path.basename(filename)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  )
+  const tmp = temporaryFileName(filename)
   const handle = await open(tmp, 'w', mode)
   try {
     await handle.writeFile(text, 'utf8')

@@ -1,6 +1,7 @@
 import { rename } from 'node:fs/promises'
 import path from 'node:path'
 import { Low } from 'lowdb'
+import type { StoreSetAside } from '../../../shared/serviceInfo'
 import { StartupError } from '../errors'
 import { type Logger, silentLogger } from '../log'
 import { AtomicJsonFile } from './atomicJsonFile'
@@ -9,39 +10,41 @@ import { createEmptyDocument, type StoreDocument, StoreDocumentSchema } from './
 
 export const STORE_FILE_NAME = 'opstation.json'
 
-export type StoreRecovery = {
-  /** Where the unreadable file was kept. */
-  corruptCopy: string
-  reason: string
-}
-
 export type Store = {
   readonly path: string
   /** The live document. Read freely; change it only inside `update`. */
   readonly data: StoreDocument
-  /** Set when the file on disk was unreadable and was kept aside at start. */
-  readonly recovery: StoreRecovery | undefined
+  /** Set when the file on disk was unreadable and was kept aside at start (`resetStore`). */
+  readonly recovery: StoreSetAside | undefined
   /** Applies `change` to the document and resolves once the result is durably on disk. */
   update: <R>(change: (doc: StoreDocument) => R) => Promise<R>
   /** Resolves once every change so far is on disk. */
   flush: () => Promise<void>
 }
 
-export type OpenStoreParameters = { dataDir: string; log?: Logger; now?: () => Date }
+export type OpenStoreParameters = {
+  dataDir: string
+  log?: Logger
+  now?: () => Date
+  /** Start with an empty store when the file is unreadable, keeping the file aside. */
+  resetStore?: boolean
+}
 
 /**
- * Opens (or creates) the store document in `dataDir`. A file that does not parse or does not match
- * the schema is never overwritten: it is renamed aside, the error is reported and an empty store is
- * started. A file from a newer Opstation is left untouched and start-up fails.
+ * Opens (or creates) the store document in `dataDir`. A file that does not parse or does not match the schema is
+ * never overwritten: start-up fails, naming the file and the flag that starts fresh; with `resetStore` the file is
+ * renamed aside (`opstation.json.corrupt-<time>`) and an empty store is started. A file from a newer Opstation is
+ * left untouched and start-up fails either way.
  */
 export async function openStore({
   dataDir,
   log = silentLogger,
   now = () => new Date(),
+  resetStore = false,
 }: OpenStoreParameters): Promise<Store> {
   const filename = path.join(dataDir, STORE_FILE_NAME)
   const adapter = new AtomicJsonFile<StoreDocument>(filename)
-  let recovery: StoreRecovery | undefined
+  let recovery: StoreSetAside | undefined
   let document: StoreDocument
 
   const text = await adapter.readText()
@@ -53,15 +56,20 @@ export async function openStore({
       document = loaded.document
     } else if (loaded.fatal) {
       throw new StartupError(`Cannot open the store ${filename}: ${loaded.reason}`)
+    } else if (!resetStore) {
+      throw new StartupError(
+        `The store ${filename} is unreadable (${oneLine(loaded.reason)}); it was left as it is. Repair it, or start with --reset-store (OPSTATION_RESET_STORE=1) to keep it aside and start with an empty store.`,
+      )
     } else {
-      const corruptCopy = `${filename}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`
+      const at = now()
+      const corruptCopy = `${filename}.corrupt-${at.toISOString().replace(/[:.]/g, '-')}`
       await rename(filename, corruptCopy)
-      recovery = { corruptCopy, reason: loaded.reason }
+      recovery = { corruptCopy, reason: loaded.reason, at: at.toISOString() }
       log.error(
         { file: filename, corruptCopy, reason: loaded.reason },
-        'store file was unreadable; kept aside, starting empty',
+        'store file was unreadable; kept aside, starting empty (--reset-store)',
       )
-      document = createEmptyDocument(now())
+      document = createEmptyDocument(at)
     }
   }
 
@@ -118,4 +126,8 @@ function parseDocument(text: string): ParseResult {
     }
   }
   return { ok: true, document: parsed.data }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
 }

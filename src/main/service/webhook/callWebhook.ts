@@ -38,14 +38,29 @@ export async function callWebhook(params: CallWebhookParameters): Promise<Webhoo
   let url = params.webhookUrl
   let requestBody: string | null = null
   const headers: Record<string, string> = { accept: 'application/json' }
-  if (method === 'POST') {
-    requestBody = JSON.stringify({
-      data: { ...params.webhookData, userOp: params.userOp },
-      userOp: params.userOp,
-    })
-    headers['content-type'] = 'application/json'
-  } else {
-    url = appendQuery(params.webhookUrl, params.webhookData)
+  try {
+    if (method === 'POST') {
+      requestBody = JSON.stringify({
+        data: { ...params.webhookData, userOp: params.userOp },
+        userOp: params.userOp,
+      })
+      headers['content-type'] = 'application/json'
+    } else {
+      url = appendQuery(params.webhookUrl, params.webhookData)
+    }
+  } catch (err) {
+    // The edges bound webhookData (schemas/boundedJsonSchema.ts); whatever still cannot be written is not sent.
+    return {
+      method,
+      url,
+      requestBody: null,
+      status: null,
+      responseBody: null,
+      latencyMs: 0,
+      verified: false,
+      field: null,
+      error: `Request not sent: the webhook data cannot be written as JSON (${describe(err)})`,
+    }
   }
   const started = performance.now()
   const base = { method, url, requestBody }

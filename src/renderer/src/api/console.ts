@@ -69,7 +69,10 @@ const enc = encodeURIComponent
 
 export const consoleApi = {
   session: () => requestJson<Session>('/console/api/session', { auth: false }),
-  status: () => requestJson<ServiceInfo>('/console/api/status', { auth: false }),
+  /** Exchanges the login token (or the auth token) for a session cookie. */
+  login: (token: string) =>
+    requestJson<Session>('/console/api/login', { method: 'POST', body: { token }, auth: false }),
+  status: () => requestJson<ServiceInfo>('/console/api/status'),
   regenerateAuthToken: () =>
     requestJson<{ authToken: string }>('/console/api/account/auth-token', { method: 'POST' }),
 

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { useRouteStore } from '../stores/useRouteStore'
 import { useServiceStore } from '../stores/useServiceStore'
 import { Link } from './Link'
+import { StoreSetAsideBanner } from './StoreSetAsideBanner'
 
 const NAV = [
   { id: 'overview', label: 'Overview', to: '' },
@@ -65,7 +66,10 @@ export function Layout({ children }: { children: ReactNode }) {
           {version ? <div className="muted small">v{version}</div> : null}
         </div>
       </aside>
-      <main className="main">{children}</main>
+      <main className="main">
+        <StoreSetAsideBanner />
+        {children}
+      </main>
     </div>
   )
 }

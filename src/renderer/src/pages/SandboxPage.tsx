@@ -1,5 +1,9 @@
 import { useEffect, useMemo, useState } from 'react'
-import { SANDBOX_ACCOUNT_LABELS, type SandboxAccount } from '../../../shared/sandbox'
+import {
+  SANDBOX_ACCOUNT_LABELS,
+  SANDBOX_ACCOUNT_SAFE_MODE_REFUSALS,
+  type SandboxAccount,
+} from '../../../shared/sandbox'
 import { AaExplanation } from '../components/AaExplanation'
 import { DappPicker } from '../components/DappPicker'
 import { Badge, Empty, ErrorBanner, NotAvailable, Spinner } from '../components/Feedback'
@@ -9,6 +13,8 @@ import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { Hex } from '../components/Mono'
 import { CallBuilder, type CallDraft } from '../components/sandbox/CallBuilder'
+import { CreateAccountButtons } from '../components/sandbox/CreateAccountButtons'
+import { SafeModeRefusal } from '../components/sandbox/SafeModeRefusal'
 import { formatEth, formatUnits, keyed } from '../lib/format'
 import { usePaymastersStore } from '../stores/usePaymastersStore'
 import { type SandboxMode, type Step, useSandboxStore } from '../stores/useSandboxStore'
@@ -43,18 +49,6 @@ function useChainTokens(): {
   )
 }
 
-/** The create buttons: every sandbox account type, with the EntryPoint it runs on. */
-const CREATE_BUTTONS: { type: SandboxAccount['type']; testId: string; text: string }[] = [
-  { type: 'SMART_ACCOUNT_V2', testId: 'sandbox-create-sa2', text: 'New Smart Account v2' },
-  { type: 'SIMPLE_ACCOUNT', testId: 'sandbox-create-simple', text: 'New SimpleAccount' },
-  { type: 'SIMPLE_ACCOUNT_V07', testId: 'sandbox-create-simple-v07', text: 'New SimpleAccount v0.7' },
-  { type: 'SIMPLE_7702_V08', testId: 'sandbox-create-7702', text: 'New EIP-7702 account (v0.8)' },
-  { type: 'SAFE_V07', testId: 'sandbox-create-safe', text: 'New Safe 1.4.1' },
-  { type: 'KERNEL_V3_1', testId: 'sandbox-create-kernel', text: 'New Kernel v3.1' },
-  { type: 'LIGHT_ACCOUNT_V2', testId: 'sandbox-create-light', text: 'New LightAccount v2' },
-  { type: 'NEXUS', testId: 'sandbox-create-nexus', text: 'New Nexus' },
-]
-
 function AccountPanel() {
   const accounts = useSandboxStore((s) => s.accounts)
   const selected = useSandboxStore((s) => s.selectedAddress)
@@ -79,27 +73,8 @@ function AccountPanel() {
   }
 
   return (
-    <Section
-      title="Smart account"
-      testId="sandbox-account"
-      actions={
-        <span className="inline-actions">
-          {accounts.loading ? <Spinner /> : null}
-          {CREATE_BUTTONS.map((b) => (
-            <button
-              key={b.type}
-              type="button"
-              className="btn btn-small"
-              disabled={creating}
-              data-testid={b.testId}
-              onClick={() => void createAccount(b.type)}
-            >
-              {b.text}
-            </button>
-          ))}
-        </span>
-      }
-    >
+    <Section title="Smart account" testId="sandbox-account" actions={accounts.loading ? <Spinner /> : null}>
+      <CreateAccountButtons disabled={creating} onCreate={(type) => void createAccount(type)} />
       <p className="hint">
         The owner keys stay in the service's data folder; the console only asks the service to sign.
       </p>
@@ -167,6 +142,7 @@ function AccountPanel() {
               ))}
             </div>
           ) : null}
+          {account ? <SafeModeRefusal type={account.type} /> : null}
           {account ? (
             <div className="inline-actions" style={{ marginTop: 6 }}>
               <span className="muted small">Faucet:</span>
@@ -204,7 +180,23 @@ function AccountPanel() {
   )
 }
 
-function StepView({ step, index, current }: { step: Step; index: number; current: boolean }) {
+/** The bundler refused the account's operation for the ERC-7562 rule its type is known to break in safe mode. */
+const isSafeModeRefusal = (error: string, type: SandboxAccount['type']) => {
+  const rule = SANDBOX_ACCOUNT_SAFE_MODE_REFUSALS[type]?.rule
+  return rule !== undefined && error.includes(`[${rule}]`)
+}
+
+function StepView({
+  step,
+  index,
+  current,
+  accountType,
+}: {
+  step: Step
+  index: number
+  current: boolean
+  accountType: SandboxAccount['type']
+}) {
   const [open, setOpen] = useState(false)
   const show = open || step.status === 'failed'
   return (
@@ -237,6 +229,9 @@ function StepView({ step, index, current }: { step: Step; index: number; current
         <div className="step-body">
           <ErrorBanner message={step.error} testId={`step-${step.id}-error`} />
           <AaExplanation message={step.error} />
+          {isSafeModeRefusal(step.error, accountType) ? (
+            <SafeModeRefusal type={accountType} testId={`step-${step.id}-refusal`} />
+          ) : null}
         </div>
       ) : null}
       {show
@@ -304,7 +299,13 @@ function RunPanel() {
     >
       <ol className="steps">
         {run.steps.map((s, i) => (
-          <StepView key={s.id} step={s} index={i} current={s === next} />
+          <StepView
+            key={s.id}
+            step={s}
+            index={i}
+            current={s === next}
+            accountType={run.config.account.type}
+          />
         ))}
       </ol>
       {run.steps.find((s) => s.id === 'receipt')?.status === 'running' ? (

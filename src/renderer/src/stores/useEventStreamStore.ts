@@ -46,7 +46,12 @@ function connect(): void {
     setStatus('failed')
     return
   }
-  const url = `${absoluteUrl('/console/api/events')}?authToken=${encodeURIComponent(token)}`
+  // Same origin: the session cookie authenticates the stream and the URL carries no key. The desktop bridge's
+  // file: page has no cookie for the service and sends the token in the query.
+  const { baseUrl } = getConnection()
+  const url = baseUrl
+    ? `${absoluteUrl('/console/api/events')}?authToken=${encodeURIComponent(token)}`
+    : absoluteUrl('/console/api/events')
   const stream = new EventSource(url)
   source = stream
   setStatus('connecting')

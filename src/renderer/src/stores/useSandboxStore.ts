@@ -296,10 +296,10 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
                 entryPoint: run.entryPoint,
                 sponsorshipInfo: {
                   webhookData: config.webhookData,
-                  smartAccountInfo: {
-                    name: config.account.type === 'SMART_ACCOUNT_V2' ? 'BICONOMY' : 'SIMPLE_ACCOUNT',
-                    version: '2.0.0',
-                  },
+                  // What Biconomy's SDK sends for its Smart Account v2; other accounts have no such name.
+                  ...(config.account.type === 'SMART_ACCOUNT_V2'
+                    ? { smartAccountInfo: { name: 'BICONOMY', version: '2.0.0' } }
+                    : {}),
                 },
               }
         const result = await rpcRequest<Record<string, string | number>>(

@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
 import { consoleApi } from '../api/console'
-import { configureConnection, errorMessage, isNotAvailable } from '../api/http'
+import { ApiError, configureConnection, errorMessage, isNotAvailable } from '../api/http'
 import {
   isEventStreamOpen,
   reconnectEventStream,
@@ -16,9 +16,13 @@ type ServiceState = {
   error: string | null
   /** First connection still in progress. */
   connecting: boolean
+  /** The browser has no console session (it was not opened with the login URL): the sign-in page shows. */
+  signInRequired: boolean
+  signInError: string | null
   regenerating: boolean
   regenerateError: string | null
   connect: () => Promise<void>
+  signIn: (token: string) => Promise<void>
   refreshStatus: () => Promise<void>
   regenerateAuthToken: () => Promise<void>
 }
@@ -29,6 +33,8 @@ export const useServiceStore = create<ServiceState>()((set, get) => ({
   authToken: null,
   error: null,
   connecting: true,
+  signInRequired: false,
+  signInError: null,
   regenerating: false,
   regenerateError: null,
 
@@ -48,7 +54,18 @@ export const useServiceStore = create<ServiceState>()((set, get) => ({
       await get().refreshStatus()
       set({ connecting: false })
     } catch (err) {
-      set({ connecting: false, error: errorMessage(err) })
+      if (err instanceof ApiError && err.status === 401) set({ connecting: false, signInRequired: true })
+      else set({ connecting: false, error: errorMessage(err) })
+    }
+  },
+
+  async signIn(token) {
+    try {
+      await consoleApi.login(token)
+      set({ signInRequired: false, signInError: null })
+      await get().connect()
+    } catch (err) {
+      set({ signInError: errorMessage(err) })
     }
   },
 

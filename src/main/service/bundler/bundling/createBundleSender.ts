@@ -1,8 +1,8 @@
 import type { Address, Hex, SignedAuthorizationList } from 'viem'
-import { hexToBigInt } from 'viem'
 import { keccak256Hex } from '../../chain/keccak256'
 import { signTransaction } from '../../chain/keys/signTransaction'
 import { requestRpc } from '../../chain/node/requestRpc'
+import { isNonceError } from '../../chain/transactions/createNonceManager'
 import type { Chain } from '../../chain/types'
 import type { Logger } from '../../log'
 import type { GasFees } from '../estimation/estimateUserOperationGas'
@@ -48,7 +48,7 @@ export type BundleSender = {
 }
 
 export type CreateBundleSenderParameters = {
-  chain: Pick<Chain, 'chainId' | 'publicClient' | 'executor' | 'capabilities'>
+  chain: Pick<Chain, 'chainId' | 'publicClient' | 'executor' | 'capabilities' | 'nonceManagers'>
   gasFees: () => Promise<GasFees>
   /** Time to wait for a receipt before the transaction is replaced with higher fees. */
   receiptTimeoutMs: number
@@ -58,7 +58,6 @@ export type CreateBundleSenderParameters = {
 }
 
 const MAX_REPLACEMENTS = 3
-const NONCE_ERROR = /nonce too low|nonce too high|already known|invalid nonce|nonce.*(low|lower|used)/i
 const UNDERPRICED = /underpriced|fee too low|max fee per gas less than block base fee/i
 /**
  * The sync call ended without an answer about the block: the node gave up waiting for it (anvil: "Transaction
@@ -68,11 +67,15 @@ const SYNC_TIMEOUT = /timeout|timed out|not processed within|did not answer with
 /** A sync send the node has not answered after this long was accepted (a rejection comes at once). */
 const ACCEPTED_AFTER_MS = 100
 
+/** A transaction the node took: its hash, and what the send says later (the receipt, null: poll for it). */
+type Accepted = { hash: Hex; outcome: Promise<RpcTransactionReceipt | null> }
+
 /**
- * The executor EOA's transaction pipeline: a local nonce counter (read once, resynced from the node after any
- * failed send), local signing, eth_sendRawTransactionSync where the node serves it (the receipt in the same
- * call: anvil in automine answers once the block is mined) or eth_sendRawTransaction and receipt polling, and
- * fee-bumped replacement of a transaction that does not mine in time, so the executor's nonce never stays stuck.
+ * The executor EOA's transaction pipeline: nonces from the executor's nonce manager (shared with every other
+ * sender of the executor: faucet, gas tanks, deployment), local signing, eth_sendRawTransactionSync where the node
+ * serves it (the receipt in the same call: anvil in automine answers once the block is mined) or
+ * eth_sendRawTransaction and receipt polling, and fee-bumped replacement of a transaction that does not mine in
+ * time, so the executor's nonce never stays stuck.
  */
 export function createBundleSender({
   chain,
@@ -81,15 +84,8 @@ export function createBundleSender({
   onMined,
   log,
 }: CreateBundleSenderParameters): BundleSender {
-  let nextNonce: number | undefined
   const executor = chain.executor
-
-  const readNonce = async () =>
-    Number(
-      hexToBigInt(
-        await requestRpc<Hex>(chain.publicClient, 'eth_getTransactionCount', [executor.address, 'pending']),
-      ),
-    )
+  const nonces = chain.nonceManagers.of(executor.address)
 
   const waitForReceipt = async (hashes: Hex[], timeoutMs: number): Promise<RpcTransactionReceipt | null> => {
     const deadline = Date.now() + timeoutMs
@@ -156,54 +152,83 @@ export function createBundleSender({
     }
   }
 
+  /**
+   * Submits a signed transaction and resolves as soon as the node took it (the nonce counts as used from then on),
+   * with what the send says later; rejects when the node refused it first.
+   */
+  const submitAccepted = (signed: Hex) =>
+    new Promise<Accepted>((resolve, reject) => {
+      const outcome: Promise<RpcTransactionReceipt | null> = submit(signed, (hash) =>
+        resolve({ hash, outcome }),
+      )
+      // A refusal before acceptance rejects the acceptance; after it, the caller reads it from `outcome`.
+      outcome.catch(reject)
+    })
+
   return {
     resync() {
-      nextNonce = undefined
+      nonces.resync()
     },
     async send({ to, data, gas, authorizationList }, onSubmitted) {
-      nextNonce ??= await readNonce()
-      let nonce = nextNonce
-      const fees = await gasFees()
-      let { maxFeePerGas, maxPriorityFeePerGas } = fees
+      let { maxFeePerGas, maxPriorityFeePerGas } = await gasFees()
       const sent: Hex[] = []
-      for (let attempt = 0; attempt <= MAX_REPLACEMENTS; attempt++) {
-        const transaction = {
-          chainId: chain.chainId,
-          to,
-          data,
-          gas,
-          nonce,
-          maxFeePerGas,
-          maxPriorityFeePerGas,
+      let bumps = 0
+      const bumpFees = () => {
+        bumps++
+        ;({ maxFeePerGas, maxPriorityFeePerGas } = bump(maxFeePerGas, maxPriorityFeePerGas))
+      }
+      /** Signs and submits with `nonce` until the node takes it (an underpriced one again with higher fees). */
+      const sendWithNonce = async (nonce: number): Promise<Accepted> => {
+        for (;;) {
+          const transaction = {
+            chainId: chain.chainId,
+            to,
+            data,
+            gas,
+            nonce,
+            maxFeePerGas,
+            maxPriorityFeePerGas,
+          }
+          const signed = authorizationList?.length
+            ? await executor.account.signTransaction({ ...transaction, type: 'eip7702', authorizationList })
+            : await signTransaction(executor.account, { ...transaction, type: 'eip1559' })
+          try {
+            const accepted = await submitAccepted(signed)
+            sent.push(accepted.hash)
+            onSubmitted?.(accepted.hash)
+            return accepted
+          } catch (err) {
+            if (!UNDERPRICED.test((err as Error).message ?? '') || bumps >= MAX_REPLACEMENTS) throw err
+            bumpFees()
+          }
         }
-        const signed = authorizationList?.length
-          ? await executor.account.signTransaction({ ...transaction, type: 'eip7702', authorizationList })
-          : await signTransaction(executor.account, { ...transaction, type: 'eip1559' })
-        let hash: Hex | undefined
+      }
+      /** The first transaction takes the executor's next nonce (the manager resends it with the node's after a nonce error). */
+      const sendFirst = async (): Promise<{ nonce: number; accepted: Accepted }> => {
+        let used = -1
+        const accepted = await nonces.withNextNonce(async (nonce) => {
+          used = nonce
+          return sendWithNonce(nonce)
+        })
+        return { nonce: used, accepted }
+      }
+
+      let { nonce, accepted } = await sendFirst()
+      for (let replacement = 0; ; replacement++) {
         let synced: RpcTransactionReceipt | null
         try {
-          synced = await submit(signed, (accepted) => {
-            hash = accepted
-            sent.push(accepted)
-            nextNonce = nonce + 1
-            onSubmitted?.(accepted)
-          })
+          synced = await accepted.outcome
         } catch (err) {
-          // Rejected after it looked accepted (a node slower than ACCEPTED_AFTER_MS to say no): never submitted.
-          if (hash !== undefined && sent[sent.length - 1] === hash) sent.pop()
-          const message = (err as Error).message ?? ''
-          if (NONCE_ERROR.test(message) && sent.length === 0) {
-            // Someone else used the executor (or the chain restarted): take the node's nonce and try again.
-            nonce = await readNonce()
-            nextNonce = nonce
-            log.warn({ nonce, err: message.split('\n')[0] }, 'executor nonce resynced')
+          // Refused after it looked accepted (a node slower than ACCEPTED_AFTER_MS to say no): never submitted, and
+          // its nonce is free again.
+          if (sent[sent.length - 1] === accepted.hash) sent.pop()
+          nonces.resync()
+          if (isNonceError(err) && sent.length === 0) {
+            // Someone else used the executor (or the chain restarted): send it again with the node's nonce.
+            log.warn({ nonce, err: (err as Error).message.split('\n')[0] }, 'executor nonce resynced')
+            ;({ nonce, accepted } = await sendFirst())
             continue
           }
-          if (UNDERPRICED.test(message)) {
-            ;({ maxFeePerGas, maxPriorityFeePerGas } = bump(maxFeePerGas, maxPriorityFeePerGas))
-            continue
-          }
-          nextNonce = undefined
           throw err
         }
         // A sync send already waited receiptTimeoutMs when it comes back without a receipt.
@@ -214,14 +239,25 @@ export function createBundleSender({
           onMined?.(receipt, { maxFeePerGas, maxPriorityFeePerGas })
           return receipt
         }
+        if (replacement >= MAX_REPLACEMENTS) break
         log.warn(
-          { hash, nonce, attempt },
+          { hash: accepted.hash, nonce, attempt: replacement },
           'bundle transaction not mined in time; replacing it with higher fees',
         )
-        ;({ maxFeePerGas, maxPriorityFeePerGas } = bump(maxFeePerGas, maxPriorityFeePerGas))
+        bumpFees()
+        try {
+          accepted = await sendWithNonce(nonce)
+        } catch (err) {
+          // The nonce is used: one of the transactions sent mined (its receipt is polled next) or another replaced it.
+          if (!isNonceError(err)) {
+            nonces.resync()
+            throw err
+          }
+          accepted = { hash: accepted.hash, outcome: Promise.resolve(null) }
+        }
       }
-      // Still nothing: forget our nonce so the next bundle reads the node's, and report the failure.
-      nextNonce = undefined
+      // Still nothing: the next transaction reads the node's nonce, and the failure is reported.
+      nonces.resync()
       const late = sent.length > 0 ? await waitForReceipt(sent, 0) : null
       if (late) return late
       throw new Error(`bundle transaction was not mined after ${MAX_REPLACEMENTS} replacements`)

@@ -38,10 +38,19 @@ export type CalculatePreVerificationGasParameters = {
 }
 
 /**
+ * Non-zero bytes of the value's length: how preVerificationGas counts the bytes whose values change once signed
+ * (the signature; the paymaster's data, whose stub or placeholder is replaced by data signed over the estimate).
+ */
+export function nonZeroBytesOfLength(value: Hex): Hex {
+  return `0x${'ff'.repeat((value.length - 2) / 2)}`
+}
+
+/**
  * preVerificationGas: the calldata cost of the UserOperation inside handleOps plus the fixed and per-op
  * overheads. Deterministic for a given sender, nonce, initCode, callData, signature length and (optionally)
- * paymasterAndData: the signature is counted as non-zero bytes of its length (at least 65), and the gas
- * fields as wide placeholders, so a dummy-signature estimate always covers the signed operation.
+ * paymasterAndData length: the signature (at least 65 bytes) and paymasterAndData are counted as non-zero bytes of
+ * their length, and the gas fields as wide placeholders, so an estimate made with a dummy signature and stub
+ * paymaster data gives what the signed operation needs, whatever bytes its signatures hold.
  */
 export function calculatePreVerificationGas({
   userOperation,
@@ -59,7 +68,7 @@ export function calculatePreVerificationGas({
     preVerificationGas: GAS_FIELD_PLACEHOLDER,
     maxFeePerGas: FEE_FIELD_PLACEHOLDER,
     maxPriorityFeePerGas: FEE_FIELD_PLACEHOLDER,
-    paymasterAndData: includePaymasterAndData ? userOperation.paymasterAndData : '0x',
+    paymasterAndData: includePaymasterAndData ? nonZeroBytesOfLength(userOperation.paymasterAndData) : '0x',
     signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
   })}`
   return preVerificationGasOfEncoded(encoded)

@@ -6,6 +6,7 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerClearMempool = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_clearMempool',
+    admin: true,
     params: z.array(z.unknown()),
     handler: () => {
       getBundler().clearMempool()

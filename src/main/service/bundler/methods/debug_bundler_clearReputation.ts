@@ -6,6 +6,7 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerClearReputation = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_clearReputation',
+    admin: true,
     params: z.array(z.unknown()),
     handler: () => {
       getBundler().clearReputation()

@@ -6,6 +6,7 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerClearState = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_clearState',
+    admin: true,
     params: z.array(z.unknown()),
     handler: () => {
       getBundler().clearState()

@@ -7,6 +7,7 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerDumpMempool = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_dumpMempool',
+    admin: true,
     params: z.tuple([AddressSchema.optional()], z.unknown()),
     handler: ([entryPoint]) => getBundler().dumpMempool(entryPoint),
   })

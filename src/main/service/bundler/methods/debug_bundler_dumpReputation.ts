@@ -7,6 +7,7 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerDumpReputation = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_dumpReputation',
+    admin: true,
     params: z.tuple([AddressSchema.optional()], z.unknown()),
     handler: ([entryPoint]) => getBundler().dumpReputation(entryPoint),
   })

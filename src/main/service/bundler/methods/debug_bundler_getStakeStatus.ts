@@ -10,6 +10,7 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerGetStakeStatus = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_getStakeStatus',
+    admin: true,
     params: z.tuple([AddressSchema, AddressSchema]).rest(z.unknown()),
     handler: async ([address, entryPoint]) => {
       const { stakeInfo, isStaked } = await getBundler().getStakeStatus(address, entryPoint)

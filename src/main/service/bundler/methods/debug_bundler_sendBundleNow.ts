@@ -6,6 +6,7 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerSendBundleNow = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_sendBundleNow',
+    admin: true,
     params: z.array(z.unknown()),
     handler: () => getBundler().sendBundleNow(),
   })

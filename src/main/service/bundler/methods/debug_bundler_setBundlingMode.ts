@@ -6,6 +6,7 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerSetBundlingMode = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_setBundlingMode',
+    admin: true,
     params: z.tuple([z.enum(['auto', 'interval', 'manual'])]),
     handler: ([mode]) => {
       getBundler().setBundlingMode(mode)

@@ -27,6 +27,7 @@ const ConfigurationPatch = z
 export const debugBundlerSetConfiguration = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_setConfiguration',
+    admin: true,
     params: z.tuple([ConfigurationPatch]),
     handler: ([patch]) => getBundler().configure(patch),
   })

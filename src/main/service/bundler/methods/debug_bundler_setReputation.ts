@@ -13,6 +13,7 @@ const ReputationEntrySchema = z.object({
 export const debugBundlerSetReputation = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_setReputation',
+    admin: true,
     params: z.tuple([z.array(ReputationEntrySchema), AddressSchema.optional()], z.unknown()),
     handler: ([entries, entryPoint]) => {
       getBundler().setReputation(entries, entryPoint)

@@ -1,19 +1,8 @@
-import type { RpcStateOverride } from 'viem'
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { StateOverrideSchema } from '../stateOverrideSchema'
 import { AddressSchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
-
-const StateOverrideSchema = z.record(
-  z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'state override keys must be addresses'),
-  z.looseObject({
-    balance: z.string().optional(),
-    nonce: z.string().optional(),
-    code: z.string().optional(),
-    state: z.record(z.string(), z.string()).optional(),
-    stateDiff: z.record(z.string(), z.string()).optional(),
-  }),
-)
 
 /**
  * `eth_estimateUserOperationGas(userOperation, entryPoint[, stateOverrides])`: the operation is parsed and
@@ -23,11 +12,11 @@ const StateOverrideSchema = z.record(
 export const ethEstimateUserOperationGas = (getBundler: GetBundler) =>
   defineMethod({
     name: 'eth_estimateUserOperationGas',
-    params: z.tuple([z.record(z.string(), z.unknown()), AddressSchema, StateOverrideSchema.optional()]),
+    params: z.tuple([z.record(z.string(), z.unknown()), AddressSchema, StateOverrideSchema.nullish()]),
     handler: ([userOperation, entryPoint, stateOverride]) =>
       getBundler().estimateUserOperationGas({
         userOperation,
         entryPoint,
-        stateOverride: stateOverride as RpcStateOverride | undefined,
+        stateOverride: stateOverride ?? undefined,
       }),
   })

@@ -36,3 +36,15 @@ export const getUserOperationGasPrice =
 
 export const pimlicoGetUserOperationGasPrice = getUserOperationGasPrice('pimlico_getUserOperationGasPrice')
 export const zdGetUserOperationGasPrice = getUserOperationGasPrice('zd_getUserOperationGasPrice')
+
+/**
+ * `thirdweb_getUserOperationGasPrice` (what thirdweb's smart wallet asks a bundler URL it takes for its own:
+ * `*.thirdweb.com`, and `localhost` when NODE_ENV is development or test): `{maxFeePerGas, maxPriorityFeePerGas}` as
+ * 0x-hex, the fees the bundler suggests (the `slow` tier).
+ */
+export const thirdwebGetUserOperationGasPrice = (getBundler: GetBundler) =>
+  defineMethod({
+    name: 'thirdweb_getUserOperationGasPrice',
+    params: z.array(z.unknown()),
+    handler: async () => tier(await getBundler().gasFeeValues(), TIERS.slow),
+  })

@@ -19,7 +19,11 @@ import { ethGetUserOperationReceipt } from './eth_getUserOperationReceipt'
 import { ethSendUserOperation } from './eth_sendUserOperation'
 import { ethSupportedEntryPoints } from './eth_supportedEntryPoints'
 import { createNodeMethods } from './forwardToNode'
-import { pimlicoGetUserOperationGasPrice, zdGetUserOperationGasPrice } from './getUserOperationGasPrice'
+import {
+  pimlicoGetUserOperationGasPrice,
+  thirdwebGetUserOperationGasPrice,
+  zdGetUserOperationGasPrice,
+} from './getUserOperationGasPrice'
 
 export type { GetBundler } from './bundlerAccess'
 
@@ -36,6 +40,7 @@ export function createBundlerMethods(getBundler: GetBundler): RpcMethod[] {
     biconomyGetUserOperationStatus(getBundler),
     pimlicoGetUserOperationGasPrice(getBundler),
     zdGetUserOperationGasPrice(getBundler),
+    thirdwebGetUserOperationGasPrice(getBundler),
     debugBundlerClearState(getBundler),
     debugBundlerClearMempool(getBundler),
     debugBundlerSetConfiguration(getBundler),

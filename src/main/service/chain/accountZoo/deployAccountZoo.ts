@@ -12,7 +12,8 @@ import type { Logger } from '../../log'
 import { entryPointAbi } from '../abis/entryPoint'
 import { canonicalAddresses, defaults } from '../constants'
 import { requestRpc } from '../node/requestRpc'
-import type { ExecutorClient, NodeCapabilities } from '../types'
+import type { SubmitTransaction } from '../transactions/submitTransaction'
+import type { NodeCapabilities } from '../types'
 import { getExpectedCodeHash, getZooAddress, getZooDeployerAddress } from './zooContracts'
 import {
   type ZooAccountState,
@@ -24,7 +25,8 @@ import { zooOwnerCalls, zooStakes } from './zooSetup'
 
 export type DeployAccountZooParameters = {
   publicClient: PublicClient
-  executor: ExecutorClient
+  /** Sends from the executor through its nonce manager. */
+  submit: SubmitTransaction
   capabilities: NodeCapabilities
   log: Logger
 }
@@ -79,7 +81,7 @@ export async function deployAccountZoo(p: DeployAccountZooParameters): Promise<D
       continue
     }
     try {
-      const hash = await p.executor.sendTransaction({
+      const hash = await p.submit({
         to: getZooDeployerAddress(deployment.deployer),
         data: deployment.data,
         gas: 15_000_000n,

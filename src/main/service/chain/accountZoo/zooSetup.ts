@@ -62,6 +62,7 @@ export const zooStakes: readonly ZooStake[] = [
   { factory: 'lightAccountFactoryV2', entryPoint: canonicalAddresses.entryPointV07 },
   { factory: 'trustFactory', entryPoint: canonicalAddresses.entryPoint },
   { factory: 'etherspotWalletFactory', entryPoint: canonicalAddresses.entryPointV07 },
+  { factory: 'etherspotWalletFactoryV1', entryPoint: canonicalAddresses.entryPointV07 },
   { factory: 'thirdwebFactoryV06', entryPoint: canonicalAddresses.entryPoint },
   { factory: 'thirdwebFactoryV07', entryPoint: canonicalAddresses.entryPointV07 },
   { factory: 'nexusK1ValidatorFactory', entryPoint: canonicalAddresses.entryPointV07 },

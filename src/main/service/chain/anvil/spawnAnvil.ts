@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import { StartupError } from '../../errors'
 
 /** Blocks whose state anvil keeps for calls at a past block (`--prune-history`). */
@@ -61,31 +62,43 @@ export function buildAnvilArgs(p: SpawnAnvilParameters): string[] {
     '--gas-limit',
     String(p.gasLimit),
     '--no-request-size-limit',
+    // No CORS headers: a web page's preflighted call to anvil itself fails (users get the guarded chain RPC).
+    '--no-cors',
     // No per-request logging: it slows every call (a reverting eth_call ~2.6 ms instead of ~1.7 ms).
     '--quiet',
     ...(p.ipcPath ? ['--ipc', p.ipcPath] : []),
   ]
 }
 
-async function answersRpc(rpcUrl: string): Promise<boolean> {
-  try {
-    const res = await fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      signal: AbortSignal.timeout(500),
-    })
-    return res.ok
-  } catch {
-    return false
-  }
+/**
+ * True once the node answers eth_chainId. Over node:http, not fetch: fetch refuses the browser-blocked ports anvil
+ * listens on (findAnvilPort.ts), as browsers do.
+ */
+function answersRpc(rpcUrl: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
+    const req = httpRequest(
+      rpcUrl,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, timeout: 500, agent: false },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode === 200))
+        res.on('error', () => resolve(false))
+      },
+    )
+    req.on('timeout', () => req.destroy())
+    req.on('error', () => resolve(false))
+    req.end(body)
+  })
 }
 
 /** Spawns anvil and resolves once it answers `eth_chainId`. Throws a StartupError if it exits or times out. */
 export async function spawnAnvil(p: SpawnAnvilParameters): Promise<AnvilProcess> {
   const host = p.host ?? '127.0.0.1'
   const rpcUrl = `http://${host}:${p.port}`
-  const child = spawn(p.binary, buildAnvilArgs(p), { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true })
+  const child = spawnWithPrivateFiles(() =>
+    spawn(p.binary, buildAnvilArgs(p), { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true }),
+  )
   let buffer = ''
   const collect = (chunk: Buffer) => {
     buffer = (buffer + chunk.toString('utf8')).slice(-4000)
@@ -125,4 +138,23 @@ export async function spawnAnvil(p: SpawnAnvilParameters): Promise<AnvilProcess>
     })
   }
   return { child, pid: child.pid ?? 0, rpcUrl, exited, output: () => buffer }
+}
+
+/**
+ * anvil writes into the data folder itself (its exit dump, its IPC socket) with the mode its umask gives (0644 under
+ * the usual 022). It inherits the umask at spawn, so it is spawned under 077: what it writes is the user's alone.
+ * Spawning is synchronous, so the service's own umask changes only for that moment.
+ */
+function spawnWithPrivateFiles<T>(start: () => T): T {
+  let previous: number | undefined
+  try {
+    previous = process.platform === 'win32' ? undefined : process.umask(0o077)
+  } catch {
+    // A worker thread cannot change the umask: anvil's files then get the service's (the data folder is 0700).
+  }
+  try {
+    return start()
+  } finally {
+    if (previous !== undefined) process.umask(previous)
+  }
 }

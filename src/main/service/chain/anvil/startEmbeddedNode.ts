@@ -9,7 +9,7 @@ import { createNodeTransport } from '../node/createNodeTransport'
 import type { ChainEvent } from '../types'
 import { adoptExitDump } from './adoptExitDump'
 import { dumpState } from './dumpState'
-import { findFreePort } from './findFreePort'
+import { findAnvilPort } from './findAnvilPort'
 import { resolveAnvilBinary } from './resolveAnvilBinary'
 import { startStateSaver } from './saveStateOnChange'
 import { type AnvilProcess, spawnAnvil } from './spawnAnvil'
@@ -45,15 +45,14 @@ export type EmbeddedNode = {
 export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise<EmbeddedNode> {
   const binary = resolveAnvilBinary(p.anvilPath)
   const chainDir = join(p.dataDir, 'chain')
-  await mkdir(chainDir, { recursive: true })
+  await mkdir(chainDir, { recursive: true, mode: 0o700 })
   const statePath = join(chainDir, 'anvil-state.json')
   const exitDumpPath = join(chainDir, 'anvil-exit-dump.json')
-  const port = await findFreePort()
   await removeStaleIpcSockets(chainDir)
   const ipcPath = chooseIpcPath(chainDir)
   const spawnParameters = {
     binary,
-    port,
+    port: await findAnvilPort(p.log),
     ipcPath,
     chainId: p.chainId,
     statePath,
@@ -108,7 +107,13 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     return proc
   }
   await stopStaleAnvil(pidPath, [exitDumpPath, statePath], p.log)
-  let current = await spawnTracked()
+  let current = await spawnTracked().catch(async (err) => {
+    // Another instance took the port between the check and anvil's bind: once more on another one.
+    if (!/address already in use/i.test((err as Error).message)) throw err
+    spawnParameters.port = await findAnvilPort(p.log)
+    return spawnTracked()
+  })
+  const port = spawnParameters.port
   let stopping = false
   p.log.info({ rpcUrl: current.rpcUrl, pid: current.pid, binary, statePath }, 'embedded anvil started')
 

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { isProcessAlive } from '../../isProcessAlive'
 import type { Logger } from '../../log'
+import { readProcessIdentity } from '../../readProcessIdentity'
 
 /**
  * An anvil left running by a service that died hard (kill -9 skips every exit hook) would keep dumping its state
@@ -27,14 +27,11 @@ export async function recordAnvilPid(pidPath: string, pid: number): Promise<void
 
 function servesStateFile(pid: number, statePaths: string[]): boolean {
   if (!isProcessAlive(pid)) return false
-  try {
-    // Linux: the command line, NUL-separated. Elsewhere there is no cheap reliable check: leave it alone.
-    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-    return (
-      args.some((a) => a.endsWith('anvil') || a.endsWith('anvil.exe')) &&
-      statePaths.some((path) => args.includes(path))
-    )
-  } catch {
-    return false
-  }
+  // Linux: the command line. Elsewhere there is no cheap reliable check: leave it alone.
+  const args = readProcessIdentity(pid)?.commandLine
+  if (!args) return false
+  return (
+    args.some((a) => a.endsWith('anvil') || a.endsWith('anvil.exe')) &&
+    statePaths.some((path) => args.includes(path))
+  )
 }

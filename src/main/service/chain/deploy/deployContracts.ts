@@ -3,6 +3,7 @@ import type { Logger } from '../../log'
 import { deployAccountZoo } from '../accountZoo/deployAccountZoo'
 import { canonicalAddresses, create2DeployerRuntimeCode, defaults, testTokens } from '../constants'
 import { requestRpc } from '../node/requestRpc'
+import type { SubmitTransaction } from '../transactions/submitTransaction'
 import type { ChainAddresses, ExecutorClient, NodeCapabilities } from '../types'
 import { buildDeploymentPlan, type PlannedContract } from './buildDeploymentPlan'
 import { ensureStakesAndDeposits } from './ensureStakesAndDeposits'
@@ -11,6 +12,8 @@ import { matchesWithImmutablesMasked } from './patchImmutables'
 export type DeployContractsParameters = {
   publicClient: PublicClient
   executor: ExecutorClient
+  /** Sends a transaction from the executor through its nonce manager (the one every sender shares). */
+  submit: SubmitTransaction
   capabilities: NodeCapabilities
   /** Verifying signer of the paymasters. */
   signer: Address
@@ -170,7 +173,7 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
       continue
     }
     try {
-      const hash = await p.executor.sendTransaction({
+      const hash = await p.submit({
         to: canonicalAddresses.create2Deployer,
         data: concat([item.salt, item.initCode]),
       })
@@ -231,7 +234,7 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
   if (p.capabilities.isDev && !unusable.has('entryPoint')) {
     await ensureStakesAndDeposits({
       publicClient: p.publicClient,
-      executor: p.executor,
+      submit: p.submit,
       addresses,
       skip: unusable,
       log: p.log,

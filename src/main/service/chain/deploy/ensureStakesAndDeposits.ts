@@ -1,4 +1,4 @@
-import type { Abi, Address, PublicClient } from 'viem'
+import { type Abi, type Address, encodeFunctionData, type PublicClient } from 'viem'
 import type { Logger } from '../../log'
 import { entryPointAbi } from '../abis/entryPoint'
 import { packedTokenPaymasterAbi, packedVerifyingPaymasterAbi } from '../abis/packedPaymasters'
@@ -6,12 +6,14 @@ import { smartAccountFactoryAbi } from '../abis/smartAccount'
 import { tokenPaymasterAbi } from '../abis/tokenPaymaster'
 import { verifyingPaymasterAbi } from '../abis/verifyingPaymaster'
 import { defaults } from '../constants'
-import type { ChainAddresses, ExecutorClient } from '../types'
+import type { SubmitTransaction } from '../transactions/submitTransaction'
+import type { ChainAddresses } from '../types'
 import { ENTRY_POINT_VERSIONS, getVersionContracts } from '../versionContracts'
 
 export type EnsureStakesAndDepositsParameters = {
   publicClient: PublicClient
-  executor: ExecutorClient
+  /** Sends from the executor through its nonce manager. */
+  submit: SubmitTransaction
   addresses: ChainAddresses
   /** Contract names not to touch (missing or mismatched). */
   skip: Set<string>
@@ -55,21 +57,18 @@ export async function ensureStakesAndDeposits(p: EnsureStakesAndDepositsParamete
     const i = await info(address, onEntryPoint.address)
     if (needsStake(i)) {
       hashes.push(
-        await p.executor.writeContract({
-          address,
-          abi,
-          functionName: 'addStake',
-          args: [defaults.unstakeDelaySec],
+        await p.submit({
+          to: address,
+          data: encodeFunctionData({ abi, functionName: 'addStake', args: [defaults.unstakeDelaySec] }),
           value: defaults.stakeWei,
         }),
       )
     }
     if (token && i.deposit < defaults.tokenPaymasterDepositWei / 2n) {
       hashes.push(
-        await p.executor.writeContract({
-          address,
-          abi,
-          functionName: 'deposit',
+        await p.submit({
+          to: address,
+          data: encodeFunctionData({ abi, functionName: 'deposit' }),
           value: defaults.tokenPaymasterDepositWei - i.deposit,
         }),
       )
@@ -79,11 +78,13 @@ export async function ensureStakesAndDeposits(p: EnsureStakesAndDepositsParamete
     const i = await info(p.addresses.smartAccountFactory)
     if (needsStake(i)) {
       hashes.push(
-        await p.executor.writeContract({
-          address: p.addresses.smartAccountFactory,
-          abi: smartAccountFactoryAbi,
-          functionName: 'addStake',
-          args: [entryPoint, defaults.unstakeDelaySec],
+        await p.submit({
+          to: p.addresses.smartAccountFactory,
+          data: encodeFunctionData({
+            abi: smartAccountFactoryAbi,
+            functionName: 'addStake',
+            args: [entryPoint, defaults.unstakeDelaySec],
+          }),
           value: defaults.stakeWei,
         }),
       )

@@ -1,6 +1,8 @@
 import { type Address, type Hash, numberToHex } from 'viem'
+import { type ConcurrencyLimit, createConcurrencyLimit } from '../../createConcurrencyLimit'
 import { ChainError } from '../../errors'
 import { requestRpc } from '../node/requestRpc'
+import { submitTransaction } from '../transactions/submitTransaction'
 import type { Chain } from '../types'
 
 /**
@@ -14,17 +16,31 @@ export async function fundEth(
 ): Promise<{ balance: bigint; hash?: Hash }> {
   const prefix = chain.capabilities.devPrefix
   if (prefix) {
-    const balance = (await chain.publicClient.getBalance({ address })) + wei
-    await requestRpc(chain.publicClient, `${prefix}_setBalance`, [address, numberToHex(balance)])
-    return { balance }
+    // Read and set one after the other: two faucet calls at once must both count.
+    return balanceUpdates(chain)(async () => {
+      const balance = (await chain.publicClient.getBalance({ address })) + wei
+      await requestRpc(chain.publicClient, `${prefix}_setBalance`, [address, numberToHex(balance)])
+      return { balance }
+    })
   }
   try {
-    const hash = await chain.executor.client.sendTransaction({ to: address, value: wei })
+    const hash = await submitTransaction(chain, { to: address, value: wei })
     await chain.publicClient.waitForTransactionReceipt({ hash })
     return { balance: await chain.publicClient.getBalance({ address }), hash }
   } catch (err) {
     throw new ChainError(`Could not send ${wei} wei to ${address} from the executor`, { cause: err })
   }
+}
+
+/** One balance update at a time per chain (dev nodes set balances by reading and writing them). */
+const balanceUpdateLimits = new WeakMap<object, ConcurrencyLimit>()
+function balanceUpdates(chain: Chain): ConcurrencyLimit {
+  let limit = balanceUpdateLimits.get(chain.publicClient)
+  if (!limit) {
+    limit = createConcurrencyLimit(1)
+    balanceUpdateLimits.set(chain.publicClient, limit)
+  }
+  return limit
 }
 
 /** Dev nodes: makes sure the executor holds at least `wei` (+ 1 ETH for gas) before it pays for something. */

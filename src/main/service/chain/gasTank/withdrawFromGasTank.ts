@@ -2,6 +2,7 @@ import { type Address, encodeFunctionData, type Hash, numberToHex } from 'viem'
 import { ChainError, InvalidInputError, NotFoundError } from '../../errors'
 import { fundEth } from '../faucet/fundEth'
 import { requestRpc } from '../node/requestRpc'
+import { submitTransaction } from '../transactions/submitTransaction'
 import type { Chain } from '../types'
 import { type GasTankVersion, gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
 import { getGasTankBalance } from './getGasTankBalance'
@@ -40,7 +41,7 @@ export async function withdrawFromGasTank(
   const account = chain.getPaymasterIdAccount(paymasterId)
   let hash: Hash
   if (account) {
-    hash = await chain.executor.client.sendTransaction({ account, to: address, data })
+    hash = await submitTransaction(chain, { from: account, to: address, data })
   } else if (chain.capabilities.devPrefix) {
     const prefix = chain.capabilities.devPrefix
     await requestRpc(chain.publicClient, `${prefix}_impersonateAccount`, [paymasterId])

@@ -53,7 +53,7 @@ async function readKeyFile(path: string): Promise<KeyFile> {
  * on any other chain missing keys are a StartupError naming the config needed.
  */
 export async function openKeyStore(p: OpenKeyStoreParameters): Promise<KeyStore> {
-  await mkdir(dirname(p.path), { recursive: true })
+  await mkdir(dirname(p.path), { recursive: true, mode: 0o700 })
   const file = await readKeyFile(p.path)
   const entry = file.chains[String(p.chainId)] ?? {}
   file.chains[String(p.chainId)] = entry

@@ -1,6 +1,7 @@
 import net from 'node:net'
 import {
   type NodeRequest,
+  NodeRpcError,
   type ReadResponseBody,
   type RpcResponseJson,
   readRpcResponse,
@@ -117,6 +118,11 @@ export function createIpcRequest(path: string): IpcRequest {
 
   const request: NodeRequest = async (method, params, readBody) => {
     if (closed) throw Object.assign(new Error('the IPC connection is closed'), { code: 'ERR_SOCKET_CLOSED' })
+    const callId = ++id
+    const line = `${JSON.stringify({ jsonrpc: '2.0', id: callId, method, params })}\n`
+    // The node cannot read such a line and answers it with `"id": null`, which no call can be matched to: refused
+    // here, as the node refuses it over HTTP.
+    if (holdsLoneSurrogate(line)) throw new NodeRpcError(LONE_SURROGATE_MESSAGE, -32600, undefined)
     if (!socket) {
       connecting ??= connect().finally(() => {
         connecting = undefined
@@ -124,7 +130,6 @@ export function createIpcRequest(path: string): IpcRequest {
       socket = await connecting
     }
     const s = socket
-    const callId = ++id
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(callId)
@@ -134,7 +139,7 @@ export function createIpcRequest(path: string): IpcRequest {
       pending.set(callId, { resolve, reject, timer, readBody })
       // While a call is in flight the connection keeps the process alive (as an HTTP request would).
       s.ref()
-      outbox.push(`${JSON.stringify({ jsonrpc: '2.0', id: callId, method, params })}\n`)
+      outbox.push(line)
       if (!flushScheduled) {
         flushScheduled = true
         queueMicrotask(flush)
@@ -152,6 +157,17 @@ export function createIpcRequest(path: string): IpcRequest {
       fail(Object.assign(new Error('the IPC connection is closed'), { code: 'ERR_SOCKET_CLOSED' }))
     },
   })
+}
+
+const LONE_SURROGATE_MESSAGE =
+  'Invalid request: a string holds a lone UTF-16 surrogate, which is not valid JSON text'
+
+/**
+ * Whether JSON text holds a lone UTF-16 surrogate: JSON.stringify writes one as a `\\udXXX` escape (a pair it
+ * writes as it is), which strict parsers such as the node's refuse. An escaped backslash before it does not count.
+ */
+export function holdsLoneSurrogate(json: string): boolean {
+  return json.includes('\\ud') && /(?<!\\)(?:\\\\)*\\ud[89a-f][0-9a-f]{2}/.test(json)
 }
 
 /** The numeric `"id":` near the start of a response line, if it is there. */

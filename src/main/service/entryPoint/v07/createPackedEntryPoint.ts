@@ -1,6 +1,9 @@
 import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
 import type { z } from 'zod'
-import { preVerificationGasOfEncoded } from '../../bundler/estimation/calculatePreVerificationGas'
+import {
+  nonZeroBytesOfLength,
+  preVerificationGasOfEncoded,
+} from '../../bundler/estimation/calculatePreVerificationGas'
 import { executionReverted, invalidFields } from '../../bundler/userOperationErrors'
 import { toHexQuantity } from '../../bundler/userOperationSchema'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
@@ -142,6 +145,8 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       maxPriorityFeePerGas: FEE_FIELD_PLACEHOLDER,
       paymasterVerificationGasLimit: GAS_FIELD_PLACEHOLDER,
       paymasterPostOpGasLimit: GAS_FIELD_PLACEHOLDER,
+      // Non-zero bytes of its length, like the signature: stub data and the final signed data differ in their bytes.
+      paymasterData: nonZeroBytesOfLength(op.paymasterData),
       ...(includePaymaster ? {} : { paymaster: null }),
       signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
     })

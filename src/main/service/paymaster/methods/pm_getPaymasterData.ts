@@ -1,7 +1,10 @@
+import { numberToHex } from 'viem'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { formatPaymasterFields } from '../formatUserOperation'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { rejectSponsorship } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
+import type { SponsorableOperation } from '../sponsorableOperation'
 import { sponsorUserOperation } from '../sponsorUserOperation'
 import { sponsorUserOperationWithToken } from '../sponsorUserOperationWithToken'
 import type { SponsorResult } from '../types'
@@ -9,10 +12,13 @@ import { DEFAULT_ERC7677_CONTEXT, Erc7677ParamsSchema, readErc7677Operation } fr
 import { SPONSOR_INFO } from './pm_getPaymasterStubData'
 
 /**
- * ERC-7677 `pm_getPaymasterData([op, entryPoint, chainId, context])`: the final paymaster data for an op whose gas
- * the client has estimated; its gas values (v0.7+: the paymaster's two limits too) are signed exactly as given.
- * v0.6 answers `paymasterAndData`, v0.7/v0.8 `paymaster` and `paymasterData`. The context is the one
- * pm_sponsorUserOperation takes. A rejected SPONSORED op is a JSON-RPC error (ERC-7677 has no "0x" answer).
+ * ERC-7677 `pm_getPaymasterData([op, entryPoint, chainId, context])`: the final paymaster data. The context is the
+ * one pm_sponsorUserOperation takes. An op whose gas the client has estimated (ERC-7677's flow, after stub data) has
+ * its gas values (v0.7+: the paymaster's two limits too) signed exactly as given. An op that carries none, sent with
+ * `calculateGasLimits` (the default), has them calculated and signed, as Biconomy's paymaster does for clients that
+ * ask for no stub data (@biconomy/abstractjs). The answer carries every value signed: v0.6 `paymasterAndData`,
+ * v0.7/v0.8 `paymaster`, `paymasterData` and the paymaster's two limits; calculated limits too. A rejected
+ * SPONSORED op is a JSON-RPC error (ERC-7677 has no "0x" answer).
  */
 export function pmGetPaymasterData(deps: PaymasterDeps) {
   return defineMethod({
@@ -21,7 +27,8 @@ export function pmGetPaymasterData(deps: PaymasterDeps) {
     handler: async ([raw, entryPoint, chainId, given], ctx) => {
       const dapp = requireDapp(ctx)
       const op = readErc7677Operation(requireChain(deps), raw, entryPoint, chainId)
-      const context = { ...(given ?? DEFAULT_ERC7677_CONTEXT), calculateGasLimits: false }
+      const asked = given ?? DEFAULT_ERC7677_CONTEXT
+      const context = { ...asked, calculateGasLimits: asked.calculateGasLimits && !carriesGasLimits(op) }
       const method = 'pm_getPaymasterData'
       if (context.mode === 'ERC20') {
         const { result } = await sponsorUserOperationWithToken(deps, {
@@ -30,7 +37,7 @@ export function pmGetPaymasterData(deps: PaymasterDeps) {
           context: { ...context, feeTokenAddress: context.feeTokenAddress ?? context.preferredToken },
           method,
         })
-        return toPaymasterData(result)
+        return toPaymasterData(result, context.calculateGasLimits)
       }
       const { sponsorship, result } = await sponsorUserOperation(deps, {
         dapp,
@@ -40,13 +47,35 @@ export function pmGetPaymasterData(deps: PaymasterDeps) {
         whenRejected: 'none',
       })
       if (!sponsorship.sponsored) throw rejectSponsorship(sponsorship)
-      return toPaymasterData(result)
+      return toPaymasterData(result, context.calculateGasLimits)
     },
   })
 }
 
-function toPaymasterData(result: SponsorResult) {
-  const fields = result.paymasterFields
-  if (!fields) return { paymasterAndData: result.paymasterAndData, sponsor: SPONSOR_INFO }
-  return { paymaster: fields.paymaster, paymasterData: fields.paymasterData, sponsor: SPONSOR_INFO }
+/**
+ * Whether the op carries gas limits to sign: the three account limits, not all zero (viem sends 0x0 for those it has
+ * not estimated), and for v0.7+ the paymaster's two limits.
+ */
+function carriesGasLimits(op: SponsorableOperation): boolean {
+  const gas = op.ownGas
+  if (!gas || gas.callGasLimit + gas.verificationGasLimit + gas.preVerificationGas === 0n) return false
+  return (
+    op.entryPointVersion === '0.6' ||
+    (gas.paymasterVerificationGasLimit !== undefined && gas.paymasterPostOpGasLimit !== undefined)
+  )
+}
+
+/** The signed paymaster part, with the limits it signed when the paymaster calculated them. */
+function toPaymasterData(result: SponsorResult, calculated: boolean) {
+  const paymaster = result.paymasterFields
+    ? formatPaymasterFields(result.paymasterFields)
+    : { paymasterAndData: result.paymasterAndData }
+  const gas = calculated
+    ? {
+        callGasLimit: numberToHex(result.callGasLimit),
+        verificationGasLimit: numberToHex(result.verificationGasLimit),
+        preVerificationGas: numberToHex(result.preVerificationGas),
+      }
+    : {}
+  return { ...paymaster, ...gas, sponsor: SPONSOR_INFO }
 }

@@ -7,8 +7,8 @@ const executeAbi = parseAbi([
 ])
 
 /**
- * The calls as SimpleAccount v0.7 and LightAccount v2 take them: one call as `execute(dest, value, func)`,
- * several as `executeBatch(address[], uint256[], bytes[])`; no call, empty callData.
+ * The calls as SimpleAccount v0.7, LightAccount (v1.1 and v2), Trust's Barz and thirdweb take them: one call as
+ * `execute(dest, value, func)`, several as `executeBatch(address[], uint256[], bytes[])`; no call, empty callData.
  */
 export function encodeExecuteCalls(calls: Call[]): Hex {
   if (calls.length === 0) return '0x'

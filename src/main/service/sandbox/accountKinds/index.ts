@@ -1,12 +1,20 @@
 import type { SandboxAccountType } from '../../../../shared/sandbox'
+import { coinbaseV1 } from './coinbaseV1'
+import { etherspot } from './etherspot'
+import { kernelV2_4 } from './kernelV2_4'
 import { kernelV3_1 } from './kernelV3_1'
+import { lightAccountV1_1 } from './lightAccountV1_1'
 import { lightAccountV2 } from './lightAccountV2'
 import { nexusV1 } from './nexusV1'
+import { safeV06 } from './safeV06'
 import { safeV07 } from './safeV07'
 import { simple7702V08 } from './simple7702V08'
 import { simpleAccountV06 } from './simpleAccountV06'
 import { simpleAccountV07 } from './simpleAccountV07'
 import { smartAccountV2 } from './smartAccountV2'
+import { thirdwebV06 } from './thirdwebV06'
+import { thirdwebV07 } from './thirdwebV07'
+import { trustBarz } from './trustBarz'
 import type { SandboxAccountKind } from './types'
 
 /** Every sandbox account type, by its `type`. */
@@ -19,6 +27,14 @@ export const SANDBOX_ACCOUNT_KINDS: Record<SandboxAccountType, SandboxAccountKin
   KERNEL_V3_1: kernelV3_1,
   LIGHT_ACCOUNT_V2: lightAccountV2,
   NEXUS: nexusV1,
+  SAFE_V06: safeV06,
+  KERNEL_V2_4: kernelV2_4,
+  LIGHT_ACCOUNT_V1_1: lightAccountV1_1,
+  TRUST: trustBarz,
+  THIRDWEB_V06: thirdwebV06,
+  COINBASE_V1: coinbaseV1,
+  ETHERSPOT: etherspot,
+  THIRDWEB_V07: thirdwebV07,
 }
 
 export type { Call, SandboxAccountKind, WireOperation } from './types'

@@ -1,7 +1,8 @@
 import { getAddress, type Hash, type Hex, numberToHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { z } from 'zod'
 import { computeUserOpHash } from '../../chain/entryPoint/getUserOpHash'
-import type { Chain } from '../../chain/types'
+import type { Chain, UserOperationV06 } from '../../chain/types'
 import { parseInput, requiredAddress } from '../../dashboard/fields'
 import type { WireOperation } from './types'
 
@@ -38,26 +39,43 @@ const WireOpSchema = z.object(
   { error: 'userOperation must be an object with every v0.6 field' },
 )
 
-/** A v0.6 wire operation parsed, with its userOpHash (EntryPoint v0.6 of this chain). */
-export function readOperationV06(chain: Chain, input: unknown): { wire: WireOperation; userOpHash: Hash } {
-  const op = parseInput(WireOpSchema, input)
-  const userOpHash = computeUserOpHash(
-    {
-      sender: getAddress(op.sender),
-      nonce: BigInt(op.nonce),
-      initCode: op.initCode as Hex,
-      callData: op.callData as Hex,
-      callGasLimit: BigInt(op.callGasLimit),
-      verificationGasLimit: BigInt(op.verificationGasLimit),
-      preVerificationGas: BigInt(op.preVerificationGas),
-      maxFeePerGas: BigInt(op.maxFeePerGas),
-      maxPriorityFeePerGas: BigInt(op.maxPriorityFeePerGas),
-      paymasterAndData: op.paymasterAndData as Hex,
-      signature: '0x',
-    },
-    chain.chainId,
-    chain.addresses.entryPoint,
+/** A v0.6 wire operation parsed (its wire form and its fields as numbers), with its userOpHash (EntryPoint v0.6 of this chain). */
+export function readOperationV06(
+  chain: Chain,
+  input: unknown,
+): { wire: WireOperation; op: UserOperationV06; userOpHash: Hash } {
+  const parsed = parseInput(WireOpSchema, input)
+  const op: UserOperationV06 = {
+    sender: getAddress(parsed.sender),
+    nonce: BigInt(parsed.nonce),
+    initCode: parsed.initCode as Hex,
+    callData: parsed.callData as Hex,
+    callGasLimit: BigInt(parsed.callGasLimit),
+    verificationGasLimit: BigInt(parsed.verificationGasLimit),
+    preVerificationGas: BigInt(parsed.preVerificationGas),
+    maxFeePerGas: BigInt(parsed.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(parsed.maxPriorityFeePerGas),
+    paymasterAndData: parsed.paymasterAndData as Hex,
+    signature: '0x',
+  }
+  const userOpHash = computeUserOpHash(op, chain.chainId, chain.addresses.entryPoint)
+  const { signature: _signature, ...wire } = { ...parsed, sender: op.sender }
+  return { wire, op, userOpHash }
+}
+
+/**
+ * Signs a v0.6 operation as the owner: the EIP-191 message of its userOpHash (what SimpleAccount, LightAccount
+ * v1.1, Kernel v2's ECDSA validator, Trust and thirdweb recover), shaped by `wrap` when the account prefixes it.
+ */
+export async function signOperationV06Message(
+  chain: Chain,
+  account: { ownerPrivateKey: Hex },
+  input: unknown,
+  wrap: (signature: Hex) => Hex = (signature) => signature,
+): Promise<{ userOperation: WireOperation; userOpHash: Hash; signature: Hex }> {
+  const { wire, userOpHash } = readOperationV06(chain, input)
+  const signature = wrap(
+    await privateKeyToAccount(account.ownerPrivateKey).signMessage({ message: { raw: userOpHash } }),
   )
-  const { signature: _signature, ...wire } = { ...op, sender: getAddress(op.sender) }
-  return { wire, userOpHash }
+  return { userOperation: { ...wire, signature }, userOpHash, signature }
 }

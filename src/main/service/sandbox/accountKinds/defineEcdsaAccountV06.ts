@@ -1,0 +1,52 @@
+import type { Address, Hex } from 'viem'
+import type { SandboxAccountType } from '../../../../shared/sandbox'
+import type { Chain } from '../../chain/types'
+import { entryPointV06 } from '../../entryPoint'
+import { encodeExecuteCalls } from './encodeExecuteCalls'
+import { readSenderAddress } from './readSenderAddress'
+import { DUMMY_ECDSA_SIGNATURE, deploymentFields, draftOperation, hasCode } from './shared'
+import { signOperationV06Message } from './signOperationV06'
+import type { Call, SandboxAccountKind } from './types'
+
+type Deployment = { factory: Address; factoryData: Hex }
+
+/**
+ * An EntryPoint v0.6 account deployed by a factory call and owned by one ECDSA key that signs the userOpHash
+ * (EIP-191): LightAccount v1.1, Trust (Barz), thirdweb v0.6 and Kernel v2 differ only in their factory call, their
+ * call encoding, how the signature is wrapped and, for thirdweb, where the address is read.
+ */
+export function defineEcdsaAccountV06(options: {
+  type: SandboxAccountType
+  deploymentOf: (owner: Address, index: number) => Deployment
+  /** Where the address comes from; by default the EntryPoint's getSenderAddress of the factory call. */
+  getAddress?: (chain: Chain, owner: Address, index: number) => Promise<Address>
+  encodeCalls?: (calls: Call[]) => Hex
+  /** What the account expects around the owner's signature (Kernel v2's sudo mode prefix). */
+  wrapSignature?: (signature: Hex) => Hex
+}): SandboxAccountKind {
+  const { type, deploymentOf, encodeCalls = encodeExecuteCalls, wrapSignature = (s: Hex) => s } = options
+  const getAddress =
+    options.getAddress ??
+    ((chain: Chain, owner: Address, index: number) => {
+      const { factory, factoryData } = deploymentOf(owner, index)
+      return readSenderAddress(chain, entryPointV06.address, factory, factoryData)
+    })
+  return {
+    type,
+    entryPoint: entryPointV06,
+    getAddress,
+    isDeployed: (chain, account) => hasCode(chain, account.address),
+    encodeCalls,
+    async buildUserOperation(_chain, account, parts) {
+      return draftOperation(account, parts, {
+        ...deploymentFields(
+          entryPointV06,
+          parts.deployed ? null : deploymentOf(account.owner, account.index),
+        ),
+        signature: wrapSignature(DUMMY_ECDSA_SIGNATURE),
+      })
+    },
+    signUserOperation: (chain, account, input) =>
+      signOperationV06Message(chain, account, input, wrapSignature),
+  }
+}

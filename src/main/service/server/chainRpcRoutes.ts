@@ -1,0 +1,124 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { NODE_METHODS } from '../bundler/methods/forwardToNode'
+import type { Chain } from '../chain'
+import { NodeRpcError } from '../chain/node/nodeRpcError'
+import { RpcCode } from '../jsonrpc/codes'
+import { isSameOrigin } from './hostGuard'
+import { RPC_CORS_HEADERS } from './rpcRoutes'
+
+export const CHAIN_RPC_ROUTE = '/rpc'
+
+/**
+ * What a page on another origin may call (a dApp's own page, a wallet extension): reading the chain and sending a
+ * transaction it signed itself. Never the node's own keys (`eth_sendTransaction`, `eth_sign*`, `eth_accounts`) or
+ * its control methods (`anvil_*`, `hardhat_*`, `evm_*`, `debug_*`, ...).
+ */
+const CROSS_ORIGIN_METHODS: ReadonlySet<string> = new Set([
+  ...NODE_METHODS,
+  'eth_chainId',
+  'net_listening',
+  'eth_createAccessList',
+  'eth_simulateV1',
+])
+
+type Call = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown }
+
+/**
+ * The chain's JSON-RPC for users and wallets (`rpcUrl` of the embedded chain): the node behind the service's guards.
+ * buildServer's Host check refuses DNS-rebinding names; here a request from a web page (it carries `Origin`) must be
+ * JSON (a cross-site "simple" text/plain POST is refused), and one from another origin may only call
+ * CROSS_ORIGIN_METHODS. Tools without an Origin (cast, viem, forge scripts, the console itself) get every method.
+ * anvil's own HTTP port is not announced and sits on a port browsers refuse (findBrowserBlockedPort.ts).
+ */
+export async function registerChainRpcRoutes(
+  app: FastifyInstance,
+  options: { getChain: () => Chain | undefined },
+): Promise<void> {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
+
+  app.setErrorHandler((err: { statusCode?: number; message?: string }, _request, reply) => {
+    const status = typeof err.statusCode === 'number' && err.statusCode < 500 ? err.statusCode : 500
+    const message =
+      status === 413
+        ? 'Request body is too large'
+        : status < 500
+          ? `Invalid request: ${err.message}`
+          : 'Internal error'
+    return reply
+      .code(status)
+      .headers(RPC_CORS_HEADERS)
+      .send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: status < 500 ? RpcCode.invalidRequest : RpcCode.internalError, message },
+      })
+  })
+
+  app.options(CHAIN_RPC_ROUTE, async (_request, reply) =>
+    reply
+      .code(204)
+      .headers(RPC_CORS_HEADERS)
+      .header('Access-Control-Allow-Methods', 'POST, OPTIONS')
+      .header('Access-Control-Allow-Headers', 'content-type, accept')
+      .header('Access-Control-Max-Age', '86400')
+      .send(),
+  )
+
+  app.post(CHAIN_RPC_ROUTE, async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.headers(RPC_CORS_HEADERS)
+    const fail = (status: number, code: number, message: string, id: unknown = null) =>
+      reply.code(status).send({ jsonrpc: '2.0', id: toId(id), error: { code, message } })
+    const origin = request.headers.origin
+    if (origin !== undefined && !isJson(request.headers['content-type']))
+      return fail(415, RpcCode.invalidRequest, 'Content-Type must be application/json')
+    let payload: unknown
+    try {
+      payload = JSON.parse(typeof request.body === 'string' ? request.body : '')
+    } catch {
+      return fail(400, RpcCode.parseError, 'Parse error: the request body is not valid JSON')
+    }
+    const calls = (Array.isArray(payload) ? payload : [payload]) as Call[]
+    if (calls.length === 0) return fail(400, RpcCode.invalidRequest, 'Invalid request: empty batch')
+    if (origin !== undefined && !isSameOrigin(origin, request.headers.host)) {
+      const refused = calls.find(
+        (call) => typeof call?.method !== 'string' || !CROSS_ORIGIN_METHODS.has(call.method),
+      )
+      if (refused)
+        return fail(
+          403,
+          RpcCode.unauthorized,
+          `${String(refused?.method)} is not available to web pages of other origins on this chain RPC`,
+          refused?.id,
+        )
+    }
+    const chain = options.getChain()
+    if (!chain) return fail(503, RpcCode.internalError, 'No chain is running (started with --no-chain)')
+    const answers = await Promise.all(calls.map((call) => forwardCall(chain, call)))
+    if (answers.some((a) => a === 'unreachable'))
+      return fail(503, RpcCode.internalError, 'The chain is unreachable right now: try again in a moment')
+    return reply.code(200).send(Array.isArray(payload) ? answers : answers[0])
+  })
+}
+
+async function forwardCall(chain: Chain, call: Call): Promise<object | 'unreachable'> {
+  const id = toId(call?.id)
+  if (typeof call !== 'object' || call === null || typeof call.method !== 'string')
+    return { jsonrpc: '2.0', id, error: { code: RpcCode.invalidRequest, message: 'Invalid request' } }
+  try {
+    return { jsonrpc: '2.0', id, result: await chain.request(call.method, call.params ?? []) }
+  } catch (err) {
+    if (err instanceof NodeRpcError)
+      return { jsonrpc: '2.0', id, error: { code: err.code, message: err.message, data: err.data } }
+    // Refused, reset, timed out: the node is away (restarting, or an external node that stopped).
+    return 'unreachable'
+  }
+}
+
+function toId(id: unknown): string | number | null {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json'
+}
