@@ -109,7 +109,8 @@ async function connectSmartWallet(
   sponsored: boolean,
   bundlerUrl = setup.service.info().bundlerUrl,
 ) {
-  const { rpcUrl } = setup.service.chain!
+  // The chain RPC the service serves (anvil itself listens on a port browsers, and thirdweb's fetch, refuse).
+  const rpcUrl = setup.service.info().rpcUrl as string
   const chain = defineChain({ id: 31337, rpc: rpcUrl })
   const client = createThirdwebClient({ clientId: 'opstation-test' })
   const wallet = smartWallet({

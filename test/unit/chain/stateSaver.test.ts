@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { dumpState } from '../../../src/main/service/chain/anvil/dumpState'
 import { startStateSaver } from '../../../src/main/service/chain/anvil/saveStateOnChange'
 import type { NodeRequest } from '../../../src/main/service/chain/node/nodeRpcError'
 import type { Logger } from '../../../src/main/service/log'
@@ -30,7 +31,14 @@ function busyNode(dumpMs: number) {
 async function runSaver(dumpMs: number, forMs: number) {
   const statePath = path.join(await makeTempDir('opstation-saver-'), 'anvil-state.json')
   const node = busyNode(dumpMs)
-  const saver = startStateSaver({ request: node.request, statePath, log, intervalMs: 10, busyIntervalMs: 50 })
+  const saver = startStateSaver({
+    request: node.request,
+    save: () => dumpState(node.request, statePath),
+    writeCount: () => 0,
+    log,
+    intervalMs: 10,
+    busyIntervalMs: 50,
+  })
   await sleep(forMs)
   await saver.stop()
   return { dumps: node.dumps, statePath }

@@ -10,6 +10,7 @@ import { createNodeTransport } from './node/createNodeTransport'
 import { detectNodeCapabilities } from './node/detectNodeCapabilities'
 import { gateNodeRequest } from './node/gateNodeRequest'
 import { registerNodeRequest, requestRpc } from './node/requestRpc'
+import { transportOf } from './node/transportOf'
 import { createNonceManagers } from './transactions/createNonceManagers'
 import { submitTransaction } from './transactions/submitTransaction'
 import type { Chain, ChainConfig, ChainEvent, ChainEventListener } from './types'
@@ -54,9 +55,12 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
   const rpcUrl = config.rpcUrl ?? (embedded as EmbeddedNode).rpcUrl
   // Every client of the chain (bundler, paymaster, deployment, console) shares this transport.
   const node = createNodeTransport({ rpcUrl, ipcPath: embedded?.ipcPath })
+  // On the embedded node every state-changing call is journaled before it is answered (a hard kill loses nothing
+  // a client was told); an external node keeps its own state.
+  const request = embedded ? embedded.journal(node.request) : node.request
+  const transport = embedded ? transportOf(request) : node.transport
 
   try {
-    const { transport } = node
     let chainId: number
     try {
       chainId = await createPublicClient({ transport }).getChainId()
@@ -76,7 +80,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       rpcUrls: { default: { http: [rpcUrl] } },
     })
     // The service's clients go through the restart gate; deployment (at start and after a restart) does not.
-    const serving = gateNodeRequest(node.request, () => (restarting ? undefined : runs))
+    const serving = gateNodeRequest(request, () => (restarting ? undefined : runs))
     const publicClient = createPublicClient({
       chain: viemChain,
       transport: serving.transport,
@@ -84,7 +88,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     })
     registerNodeRequest(publicClient, serving.request)
     const deployClient = createPublicClient({ chain: viemChain, transport, pollingInterval: 100 })
-    registerNodeRequest(deployClient, node.request)
+    registerNodeRequest(deployClient, request)
     const capabilities = await detectNodeCapabilities(publicClient, chainId)
     const keys = await openKeyStore({
       path: join(config.dataDir, 'chain', 'keys.json'),
@@ -138,7 +142,9 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
         ? { pid: embedded.pid, binary: embedded.binary, statePath: embedded.statePath, port: embedded.port }
         : null,
       publicClient,
-      request: node.request,
+      // The chain RPC served to users and wallets (chainRpcRoutes.ts): refused like the service's own calls while
+      // the embedded node restarts.
+      request: serving.request,
       executor,
       nonceManagers,
       paymasterSigner: keys.paymasterSigner,

@@ -1,7 +1,5 @@
 import type { Logger } from '../../log'
 import type { NodeRequest } from '../node/nodeRpcError'
-import { getDevStateVersion } from '../node/requestRpc'
-import { dumpState } from './dumpState'
 
 export type StateSaver = { stop: () => Promise<void> }
 
@@ -22,7 +20,10 @@ const DUMP_COST_FACTOR = 20
 export function startStateSaver(p: {
   /** The embedded node's transport (IPC: a tick costs a tenth of an HTTP fetch). */
   request: NodeRequest
-  statePath: string
+  /** Saves the whole state (a journal checkpoint around anvil_dumpState). */
+  save: () => Promise<void>
+  /** State-changing calls so far (the write journal's count): dev methods change state without a block. */
+  writeCount: () => number
   log: Logger
   intervalMs?: number
   busyIntervalMs?: number
@@ -30,10 +31,10 @@ export function startStateSaver(p: {
   const intervalMs = p.intervalMs ?? 250
   const busyIntervalMs = p.busyIntervalMs ?? 3000
   let lastBlock: string | undefined
-  let lastDevVersion = getDevStateVersion()
-  /** Block and dev version seen at the previous tick (to tell a quiet chain from a busy one). */
+  let lastWriteCount = p.writeCount()
+  /** Block and write count seen at the previous tick (to tell a quiet chain from a busy one). */
   let seenBlock: string | undefined
-  let seenDevVersion = lastDevVersion
+  let seenWriteCount = lastWriteCount
   let lastDumpAt = Date.now()
   let nextDumpNotBefore = 0
   let running: Promise<void> | undefined
@@ -42,17 +43,17 @@ export function startStateSaver(p: {
   const tick = async () => {
     try {
       const block = (await p.request('eth_blockNumber', [])) as string
-      const devVersion = getDevStateVersion()
+      const writeCount = p.writeCount()
       if (lastBlock === undefined) lastBlock = seenBlock = block
-      const changedSinceDump = block !== lastBlock || devVersion !== lastDevVersion
-      const quiet = block === seenBlock && devVersion === seenDevVersion
+      const changedSinceDump = block !== lastBlock || writeCount !== lastWriteCount
+      const quiet = block === seenBlock && writeCount === seenWriteCount
       seenBlock = block
-      seenDevVersion = devVersion
+      seenWriteCount = writeCount
       const now = Date.now()
       if (changedSinceDump && now >= nextDumpNotBefore && (quiet || now - lastDumpAt >= busyIntervalMs)) {
-        await dumpState(p.request, p.statePath)
+        await p.save()
         lastBlock = block
-        lastDevVersion = devVersion
+        lastWriteCount = writeCount
         lastDumpAt = Date.now()
         nextDumpNotBefore = lastDumpAt + (lastDumpAt - now) * DUMP_COST_FACTOR
       }

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from '../../log'
 import { defaults } from '../constants'
+import { openWriteJournal } from '../journal/openWriteJournal'
+import { replayWrites } from '../journal/replayWrites'
 import { createNodeTransport } from '../node/createNodeTransport'
+import type { NodeRequest } from '../node/nodeRpcError'
 import type { ChainEvent } from '../types'
 import { adoptExitDump } from './adoptExitDump'
 import { dumpState } from './dumpState'
@@ -34,6 +37,11 @@ export type EmbeddedNode = {
   statePath: string
   /** pid of the current anvil process. */
   pid: () => number
+  /**
+   * `request` (a transport to this node) with every state-changing call journaled before it is answered: what a
+   * client was told survives a hard kill of the service and anvil (openWriteJournal.ts).
+   */
+  journal: (request: NodeRequest) => NodeRequest
   /** Dumps the state (anvil_dumpState) to the state file and stops anvil. */
   stop: () => Promise<void>
 }
@@ -61,12 +69,21 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     gasLimit: defaults.blockGasLimit,
   }
 
+  // Every state-changing call since the last save; the node's own connection (below) saves the state.
+  let node: ReturnType<typeof createNodeTransport> | undefined
+  const save = () => dumpState((node as ReturnType<typeof createNodeTransport>).request, statePath)
+  const journal = openWriteJournal({ dir: join(chainDir, 'journal'), save })
+
   // A copy of the last state file anvil loaded successfully, to fall back to if the current one is unreadable.
   const lastGoodPath = `${statePath}.last-good`
   const spawnWithRecovery = async (): Promise<AnvilProcess> => {
+    const exitDumpAt = (await stat(exitDumpPath).catch(() => undefined))?.mtimeMs
     const exitDump = await adoptExitDump({ statePath, exitDumpPath, fallbackPath: lastGoodPath })
-    if (exitDump === 'adopted')
+    if (exitDump === 'adopted') {
       p.log.info('loading the state anvil saved on its own after the last save of ours')
+      // anvil dumped after the journal's last write: its dump holds every journaled call.
+      if (exitDumpAt !== undefined && exitDumpAt >= (journal.lastWriteAt() ?? 0)) journal.clear()
+    }
     const hadState = existsSync(statePath)
     try {
       const proc = await spawnAnvil(spawnParameters)
@@ -104,7 +121,25 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   const spawnTracked = async (): Promise<AnvilProcess> => {
     const proc = await spawnWithRecovery()
     await recordAnvilPid(pidPath, proc.pid)
+    await replayJournal(proc)
     return proc
+  }
+  /** Sends the new node what its loaded state lacks of the journal (a hard kill came before the last save). */
+  const replayJournal = async (proc: AnvilProcess) => {
+    const entries = journal.pending()
+    if (entries.length === 0) return
+    const started = Date.now()
+    const direct = createNodeTransport({ rpcUrl: proc.rpcUrl, ipcPath })
+    try {
+      const result = await replayWrites({ request: direct.request, entries, log: p.log })
+      if (result.replayed > 0 || result.failed > 0)
+        p.log.info(
+          { ...result, ms: Date.now() - started },
+          'replayed the chain writes the saved state lacked',
+        )
+    } finally {
+      direct.close()
+    }
   }
   await stopStaleAnvil(pidPath, [exitDumpPath, statePath], p.log)
   let current = await spawnTracked().catch(async (err) => {
@@ -154,8 +189,14 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   // Saves within a moment of every change, so a hard kill of anvil loses (almost) nothing; anvil's own dump
   // (adoptExitDump) is the backstop.
   // Its own connection to the node (IPC, HTTP when that fails), for the saver and the dump on stop.
-  const node = createNodeTransport({ rpcUrl: current.rpcUrl, ipcPath })
-  const saver = startStateSaver({ request: node.request, statePath, log: p.log })
+  const connection = createNodeTransport({ rpcUrl: current.rpcUrl, ipcPath })
+  node = connection
+  const saver = startStateSaver({
+    request: connection.request,
+    save: () => journal.checkpoint(save),
+    writeCount: journal.writeCount,
+    log: p.log,
+  })
   // Do not leave anvil running when this process exits without calling stop().
   const killOnExit = () => {
     if (current.child.exitCode === null && current.child.signalCode === null) current.child.kill('SIGTERM')
@@ -173,18 +214,20 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     binary,
     statePath,
     pid: () => current.pid,
+    journal: journal.wrap,
     stop: async () => {
       stopping = true
       await saver.stop()
       process.off('exit', killOnExit)
       const proc = current
       if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
-        node.close()
+        connection.close()
+        journal.close()
         return removeIpcSocket()
       }
       let saved = false
       try {
-        await dumpState(node.request, statePath)
+        await journal.checkpoint(save)
         saved = true
       } catch (err) {
         // Ctrl-C in a terminal signals anvil too (same process group); anvil then dumps its state itself on exit
@@ -196,7 +239,8 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
         if (exited) p.log.debug('anvil was stopped by the same signal; it dumped its state on exit')
         else p.log.warn({ err }, 'anvil_dumpState on stop failed; the state saved last stands')
       }
-      node.close()
+      connection.close()
+      journal.close()
       proc.child.kill('SIGTERM')
       const timer = setTimeout(() => proc.child.kill('SIGKILL'), 3000)
       await proc.exited

@@ -1,7 +1,8 @@
-import { custom, http, type Transport } from 'viem'
+import { http, type Transport } from 'viem'
 import { createHttpRequest } from './createHttpRequest'
 import { createIpcPool } from './createIpcPool'
 import { isConnectionError, type NodeRequest } from './nodeRpcError'
+import { transportOf } from './transportOf'
 
 export type CreateNodeTransportParameters = {
   rpcUrl: string
@@ -60,7 +61,7 @@ export function createNodeTransport({ rpcUrl, ipcPath }: CreateNodeTransportPara
     return overHttp(method, params, readBody)
   }
   return {
-    transport: custom({ request: ({ method, params }) => request(method, params ?? []) }, { retryCount: 0 }),
+    transport: transportOf(request),
     request,
     close() {
       overIpc?.close()

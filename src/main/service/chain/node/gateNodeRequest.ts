@@ -1,5 +1,6 @@
-import { custom, type Transport } from 'viem'
+import type { Transport } from 'viem'
 import type { NodeRequest } from './nodeRpcError'
+import { transportOf } from './transportOf'
 
 /** What a call made while the chain restarts fails with (isNodeUnreachable reads it as an outage: 503). */
 export const CHAIN_RESTARTING_MESSAGE = 'the chain is restarting'
@@ -36,6 +37,6 @@ export function gateNodeRequest(
   }
   return {
     request: gated,
-    transport: custom({ request: ({ method, params }) => gated(method, params ?? []) }, { retryCount: 0 }),
+    transport: transportOf(gated),
   }
 }

@@ -1,17 +1,6 @@
 import type { PublicClient } from 'viem'
 import type { NodeRequest, ReadResponseBody } from './nodeRpcError'
 
-/** Dev methods that change chain state without mining a block (the state saver must notice them). */
-const STATE_CHANGING_DEV_METHOD =
-  /^(anvil|hardhat)_(set|impersonate|stopImpersonating|loadState|reset)|^evm_(increaseTime|setNextBlockTimestamp)/
-
-let devStateVersion = 0
-
-/** Increases whenever a dev method changed state without a block; the embedded node's state saver reads it. */
-export function getDevStateVersion(): number {
-  return devStateVersion
-}
-
 /** Clients whose calls go straight to the node transport (see registerNodeRequest). */
 const nodeRequests = new WeakMap<object, NodeRequest>()
 
@@ -36,12 +25,10 @@ export async function requestRpc<T = unknown>(
   readBody?: ReadResponseBody,
 ): Promise<T> {
   const direct = nodeRequests.get(client)
-  const result = direct
+  return direct
     ? ((await direct(method, params, readBody)) as T)
     : await (client.request as unknown as (args: { method: string; params: unknown[] }) => Promise<T>)({
         method,
         params,
       })
-  if (STATE_CHANGING_DEV_METHOD.test(method)) devStateVersion++
-  return result
 }

@@ -1,0 +1,156 @@
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs'
+import { join } from 'node:path'
+import type { NodeRequest } from '../node/nodeRpcError'
+import { classifyNodeWrite } from './classifyNodeWrite'
+import { createWriteGate } from './createWriteGate'
+import { describeLanding } from './describeLanding'
+
+/** One state-changing call the node answered, as the journal keeps it until a saved state holds it. */
+export type JournalEntry = {
+  seq: number
+  method: string
+  params: unknown
+  kind: 'transaction' | 'replayable'
+  /** A transaction's hash. */
+  hash?: string
+  /** The block a transaction landed in and its timestamp, when it was mined by the time it was answered. */
+  block?: number
+  timestamp?: number
+}
+
+export type WriteJournal = {
+  /** `request` with every state-changing call journaled before its answer is returned. */
+  wrap(request: NodeRequest): NodeRequest
+  /** State-changing calls answered since the start (the state saver's sign that something changed). */
+  writeCount(): number
+  /**
+   * Runs `save` while no state-changing call is in flight or let in, so that the state it saves holds every
+   * journaled call; once it succeeds, those calls are dropped from the journal.
+   */
+  checkpoint<T>(save: () => Promise<T>): Promise<T>
+  /** The calls no saved state is known to hold, oldest first (this run's and what earlier runs left). */
+  pending(): JournalEntry[]
+  /** When the journal was last written (ms since the epoch), or undefined when it holds nothing. */
+  lastWriteAt(): number | undefined
+  /** Drops every journaled call: a state saved after the last of them holds them all. */
+  clear(): void
+  close(): void
+}
+
+const SEGMENT = /^writes-(\d{8})\.ndjson$/
+const segmentName = (n: number) => `writes-${String(n).padStart(8, '0')}.ndjson`
+
+/**
+ * The embedded chain's write-ahead journal: every state-changing call (a transaction, a dev method such as
+ * anvil_setBalance) is appended to `<dir>/writes-<n>.ndjson` after the node answered it and before the answer goes
+ * back to the caller, so anything a client has seen is on disk even if the service and anvil are killed the next
+ * moment (the write is in the OS's page cache: it survives the death of both processes). A checkpoint saves the
+ * whole state with no write in flight, then removes the journal's older segments. At start, what the saved state
+ * lacks is replayed (replayWrites.ts). `save` saves the whole state; a `barrier` call (a reset, a revert to a
+ * snapshot) cannot be replayed, so the state is saved right after it, before it is answered.
+ */
+export function openWriteJournal(p: { dir: string; save: () => Promise<void> }): WriteJournal {
+  mkdirSync(p.dir, { recursive: true, mode: 0o700 })
+  const segments = readdirSync(p.dir)
+    .map((name) => SEGMENT.exec(name))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => Number(match[1]))
+    .sort((a, b) => a - b)
+  /** Segments that may hold calls no saved state holds; the last one is written to. */
+  const open = [...segments]
+  const readPending = () => open.flatMap((n) => readSegment(join(p.dir, segmentName(n))))
+  let seq = readPending().at(-1)?.seq ?? 0
+  let lastWriteAt: number | undefined = segments.length
+    ? Math.max(...segments.map((n) => statSync(join(p.dir, segmentName(n))).mtimeMs))
+    : undefined
+  let current = (segments.at(-1) ?? 0) + 1
+  let fd: number | undefined
+  let writes = 0
+  const gate = createWriteGate()
+
+  const append = (entry: JournalEntry) => {
+    if (fd === undefined) {
+      fd = openSync(join(p.dir, segmentName(current)), 'a', 0o600)
+      open.push(current)
+    }
+    writeSync(fd, `${JSON.stringify(entry)}\n`)
+    lastWriteAt = Date.now()
+    writes++
+  }
+
+  const removeSegmentsBefore = (end: number) => {
+    for (const n of open.filter((n) => n < end)) rmSync(join(p.dir, segmentName(n)), { force: true })
+    open.splice(0, open.length, ...open.filter((n) => n >= end))
+  }
+
+  const rotate = (): number => {
+    if (fd !== undefined) closeSync(fd)
+    fd = undefined
+    return ++current
+  }
+
+  const checkpoint = <T>(save: () => Promise<T>): Promise<T> =>
+    gate.exclusive(async () => {
+      const next = rotate()
+      const result = await save()
+      removeSegmentsBefore(next)
+      if (open.length === 0) lastWriteAt = undefined
+      return result
+    })
+
+  return {
+    wrap: (request) => async (method, params, readBody) => {
+      const kind = classifyNodeWrite(method)
+      if (kind === 'read') return request(method, params, readBody)
+      if (kind === 'barrier')
+        return checkpoint(async () => {
+          const result = await request(method, params, readBody)
+          writes++
+          await p.save()
+          return result
+        })
+      return gate.shared(async () => {
+        const result = await request(method, params, readBody)
+        const entry: JournalEntry = { seq: ++seq, method, params, kind }
+        if (kind === 'transaction') Object.assign(entry, await describeLanding(request, result))
+        append(entry)
+        return result
+      })
+    },
+    writeCount: () => writes,
+    checkpoint,
+    pending: readPending,
+    lastWriteAt: () => lastWriteAt,
+    clear: () => {
+      removeSegmentsBefore(rotate())
+      lastWriteAt = undefined
+    },
+    close: () => {
+      if (fd !== undefined) closeSync(fd)
+      fd = undefined
+    },
+  }
+}
+
+/** A segment's entries; a line that does not read (none should: each is one write) ends it. */
+function readSegment(path: string): JournalEntry[] {
+  const entries: JournalEntry[] = []
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line === '') continue
+    try {
+      entries.push(JSON.parse(line) as JournalEntry)
+    } catch {
+      break
+    }
+  }
+  return entries
+}

@@ -1,0 +1,165 @@
+import { readdirSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { classifyNodeWrite } from '../../../src/main/service/chain/journal/classifyNodeWrite'
+import { createWriteGate } from '../../../src/main/service/chain/journal/createWriteGate'
+import { type JournalEntry, openWriteJournal } from '../../../src/main/service/chain/journal/openWriteJournal'
+import { replayWrites } from '../../../src/main/service/chain/journal/replayWrites'
+import type { NodeRequest } from '../../../src/main/service/chain/node/nodeRpcError'
+import type { Logger } from '../../../src/main/service/log'
+import { makeTempDir } from '../../helpers/makeTempDir'
+
+const log = { warn: () => {}, info: () => {}, debug: () => {} } as unknown as Logger
+
+/** A node that mines every transaction at once in its own block and remembers every call. */
+function fakeNode(options: { present?: string[] } = {}) {
+  const calls: { method: string; params: unknown }[] = []
+  const mined = new Set(options.present ?? [])
+  let head = 10
+  const request: NodeRequest = async (method, params) => {
+    calls.push({ method, params })
+    const [first] = params as unknown[]
+    switch (method) {
+      case 'eth_sendRawTransaction':
+        head++
+        mined.add(`hash:${first}`)
+        return `hash:${first}`
+      case 'eth_getBlockByNumber':
+        return { number: `0x${head.toString(16)}`, timestamp: '0x64', transactions: [...mined].slice(-1) }
+      case 'eth_getTransactionByHash':
+        return mined.has(first as string) ? { hash: first } : null
+      case 'eth_getTransactionReceipt':
+        return mined.has(first as string) ? { transactionHash: first, blockNumber: '0x1' } : null
+      default:
+        return null
+    }
+  }
+  return { request, calls }
+}
+
+describe('classifyNodeWrite', () => {
+  it('tells transactions, replayable dev methods, barriers and reads apart', () => {
+    expect(classifyNodeWrite('eth_sendRawTransaction')).toBe('transaction')
+    expect(classifyNodeWrite('eth_sendTransaction')).toBe('transaction')
+    expect(classifyNodeWrite('anvil_setBalance')).toBe('replayable')
+    expect(classifyNodeWrite('evm_mine')).toBe('replayable')
+    expect(classifyNodeWrite('evm_increaseTime')).toBe('replayable')
+    expect(classifyNodeWrite('anvil_reset')).toBe('barrier')
+    expect(classifyNodeWrite('evm_revert')).toBe('barrier')
+    expect(classifyNodeWrite('anvil_dumpState')).toBe('read')
+    expect(classifyNodeWrite('evm_snapshot')).toBe('read')
+    expect(classifyNodeWrite('eth_call')).toBe('read')
+    expect(classifyNodeWrite('eth_getBalance')).toBe('read')
+  })
+})
+
+describe('createWriteGate', () => {
+  it('runs an exclusive section only once the shared ones in flight are done, and holds new ones until it ends', async () => {
+    const gate = createWriteGate()
+    const order: string[] = []
+    let release = () => {}
+    const first = gate.shared(async () => {
+      order.push('shared 1 starts')
+      await new Promise<void>((r) => {
+        release = r
+      })
+      order.push('shared 1 ends')
+    })
+    const exclusive = gate.exclusive(async () => {
+      order.push('exclusive')
+    })
+    await new Promise((r) => setTimeout(r, 5))
+    const second = gate.shared(async () => {
+      order.push('shared 2')
+    })
+    await new Promise((r) => setTimeout(r, 5))
+    expect(order).toEqual(['shared 1 starts'])
+    release()
+    await Promise.all([first, exclusive, second])
+    expect(order).toEqual(['shared 1 starts', 'shared 1 ends', 'exclusive', 'shared 2'])
+  })
+})
+
+describe('openWriteJournal', () => {
+  it('has a state-changing call on disk before its answer is returned, and a checkpoint drops what the save holds', async () => {
+    const dir = await makeTempDir('opstation-journal-')
+    const node = fakeNode()
+    const journal = openWriteJournal({ dir, save: async () => {} })
+    const request = journal.wrap(node.request)
+    await request('eth_getBalance', ['0x1', 'latest'])
+    expect(journal.pending()).toEqual([])
+    const hash = await request('eth_sendRawTransaction', ['0xaa'])
+    await request('anvil_setBalance', ['0x1', '0x10'])
+    // What another process reading the folder sees (the next start): both calls, the transaction with its block.
+    const reopened = openWriteJournal({ dir, save: async () => {} })
+    expect(reopened.pending().map((e) => [e.method, e.hash, e.block])).toEqual([
+      ['eth_sendRawTransaction', hash, 11],
+      ['anvil_setBalance', undefined, undefined],
+    ])
+    reopened.close()
+    await journal.checkpoint(async () => {})
+    expect(journal.pending()).toEqual([])
+    expect(readdirSync(dir)).toEqual([])
+    expect(journal.writeCount()).toBe(2)
+    journal.close()
+  })
+
+  it('saves the whole state right after a call that cannot be replayed (a reset), before answering it', async () => {
+    const dir = await makeTempDir('opstation-journal-')
+    const node = fakeNode()
+    const saved: number[] = []
+    const journal = openWriteJournal({ dir, save: async () => void saved.push(node.calls.length) })
+    const request = journal.wrap(node.request)
+    await request('anvil_setBalance', ['0x1', '0x10'])
+    await request('anvil_reset', [])
+    expect(saved).toEqual([2])
+    expect(journal.pending()).toEqual([])
+    journal.close()
+  })
+})
+
+describe('replayWrites', () => {
+  const tx = (seq: number, raw: string, block?: number, timestamp?: number): JournalEntry => ({
+    seq,
+    method: 'eth_sendRawTransaction',
+    params: [raw],
+    kind: 'transaction',
+    hash: `hash:${raw}`,
+    block,
+    timestamp,
+  })
+  const dev = (seq: number): JournalEntry => ({
+    seq,
+    method: 'anvil_setBalance',
+    params: ['0x1', `0x${seq}`],
+    kind: 'replayable',
+  })
+
+  it('skips what the state holds, replays the rest in block order at their timestamps', async () => {
+    const node = fakeNode({ present: ['hash:0x01'] })
+    const entries = [dev(1), tx(2, '0x01', 5, 50), dev(3), tx(5, '0x03', 7, 70), tx(4, '0x02', 6, 60)]
+    const result = await replayWrites({ request: node.request, entries, log })
+    expect(result).toEqual({ replayed: 3, alreadyThere: 2, failed: 0 })
+    const sent = node.calls
+      .filter((c) =>
+        ['eth_sendRawTransaction', 'anvil_setBalance', 'evm_setNextBlockTimestamp'].includes(c.method),
+      )
+      .map((c) => `${c.method}:${(c.params as unknown[])[0]}`)
+    expect(sent).toEqual([
+      'anvil_setBalance:0x1',
+      'evm_setNextBlockTimestamp:60',
+      'eth_sendRawTransaction:0x02',
+      'evm_setNextBlockTimestamp:70',
+      'eth_sendRawTransaction:0x03',
+    ])
+  })
+
+  it('replays every transaction the state lacks even when a later-journaled one is there (answered out of order)', async () => {
+    const node = fakeNode({ present: ['hash:0x02'] })
+    const entries = [tx(1, '0x02', 6), tx(2, '0x01', 5)]
+    const result = await replayWrites({ request: node.request, entries, log })
+    expect(result.replayed).toBe(1)
+    expect(node.calls.filter((c) => c.method === 'eth_sendRawTransaction').map((c) => c.params)).toEqual([
+      ['0x01'],
+    ])
+  })
+})
