@@ -187,7 +187,7 @@ test('the feed is pushed: with the event stream open it stops polling and shows 
 })
 
 test('the feed falls back to polling when the event stream is refused', async ({ page, service, api }) => {
-  await page.route('**/console/api/events?*', (route) =>
+  await page.route(/\/console\/api\/events(\?|$)/, (route) =>
     route.fulfill({ status: 503, contentType: 'text/plain', body: 'no stream here' }),
   )
   await page.goto(service.consoleUrl)

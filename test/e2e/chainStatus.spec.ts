@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { expect, screenshot, test } from './fixtures'
 
-/** The pid listening on the embedded anvil's port (a process this test's service started). */
-function findAnvilPid(rpcUrl: string): number {
-  const port = new URL(rpcUrl).port
-  const out = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' })
-  const pid = /pid=(\d+)/.exec(out)?.[1]
-  if (!pid) throw new Error(`no process listens on ${port}: ${out}`)
-  return Number(pid)
+/** The embedded anvil's pid, as this test's service recorded it in its data folder (rpcUrl is the service's). */
+function findAnvilPid(dataDir: string): number {
+  return Number(readFileSync(path.join(dataDir, 'chain', 'anvil.pid'), 'utf8'))
 }
 
 test('the sidebar follows a chain restart from pushed events (no status polling while the stream is open)', async ({
@@ -23,7 +20,7 @@ test('the sidebar follows a chain restart from pushed events (no status polling 
     if (request.url().endsWith('/console/api/status')) statusCalls.push(Date.now())
   })
 
-  process.kill(findAnvilPid(service.rpcUrl!), 'SIGKILL')
+  process.kill(findAnvilPid(service.dataDir), 'SIGKILL')
   await expect(status).toHaveAttribute('title', /^anvil restarted in \d+ ms$/, { timeout: 20_000 })
   await expect(status).toContainText('chain ready')
   // Every status read after the kill was caused by a pushed chain.status event, never by the 1 s / 5 s poll.
