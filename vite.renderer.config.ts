@@ -6,16 +6,23 @@ import { defineConfig } from 'vite'
 const root = fileURLToPath(new URL('.', import.meta.url))
 
 /**
- * The console (React renderer). Built into out/renderer and served by the service at /console/, both
- * in the Electron window and in any browser (headless mode). `electron.vite.config.ts` reuses it.
+ * The console (React renderer). Built into out/renderer-build, then published into out/renderer
+ * (scripts/publishConsole.mjs: a running service never serves a half-replaced console) and served by the service
+ * at /console/, both in the Electron window and in any browser (headless mode). Its asset URLs are absolute
+ * (/console/assets/…), so every client-side route loads, however deep. `electron.vite.config.ts` reuses it.
  */
 export const rendererConfig = {
   root: resolve(root, 'src/renderer'),
   base: '/console/',
   publicDir: false as const,
-  plugins: [react()],
+  plugins: [
+    react(),
+    // electron-vite sets base './' for a production renderer (a window that loads files); this console is served
+    // over HTTP at /console/, where a relative base breaks every nested route (…/policies/assets/… is a 404).
+    { name: 'opstation:console-base', enforce: 'post' as const, config: () => ({ base: '/console/' }) },
+  ],
   build: {
-    outDir: resolve(root, 'out/renderer'),
+    outDir: resolve(root, 'out/renderer-build'),
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: true,

@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { newestMtime } from './newestMtime.mjs'
+import { publishConsole } from './publishConsole.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const output = path.join(root, 'out', 'renderer', 'index.html')
@@ -39,7 +40,9 @@ export function buildConsoleIfStale() {
     process.stderr.write(
       'opstation: the console build failed; the service runs, /console/ will say it is not built\n',
     )
+    return
   }
+  publishConsole()
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) buildConsoleIfStale()

@@ -33,3 +33,34 @@ test('a client-side route loads the app shell directly', async ({ page, service 
   await expect(page.getByTestId('settings-page')).toBeVisible()
   await expect(page.getByTestId('setting-data-dir')).toContainText(service.dataDir)
 })
+
+test('deep console URLs load and reload: a dApp tab (its apiKey holds a dot) and an activity record', async ({
+  page,
+  service,
+  api,
+}) => {
+  const created = await api.rest<{ apiKey: string }>('POST', '/api/v2/public/sdk/paymaster', {
+    name: 'deep-link',
+    type: 'HYBRID',
+    chainId: service.chainId,
+    version: '1',
+  })
+  const apiKey = created.body.data!.apiKey
+  const failed: string[] = []
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+  })
+  await page.goto(`${service.consoleUrl}paymasters/${encodeURIComponent(apiKey)}/policies`)
+  await expect(page.getByTestId('paymaster-page')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'deep-link' })).toBeVisible()
+  await page.reload()
+  await expect(page.getByTestId('paymaster-page')).toBeVisible()
+  // The dApp's own page: its last segment is the apiKey, whose dot reads like a file extension.
+  await page.goto(`${service.consoleUrl}paymasters/${encodeURIComponent(apiKey)}`)
+  await expect(page.getByTestId('paymaster-page')).toBeVisible()
+  await page.goto(`${service.consoleUrl}activity/op:0x${'ab'.repeat(32)}`)
+  await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
+  await page.reload()
+  await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
+  expect(failed.filter((line) => /\/console\/(assets|[^/]*\.\w+$)/.test(line))).toEqual([])
+})

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
 import { UnauthorizedError } from '../errors'
@@ -13,6 +13,20 @@ export type ConsoleRoutesOptions = {
   getServiceInfo: () => ServiceInfo
   session: ConsoleSession
 }
+
+/** What the console's build holds besides its client-side routes. */
+const STATIC_EXTENSIONS = new Set([
+  '.html',
+  '.js',
+  '.css',
+  '.map',
+  '.svg',
+  '.png',
+  '.ico',
+  '.json',
+  '.txt',
+  '.woff2',
+])
 
 const LoginBody = z.object({ token: z.string().min(1).max(512) })
 
@@ -38,7 +52,6 @@ export async function registerConsoleRoutes(
   options: ConsoleRoutesOptions,
 ): Promise<void> {
   const { consoleDir, session } = options
-  const built = existsSync(path.join(consoleDir, 'index.html'))
 
   // The login URL: a valid token starts a session; the redirect drops it from the address bar and history.
   app.addHook('onRequest', (request, reply, done) => {
@@ -70,37 +83,55 @@ export async function registerConsoleRoutes(
     return options.getServiceInfo()
   })
 
-  if (built) {
-    await app.register(fastifyStatic, {
-      root: consoleDir,
-      prefix: '/console/',
-      index: ['index.html'],
-      wildcard: false,
-      setHeaders: (res, filePath) => {
-        if (filePath.endsWith('.html')) {
-          res.setHeader('Content-Security-Policy', CSP)
-          res.setHeader('Cache-Control', 'no-cache')
-        }
-        res.setHeader('X-Frame-Options', 'DENY')
-        res.setHeader('X-Content-Type-Options', 'nosniff')
-      },
-    })
-    // Client-side routes (/console/activity …) load the app shell.
-    app.get('/console/*', async (request, reply) => {
-      if (request.url.startsWith('/console/api/') || path.extname(request.url.split('?')[0] ?? '') !== '') {
-        return reply.code(404).send({ statusCode: 404, message: `Not found: ${request.url}` })
-      }
+  // Files are looked up per request, never listed at start: a console built (or rebuilt, with new asset names)
+  // while the service runs is served at once. scripts/publishConsole.mjs replaces a build so that index.html and
+  // the assets it names are always there together.
+  await app.register(fastifyStatic, { root: consoleDir, serve: false })
+  const securityHeaders = (reply: FastifyReply, html: boolean) => {
+    if (html) {
       reply.header('Content-Security-Policy', CSP)
-      return reply.sendFile('index.html')
-    })
-  } else {
-    app.get('/console/', async (_request, reply) =>
-      reply
+      reply.header('Cache-Control', 'no-cache')
+    }
+    reply.header('X-Frame-Options', 'DENY')
+    reply.header('X-Content-Type-Options', 'nosniff')
+  }
+  const serveConsole = async (request: FastifyRequest, reply: FastifyReply) => {
+    const file = readConsolePath(request.url)
+    if (file === undefined)
+      return reply.code(400).send({ statusCode: 400, message: `Malformed URL: ${request.url}` })
+    if (file.startsWith('api/'))
+      return reply.code(404).send({ statusCode: 404, message: `Not found: ${request.url}` })
+    if (!existsSync(path.join(consoleDir, 'index.html')))
+      return reply
         .code(503)
         .type('text/plain')
         .send(
           'The console is not built. Run `npm run build:renderer` (or `npm run build`) and reload this page.',
-        ),
-    )
+        )
+    // A file (assets/index-<hash>.js, favicon.svg); anything else is a client-side route (/console/activity/…,
+    // /console/paymasters/<apiKey with a dot>/policies), however deep: it loads the app shell, whose asset URLs are
+    // absolute (/console/assets/…).
+    if (file.startsWith('assets/') || STATIC_EXTENSIONS.has(path.extname(file).toLowerCase())) {
+      if (
+        file.split('/').some((part) => part === '..' || part.startsWith('.')) ||
+        !existsSync(path.join(consoleDir, file))
+      )
+        return reply.code(404).send({ statusCode: 404, message: `Not found: ${request.url}` })
+      securityHeaders(reply, file.endsWith('.html'))
+      return reply.sendFile(file)
+    }
+    securityHeaders(reply, true)
+    return reply.sendFile('index.html')
+  }
+  app.get('/console/', serveConsole)
+  app.get('/console/*', serveConsole)
+}
+
+/** The path under /console/ a request names, decoded; undefined for a malformed percent-encoding. */
+function readConsolePath(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url, 'http://console.invalid').pathname).slice('/console/'.length)
+  } catch {
+    return undefined
   }
 }
