@@ -6,6 +6,8 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildConsoleIfStale } from './buildConsoleIfStale.mjs'
+import { publishConsole } from './publishConsole.mjs'
+import { stopWhenParentExits } from './stopWhenParentExits.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -31,6 +33,8 @@ function findElectron() {
 function run(command, commandArgs) {
   const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit' })
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+  // npm stopped: the app (or headless service) stops as if signalled directly; this process exits with it.
+  stopWhenParentExits(() => child.kill('SIGTERM'))
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)))
 }
 
@@ -46,6 +50,7 @@ if (electron.ok) {
     },
   )
   if (built.status !== 0) process.exit(built.status ?? 1)
+  publishConsole()
   run(electron.binary, [root, ...args])
 } else {
   process.stderr.write(
