@@ -19,12 +19,16 @@
  *
  * Coinbase Smart Wallet v1: the mainnet broadcast of coinbase/smart-wallet (MIT), `broadcast/DeployFactory.s.sol/1/`.
  * Biconomy MEE 2.0.0 (Nexus 1.2.0): build artifacts of bcnmy/nexus and bcnmy/mee-contracts (MIT), see BICONOMY_MEE.
+ * Alchemy Modular Account v1 and v2: the mainnet broadcasts of alchemyplatform/modular-account (GPL-3.0-or-later),
+ * see ALCHEMY_MODULAR_ACCOUNT.
  *
- * Usage: node scripts/record-account-zoo.mjs <permissionless.js git dir or checkout> <coinbase/smart-wallet git dir or checkout>
+ * Usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus>
+ *   <bcnmy/mee-contracts> <alchemyplatform/modular-account> (git dirs or checkouts)
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
@@ -113,6 +117,84 @@ const BICONOMY_MEE_ROWS = () =>
   BICONOMY_MEE.map(([constant, , , , , , name, address]) => [
     constant,
     'nexus',
+    'create2Deployer',
+    [[name, address]],
+  ])
+
+/**
+ * Alchemy's Modular Account v1 (ERC-6900 v0.7: what account-kit's createMultiOwnerModularAccount uses) and v2 (what
+ * createModularAccountV2 uses by default: the semi-modular account whose owner is in its proxy's bytecode), from the
+ * mainnet broadcasts of alchemyplatform/modular-account (GPL-3.0-or-later): each is one transaction to the CREATE2
+ * deployer, calldata = salt ‖ creation code ‖ constructor arguments, taken as broadcast. v1 at the v1.0.x branch
+ * (tag v1.0.1): UpgradeableModularAccount(EntryPoint v0.6), MultiOwnerPlugin, MultiOwnerModularAccountFactory(owner,
+ * plugin, implementation, manifest hash, EntryPoint v0.6), SessionKeyPlugin v1.0.1. v2 at the commit that added its
+ * broadcasts: SemiModularAccountBytecode(EntryPoint v0.7, ExecutionInstallDelegate) and AccountFactory(EntryPoint
+ * v0.7, ModularAccount, SemiModularAccountBytecode, SingleSignerValidationModule, WebAuthnValidationModule, owner);
+ * the other v2 contracts the factory names serve modes account-kit does not use by default.
+ * [constant, commit, broadcast file, contract name in it, zoo name, address]
+ */
+const ALCHEMY_MODULAR_ACCOUNT = [
+  [
+    'ALCHEMY_MA_V1_IMPLEMENTATION',
+    '1ceb7935b3d8642283f0dc8fd0a7a7f00132be9d',
+    'broadcast/Deploy.s.sol/1/run-1707343636.json',
+    'UpgradeableModularAccount',
+    'modularAccountV1',
+    '0x0046000000000151008789797b54fdb500E2a61e',
+  ],
+  [
+    'ALCHEMY_MA_V1_MULTI_OWNER_PLUGIN',
+    '1ceb7935b3d8642283f0dc8fd0a7a7f00132be9d',
+    'broadcast/Deploy.s.sol/1/run-1707343636.json',
+    'MultiOwnerPlugin',
+    'multiOwnerPluginV1',
+    '0xcE0000007B008F50d762D155002600004cD6c647',
+  ],
+  [
+    'ALCHEMY_MA_V1_FACTORY',
+    '1ceb7935b3d8642283f0dc8fd0a7a7f00132be9d',
+    'broadcast/Deploy.s.sol/1/run-1707343636.json',
+    'MultiOwnerModularAccountFactory',
+    'multiOwnerModularAccountFactoryV1',
+    '0x000000e92D78D90000007F0082006FDA09BD5f11',
+  ],
+  [
+    'ALCHEMY_MA_V1_SESSION_KEY_PLUGIN',
+    '1ceb7935b3d8642283f0dc8fd0a7a7f00132be9d',
+    'broadcast/Deploy.s.sol/1/run-1708463498.json',
+    'SessionKeyPlugin',
+    'sessionKeyPluginV1',
+    '0x0000003E0000a96de4058e1E02a62FaaeCf23d8d',
+  ],
+  [
+    'ALCHEMY_MA_V2_SMA_BYTECODE',
+    'd1fec4f76ddadbbe410a47cb8cf459ff016fb9cd',
+    'broadcast/DeployAccounts.s.sol/1/run-1734488816.json',
+    'SemiModularAccountBytecode',
+    'semiModularAccountBytecodeV2',
+    '0x000000000000c5A9089039570Dd36455b5C07383',
+  ],
+  [
+    'ALCHEMY_MA_V2_FACTORY',
+    'd1fec4f76ddadbbe410a47cb8cf459ff016fb9cd',
+    'broadcast/DeployFactory.s.sol/1/run-1734488899.json',
+    'AccountFactory',
+    'modularAccountV2Factory',
+    '0x00000000000017c61b5bEe81050EC8eFc9c6fecd',
+  ],
+]
+
+/** The release each commit's broadcasts deployed. */
+const ALCHEMY_VERSIONS = {
+  '1ceb7935b3d8642283f0dc8fd0a7a7f00132be9d':
+    'v1.0.1 (branch v1.0.x; SessionKeyPlugin v1.0.1, the rest v1.0.0)',
+  d1fec4f76ddadbbe410a47cb8cf459ff016fb9cd: 'v2.0.0',
+}
+
+const ALCHEMY_MODULAR_ACCOUNT_ROWS = () =>
+  ALCHEMY_MODULAR_ACCOUNT.map(([constant, , , , name, address]) => [
+    constant,
+    'alchemy',
     'create2Deployer',
     [[name, address]],
   ])
@@ -440,6 +522,8 @@ const DEPLOYMENTS = [
     'biconomyDeployer',
     [['nexusK1ValidatorFactory', '0x00000bb19a3579F4D779215dEf97AFbd0e30DB55']],
   ],
+  // Alchemy Modular Account v1 and v2 (ALCHEMY_MODULAR_ACCOUNT above), for account-kit.
+  ...ALCHEMY_MODULAR_ACCOUNT_ROWS(),
 ]
 
 /**
@@ -515,6 +599,46 @@ function readCoinbaseBroadcast(source) {
   return { rev, constants: Object.fromEntries(COINBASE_CONSTANTS.map((name, i) => [name, inputs[i]])) }
 }
 
+/**
+ * Reads a file of a repository at a commit: from its git directory, or, where the commit is not there (a snapshot
+ * older than the commit), from the same path under the directory given (a checkout at that commit). The bytes are
+ * checked all the same: each deployment must create its contract at the recorded address (CREATE2: the hash of the
+ * creation code and arguments).
+ */
+function readAt(source, commit, path) {
+  const isGit = existsSync(join(source, 'HEAD')) || existsSync(join(source, '.git'))
+  if (isGit) {
+    try {
+      return gitOf(source)('show', `${commit}:${path}`)
+    } catch {
+      // not in this clone: read the checkout below
+    }
+  }
+  const file = join(source, path)
+  if (!existsSync(file)) throw new Error(`${path} at ${commit}: not in ${source}`)
+  return readFileSync(file, 'utf8')
+}
+
+function readAlchemyBroadcasts(source) {
+  const constants = {}
+  const commits = new Set()
+  for (const [constant, commit, path, contractName, , address] of ALCHEMY_MODULAR_ACCOUNT) {
+    const run = JSON.parse(readAt(source, commit, path))
+    const tx = run.transactions.find(
+      (t) =>
+        t.transactionType === 'CREATE2' &&
+        t.contractName === contractName &&
+        t.contractAddress.toLowerCase() === address.toLowerCase(),
+    )
+    if (!tx) throw new Error(`${path}: no CREATE2 of ${contractName} at ${address}`)
+    if (tx.transaction.to.toLowerCase() !== DEPLOYERS.create2Deployer.toLowerCase())
+      throw new Error(`${path}: ${contractName} was not sent to the CREATE2 deployer`)
+    constants[constant] = tx.transaction.input ?? tx.transaction.data
+    commits.add(commit)
+  }
+  return { constants, commits: [...commits] }
+}
+
 function readSource(source, commit) {
   const git = gitOf(source)
   const rev = commit ?? git('rev-parse', 'HEAD').trim()
@@ -537,27 +661,47 @@ function anvilBinary() {
   throw new Error(`anvil not found in ${dir}`)
 }
 
-async function startAnvil(chainId, port) {
-  const child = spawn(anvilBinary(), ['--port', String(port), '--chain-id', String(chainId), '--silent'], {
-    stdio: 'ignore',
+/** A port nothing listens on now (a fixed one could be another anvil's, which the replay would then write to). */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolvePort(port))
+    })
+  })
+}
+
+async function startAnvil(chainId) {
+  const port = await freePort()
+  const child = spawn(
+    anvilBinary(),
+    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'],
+    { stdio: 'ignore' },
+  )
+  let exited = false
+  child.once('exit', () => {
+    exited = true
   })
   const url = `http://127.0.0.1:${port}`
   const client = createPublicClient({ transport: http(url) })
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 100 && !exited; i++) {
     try {
-      await client.getChainId()
+      if ((await client.getChainId()) !== chainId) break
+      if (exited) break
       return { child, url, client }
     } catch {
       await new Promise((r) => setTimeout(r, 100))
     }
   }
   child.kill()
-  throw new Error('anvil did not start')
+  throw new Error(`anvil did not start on port ${port}`)
 }
 
 /** Replays the deployments on a fresh anvil; returns address → code hash of every contract named. */
-async function replay(chainId, port, constants) {
-  const { child, url, client } = await startAnvil(chainId, port)
+async function replay(chainId, constants) {
+  const { child, url, client } = await startAnvil(chainId)
   try {
     const test = createTestClient({ mode: 'anvil', transport: http(url) })
     for (const [name, constant] of ETCHED)
@@ -644,10 +788,10 @@ const SYSTEM_CONTRACTS = new Set([
 
 const toWord = (hex) => `0x${BigInt(hex).toString(16).padStart(64, '0')}`
 
-const [source, coinbaseSource, nexusSource, meeSource] = process.argv.slice(2)
-if (!source || !coinbaseSource || !nexusSource || !meeSource) {
+const [source, coinbaseSource, nexusSource, meeSource, alchemySource] = process.argv.slice(2)
+if (!source || !coinbaseSource || !nexusSource || !meeSource || !alchemySource) {
   console.error(
-    'usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus> <bcnmy/mee-contracts> (git dirs or checkouts)',
+    'usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus> <bcnmy/mee-contracts> <alchemyplatform/modular-account> (git dirs or checkouts)',
   )
   process.exit(2)
 }
@@ -658,12 +802,19 @@ const biconomy = readBiconomyArtifacts({
   'bcnmy/mee-contracts': resolve(meeSource),
 })
 const etherspotV1 = readEtherspotV1(resolve(source))
-const constants = { ...permissionlessConstants, ...etherspotV1, ...coinbase.constants, ...biconomy.constants }
+const alchemy = readAlchemyBroadcasts(resolve(alchemySource))
+const constants = {
+  ...permissionlessConstants,
+  ...etherspotV1,
+  ...coinbase.constants,
+  ...biconomy.constants,
+  ...alchemy.constants,
+}
 for (const name of [...DEPLOYMENTS.map((d) => d[0]), ...ETCHED.map((e) => e[1]), ...PREREQUISITES]) {
   if (!constants[name]) throw new Error(`constant ${name} not found in ${CONSTANTS_DIR}`)
 }
 const byChain = {}
-for (const [i, chainId] of CHAIN_IDS.entries()) byChain[chainId] = await replay(chainId, 18545 + i, constants)
+for (const chainId of CHAIN_IDS) byChain[chainId] = await replay(chainId, constants)
 
 /** What a deployment leaves on chain: the same for every chain id ('*'), or per chain id. */
 function stateByChain(constant) {
@@ -703,6 +854,9 @@ const header = `// Generated by scripts/record-account-zoo.mjs. Do not edit; re-
 // https://github.com/pimlicolabs/permissionless.js/blob/${ETHERSPOT_V1.commit}/${CONSTANTS_DIR}/accounts/etherspot.ts (Etherspot v1, same licence)
 // https://github.com/coinbase/smart-wallet/blob/${coinbase.rev}/${COINBASE_BROADCAST} (MIT licence, Coinbase)
 // https://github.com/bcnmy/nexus and https://github.com/bcnmy/mee-contracts build artifacts (MIT licence, Biconomy), commits in zooSources
+// https://github.com/alchemyplatform/modular-account mainnet broadcasts (GPL-3.0-or-later, Alchemy Insights, Inc.), commits in zooSources:
+// each contract's creation code as Alchemy broadcast it, deployed as a separate program on the local chain; its source
+// is public at those commits.
 `
 const body = `
 export const zooSources = ${JSON.stringify(
@@ -723,6 +877,13 @@ export const zooSources = ${JSON.stringify(
         licence: 'MIT',
       })),
     ),
+    ...alchemy.commits.map((commit) => ({
+      repository: 'alchemyplatform/modular-account',
+      commit,
+      version: ALCHEMY_VERSIONS[commit],
+      path: 'broadcast/',
+      licence: 'GPL-3.0-or-later',
+    })),
   ],
   null,
   2,

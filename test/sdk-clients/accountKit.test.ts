@@ -1,5 +1,9 @@
-import { erc7677Middleware, LocalAccountSigner, split } from '@aa-sdk/core'
-import { createLightAccountClient } from '@account-kit/smart-contracts'
+import { erc7677Middleware, LocalAccountSigner, split, type UserOperationReceipt } from '@aa-sdk/core'
+import {
+  createLightAccountClient,
+  createModularAccountV2Client,
+  createMultiOwnerModularAccountClient,
+} from '@account-kit/smart-contracts'
 import { type Address, defineChain, type Hex, http, parseAbi, parseEther, zeroAddress } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
@@ -24,25 +28,58 @@ const bundlerMethods = [
 ]
 const paymasterMethods = ['pm_getPaymasterStubData', 'pm_getPaymasterData']
 
-type LightAccountCase = {
-  account: 'LightAccount 1.1.0' | 'LightAccount 2.0.0'
-  version: 'v1.1.0' | 'v2.0.0'
+/** What a test passes to each account-kit client factory: the local chain, its transport, a fresh local owner key. */
+type ClientParameters = ReturnType<typeof clientParameters>
+
+type AccountKitCase = {
+  account: 'LightAccount 1.1.0' | 'LightAccount 2.0.0' | 'Modular Account v1' | 'Modular Account v2'
+  /** The account-kit function that builds the client. */
+  clientFunction: string
   entryPoint: '0.6' | '0.7'
   /** How Activity names the account's type (as for permissionless' LightAccount). */
   type: string
+  create: (parameters: ClientParameters) => Promise<AccountKitClient>
 }
 
-const lightAccounts: LightAccountCase[] = [
-  { account: 'LightAccount 1.1.0', version: 'v1.1.0', entryPoint: '0.6', type: 'LightAccount v1.1.0' },
-  { account: 'LightAccount 2.0.0', version: 'v2.0.0', entryPoint: '0.7', type: 'LightAccount v2.0.0' },
+const accountKitCases: AccountKitCase[] = [
+  {
+    account: 'LightAccount 1.1.0',
+    clientFunction: 'createLightAccountClient',
+    entryPoint: '0.6',
+    type: 'LightAccount v1.1.0',
+    create: (parameters) => createLightAccountClient({ ...parameters, version: 'v1.1.0' }),
+  },
+  {
+    account: 'LightAccount 2.0.0',
+    clientFunction: 'createLightAccountClient',
+    entryPoint: '0.7',
+    type: 'LightAccount v2.0.0',
+    create: (parameters) => createLightAccountClient({ ...parameters, version: 'v2.0.0' }),
+  },
+  {
+    // Its defaults: the MultiOwnerModularAccountFactory and the MultiOwnerPlugin of Modular Account v1.0.
+    account: 'Modular Account v1',
+    clientFunction: 'createMultiOwnerModularAccountClient',
+    entryPoint: '0.6',
+    type: 'Modular Account v1',
+    create: (parameters) => createMultiOwnerModularAccountClient(parameters),
+  },
+  {
+    // Its default mode: the semi-modular account of Modular Account v2.0.0 (its owner in the proxy's bytecode).
+    account: 'Modular Account v2',
+    clientFunction: 'createModularAccountV2Client',
+    entryPoint: '0.7',
+    type: 'Modular Account v2',
+    create: (parameters) => createModularAccountV2Client(parameters),
+  },
 ]
 
 /**
- * A LightAccount client as a dApp builds one with a non-Alchemy bundler and paymaster: the local chain, a split
- * transport (bundler methods to the bundler URL, ERC-7677 methods to the dApp's paymaster URL, the rest to the
- * chain's RPC), a fresh local owner key, and `erc7677Middleware` when sponsored.
+ * What a dApp gives account-kit for a non-Alchemy bundler and paymaster: the local chain, a split transport (bundler
+ * methods to the bundler URL, ERC-7677 methods to the dApp's paymaster URL, the rest to the chain's RPC), a fresh
+ * local owner key, and `erc7677Middleware` when sponsored.
  */
-function createLightClient(version: LightAccountCase['version'], sponsored: boolean) {
+function clientParameters(sponsored: boolean) {
   const info = setup.service.info()
   const rpcUrl = info.rpcUrl!
   const chain = defineChain({
@@ -58,19 +95,24 @@ function createLightClient(version: LightAccountCase['version'], sponsored: bool
     ],
     fallback: http(rpcUrl),
   })
-  return createLightAccountClient({
+  return {
     chain,
     transport,
     signer: LocalAccountSigner.privateKeyToAccountSigner(generatePrivateKey()),
-    version,
     ...(sponsored ? erc7677Middleware() : {}),
-  })
+  }
 }
 
-type LightClient = Awaited<ReturnType<typeof createLightClient>>
+/** What the tests use of an account-kit client (each factory returns its own client type). */
+type AccountKitClient = {
+  account: { address: Address; getEntryPoint(): { address: Address } }
+  sendUserOperation(args: { uo: { target: Address; data: Hex }[] }): Promise<{ hash: Hex }>
+  waitForUserOperationTransaction(args: { hash: Hex }): Promise<Hex>
+  getUserOperationReceipt(hash: Hex): Promise<UserOperationReceipt | null>
+}
 
 /** Sends the calls with account-kit's sendUserOperation, waits with waitForUserOperationTransaction, and returns the bundler's receipt. */
-async function sendCalls(accountClient: LightClient, calls: { to: Address; data: Hex }[]) {
+async function sendCalls(accountClient: AccountKitClient, calls: { to: Address; data: Hex }[]) {
   const { hash } = await accountClient.sendUserOperation({
     uo: calls.map(({ to, data }) => ({ target: to, data })),
   })
@@ -81,8 +123,8 @@ async function sendCalls(accountClient: LightClient, calls: { to: Address; data:
 }
 
 /** Deploys the account with a sponsored mint, and checks it on chain. */
-async function expectSponsoredLightMint(version: LightAccountCase['version']) {
-  const accountClient = await createLightClient(version, true)
+async function expectSponsoredMint(create: AccountKitCase['create']) {
+  const accountClient = await create(clientParameters(true))
   const address = accountClient.account.address
   const chain = publicClientOf(setup.service)
   expect(await chain.getCode({ address })).toBeUndefined()
@@ -98,8 +140,8 @@ async function expectSponsoredLightMint(version: LightAccountCase['version']) {
 }
 
 /** Deploys the account with a self-paid batch of two mints, and checks it on chain. */
-async function expectSelfPaidLightMint(version: LightAccountCase['version']) {
-  const accountClient = await createLightClient(version, false)
+async function expectSelfPaidMint(create: AccountKitCase['create']) {
+  const accountClient = await create(clientParameters(false))
   const address = accountClient.account.address
   await fundEth(setup.service.chain!, address, funding)
   const alice = randomAddress()
@@ -120,18 +162,18 @@ async function expectSelfPaidLightMint(version: LightAccountCase['version']) {
   expect(balance + deposit).toBe(funding - BigInt(receipt.actualGasCost))
 }
 
-describe.each(lightAccounts)(
-  "account-kit's createLightAccountClient, $account (EntryPoint $entryPoint)",
-  ({ account, version, entryPoint, type }) => {
+describe.each(accountKitCases)(
+  "account-kit's $clientFunction, $account (EntryPoint $entryPoint)",
+  ({ account, entryPoint, type, create }) => {
     it('deploys the account and calls a contract, sponsored through erc7677Middleware, and Activity names it', async (context) => {
       proveClientCell(context, { client, account, entryPoint, payment: 'sponsored' })
-      const { hash } = await expectSponsoredLightMint(version)
+      const { hash } = await expectSponsoredMint(create)
       expect(await accountTypeOf(setup, hash)).toBe(type)
     })
 
     it('deploys the account with a batch of two calls, paying for its own gas', async (context) => {
       proveClientCell(context, { client, account, entryPoint, payment: 'self-paid' })
-      await expectSelfPaidLightMint(version)
+      await expectSelfPaidMint(create)
     })
   },
 )

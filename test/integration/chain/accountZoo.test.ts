@@ -44,6 +44,14 @@ describe('the account zoo on the embedded chain', () => {
     expect(getZooAddress('nexusV1_2Implementation')).toBe('0x000000004F43C49e93C970E84001853a70923B03')
     expect(getZooAddress('nexusV1_2Bootstrap')).toBe('0x00000000D3254452a909E4eeD47455Af7E27C289')
     expect(getZooAddress('nexusK1MeeValidator')).toBe('0x00000000d12897DDAdC2044614A9677B191A2d95')
+    // account-kit's defaults: createMultiOwnerModularAccount (v1) and createModularAccountV2 (semi-modular, v2).
+    expect(getZooAddress('multiOwnerModularAccountFactoryV1')).toBe(
+      '0x000000e92D78D90000007F0082006FDA09BD5f11',
+    )
+    expect(getZooAddress('multiOwnerPluginV1')).toBe('0xcE0000007B008F50d762D155002600004cD6c647')
+    expect(getZooAddress('sessionKeyPluginV1')).toBe('0x0000003E0000a96de4058e1E02a62FaaeCf23d8d')
+    expect(getZooAddress('modularAccountV2Factory')).toBe('0x00000000000017c61b5bEe81050EC8eFc9c6fecd')
+    expect(getZooAddress('semiModularAccountBytecodeV2')).toBe('0x000000000000c5A9089039570Dd36455b5C07383')
   })
 
   it('stakes the factories their operators stake on mainnet (1 ETH, one day), on their EntryPoint', async () => {

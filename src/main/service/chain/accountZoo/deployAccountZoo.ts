@@ -36,9 +36,10 @@ export type DeployAccountZooReturnType = { missing: string[]; mismatched: string
 type ZooContract = ZooDeployment['contracts'][number]
 
 /**
- * Deploys the smart accounts' contracts (Safe, Kernel, LightAccount, Trust, Etherspot, thirdweb, Nexus) at their
- * canonical addresses by replaying their recorded deployments (`zooDeployments.ts`), idempotently: what is in place
- * with its code hash is kept, what is missing is deployed where the node allows it, the rest is reported. On dev
+ * Deploys the smart accounts' contracts (Safe, Kernel, LightAccount, Trust, Etherspot, thirdweb, Nexus, Coinbase,
+ * Alchemy's Modular Account) at their canonical addresses by replaying their recorded deployments
+ * (`zooDeployments.ts`), idempotently: what is in place with its code hash is kept, what is missing is deployed where
+ * the node allows it, the rest is reported. On dev
  * nodes it then recreates the state their operators gave them on mainnet (Kernel's allow-lists, factory stakes).
  */
 export async function deployAccountZoo(p: DeployAccountZooParameters): Promise<DeployAccountZooReturnType> {

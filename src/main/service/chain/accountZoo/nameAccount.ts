@@ -39,6 +39,8 @@ function getAccountNames(): AccountNames {
     [zoo('nexusK1ValidatorFactory'), 'Nexus 1.0'],
     [zoo('coinbaseSmartWalletFactoryV1'), 'Coinbase Smart Wallet v1'],
     [zoo('nexusV1_2AccountFactory'), 'Nexus 1.2'],
+    [zoo('multiOwnerModularAccountFactoryV1'), 'Modular Account v1'],
+    [zoo('modularAccountV2Factory'), 'Modular Account v2'],
   ])
   const byImplementation = new Map<string, string>([
     [firstCreatedBy(canonicalAddresses.simpleAccountFactory).toLowerCase(), 'SimpleAccount v0.6'],
@@ -62,6 +64,8 @@ function getAccountNames(): AccountNames {
     [zoo('nexusImplementation'), 'Nexus 1.0'],
     [zoo('coinbaseSmartWalletV1'), 'Coinbase Smart Wallet v1'],
     [zoo('nexusV1_2Implementation'), 'Nexus 1.2'],
+    [zoo('modularAccountV1'), 'Modular Account v1'],
+    [zoo('semiModularAccountBytecodeV2'), 'Modular Account v2'],
     [firstCreatedBy(getZooAddress('thirdwebFactoryV06')).toLowerCase(), 'thirdweb'],
     [firstCreatedBy(getZooAddress('thirdwebFactoryV07')).toLowerCase(), 'thirdweb'],
   ])

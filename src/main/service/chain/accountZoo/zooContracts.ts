@@ -14,6 +14,7 @@ export type ZooAccountFamily =
   | 'thirdweb'
   | 'nexus'
   | 'coinbase'
+  | 'alchemy'
 
 /** The deployer each deployment is sent to. */
 export function getZooDeployerAddress(deployer: ZooDeployment['deployer']): Address {

@@ -67,4 +67,8 @@ export const zooStakes: readonly ZooStake[] = [
   { factory: 'thirdwebFactoryV07', entryPoint: canonicalAddresses.entryPointV07 },
   { factory: 'nexusK1ValidatorFactory', entryPoint: canonicalAddresses.entryPointV07 },
   { factory: 'nexusV1_2AccountFactory', entryPoint: canonicalAddresses.entryPointV07 },
+  // Alchemy's: v1's initializes the account's MultiOwnerPlugin, storage associated with the account in another
+  // contract, which ERC-7562 allows during deployment only with a staked factory [STO-022].
+  { factory: 'multiOwnerModularAccountFactoryV1', entryPoint: canonicalAddresses.entryPoint },
+  { factory: 'modularAccountV2Factory', entryPoint: canonicalAddresses.entryPointV07 },
 ]
