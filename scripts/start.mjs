@@ -12,18 +12,19 @@ import { stopWhenParentExits } from './stopWhenParentExits.mjs'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 
+const NOT_INSTALLED =
+  'the Electron binary is not installed (installs skip its download; with network access, fetch it once with `node node_modules/electron/install.js`)'
+
 function findElectron() {
   let binary
   try {
     binary = createRequire(import.meta.url)('electron')
-  } catch (err) {
-    return {
-      ok: false,
-      reason: `the Electron binary is not installed (${String(err.message).split('\n')[0]})`,
-    }
+  } catch {
+    // Electron's own message says to delete node_modules/electron and reinstall, which cannot help here: installs
+    // skip download scripts (.npmrc ignore-scripts=true).
+    return { ok: false, reason: NOT_INSTALLED }
   }
-  if (typeof binary !== 'string' || !existsSync(binary))
-    return { ok: false, reason: 'the Electron binary is not installed' }
+  if (typeof binary !== 'string' || !existsSync(binary)) return { ok: false, reason: NOT_INSTALLED }
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     return { ok: false, reason: 'there is no display (DISPLAY/WAYLAND_DISPLAY unset)' }
   }

@@ -35,29 +35,60 @@ export class UsageError extends Error {
   override name = 'UsageError'
 }
 
+const SERVE_OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'rpc-url': { type: 'string' },
+  'chain-id': { type: 'string' },
+  'block-time': { type: 'string' },
+  'anvil-path': { type: 'string' },
+  'no-chain': { type: 'boolean' },
+  unsafe: { type: 'boolean' },
+  'bundling-mode': { type: 'string' },
+  'webhook-timeout': { type: 'string' },
+  'log-level': { type: 'string' },
+  'reset-store': { type: 'boolean' },
+} as const
+
+/**
+ * `--port -5` as `--port=-5`: a value that starts with a dash would otherwise read as an option ("argument is
+ * ambiguous"); written this way it reaches the option's own check and its message.
+ */
+function attachDashedValues(args: string[]): string[] {
+  const out: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i]?.startsWith('--') ? args[i]?.slice(2) : undefined
+    const next = args[i + 1]
+    const option = name ? SERVE_OPTIONS[name as keyof typeof SERVE_OPTIONS] : undefined
+    if (option?.type === 'string' && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${args[i]}=${next}`)
+      i++
+    } else out.push(args[i] as string)
+  }
+  return out
+}
+
+/**
+ * Flags npm took for itself: `npm start --port 0` (without `--`) sets npm's own `port` config, and only what
+ * remains reaches Opstation. Returns the first such flag, read from npm's environment.
+ */
+export function findFlagNpmTook(env = process.env): string | undefined {
+  if (!env.npm_lifecycle_event) return undefined
+  return Object.keys(SERVE_OPTIONS).find(
+    (name) => env[`npm_config_${name.replaceAll('-', '_')}`] !== undefined,
+  )
+}
+
 /** Turns argv (after the command) into a service config. Throws UsageError with a one-line message. */
 export function parseServeArgs(args: string[], env = process.env): ServiceConfigInput {
   let values: ReturnType<typeof parse>['values']
   function parse() {
     return parseArgs({
-      args,
+      args: attachDashedValues(args),
       strict: true,
       allowPositionals: false,
-      options: {
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'data-dir': { type: 'string' },
-        'rpc-url': { type: 'string' },
-        'chain-id': { type: 'string' },
-        'block-time': { type: 'string' },
-        'anvil-path': { type: 'string' },
-        'no-chain': { type: 'boolean' },
-        unsafe: { type: 'boolean' },
-        'bundling-mode': { type: 'string' },
-        'webhook-timeout': { type: 'string' },
-        'log-level': { type: 'string' },
-        'reset-store': { type: 'boolean' },
-      },
+      options: SERVE_OPTIONS,
     })
   }
   try {
@@ -137,6 +168,14 @@ export async function runCli(argv: string[]): Promise<number> {
   if (rest.includes('-h') || rest.includes('--help')) {
     process.stdout.write(`${USAGE}\n`)
     return 0
+  }
+  if (rest.includes('-v') || rest.includes('--version')) return runCli(['--version'])
+  const taken = findFlagNpmTook()
+  if (taken) {
+    process.stderr.write(
+      `opstation: npm took --${taken} for itself; put -- before Opstation's flags: npm start -- --${taken} …\n`,
+    )
+    return 2
   }
   let input: ServiceConfigInput
   try {

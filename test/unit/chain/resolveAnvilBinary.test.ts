@@ -14,9 +14,16 @@ describe('resolveAnvilBinary', () => {
     expect(getAnvilPackageName('aix', 'ppc64')).toBeNull()
   })
 
-  it('falls back from a configured path that does not exist to the installed npm package', () => {
-    const binary = resolveAnvilBinary('/nonexistent/anvil')
-    expect(binary).toMatch(/@foundry-rs[/\\]anvil-[a-z0-9]+-[a-z0-9]+[/\\]bin[/\\]anvil(\.exe)?$/)
+  it('refuses a configured path that does not exist, naming it, rather than using another anvil', () => {
+    expect(() => resolveAnvilBinary('/nonexistent/anvil')).toThrow(
+      'The anvil binary /nonexistent/anvil (--anvil-path) is not an executable file',
+    )
+  })
+
+  it('finds the installed npm package when no path is configured', () => {
+    expect(resolveAnvilBinary()).toMatch(
+      /@foundry-rs[/\\]anvil-[a-z0-9]+-[a-z0-9]+[/\\]bin[/\\]anvil(\.exe)?$/,
+    )
   })
 
   it('uses a configured path that exists', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseServeArgs } from '../../../src/main/cli'
+import { findFlagNpmTook, parseServeArgs } from '../../../src/main/cli'
 
 describe('opstation serve flags', () => {
   it('defaults to 127.0.0.1:4337 and the OS data folder', () => {
@@ -56,5 +56,19 @@ describe('opstation serve flags', () => {
     [['--nope'], "Unknown option '--nope'"],
   ])('rejects %j with a one-line message', (args, message) => {
     expect(() => parseServeArgs(args, {})).toThrow(message)
+  })
+  it('checks a value that starts with a dash like any other, not as an ambiguous option', () => {
+    expect(() => parseServeArgs(['--webhook-timeout', '-5'], {})).toThrow(
+      '--webhook-timeout must be a whole number from 1 to 600000 (got "-5")',
+    )
+    expect(() => parseServeArgs(['--port', '-1'], {})).toThrow(
+      '--port must be a whole number from 0 to 65535 (got "-1")',
+    )
+  })
+  it('tells which flag npm took for itself (npm start --port 0 without --), and none outside npm', () => {
+    expect(findFlagNpmTook({ npm_lifecycle_event: 'start', npm_config_port: '0' })).toBe('port')
+    expect(findFlagNpmTook({ npm_lifecycle_event: 'serve', npm_config_data_dir: '/tmp/x' })).toBe('data-dir')
+    expect(findFlagNpmTook({ npm_lifecycle_event: 'start' })).toBeUndefined()
+    expect(findFlagNpmTook({ npm_config_port: '0' })).toBeUndefined()
   })
 })

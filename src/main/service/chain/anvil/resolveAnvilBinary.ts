@@ -26,16 +26,19 @@ function isExecutable(file: string): boolean {
 }
 
 /**
- * Finds the anvil binary: configured path → `@foundry-rs/anvil-<platform>-<arch>` package → `anvil` on PATH.
- * Throws a StartupError listing every place tried.
+ * Finds the anvil binary: the configured path (refused when it is not an executable file) → the
+ * `@foundry-rs/anvil-<platform>-<arch>` package → `anvil` on PATH. Throws a StartupError listing every place tried.
  */
 export function resolveAnvilBinary(configuredPath?: string): string {
   const tried: string[] = []
   const exe = process.platform === 'win32' ? 'anvil.exe' : 'anvil'
 
+  // A path the user gave is used or refused, never silently replaced by another anvil.
   if (configuredPath) {
     if (isExecutable(configuredPath)) return configuredPath
-    tried.push(`configured anvilPath ${configuredPath} (not found or not executable)`)
+    throw new StartupError(`The anvil binary ${configuredPath} (--anvil-path) is not an executable file`, {
+      data: { hint: 'give the path of an anvil binary, or leave --anvil-path out to use the bundled one' },
+    })
   }
 
   const pkg = getAnvilPackageName()
