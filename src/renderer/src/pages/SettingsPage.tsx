@@ -122,7 +122,7 @@ function SettingsForm({ view }: { view: SettingsView }) {
           <Row
             label="Bundling mode"
             flag="--bundling-mode"
-            hint={`Now: ${effective.bundlingMode}. auto = a bundle per operation; interval = every few seconds; manual = only when asked.`}
+            hint={`Now: ${effective.bundlingMode}. auto = a bundle per operation; interval = one bundle a second of what is waiting; manual = only when asked.`}
           >
             <select
               data-testid="setting-bundling-mode"
