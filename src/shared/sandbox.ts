@@ -20,6 +20,8 @@ export const SANDBOX_ACCOUNT_TYPES = [
   'COINBASE_V1',
   'ETHERSPOT',
   'THIRDWEB_V07',
+  'MODULAR_ACCOUNT_V1',
+  'MODULAR_ACCOUNT_V2',
 ] as const
 export type SandboxAccountType = (typeof SANDBOX_ACCOUNT_TYPES)[number]
 
@@ -40,6 +42,8 @@ export const SANDBOX_ACCOUNT_LABELS: Record<SandboxAccountType, string> = {
   COINBASE_V1: 'Coinbase Smart Wallet v1 (v0.6)',
   ETHERSPOT: 'Etherspot modular wallet (v0.7)',
   THIRDWEB_V07: 'thirdweb (v0.7)',
+  MODULAR_ACCOUNT_V1: 'Alchemy Modular Account v1 (v0.6)',
+  MODULAR_ACCOUNT_V2: 'Alchemy Modular Account v2 (v0.7)',
 }
 
 /** The EntryPoint version each sandbox account type runs on. */
@@ -60,6 +64,8 @@ export const SANDBOX_ACCOUNT_ENTRY_POINT: Record<SandboxAccountType, '0.6' | '0.
   COINBASE_V1: '0.6',
   ETHERSPOT: '0.7',
   THIRDWEB_V07: '0.7',
+  MODULAR_ACCOUNT_V1: '0.6',
+  MODULAR_ACCOUNT_V2: '0.7',
 }
 
 /**

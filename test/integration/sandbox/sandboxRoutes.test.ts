@@ -165,7 +165,7 @@ describe('sandbox routes', () => {
     expect(badType.body.message).toBe(
       'type must be one of SMART_ACCOUNT_V2, SIMPLE_ACCOUNT, SIMPLE_ACCOUNT_V07, SIMPLE_7702_V08, SAFE_V07, KERNEL_V3_1, ' +
         'LIGHT_ACCOUNT_V2, NEXUS, SAFE_V06, KERNEL_V2_4, LIGHT_ACCOUNT_V1_1, TRUST, THIRDWEB_V06, COINBASE_V1, ' +
-        'ETHERSPOT, THIRDWEB_V07',
+        'ETHERSPOT, THIRDWEB_V07, MODULAR_ACCOUNT_V1, MODULAR_ACCOUNT_V2',
     )
   })
 

@@ -6,7 +6,9 @@ import {
   toSafeSmartAccount,
   toThirdwebSmartAccount,
 } from 'permissionless/accounts'
+import { parseAbi } from 'viem'
 import { describe } from 'vitest'
+import { getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
 import { describeZooKinds, v07, withSandboxService, type ZooKind } from './sandboxZooKit'
 
 const setup = withSandboxService()
@@ -57,12 +59,27 @@ const kinds: ZooKind[] = [
     activityName: 'thirdweb',
     sdk: (client, owner) => toThirdwebSmartAccount({ client, owner, entryPoint: v07 }),
   },
+  {
+    // account-kit's createModularAccountV2, default mode (salt 0); its own tests are in test/sdk-clients.
+    type: 'MODULAR_ACCOUNT_V2',
+    entryPoint: '0.7',
+    factory: 'modularAccountV2Factory',
+    activityName: 'Modular Account v2',
+    address: (client, owner) =>
+      client.readContract({
+        address: getZooAddress('modularAccountV2Factory'),
+        abi: parseAbi(['function getAddressSemiModular(address owner, uint256 salt) view returns (address)']),
+        functionName: 'getAddressSemiModular',
+        args: [owner, 0n],
+      }),
+  },
 ]
 
 /**
  * The sandbox's account-zoo accounts on EntryPoint v0.7, driven as the console drives them: build, sponsor with
  * the dApp's paymaster, sign with the service-held key, send to the bundler (in safe mode), read the receipt. Each
- * must be the account permissionless builds for the same owner.
+ * must be the account permissionless builds for the same owner; Modular Account v2 the one its factory computes
+ * (account-kit is not a dependency of this package).
  */
 describe('sandbox account-zoo accounts on EntryPoint v0.7', () => {
   describeZooKinds(setup, kinds)

@@ -5,7 +5,7 @@ import {
   toThirdwebSmartAccount,
   toTrustSmartAccount,
 } from 'permissionless/accounts'
-import type { Address } from 'viem'
+import { type Address, parseAbi } from 'viem'
 import { toCoinbaseSmartAccount } from 'viem/account-abstraction'
 import { describe, expect, it } from 'vitest'
 import { getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
@@ -65,11 +65,26 @@ const kinds: ZooKind[] = [
     activityName: 'Coinbase Smart Wallet v1',
     sdk: (client, owner) => toCoinbaseSmartAccount({ client, owners: [owner], version: '1' }),
   },
+  {
+    // account-kit's createMultiOwnerModularAccount (salt 0, the owner alone); its own tests are in test/sdk-clients.
+    type: 'MODULAR_ACCOUNT_V1',
+    entryPoint: '0.6',
+    factory: 'multiOwnerModularAccountFactoryV1',
+    activityName: 'Modular Account v1',
+    address: (client, owner) =>
+      client.readContract({
+        address: getZooAddress('multiOwnerModularAccountFactoryV1'),
+        abi: parseAbi(['function getAddress(uint256 salt, address[] owners) view returns (address)']),
+        functionName: 'getAddress',
+        args: [0n, [owner]],
+      }),
+  },
 ]
 
 /**
  * The sandbox's account-zoo accounts on EntryPoint v0.6, driven as the console drives them. Each must be the
- * account its SDK (permissionless, or viem's own for the Coinbase Smart Wallet) builds for the same owner.
+ * account its SDK (permissionless, or viem's own for the Coinbase Smart Wallet) builds for the same owner; Modular
+ * Account v1 the one its factory computes (account-kit is not a dependency of this package).
  */
 describe('sandbox account-zoo accounts on EntryPoint v0.6', () => {
   describeZooKinds(setup, kinds)

@@ -11,18 +11,14 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { getZooAddress } from '../../chain/accountZoo/zooContracts'
 import { entryPointV06 } from '../../entryPoint'
+import { encodeCallStructs } from './encodeCallStructs'
 import { DUMMY_ECDSA_SIGNATURE, deploymentFields, draftOperation, hasCode } from './shared'
 import { readOperationV06 } from './signOperationV06'
-import type { Call, SandboxAccountKind } from './types'
+import type { SandboxAccountKind } from './types'
 
 const walletFactoryAbi = parseAbi([
   'function createAccount(bytes[] owners, uint256 nonce) payable returns (address)',
   'function getAddress(bytes[] owners, uint256 nonce) view returns (address)',
-])
-const walletAbi = parseAbi([
-  'function execute(address target, uint256 value, bytes data) payable',
-  'struct Call { address target; uint256 value; bytes data; }',
-  'function executeBatch(Call[] calls) payable',
 ])
 
 /** The wallet's owners as the factory takes them: each EOA owner as 32 bytes (its address, left-padded). */
@@ -53,19 +49,6 @@ function wrapSignature(signature: Hex): Hex {
   )
 }
 
-/** `execute(target, value, data)` for one call, else `executeBatch(Call[])` (viem batches none as an empty list). */
-function encodeWalletCalls(calls: Call[]): Hex {
-  if (calls.length === 1) {
-    const [c] = calls as [Call]
-    return encodeFunctionData({ abi: walletAbi, functionName: 'execute', args: [c.to, c.value, c.data] })
-  }
-  return encodeFunctionData({
-    abi: walletAbi,
-    functionName: 'executeBatch',
-    args: [calls.map((c) => ({ target: c.to, value: c.value, data: c.data }))],
-  })
-}
-
 const deploymentOf = (owner: Address, index: number) => ({
   factory: getZooAddress('coinbaseSmartWalletFactoryV1'),
   factoryData: encodeFunctionData({
@@ -92,7 +75,7 @@ export const coinbaseV1: SandboxAccountKind = {
       args: [ownersOf(owner), BigInt(index)],
     }),
   isDeployed: (chain, account) => hasCode(chain, account.address),
-  encodeCalls: encodeWalletCalls,
+  encodeCalls: encodeCallStructs,
   async buildUserOperation(_chain, account, parts) {
     return draftOperation(account, parts, {
       ...deploymentFields(entryPointV06, parts.deployed ? null : deploymentOf(account.owner, account.index)),

@@ -12,8 +12,8 @@ type Deployment = { factory: Address; factoryData: Hex }
 
 /**
  * An EntryPoint v0.6 account deployed by a factory call and owned by one ECDSA key that signs the userOpHash
- * (EIP-191): LightAccount v1.1, Trust (Barz), thirdweb v0.6 and Kernel v2 differ only in their factory call, their
- * call encoding, how the signature is wrapped and, for thirdweb, where the address is read.
+ * (EIP-191): LightAccount v1.1, Trust (Barz), thirdweb v0.6, Kernel v2 and Modular Account v1 differ only in their
+ * factory call, their call encoding, how the signature is wrapped and, for thirdweb, where the address is read.
  */
 export function defineEcdsaAccountV06(options: {
   type: SandboxAccountType

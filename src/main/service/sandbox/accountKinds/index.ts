@@ -5,6 +5,8 @@ import { kernelV2_4 } from './kernelV2_4'
 import { kernelV3_1 } from './kernelV3_1'
 import { lightAccountV1_1 } from './lightAccountV1_1'
 import { lightAccountV2 } from './lightAccountV2'
+import { modularAccountV1 } from './modularAccountV1'
+import { modularAccountV2 } from './modularAccountV2'
 import { nexusV1 } from './nexusV1'
 import { safeV06 } from './safeV06'
 import { safeV07 } from './safeV07'
@@ -35,6 +37,8 @@ export const SANDBOX_ACCOUNT_KINDS: Record<SandboxAccountType, SandboxAccountKin
   COINBASE_V1: coinbaseV1,
   ETHERSPOT: etherspot,
   THIRDWEB_V07: thirdwebV07,
+  MODULAR_ACCOUNT_V1: modularAccountV1,
+  MODULAR_ACCOUNT_V2: modularAccountV2,
 }
 
 export type { Call, SandboxAccountKind, WireOperation } from './types'

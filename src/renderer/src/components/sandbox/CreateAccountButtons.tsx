@@ -15,6 +15,7 @@ const BUTTONS: Record<SandboxAccountType, { testId: string; text: string }> = {
   TRUST: { testId: 'sandbox-create-trust', text: 'Trust (Barz)' },
   THIRDWEB_V06: { testId: 'sandbox-create-thirdweb-v06', text: 'thirdweb' },
   COINBASE_V1: { testId: 'sandbox-create-coinbase', text: 'Coinbase Smart Wallet' },
+  MODULAR_ACCOUNT_V1: { testId: 'sandbox-create-modular-v1', text: 'Modular Account v1' },
   SIMPLE_ACCOUNT_V07: { testId: 'sandbox-create-simple-v07', text: 'SimpleAccount' },
   SAFE_V07: { testId: 'sandbox-create-safe', text: 'Safe 1.4.1' },
   KERNEL_V3_1: { testId: 'sandbox-create-kernel', text: 'Kernel v3.1' },
@@ -22,6 +23,7 @@ const BUTTONS: Record<SandboxAccountType, { testId: string; text: string }> = {
   NEXUS: { testId: 'sandbox-create-nexus', text: 'Nexus' },
   ETHERSPOT: { testId: 'sandbox-create-etherspot', text: 'Etherspot' },
   THIRDWEB_V07: { testId: 'sandbox-create-thirdweb-v07', text: 'thirdweb' },
+  MODULAR_ACCOUNT_V2: { testId: 'sandbox-create-modular-v2', text: 'Modular Account v2' },
   SIMPLE_7702_V08: { testId: 'sandbox-create-7702', text: 'EIP-7702 account' },
 }
 
