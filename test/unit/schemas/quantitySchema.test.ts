@@ -18,12 +18,14 @@ describe('the one quantity schema of every edge', () => {
     expect(read(QuantitySchema, MAX_UINT256.toString())).toBe(MAX_UINT256)
   })
 
-  it('refuses a value above uint256 in every spelling, and a megabyte of digits without reading it', () => {
+  it('refuses a value above uint256 in every spelling, and four megabytes of digits without reading them', () => {
     expect(read(QuantitySchema, `0x1${'0'.repeat(64)}`)).toBe('value does not fit in uint256')
     expect(read(QuantitySchema, (MAX_UINT256 + 1n).toString())).toBe('value does not fit in uint256')
     const started = performance.now()
-    expect(read(QuantitySchema, '9'.repeat(1_000_000))).toBe('value does not fit in uint256')
-    expect(performance.now() - started).toBeLessThan(100)
+    expect(read(QuantitySchema, '9'.repeat(4_000_000))).toBe('value does not fit in uint256')
+    // Parsed as a BigInt it would take seconds (quadratic: 0.26 s for one megabyte here); refused on its length it
+    // takes milliseconds, however loaded the machine.
+    expect(performance.now() - started).toBeLessThan(1000)
   })
 
   it('refuses what is not a non-negative integer', () => {

@@ -25,7 +25,10 @@ const unixSeconds = (field: string) =>
 
 const LimitBody = z.object(
   {
-    id: z.string().min(1).optional(),
+    id: z
+      .string({ error: 'limit id must be a string' })
+      .min(1, { error: 'limit id must not be empty' })
+      .optional(),
     type: z.enum(['PAYMASTER', 'SMART_ACCOUNT'], { error: 'limit type must be PAYMASTER or SMART_ACCOUNT' }),
     thresholdType: z.enum(['COUNT', 'NATIVE_ASSET'], {
       error: 'thresholdType must be COUNT or NATIVE_ASSET',

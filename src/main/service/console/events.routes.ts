@@ -25,6 +25,8 @@ export type EventStreamRoutesOptions = {
   heartbeatMs?: number
 }
 
+const EVENT_STREAM_TYPE = 'text/event-stream; charset=utf-8'
+
 /** Events per message; beyond it they are counted, not sent (the console refreshes on any message anyway). */
 const MAX_BATCH = 1000
 /** A client that stops reading is cut off once this much is queued for it. */
@@ -54,6 +56,10 @@ export async function registerEventStreamRoutes(
     // A stream is one request: when its token is regenerated away, it ends (the client reconnects with the new one).
     const token = account.authToken
     const isAuthorized = () => findAccountByAuthToken(options.store, token) !== undefined
+    // HEAD (Fastify serves it with the GET handler) has no body, so no stream: Node would hold back even the headers
+    // of a response that never ends, and the client would wait forever.
+    if (request.method === 'HEAD')
+      return reply.code(200).header('cache-control', 'no-cache, no-transform').type(EVENT_STREAM_TYPE).send()
     reply.hijack()
     const end = streamEvents(reply.raw, { ...options, isAuthorized }, () => open.delete(end))
     open.add(end)
@@ -72,7 +78,7 @@ function streamEvents(
   onEnd: () => void,
 ): (options?: { closeConnection: boolean }) => void {
   res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
+    'content-type': EVENT_STREAM_TYPE,
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',
     'x-content-type-options': 'nosniff',

@@ -16,9 +16,9 @@ const ListQuery = z.object({
     .min(1, { error: 'limit must be at least 1' })
     .max(5000, { error: 'limit must be at most 5000' })
     .default(100),
-  apiKey: z.string().optional(),
+  apiKey: z.string({ error: 'apiKey must be one string' }).optional(),
   sponsored: z.enum(['true', 'false'], { error: 'sponsored must be true or false' }).optional(),
-  sender: z.string().optional(),
+  sender: z.string({ error: 'sender must be one string' }).optional(),
 })
 
 /** A decision as the console shows it: the record plus the dApp's apiKey and name, and `at` (ISO time). */

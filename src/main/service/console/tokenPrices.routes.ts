@@ -19,7 +19,7 @@ import { authenticateConsole } from './consoleDapp'
 const PutBody = z.object(
   {
     tokenAddress: z
-      .string()
+      .string({ error: 'tokenAddress must be an address' })
       .refine((v) => isAddress(v, { strict: false }), { error: 'tokenAddress must be an address' }),
     usdPrice: z
       .union([z.string(), z.number()], { error: 'usdPrice must be a decimal number' })
@@ -28,7 +28,7 @@ const PutBody = z.object(
         const problem = checkUsdPrice(usdPrice)
         if (problem) ctx.addIssue({ code: 'custom', message: `usdPrice ${problem}` })
       }),
-    logoUrl: z.string().nullable().optional(),
+    logoUrl: z.string({ error: 'logoUrl must be a string or null' }).nullable().optional(),
   },
   { error: 'Request body must be a JSON object' },
 )

@@ -23,7 +23,7 @@ export type WebhookCallRoutesOptions = {
 
 const ListQuery = z.object({
   limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(1000).default(100),
-  webhookId: z.string().optional(),
+  webhookId: z.string({ error: 'webhookId must be one string' }).optional(),
 })
 
 const TestBody = z.object(

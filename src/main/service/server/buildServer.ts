@@ -1,6 +1,11 @@
 import http from 'node:http'
 import path from 'node:path'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
 import type { Chain } from '../chain'
 import { registerPaymasterRoutes } from '../dashboard/paymasters.routes'
@@ -9,6 +14,7 @@ import { registerWebhookRoutes } from '../dashboard/webhooks.routes'
 import type { RpcMethodRegistry } from '../jsonrpc/defineMethod'
 import type { Store } from '../store/openStore'
 import type { Dapp } from '../store/schema'
+import { answerClientError } from './answerClientError'
 import { registerChainRpcRoutes } from './chainRpcRoutes'
 import { registerConsoleRoutes } from './consoleRoutes'
 import type { ConsoleSession } from './consoleSession'
@@ -40,8 +46,20 @@ export type BuildServerParameters = {
 /** Fastify's own default, which its keepAliveTimeout option no longer applies with a serverFactory. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000
 
-/** JSON-RPC endpoints (bundler, paymaster, the chain): open to other origins under their own per-method rules. */
-const RPC_PATH = /^\/(?:api\/v[12]\/\d+\/[^/]+|rpc)\/?$/
+/**
+ * JSON-RPC endpoints (bundler, paymaster, the chain): open to other origins under their own per-method rules. Any
+ * chain id segment, as the routes take it (a wrong one is answered in JSON-RPC: "Chain ID … is not served here").
+ */
+const RPC_PATH = /^\/(?:api\/v[12]\/[^/]+\/[^/]+|rpc)\/?$/
+
+const isRpcPath = (url: string) => RPC_PATH.test(url.split('?')[0] ?? '')
+
+/** Refuses a request before its route runs, in the envelope of its interface (JSON-RPC or REST). */
+function refuse(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+  return isRpcPath(request.url)
+    ? reply.code(status).send({ jsonrpc: '2.0', id: null, error: { code: -32600, message } })
+    : reply.code(status).send({ statusCode: status, message })
+}
 
 /** The Fastify app with every route; it does not listen (the caller does). */
 export async function buildServer(params: BuildServerParameters): Promise<FastifyInstance> {
@@ -64,6 +82,15 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
     bodyLimit: params.bodyLimit,
     loggerInstance: params.logger,
     return503OnClosing: true,
+    // Requests Node's parser refuses (headers too large, malformed) get the REST envelope and Connection: close.
+    clientErrorHandler: answerClientError,
+    // URLs the router refuses (a path parameter that is no valid percent-encoded UTF-8, or too long) get the
+    // envelope of their interface, not Fastify's own body.
+    frameworkErrors: (err, request, reply) => {
+      const { statusCode, message } = toHttpError(err, request.log)
+      // The option's types are generic over server kinds (http2 included); this server is plain http.
+      return refuse(request as FastifyRequest, reply as FastifyReply, statusCode, message)
+    },
     routerOptions: { ignoreTrailingSlash: true },
     // JSON-RPC POSTs are answered before Fastify's pipeline when they can be (rpcFastPath.ts); the rest is Fastify's.
     serverFactory: (handler) => {
@@ -81,18 +108,18 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
 
   // Callback-style hooks: an async one costs every request a promise and a microtask turn.
   app.addHook('onRequest', (request, reply, done) => {
-    const isRpc = RPC_PATH.test(request.url.split('?')[0] ?? '')
-    const refuse = (status: number, message: string) =>
-      isRpc
-        ? reply.code(status).send({ jsonrpc: '2.0', id: null, error: { code: -32600, message } })
-        : reply.code(status).send({ statusCode: status, message })
     if (!isAllowedHost(request.headers.host, request.raw.socket)) {
-      return refuse(403, `Host "${request.headers.host ?? ''}" is not allowed: use localhost or 127.0.0.1`)
+      return refuse(
+        request,
+        reply,
+        403,
+        `Host "${request.headers.host ?? ''}" is not allowed: use localhost or 127.0.0.1`,
+      )
     }
     const origin = request.headers.origin
     // `Origin: null` (a sandboxed frame, a data: or file: page) is another origin too.
-    if (!isRpc && origin !== undefined && !isSameOrigin(origin, request.headers.host)) {
-      return refuse(403, 'Cross-origin requests are not allowed on this route')
+    if (!isRpcPath(request.url) && origin !== undefined && !isSameOrigin(origin, request.headers.host)) {
+      return refuse(request, reply, 403, 'Cross-origin requests are not allowed on this route')
     }
     done()
   })

@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { NODE_METHODS } from '../bundler/methods/forwardToNode'
 import type { Chain } from '../chain'
+import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
 import { NodeRpcError } from '../chain/node/nodeRpcError'
+import { CHAIN_UNAVAILABLE_MESSAGE } from '../errors'
 import { RpcCode } from '../jsonrpc/codes'
+import { describeNodeCallProblem, findNodeCallProblem } from '../schemas/nodeCallSchema'
 import { isSameOrigin } from './hostGuard'
 import { RPC_CORS_HEADERS } from './rpcRoutes'
 
@@ -37,8 +40,9 @@ export async function registerChainRpcRoutes(
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
 
-  app.setErrorHandler((err: { statusCode?: number; message?: string }, _request, reply) => {
+  app.setErrorHandler((err: { statusCode?: number; message?: string }, request, reply) => {
     const status = typeof err.statusCode === 'number' && err.statusCode < 500 ? err.statusCode : 500
+    if (status >= 500) request.log.error({ err }, 'chain RPC request failed')
     const message =
       status === 413
         ? 'Request body is too large'
@@ -96,7 +100,7 @@ export async function registerChainRpcRoutes(
     if (!chain) return fail(503, RpcCode.internalError, 'No chain is running (started with --no-chain)')
     const answers = await Promise.all(calls.map((call) => forwardCall(chain, call)))
     if (answers.some((a) => a === 'unreachable'))
-      return fail(503, RpcCode.internalError, 'The chain is unreachable right now: try again in a moment')
+      return fail(503, RpcCode.internalError, CHAIN_UNAVAILABLE_MESSAGE)
     return reply.code(200).send(Array.isArray(payload) ? answers : answers[0])
   })
 }
@@ -105,13 +109,21 @@ async function forwardCall(chain: Chain, call: Call): Promise<object | 'unreacha
   const id = toId(call?.id)
   if (typeof call !== 'object' || call === null || typeof call.method !== 'string')
     return { jsonrpc: '2.0', id, error: { code: RpcCode.invalidRequest, message: 'Invalid request' } }
+  // Params the node would choke on (too deep for its parser, or that crash it) stop here.
+  const problem = findNodeCallProblem(call.method, call.params)
+  if (problem) {
+    const message = `Invalid params: ${describeNodeCallProblem(problem)}`
+    return { jsonrpc: '2.0', id, error: { code: RpcCode.invalidParams, message } }
+  }
   try {
     return { jsonrpc: '2.0', id, result: await chain.request(call.method, call.params ?? []) }
   } catch (err) {
     if (err instanceof NodeRpcError)
       return { jsonrpc: '2.0', id, error: { code: err.code, message: err.message, data: err.data } }
     // Refused, reset, timed out: the node is away (restarting, or an external node that stopped).
-    return 'unreachable'
+    if (isNodeUnreachable(err)) return 'unreachable'
+    // Anything else is a failure here, not the node's: the error handler answers -32603 and logs it.
+    throw err
   }
 }
 

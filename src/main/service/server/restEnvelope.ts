@@ -38,6 +38,10 @@ function describeFastifyError(err: Partial<FastifyError>): string {
       return 'Unsupported Content-Type: send application/json'
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return 'Request body length does not match Content-Length'
+    case 'FST_ERR_BAD_URL':
+      return 'Malformed URL: a path segment is not valid percent-encoded UTF-8'
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return 'A path parameter of the URL is too long'
     default:
       return err.message ?? 'Bad Request'
   }

@@ -1,7 +1,7 @@
-import { z } from 'zod'
 import { NodeRpcError } from '../../chain/node/nodeRpcError'
 import { RpcError } from '../../errors'
 import { defineMethod, type RpcMethod } from '../../jsonrpc/defineMethod'
+import { nodeParamsSchema } from '../../schemas/nodeCallSchema'
 import type { GetBundler } from './bundlerAccess'
 
 /**
@@ -42,7 +42,7 @@ export function createNodeMethods(getBundler: GetBundler): RpcMethod[] {
   return NODE_METHODS.map((name) =>
     defineMethod({
       name,
-      params: z.array(z.unknown()).optional().default([]),
+      params: nodeParamsSchema(name).optional().default([]),
       handler: async (params) => {
         try {
           return await getBundler().forwardToNode(name, params)
