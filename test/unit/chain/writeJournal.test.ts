@@ -89,6 +89,8 @@ describe('openWriteJournal', () => {
     expect(journal.pending()).toEqual([])
     const hash = await request('eth_sendRawTransaction', ['0xaa'])
     await request('anvil_setBalance', ['0x1', '0x10'])
+    // The transaction's landing is noted once looked up, after its answer.
+    await new Promise((r) => setTimeout(r, 20))
     // What another process reading the folder sees (the next start): both calls, the transaction with its block.
     const reopened = openWriteJournal({ dir, save: async () => {} })
     expect(reopened.pending().map((e) => [e.method, e.hash, e.block])).toEqual([

@@ -4,27 +4,23 @@ type Block = { number: string; timestamp: string; transactions: string[] }
 type Receipt = { transactionHash: string; blockNumber: string | null }
 
 /**
- * Where a transaction the node just took landed: its hash, and the block that holds it with that block's
- * timestamp when it is mined already (anvil's automine usually has; interval mining has not). Replaying it at the
- * same timestamp keeps what depends on time (a paymaster signature's validity window) as it was. A failure to
- * read leaves the block out: the transaction is still journaled by its hash.
+ * The block that holds a transaction the node just took, with its timestamp, once it is mined (anvil's automine
+ * has, or very soon; interval mining may take a block time: then nothing). Replaying it at the same timestamp keeps
+ * what depends on time (a paymaster signature's validity window) as it was.
  */
 export async function describeLanding(
   request: NodeRequest,
-  result: unknown,
-): Promise<{ hash?: string; block?: number; timestamp?: number }> {
-  // eth_sendRawTransactionSync answers with the receipt.
-  const hash = typeof result === 'string' ? result : (result as Receipt | null)?.transactionHash
-  if (typeof hash !== 'string') return {}
+  hash: string,
+): Promise<{ block: number; timestamp: number } | undefined> {
   try {
     const head = (await request('eth_getBlockByNumber', ['latest', false])) as Block | null
-    if (head?.transactions.includes(hash)) return { hash, ...blockOf(head) }
+    if (head?.transactions.includes(hash)) return blockOf(head)
     const receipt = (await request('eth_getTransactionReceipt', [hash])) as Receipt | null
-    if (!receipt?.blockNumber) return { hash }
+    if (!receipt?.blockNumber) return undefined
     const block = (await request('eth_getBlockByNumber', [receipt.blockNumber, false])) as Block | null
-    return block ? { hash, ...blockOf(block) } : { hash }
+    return block ? blockOf(block) : undefined
   } catch {
-    return { hash }
+    return undefined
   }
 }
 

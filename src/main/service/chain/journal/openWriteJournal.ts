@@ -27,6 +27,9 @@ export type JournalEntry = {
   timestamp?: number
 }
 
+/** Where a journaled transaction landed, written once it is known. */
+type LandingNote = { landed: number; block: number; timestamp: number }
+
 export type WriteJournal = {
   /** `request` with every state-changing call journaled before its answer is returned. */
   wrap(request: NodeRequest): NodeRequest
@@ -67,7 +70,7 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
     .sort((a, b) => a - b)
   /** Segments that may hold calls no saved state holds; the last one is written to. */
   const open = [...segments]
-  const readPending = () => open.flatMap((n) => readSegment(join(p.dir, segmentName(n))))
+  const readPending = () => readEntries(open.flatMap((n) => readSegment(join(p.dir, segmentName(n)))))
   let seq = readPending().at(-1)?.seq ?? 0
   let lastWriteAt: number | undefined = segments.length
     ? Math.max(...segments.map((n) => statSync(join(p.dir, segmentName(n))).mtimeMs))
@@ -75,16 +78,19 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
   let current = (segments.at(-1) ?? 0) + 1
   let fd: number | undefined
   let writes = 0
+  let closed = false
   const gate = createWriteGate()
 
-  const append = (entry: JournalEntry) => {
+  const append = (entry: JournalEntry | LandingNote) => {
+    // A landing looked up after the journal closed (the service stopping) is not needed: the stop saved it all.
+    if (closed) return
     if (fd === undefined) {
       fd = openSync(join(p.dir, segmentName(current)), 'a', 0o600)
       open.push(current)
     }
     writeSync(fd, `${JSON.stringify(entry)}\n`)
     lastWriteAt = Date.now()
-    writes++
+    if ('seq' in entry) writes++
   }
 
   const removeSegmentsBefore = (end: number) => {
@@ -118,13 +124,19 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
           await p.save()
           return result
         })
-      return gate.shared(async () => {
+      const entry = await gate.shared(async () => {
         const result = await request(method, params, readBody)
-        const entry: JournalEntry = { seq: ++seq, method, params, kind }
-        if (kind === 'transaction') Object.assign(entry, await describeLanding(request, result))
+        const entry: JournalEntry = { seq: ++seq, method, params, kind, hash: readTransactionHash(result) }
         append(entry)
-        return result
+        return { ...entry, result }
       })
+      // Where the transaction landed is looked up after it is answered (off the caller's path) and journaled as a
+      // note of its own; a kill before it leaves the transaction replayed at the time of the replay.
+      if (entry.hash)
+        void describeLanding(request, entry.hash).then((landing) => {
+          if (landing) append({ landed: entry.seq, ...landing })
+        })
+      return entry.result
     },
     writeCount: () => writes,
     checkpoint,
@@ -135,22 +147,40 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
       lastWriteAt = undefined
     },
     close: () => {
+      closed = true
       if (fd !== undefined) closeSync(fd)
       fd = undefined
     },
   }
 }
 
-/** A segment's entries; a line that does not read (none should: each is one write) ends it. */
-function readSegment(path: string): JournalEntry[] {
-  const entries: JournalEntry[] = []
+/** A segment's lines; a line that does not read (none should: each is one write) ends it. */
+function readSegment(path: string): (JournalEntry | LandingNote)[] {
+  const lines: (JournalEntry | LandingNote)[] = []
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     if (line === '') continue
     try {
-      entries.push(JSON.parse(line) as JournalEntry)
+      lines.push(JSON.parse(line) as JournalEntry | LandingNote)
     } catch {
       break
     }
   }
+  return lines
+}
+
+/** The entries of the segments' lines, each transaction with the block its landing note names. */
+function readEntries(lines: (JournalEntry | LandingNote)[]): JournalEntry[] {
+  const entries = lines.filter((line): line is JournalEntry => 'seq' in line)
+  const bySeq = new Map(entries.map((entry) => [entry.seq, entry]))
+  for (const line of lines)
+    if ('landed' in line)
+      Object.assign(bySeq.get(line.landed) ?? {}, { block: line.block, timestamp: line.timestamp })
   return entries
+}
+
+/** A transaction's hash from the node's answer (eth_sendRawTransactionSync answers with the receipt). */
+function readTransactionHash(result: unknown): string | undefined {
+  const hash =
+    typeof result === 'string' ? result : (result as { transactionHash?: unknown } | null)?.transactionHash
+  return typeof hash === 'string' ? hash : undefined
 }
