@@ -28,7 +28,9 @@ function fakeNode(options: { present?: string[] } = {}) {
       case 'eth_getTransactionByHash':
         return mined.has(first as string) ? { hash: first } : null
       case 'eth_getTransactionReceipt':
-        return mined.has(first as string) ? { transactionHash: first, blockNumber: '0x1' } : null
+        return mined.has(first as string)
+          ? { transactionHash: first, blockNumber: `0x${head.toString(16)}`, blockTimestamp: '0x64' }
+          : null
       default:
         return null
     }
@@ -89,13 +91,13 @@ describe('openWriteJournal', () => {
     expect(journal.pending()).toEqual([])
     const hash = await request('eth_sendRawTransaction', ['0xaa'])
     await request('anvil_setBalance', ['0x1', '0x10'])
-    // The transaction's landing is noted once looked up, after its answer.
-    await new Promise((r) => setTimeout(r, 20))
+    // Where the transaction landed is noted from the first receipt read of it (as the bundler reads it).
+    await request('eth_getTransactionReceipt', [hash])
     // What another process reading the folder sees (the next start): both calls, the transaction with its block.
     const reopened = openWriteJournal({ dir, save: async () => {} })
-    expect(reopened.pending().map((e) => [e.method, e.hash, e.block])).toEqual([
-      ['eth_sendRawTransaction', hash, 11],
-      ['anvil_setBalance', undefined, undefined],
+    expect(reopened.pending().map((e) => [e.method, e.hash, e.block, e.timestamp])).toEqual([
+      ['eth_sendRawTransaction', hash, 11, 100],
+      ['anvil_setBalance', undefined, undefined, undefined],
     ])
     reopened.close()
     await journal.checkpoint(async () => {})

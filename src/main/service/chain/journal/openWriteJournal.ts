@@ -12,7 +12,6 @@ import { join } from 'node:path'
 import type { NodeRequest } from '../node/nodeRpcError'
 import { classifyNodeWrite } from './classifyNodeWrite'
 import { createWriteGate } from './createWriteGate'
-import { describeLanding } from './describeLanding'
 
 /** One state-changing call the node answered, as the journal keeps it until a saved state holds it. */
 export type JournalEntry = {
@@ -49,6 +48,9 @@ export type WriteJournal = {
   close(): void
 }
 
+const LANDING_LOOKUP_MS = 1000
+const LANDING_GIVE_UP_MS = 60_000
+
 const SEGMENT = /^writes-(\d{8})\.ndjson$/
 const segmentName = (n: number) => `writes-${String(n).padStart(8, '0')}.ndjson`
 
@@ -80,6 +82,33 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
   let writes = 0
   let closed = false
   const gate = createWriteGate()
+  /** Journaled transactions whose landing is not noted yet, by hash. */
+  const awaitingLanding = new Map<string, { seq: number; at: number }>()
+  let lookup: NodeJS.Timeout | undefined
+
+  const noteLanding = (receipt: unknown) => {
+    const landing = readLanding(receipt)
+    const waiting = landing && awaitingLanding.get(landing.hash)
+    if (!landing || !waiting) return
+    awaitingLanding.delete(landing.hash)
+    append({ landed: waiting.seq, block: landing.block, timestamp: landing.timestamp })
+  }
+
+  /** Reads the receipts nobody read within LANDING_LOOKUP_MS (interval mining, a caller that only wanted the hash). */
+  const lookUpLandingsLater = (request: NodeRequest) => {
+    if (lookup) return
+    lookup = setTimeout(async () => {
+      const due = [...awaitingLanding].filter(([, { at }]) => Date.now() - at >= LANDING_LOOKUP_MS)
+      for (const [hash, { at }] of due) {
+        const receipt = await request('eth_getTransactionReceipt', [hash]).catch(() => null)
+        if (receipt) noteLanding(receipt)
+        else if (Date.now() - at > LANDING_GIVE_UP_MS) awaitingLanding.delete(hash)
+      }
+      lookup = undefined
+      if (awaitingLanding.size > 0 && !closed) lookUpLandingsLater(request)
+    }, LANDING_LOOKUP_MS)
+    lookup.unref()
+  }
 
   const append = (entry: JournalEntry | LandingNote) => {
     // A landing looked up after the journal closed (the service stopping) is not needed: the stop saved it all.
@@ -116,7 +145,11 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
   return {
     wrap: (request) => async (method, params, readBody) => {
       const kind = classifyNodeWrite(method)
-      if (kind === 'read') return request(method, params, readBody)
+      if (kind === 'read') {
+        const result = await request(method, params, readBody)
+        if (method === 'eth_getTransactionReceipt' && awaitingLanding.size > 0) noteLanding(result)
+        return result
+      }
       if (kind === 'barrier')
         return checkpoint(async () => {
           const result = await request(method, params, readBody)
@@ -130,12 +163,13 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
         append(entry)
         return { ...entry, result }
       })
-      // Where the transaction landed is looked up after it is answered (off the caller's path) and journaled as a
-      // note of its own; a kill before it leaves the transaction replayed at the time of the replay.
-      if (entry.hash)
-        void describeLanding(request, entry.hash).then((landing) => {
-          if (landing) append({ landed: entry.seq, ...landing })
-        })
+      // Where the transaction landed is noted from the first receipt anyone reads of it (the bundler, the faucet and
+      // wallets all read it; a receipt carries its block's timestamp), else looked up a moment later: never on the
+      // caller's path. A kill before the note leaves the transaction replayed at the time of the replay.
+      if (entry.hash) {
+        awaitingLanding.set(entry.hash, { seq: entry.seq, at: Date.now() })
+        lookUpLandingsLater(request)
+      }
       return entry.result
     },
     writeCount: () => writes,
@@ -148,6 +182,7 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
     },
     close: () => {
       closed = true
+      clearTimeout(lookup)
       if (fd !== undefined) closeSync(fd)
       fd = undefined
     },
@@ -176,6 +211,14 @@ function readEntries(lines: (JournalEntry | LandingNote)[]): JournalEntry[] {
     if ('landed' in line)
       Object.assign(bySeq.get(line.landed) ?? {}, { block: line.block, timestamp: line.timestamp })
   return entries
+}
+
+/** The hash, block and block timestamp a receipt names (anvil's receipts carry `blockTimestamp`). */
+function readLanding(receipt: unknown): { hash: string; block: number; timestamp: number } | undefined {
+  const r = receipt as { transactionHash?: unknown; blockNumber?: unknown; blockTimestamp?: unknown } | null
+  if (typeof r?.transactionHash !== 'string' || typeof r.blockNumber !== 'string') return undefined
+  if (typeof r.blockTimestamp !== 'string' && typeof r.blockTimestamp !== 'number') return undefined
+  return { hash: r.transactionHash, block: Number(r.blockNumber), timestamp: Number(r.blockTimestamp) }
 }
 
 /** A transaction's hash from the node's answer (eth_sendRawTransactionSync answers with the receipt). */
