@@ -107,6 +107,26 @@ describe('openWriteJournal', () => {
     journal.close()
   })
 
+  it('checkpoints while a transaction waits for its block (eth_sendRawTransactionSync with automine off), so a dev call can mine it', async () => {
+    const dir = await makeTempDir('opstation-journal-')
+    let mine = () => {}
+    const request: NodeRequest = async (method) => {
+      if (method === 'eth_sendRawTransactionSync')
+        await new Promise<void>((resolve) => {
+          mine = resolve
+        })
+      return method === 'eth_sendRawTransactionSync' ? { transactionHash: '0xabc' } : null
+    }
+    const journal = openWriteJournal({ dir, save: async () => {} })
+    const wrapped = journal.wrap(request)
+    const sending = wrapped('eth_sendRawTransactionSync', ['0x01'])
+    await journal.checkpoint(async () => {})
+    await wrapped('evm_mine', [])
+    mine()
+    expect(await sending).toEqual({ transactionHash: '0xabc' })
+    journal.close()
+  })
+
   it('saves the whole state right after a call that cannot be replayed (a reset), before answering it', async () => {
     const dir = await makeTempDir('opstation-journal-')
     const node = fakeNode()

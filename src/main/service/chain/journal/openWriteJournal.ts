@@ -35,8 +35,9 @@ export type WriteJournal = {
   /** State-changing calls answered since the start (the state saver's sign that something changed). */
   writeCount(): number
   /**
-   * Runs `save` while no state-changing call is in flight or let in, so that the state it saves holds every
-   * journaled call; once it succeeds, those calls are dropped from the journal.
+   * Runs `save` while no dev call is in flight or let in, so that the state it saves holds every call journaled
+   * before it (a transaction journaled during it lands in the next segment and is found by its hash at replay);
+   * once it succeeds, those calls are dropped from the journal.
    */
   checkpoint<T>(save: () => Promise<T>): Promise<T>
   /** The calls no saved state is known to hold, oldest first (this run's and what earlier runs left). */
@@ -59,7 +60,7 @@ const segmentName = (n: number) => `writes-${String(n).padStart(8, '0')}.ndjson`
  * anvil_setBalance) is appended to `<dir>/writes-<n>.ndjson` after the node answered it and before the answer goes
  * back to the caller, so anything a client has seen is on disk even if the service and anvil are killed the next
  * moment (the write is in the OS's page cache: it survives the death of both processes). A checkpoint saves the
- * whole state with no write in flight, then removes the journal's older segments. At start, what the saved state
+ * whole state with no dev call in flight, then removes the journal's older segments. At start, what the saved state
  * lacks is replayed (replayWrites.ts). `save` saves the whole state; a `barrier` call (a reset, a revert to a
  * snapshot) cannot be replayed, so the state is saved right after it, before it is answered.
  */
@@ -157,12 +158,16 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
           await p.save()
           return result
         })
-      const entry = await gate.shared(async () => {
+      const journal = async () => {
         const result = await request(method, params, readBody)
         const entry: JournalEntry = { seq: ++seq, method, params, kind, hash: readTransactionHash(result) }
         append(entry)
         return { ...entry, result }
-      })
+      }
+      // A transaction is told apart by its hash at replay, so a checkpoint need not wait for one in flight (an
+      // eth_sendRawTransactionSync waits for its block: with automine off, until someone mines, which must not
+      // wait behind the checkpoint). A dev call cannot be told apart: a checkpoint waits for those in flight.
+      const entry = kind === 'transaction' ? await journal() : await gate.shared(journal)
       // Where the transaction landed is noted from the first receipt anyone reads of it (the bundler, the faucet and
       // wallets all read it; a receipt carries its block's timestamp), else looked up a moment later: never on the
       // caller's path. A kill before the note leaves the transaction replayed at the time of the replay.
