@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { createConnection } from 'node:net'
 import { StartupError } from '../../errors'
 
 /** Blocks whose state anvil keeps for calls at a past block (`--prune-history`). */
@@ -121,7 +122,9 @@ export async function spawnAnvil(p: SpawnAnvilParameters): Promise<AnvilProcess>
   })
   const ready = (async () => {
     while (!done) {
-      if (await answersRpc(rpcUrl)) return true
+      // The port alone does not prove it: another instance's anvil may hold it (two starts picking one port), and
+      // this one then exits with "address in use". Its own IPC socket (a new name per start) does.
+      if ((await answersRpc(rpcUrl)) && (!p.ipcPath || (await answersIpc(p.ipcPath)))) return true
       if (Date.now() > deadline) return false
       await new Promise((r) => setTimeout(r, 15))
     }
@@ -157,4 +160,19 @@ function spawnWithPrivateFiles<T>(start: () => T): T {
   } finally {
     if (previous !== undefined) process.umask(previous)
   }
+}
+
+/** Whether a JSON-RPC node answers eth_chainId on the IPC socket or named pipe at `path` (within 1 s). */
+function answersIpc(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path)
+    const finish = (ok: boolean) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.setTimeout(1000, () => finish(false))
+    socket.on('error', () => finish(false))
+    socket.on('data', (data) => finish(data.toString().includes('"result"')))
+    socket.on('connect', () => socket.write('{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}\n'))
+  })
 }
