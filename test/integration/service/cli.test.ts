@@ -43,8 +43,9 @@ describe('opstation serve (headless)', () => {
     first.child.kill('SIGTERM')
     await first.exited
     expect(second.code).toBe(1)
-    expect(second.stderr.trim().split('\n')).toHaveLength(1)
-    expect(second.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+    expect(second.stderr.trim().split('\n')).toEqual([
+      expect.stringContaining(`Port ${port} on 127.0.0.1 is already in use`),
+    ])
   })
 
   it('a second instance on the same data folder is refused with a clear error', async () => {

@@ -86,7 +86,9 @@ export async function registerConsoleRoutes(
   // Files are looked up per request, never listed at start: a console built (or rebuilt, with new asset names)
   // while the service runs is served at once. scripts/publishConsole.mjs replaces a build so that index.html and
   // the assets it names are always there together.
-  await app.register(fastifyStatic, { root: consoleDir, serve: false })
+  // The folder is named per send, not at registration: @fastify/static would warn at start about a console not built
+  // yet (a second line on a one-line start-up error).
+  await app.register(fastifyStatic, { serve: false })
   const securityHeaders = (reply: FastifyReply, html: boolean) => {
     if (html) {
       reply.header('Content-Security-Policy', CSP)
@@ -118,10 +120,10 @@ export async function registerConsoleRoutes(
       )
         return reply.code(404).send({ statusCode: 404, message: `Not found: ${request.url}` })
       securityHeaders(reply, file.endsWith('.html'))
-      return reply.sendFile(file)
+      return reply.sendFile(file, consoleDir)
     }
     securityHeaders(reply, true)
-    return reply.sendFile('index.html')
+    return reply.sendFile('index.html', consoleDir)
   }
   app.get('/console/', serveConsole)
   app.get('/console/*', serveConsole)
