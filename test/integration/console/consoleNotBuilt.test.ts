@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Writable } from 'node:stream'
-import Fastify from 'fastify'
+import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { afterAll, expect, it } from 'vitest'
 import { createLogger } from '../../../src/main/service/createLogger'
 import { registerConsoleRoutes } from '../../../src/main/service/server/consoleRoutes'
@@ -20,7 +20,7 @@ it('a console that is not built logs nothing at start (a start-up error stays on
       done()
     },
   })
-  const app = Fastify({ loggerInstance: createLogger('warn', sink) })
+  const app = Fastify({ loggerInstance: createLogger('warn', sink) as FastifyBaseLogger })
   const store = await openStore({ dataDir: root })
   await registerConsoleRoutes(app, {
     consoleDir: path.join(root, 'no-such-build'),
