@@ -11,6 +11,8 @@ export type Op = UserOperationV06
 
 /** Latencies (ms) of one client's operations, and gas used against the estimated limits. */
 export type Timings = {
+  /** The operations' userOpHashes, in the order they were sent. */
+  hashes: Hex[]
   estimate: number[]
   send: number[]
   sendToReceipt: number[]
@@ -63,7 +65,7 @@ const emptyOp: Op = {
   paymasterAndData: '0x',
   signature: '0x',
 }
-const emptyTimings = (): Timings => ({ estimate: [], send: [], sendToReceipt: [], gas: [] })
+const emptyTimings = (): Timings => ({ hashes: [], estimate: [], send: [], sendToReceipt: [], gas: [] })
 const toRpcOperation = (op: Op) =>
   Object.fromEntries(Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? numberToHex(v) : v]))
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}` as Address
@@ -148,14 +150,14 @@ export async function createBenchClient(options: BenchClientOptions) {
       entryPoint,
     ])
   const selfCall = () => account.encodeCalls([{ to: account.address, value: 0n }])
+  /** 1 wei to a fresh address (an address only: deriving one from a new key costs ~0.7 ms of shared CPU). */
+  const transferToFreshAddress = () => account.encodeCalls([{ to: randomAddress(), value: 1n }])
 
   /** Estimate → sign → send → receipt for one operation, timing each step against the service. */
   async function runOperation(timings: Timings, initCode: Hex, toSelf: boolean) {
     // A fresh recipient per operation (an address only: deriving one from a new key costs ~0.7 ms of the CPU the
     // bench shares with the service), or the account itself (the chain gains no account).
-    const callData = toSelf
-      ? await selfCall()
-      : await account.encodeCalls([{ to: randomAddress(), value: 1n }])
+    const callData = toSelf ? await selfCall() : await transferToFreshAddress()
     let t = performance.now()
     const estimated = await estimate({ nonce, initCode, callData })
     timings.estimate.push(performance.now() - t)
@@ -176,6 +178,7 @@ export async function createBenchClient(options: BenchClientOptions) {
     t = performance.now()
     const hash = await send(op)
     timings.send.push(performance.now() - t)
+    timings.hashes.push(hash)
     nonce++
     const receipt = await waitForReceipt(rpc, options.bundlerUrl, hash)
     timings.sendToReceipt.push(performance.now() - t)
@@ -207,12 +210,21 @@ export async function createBenchClient(options: BenchClientOptions) {
     async estimateSelfCall(atNonce: bigint = nonce): Promise<Estimate> {
       return estimate({ nonce: atNonce, initCode: '0x', callData: await selfCall() })
     },
+    /** Estimates a payment of 1 wei to a fresh address at the next nonce (the template of `toFreshAddresses`). */
+    async estimateTransfer(): Promise<Estimate> {
+      return estimate({ nonce, initCode: '0x', callData: await transferToFreshAddress() })
+    },
     /**
      * Signs `count` calls of the account to itself with the template's limits (preVerificationGas +200 and twice
      * the fee, so that they never fall short), at nonces from `nonceBase` (default: the next ones, which are then
-     * taken).
+     * taken). `toFreshAddresses`: each pays 1 wei to a fresh address instead (template: `estimateTransfer`).
      */
-    async signSelfCalls(count: number, template: Estimate, nonceBase?: bigint): Promise<Op[]> {
+    async signSelfCalls(
+      count: number,
+      template: Estimate,
+      nonceBase?: bigint,
+      { toFreshAddresses = false } = {},
+    ): Promise<Op[]> {
       const first = nonceBase ?? nonce
       const callData = await selfCall()
       const ops: Op[] = []
@@ -221,7 +233,7 @@ export async function createBenchClient(options: BenchClientOptions) {
           sender: account.address,
           nonce: first + BigInt(n),
           initCode: '0x',
-          callData,
+          callData: toFreshAddresses ? await transferToFreshAddress() : callData,
           callGasLimit: BigInt(template.callGasLimit),
           verificationGasLimit: BigInt(template.verificationGasLimit),
           preVerificationGas: BigInt(template.preVerificationGas) + 200n,

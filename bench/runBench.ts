@@ -5,6 +5,8 @@
  * handleOps throughput of the same chain (the physical limit), estimated versus actual gas, the service RSS, and
  * the CPU time per operation of the service, of its anvil and of the bench's own clients (Linux /proc), since all
  * three share the machine's cores. BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=<dir>' profiles the service.
+ * `BENCH_HISTORY=<n>` runs the history bench instead (runHistoryBench.ts): n operations, then the data folder, a
+ * restart and the first operations' receipts.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
@@ -24,12 +26,20 @@ import { benchSponsorUserOperation } from './benchSponsorUserOperation'
 import { createBenchClient, type Op, type Timings } from './createBenchClient'
 import { createRpc, waitForReceipt } from './createRpc'
 import { measureHttpFloor } from './measureHttpFloor'
+import { runHistoryBench } from './runHistoryBench'
 import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16)
 const OPERATIONS = 200
-/** Operations run (not measured) before the measured phases: a service that has been busy for a while. */
-const HISTORY = Number(process.env.BENCH_HISTORY ?? 0)
+/** Operations run (not measured) before the measured phases: a chain grown by use. */
+const GROW = Number(process.env.BENCH_GROW ?? 0)
+/**
+ * `BENCH_HISTORY=<n>`: the history bench (n operations, the data folder, a restart) instead of the modes; set without a
+ * number (`BENCH_HISTORY=1` or `=on`... anything not above 1), 20,000 operations: enough for the slope.
+ */
+const HISTORY = ((value) => (value === undefined ? 0 : Number(value) > 1 ? Number(value) : 20_000))(
+  process.env.BENCH_HISTORY,
+)
 /**
  * Operations run (not measured) between the cold loop and the warm measurements, in both modes: a service that has
  * been running for a while.
@@ -43,6 +53,7 @@ const rpc = createRpc()
 /** Client i's share of n operations. */
 const shareOf = (n: number, i: number) => Math.floor(n / CLIENTS) + (i < n % CLIENTS ? 1 : 0)
 const mergeTimings = (all: Timings[]): Timings => ({
+  hashes: all.flatMap((t) => t.hashes),
   estimate: all.flatMap((t) => t.estimate),
   send: all.flatMap((t) => t.send),
   sendToReceipt: all.flatMap((t) => t.sendToReceipt),
@@ -99,7 +110,7 @@ async function benchMode(unsafe: boolean) {
 
     // Every client deploys its account through initCode (not measured).
     await Promise.all(clients.map((client) => client.runOperations(1, { deploy: true })))
-    if (HISTORY > 0) await Promise.all(clients.map((client, i) => client.runOperations(shareOf(HISTORY, i))))
+    if (GROW > 0) await Promise.all(clients.map((client, i) => client.runOperations(shareOf(GROW, i))))
 
     // 16 clients each looping estimate → send → receipt for `OPERATIONS` operations, paying fresh addresses.
     const runLoop = async (label: string) => {
@@ -288,10 +299,20 @@ async function benchMode(unsafe: boolean) {
 }
 
 const loadAtStart = os.loadavg()
-// BENCH_MODES=unsafe (or safe) runs one mode only.
-const modes = (process.env.BENCH_MODES ?? 'safe,unsafe').split(',')
+// BENCH_MODES=unsafe (or safe) runs one mode only; BENCH_HISTORY=<n> the history bench alone.
+const modes = (process.env.BENCH_MODES ?? (HISTORY > 0 ? '' : 'safe,unsafe')).split(',')
 if (modes.includes('safe')) await benchMode(false)
 if (modes.includes('unsafe')) await benchMode(true)
+if (HISTORY > 0) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-bench-history-'))
+  try {
+    rows.push(...(await runHistoryBench({ dataDir, operations: HISTORY, clients: CLIENTS })))
+  } finally {
+    // BENCH_KEEP_DATA=1 leaves the data folder for a look (its path on stderr).
+    if (process.env.BENCH_KEEP_DATA) process.stderr.write(`history data folder kept: ${dataDir}\n`)
+    else await rm(dataDir, { recursive: true, force: true })
+  }
+}
 const floor = await measureHttpFloor(CLIENTS)
 rows.push([
   'machine',
@@ -310,7 +331,7 @@ const line = (cells: string[]) =>
     .join('  ')
     .trimEnd()
 console.log(
-  `\nOpstation bundler benchmark: ${OPERATIONS} UserOperations a loop, ${CLIENTS} concurrent clients${HISTORY > 0 ? `, after ${HISTORY} operations of history` : ''}; "cold:" rows are the first loop after start, the others follow ${WARMUP} unmeasured operations; automine, ${os.cpus().length} CPUs, Node ${process.version}, load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}\n`,
+  `\nOpstation bundler benchmark: ${OPERATIONS} UserOperations a loop, ${CLIENTS} concurrent clients${GROW > 0 ? `, after ${GROW} operations grew the chain` : ''}${HISTORY > 0 ? `; history: ${HISTORY} operations, then a restart` : ''}; "cold:" rows are the first loop after start, the others follow ${WARMUP} unmeasured operations; automine, ${os.cpus().length} CPUs, Node ${process.version}, load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}\n`,
 )
 console.log(line(header))
 console.log(line(widths.map((w) => '-'.repeat(w))))

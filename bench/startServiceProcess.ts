@@ -6,8 +6,15 @@ export type ServiceProcess = {
   pid: number
   bundlerUrl: string
   rpcUrl: string
+  /** The service's base URL (console and dashboard routes) and its auth token, from the ready line. */
+  dashboardUrl: string
+  authToken: string
+  /** From the spawn of the process to its ready line, ms. */
+  readyMs: number
   /** Resident memory of the service process now and at its peak, in MiB (Linux /proc; ps elsewhere). */
   memory: () => { rssMiB: number; peakMiB: number | null }
+  /** Resident memory of its node (the embedded anvil) now and at its peak, in MiB (Linux /proc). */
+  nodeMemory: () => { rssMiB: number; peakMiB: number | null }
   /**
    * CPU time used so far (user + system, ms) by the service process and by its children (anvil), and the part of
    * each spent in the kernel; Linux only.
@@ -23,26 +30,29 @@ export async function startServiceProcess(params: {
 }): Promise<ServiceProcess> {
   const args = ['--port', '0', '--data-dir', params.dataDir]
   if (params.unsafe) args.push('--unsafe')
+  const spawnedAt = performance.now()
   const { child, ready } = await spawnCli(args, {
     timeoutMs: 60_000,
     // BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the service process.
     nodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
     env: { ...process.env },
   })
+  const readyMs = performance.now() - spawnedAt
   const pid = child.pid as number
   const releaseOnExit = stopWithThisProcess(child)
   return {
     pid,
     bundlerUrl: ready.bundlerUrl,
     rpcUrl: ready.rpcUrl,
-    memory() {
-      try {
-        const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-        const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
-        return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 }
-      } catch {
-        return { rssMiB: Number.NaN, peakMiB: null }
-      }
+    dashboardUrl: ready.dashboardUrl,
+    authToken: ready.authToken,
+    readyMs,
+    memory: () => readMemory(pid),
+    nodeMemory() {
+      const node = readdirSync('/proc').find(
+        (entry) => /^\d+$/.test(entry) && readStat(Number(entry))?.ppid === pid && isAnvil(Number(entry)),
+      )
+      return node ? readMemory(Number(node)) : { rssMiB: Number.NaN, peakMiB: null }
     },
     cpuMs() {
       let node = 0
@@ -91,6 +101,26 @@ function stopWithThisProcess(child: ChildProcess): () => void {
     process.off('exit', stopChild)
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
+  }
+}
+
+/** The process runs anvil (the service may have other children). */
+function isAnvil(pid: number): boolean {
+  try {
+    return /anvil/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '')
+  } catch {
+    return false
+  }
+}
+
+/** Resident memory of a process now and at its peak, in MiB (Linux /proc). */
+function readMemory(pid: number): { rssMiB: number; peakMiB: number | null } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
+    return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 }
+  } catch {
+    return { rssMiB: Number.NaN, peakMiB: null }
   }
 }
 

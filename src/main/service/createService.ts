@@ -114,14 +114,6 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       log.warn({ event: event.type }, chainStatus.message)
       events.emit('chain.status', { state: chainStatus.state, message: chainStatus.message })
     })
-    const bundler: Bundler | undefined = chain
-      ? createBundler({ chain, store, events, log, settings: runtime })
-      : undefined
-    const getBundler = () => {
-      if (!bundler)
-        throw new ChainError('No chain is running (started with --no-chain): the bundler is unavailable')
-      return bundler
-    }
     const paymaster = createPaymaster({
       store,
       getChain: () => chain,
@@ -129,6 +121,21 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       log,
       getWebhookTimeoutMs: () => runtime.webhookTimeoutMs,
     })
+    const bundler: Bundler | undefined = chain
+      ? createBundler({
+          chain,
+          store,
+          events,
+          log,
+          settings: runtime,
+          onBundleMined: paymaster.observeMinedBundle,
+        })
+      : undefined
+    const getBundler = () => {
+      if (!bundler)
+        throw new ChainError('No chain is running (started with --no-chain): the bundler is unavailable')
+      return bundler
+    }
     const provisionDapp = chain ? (dapp: Dapp) => provisionGasTank(chain!, store, dapp) : undefined
     const consoleDir = config.consoleDir ?? path.join(findPackageRoot(), 'out', 'renderer')
     const version = readPackageVersion()

@@ -1,5 +1,5 @@
 import { type Address, type Hex, parseAbiItem } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { getNonce } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
@@ -24,6 +24,8 @@ let service: TestService
 let senders: Sender[]
 
 beforeAll(async () => {
+  // The test reads every UserOperationEvent from block 0: a chain that keeps more than its last 64 blocks' logs.
+  vi.stubEnv('OPSTATION_HISTORY_BLOCKS', '1024')
   service = await startTestService()
   senders = []
   for (const [index, entryPoint] of ENTRY_POINTS.entries()) {
@@ -49,6 +51,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(async () => {
   await service?.dispose()
+  vi.unstubAllEnvs()
 })
 
 describe('200 UserOperations from 20 senders across EntryPoints v0.6, v0.7 and v0.8 sent at once', () => {

@@ -1,5 +1,5 @@
 import { type Hex, parseAbiItem } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { getNonce } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
@@ -12,12 +12,15 @@ let service: TestService
 let accounts: RuleTestAccount[]
 
 beforeAll(async () => {
+  // The test reads every UserOperationEvent from block 0: a chain that keeps more than its last 64 blocks' logs.
+  vi.stubEnv('OPSTATION_HISTORY_BLOCKS', '1024')
   service = await startTestService()
   accounts = []
   for (let i = 0; i < SENDERS; i++) accounts.push(await deployRuleTestAccount(service))
 }, 120_000)
 afterAll(async () => {
   await service?.dispose()
+  vi.unstubAllEnvs()
 })
 
 describe('200 UserOperations from 20 senders sent at once', () => {

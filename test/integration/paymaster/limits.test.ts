@@ -98,6 +98,26 @@ describe('spending limits, counted from mined operations', () => {
     expect(receipt.success).toBe('true')
   }, 90_000)
 
+  it('counts an operation even when more blocks than the chain keeps are mined right after it', async () => {
+    const { apiKey, paymasterUrl } = await createDapp(service)
+    await setLimits(apiKey, [
+      {
+        type: 'SMART_ACCOUNT',
+        thresholdType: 'COUNT',
+        threshold: '1',
+        cycleDuration: { value: 1, unit: 'day' },
+      },
+    ])
+    const { smartAccount, address } = await createBiconomyAccount(service, paymasterUrl)
+    await sendSponsored(smartAccount)
+    // The embedded anvil keeps the logs of its last 64 blocks: these leave the operation's block behind at once.
+    await mine(service.chain!, 100)
+    expect((await sponsorFor(apiKey, address, 1n)).paymasterAndData).toBe('0x')
+    expect(await lastReason(apiKey)).toMatch(
+      /^Spending limit reached: per smart account limit 1 of 1 operations/,
+    )
+  }, 90_000)
+
   it('applies a dApp-wide limit to every account, and by wei spent', async () => {
     const { apiKey, paymasterUrl } = await createDapp(service)
     await setLimits(apiKey, [

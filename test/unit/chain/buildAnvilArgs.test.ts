@@ -1,7 +1,11 @@
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { buildAnvilArgs, HISTORICAL_STATES } from '../../../src/main/service/chain/anvil/spawnAnvil'
+import {
+  buildAnvilArgs,
+  HISTORICAL_STATES,
+  HISTORY_BLOCKS,
+} from '../../../src/main/service/chain/anvil/spawnAnvil'
 import { makeTempDir } from '../../helpers/makeTempDir'
 
 function parametersIn(dir: string) {
@@ -38,5 +42,10 @@ describe('buildAnvilArgs', () => {
   it('keeps the states of recent blocks in memory and none on disk (nothing left under ~/.foundry/anvil/tmp)', async () => {
     const args = buildAnvilArgs(parametersIn(await makeTempDir('opstation-anvil-args-')))
     expect(flagValue(args, '--prune-history')).toBe(String(HISTORICAL_STATES))
+  })
+
+  it('keeps the transactions and receipts of the last HISTORY_BLOCKS blocks in memory, not of every block', async () => {
+    const args = buildAnvilArgs(parametersIn(await makeTempDir('opstation-anvil-args-')))
+    expect(flagValue(args, '--transaction-block-keeper')).toBe(String(HISTORY_BLOCKS))
   })
 })

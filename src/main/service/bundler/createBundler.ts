@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path'
 import type { Address, Hex, RpcStateOverride } from 'viem'
 import { nameDeployedAccount } from '../chain/accountZoo/nameAccount'
 import { getDepositInfo } from '../chain/entryPoint/getDepositInfo'
@@ -12,6 +13,7 @@ import { Erc7769Code, RpcCode } from '../jsonrpc/codes'
 import { parseParam } from '../jsonrpc/parseParam'
 import type { Logger } from '../log'
 import type { Store } from '../store/openStore'
+import { openUserOperationHistory } from '../store/userOperationHistory'
 import { openUserOperationLog, type UserOperationLog } from '../store/userOperations.repo'
 import { admitUserOperation } from './admission/admitUserOperation'
 import { createNonceTracker } from './admission/nonceTracker'
@@ -23,7 +25,7 @@ import {
 } from './bundlerOptions'
 import { type BundleResult, createBundleRunner } from './bundling/createBundleRunner'
 import { createBundleScheduler } from './bundling/createBundleScheduler'
-import { createBundleSender } from './bundling/createBundleSender'
+import { createBundleSender, type RpcTransactionReceipt } from './bundling/createBundleSender'
 import type { GasFees } from './estimation/estimateUserOperationGas'
 import { createGasPrices } from './gasPrices'
 import { Mempool, type MempoolEntry } from './mempool/mempool'
@@ -35,7 +37,7 @@ import {
   type UserOperationStatusResult,
 } from './receipts/createUserOperationQueries'
 import { recoverMinedOperations } from './records/recoverMinedOperations'
-import { applyOutcome, createUserOperationRecords } from './records/userOperationRecords'
+import { createUserOperationRecords } from './records/userOperationRecords'
 import { readAaCode } from './userOperationErrors'
 import { MIN_STAKE_WEI, MIN_UNSTAKE_DELAY_SEC } from './validation/checkValidationRules'
 
@@ -63,6 +65,8 @@ export type CreateBundlerParameters = {
   settings?: { readonly unsafe: boolean; readonly bundlingMode: BundlingMode }
   /** The EntryPoints to serve (default: every version whose EntryPoint the chain has). */
   entryPoints?: EntryPoints
+  /** Told of each bundle mined, before its operations are (the paymaster counts spending from it). */
+  onBundleMined?: (receipt: RpcTransactionReceipt) => void
 }
 
 export type SendUserOperationParameters = {
@@ -156,6 +160,7 @@ export function createBundler({
   options: overrides,
   settings,
   entryPoints = createEntryPoints((module) => listServedEntryPoints(chain).includes(module)),
+  onBundleMined,
 }: CreateBundlerParameters): Bundler {
   const options: BundlerOptions = { ...defaultBundlerOptions, ...overrides }
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)
@@ -163,6 +168,11 @@ export function createBundler({
   const gasPrices = createGasPrices(chain.publicClient)
   const userOperations = openUserOperationLog({
     store,
+    // Mined operations' receipts, and records older than the store document's, outlive the chain's history.
+    history: openUserOperationHistory({
+      dir: join(dirname(store.path), 'history'),
+      onError: (err) => log.error({ err }, 'could not read or write the UserOperation history'),
+    }),
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
   })
   const lanes: Lane[] = []
@@ -188,7 +198,10 @@ export function createBundler({
     chain,
     gasFees: () => gasPrices.gasFeeValues(),
     receiptTimeoutMs: options.receiptTimeoutMs,
-    onMined: (receipt, offered) => gasPrices.observeMinedTransaction(receipt, offered),
+    onMined: (receipt, offered) => {
+      gasPrices.observeMinedTransaction(receipt, offered)
+      onBundleMined?.(receipt)
+    },
     log,
   })
   const oneAtATime = createConcurrencyLimit(1)
@@ -238,9 +251,7 @@ export function createBundler({
         onMined(entry, outcome, receipt) {
           queries.rememberReceipt(receipt)
           nonces.recordMined(entry.userOperation)
-          records.setStatus(entry.userOpHash, outcome.success ? 'included' : 'failed', (r) =>
-            applyOutcome(r, outcome, receipt),
-          )
+          records.recordMined(entry.userOpHash, outcome, receipt)
           if (entry.factory) reputation.recordIncluded(entry.factory)
           if (entry.paymaster) reputation.recordIncluded(entry.paymaster)
         },
@@ -329,6 +340,14 @@ export function createBundler({
       .catch((err) => log.error({ err }, 'restart recovery failed'))
       .then(() => lane.scheduler.scheduleAutoBundle())
   }
+  // Operations mined before the history of mined operations was kept (an older data folder): their receipts and
+  // operations into it while the chain still holds them (it keeps its recent blocks' transactions only).
+  void queries
+    .keepMissingHistory([...store.data.userOperations])
+    .then((kept) => {
+      if (kept > 0) log.info({ kept }, 'mined UserOperations from before the history was kept added to it')
+    })
+    .catch((err) => log.warn({ err }, 'could not add older mined UserOperations to the history'))
 
   return {
     entryPoints,

@@ -48,7 +48,7 @@ export async function registerUserOperationRoutes(
     authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
     const { limit, before } = parseInput(ListQuery, request.query ?? {})
     const log = options.getUserOperations()
-    const items = log ? log.list({ limit, before }) : fromStore(limit, before)
+    const items = log ? await log.list({ limit, before }) : fromStore(limit, before)
     const last = items.at(-1)
     return sendOk(reply, 'UserOperations fetched', {
       items: items.map(toView),
@@ -59,8 +59,10 @@ export async function registerUserOperationRoutes(
   app.get<{ Params: { hash: string } }>('/console/api/user-operations/:hash', async (request, reply) => {
     authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
     const hash = request.params.hash.toLowerCase()
+    // An older operation's record comes from the bundler's history (store/userOperationHistory.ts).
     const record =
-      options.getUserOperations()?.get(hash) ?? store.data.userOperations.find((r) => r.userOpHash === hash)
+      (await options.getUserOperations()?.find(hash)) ??
+      store.data.userOperations.find((r) => r.userOpHash === hash)
     if (!record) throw new NotFoundError(`UserOperation ${request.params.hash} not found`)
     return sendOk(reply, 'UserOperation fetched', toView(record))
   })

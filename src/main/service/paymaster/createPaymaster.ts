@@ -8,7 +8,7 @@ import { registerWebhookCallRoutes } from '../console/webhookCalls.routes'
 import type { EventBus } from '../events'
 import type { RpcMethod } from '../jsonrpc/defineMethod'
 import type { Logger } from '../log'
-import { createUsageTracker } from '../policy/trackSponsorshipUsage'
+import { createUsageTracker, type MinedReceipt } from '../policy/trackSponsorshipUsage'
 import { flushBatchedAppenders } from '../store/batchedAppend'
 import type { Store } from '../store/openStore'
 import { pmGetFeeQuoteOrData } from './methods/pm_getFeeQuoteOrData'
@@ -36,6 +36,8 @@ export type Paymaster = {
   registerRoutes: (app: FastifyInstance) => Promise<void>
   /** Starts following mined sponsored operations (spending limits). */
   start: () => void
+  /** Counts the sponsored operations of a bundle the bundler mined, from its receipt (spending limits). */
+  observeMinedBundle: (receipt: MinedReceipt) => void
   /** Stops following the chain and writes queued decisions and webhook calls. */
   stop: () => Promise<void>
 }
@@ -79,6 +81,7 @@ export function createPaymaster(params: CreatePaymasterParameters): Paymaster {
       await registerTokenPriceRoutes(app, { store, getChain: params.getChain })
     },
     start: () => usage.start(),
+    observeMinedBundle: (receipt) => usage.observeReceipt(receipt),
     async stop() {
       usage.stop()
       await flushBatchedAppenders(params.store)

@@ -1,4 +1,13 @@
-import { type Address, type Hash, parseAbiItem } from 'viem'
+import {
+  type Address,
+  formatLog,
+  type Hash,
+  type Hex,
+  type Log,
+  parseAbiItem,
+  parseEventLogs,
+  type RpcLog,
+} from 'viem'
 import type { Chain } from '../chain'
 import { ENTRY_POINT_VERSIONS, getVersionContracts, holdsContracts } from '../chain/versionContracts'
 import type { Logger } from '../log'
@@ -24,6 +33,23 @@ type TankCharge = {
   charge: bigint
 }
 
+/** A mined UserOperationEvent, from getLogs or from a receipt. */
+type OperationLog = {
+  args: {
+    userOpHash?: Hash
+    sender?: Address
+    paymaster?: Address
+    success?: boolean
+    actualGasCost?: bigint
+  }
+  transactionHash: Hash | null
+  logIndex: number | null
+  blockNumber: bigint | null
+}
+
+const sameAddress = (a: string | undefined, b: string) =>
+  a !== undefined && a.toLowerCase() === b.toLowerCase()
+
 /**
  * Where sponsored operations of each EntryPoint version show: its EntryPoint's UserOperationEvent with the version's
  * verifying paymaster, and the paymaster's charge event (v0.6 Biconomy's GasBalanceDeducted, v0.7/v0.8
@@ -34,30 +60,65 @@ function listTankSources(chain: Chain) {
     .filter(({ c }) => holdsContracts(chain, c.entryPoint, c.verifying))
     .map(({ version, c }) => {
       const paymaster = c.verifying.address
-      const readCharges = async (from: bigint, to: bigint): Promise<TankCharge[]> =>
-        version === '0.6'
-          ? (
-              await chain.publicClient.getLogs({
-                address: paymaster,
-                event: gasBalanceDeducted,
-                fromBlock: from,
-                toBlock: to,
-              })
-            ).map((l) => ({
-              ...l,
-              paymasterId: l.args._paymasterId as Address,
-              charge: l.args._charge ?? 0n,
-            }))
-          : (
-              await chain.publicClient.getLogs({
-                address: paymaster,
-                event: gasTankCharged,
-                fromBlock: from,
-                toBlock: to,
-              })
-            ).map((l) => ({ ...l, paymasterId: l.args.paymasterId as Address, charge: l.args.charge ?? 0n }))
-      return { entryPoint: c.entryPoint.address, paymaster, readCharges }
+      const event = version === '0.6' ? gasBalanceDeducted : gasTankCharged
+      const toCharges = (logs: Log[]): TankCharge[] =>
+        parseEventLogs({ abi: [event], logs }).map((l) => {
+          const args = l.args as {
+            _paymasterId?: Address
+            _charge?: bigint
+            paymasterId?: Address
+            charge?: bigint
+          }
+          return {
+            transactionHash: l.transactionHash,
+            logIndex: l.logIndex,
+            paymasterId: (args._paymasterId ?? args.paymasterId) as Address,
+            charge: args._charge ?? args.charge ?? 0n,
+          }
+        })
+      return {
+        entryPoint: c.entryPoint.address,
+        paymaster,
+        readCharges: async (from: bigint, to: bigint) =>
+          toCharges(
+            await chain.publicClient.getLogs({ address: paymaster, event, fromBlock: from, toBlock: to }),
+          ),
+        chargesIn: (logs: Log[]) => toCharges(logs.filter((l) => sameAddress(l.address, paymaster))),
+      }
     })
+}
+
+const mapDappsByPaymasterId = (store: Store) =>
+  new Map(store.data.dapps.filter((d) => d.paymasterId).map((d) => [d.paymasterId!.toLowerCase(), d]))
+
+/**
+ * The usage records of mined sponsored operations: each UserOperationEvent with the charge its paymaster's postOp
+ * emitted just before it in the same transaction (paymasterId -> dApp). Operations of no dApp are left out.
+ */
+function matchUsage(
+  operations: { op: OperationLog; charges: TankCharge[] }[],
+  byPaymasterId: ReturnType<typeof mapDappsByPaymasterId>,
+  minedAt: (blockNumber: bigint | null) => number,
+): SponsorshipUsage[] {
+  const entries: SponsorshipUsage[] = []
+  for (const { op, charges } of operations) {
+    const charge = charges
+      .filter((d) => d.transactionHash === op.transactionHash && (d.logIndex ?? 0) < (op.logIndex ?? 0))
+      .sort((a, b) => (b.logIndex ?? 0) - (a.logIndex ?? 0))[0]
+    const dapp = charge ? byPaymasterId.get(charge.paymasterId.toLowerCase()) : undefined
+    if (!dapp || !charge) continue
+    entries.push({
+      userOpHash: op.args.userOpHash as Hash,
+      dappId: dapp.id,
+      paymasterId: charge.paymasterId,
+      sender: op.args.sender as Address,
+      gasCostWei: (charge.charge || op.args.actualGasCost || 0n).toString(),
+      success: op.args.success ?? false,
+      blockNumber: Number(op.blockNumber),
+      minedAt: minedAt(op.blockNumber),
+    })
+  }
+  return entries
 }
 
 /** Blocks per getLogs request. */
@@ -65,9 +126,18 @@ const LOG_RANGE = 5_000n
 /** On a node with history we did not see, start this many blocks back. */
 const EXTERNAL_LOOKBACK = 50_000n
 
+/** A transaction receipt as JSON-RPC returns it: what the tracker reads of one. */
+export type MinedReceipt = { logs: readonly unknown[]; blockTimestamp?: Hex }
+
 export type UsageTracker = {
   /** Reads newly mined sponsored operations from the chain into the store; concurrent calls share one run. */
   sync: () => Promise<void>
+  /**
+   * Counts the sponsored operations of a bundle the service mined, from its receipt, before anyone is told of it
+   * (in memory at once): the chain's logs of old blocks may be gone by the next sync (the embedded anvil keeps its
+   * last blocks' transactions only). The sync skips what this counted.
+   */
+  observeReceipt: (receipt: MinedReceipt) => void
   /** Unix seconds by the chain's clock: wall time, moved forward when the chain's blocks are ahead of it. */
   now: () => number
   /** Starts background syncing every `intervalMs`. */
@@ -114,9 +184,7 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
     }
     if (head < cursor) cursor = 0n // the chain was reset: rescan (records are de-duplicated by userOpHash)
     if (head === cursor && cursor !== 0n) return
-    const byPaymasterId = new Map(
-      store.data.dapps.filter((d) => d.paymasterId).map((d) => [d.paymasterId!.toLowerCase(), d]),
-    )
+    const byPaymasterId = mapDappsByPaymasterId(store)
     let from = cursor === 0n ? 0n : cursor + 1n
     const entries: SponsorshipUsage[] = []
     while (from <= head) {
@@ -144,24 +212,13 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
           timestamps.set(blockNumber, Number(block.timestamp))
         }),
       )
-      for (const { op, charges } of operations) {
-        // postOp emits the charge just before the EntryPoint emits this op's UserOperationEvent.
-        const charge = charges
-          .filter((d) => d.transactionHash === op.transactionHash && (d.logIndex ?? 0) < op.logIndex)
-          .sort((a, b) => (b.logIndex ?? 0) - (a.logIndex ?? 0))[0]
-        const dapp = charge ? byPaymasterId.get(charge.paymasterId.toLowerCase()) : undefined
-        if (!dapp || !charge) continue
-        entries.push({
-          userOpHash: op.args.userOpHash as Hash,
-          dappId: dapp.id,
-          paymasterId: charge.paymasterId,
-          sender: op.args.sender as Address,
-          gasCostWei: (charge.charge || op.args.actualGasCost || 0n).toString(),
-          success: op.args.success ?? false,
-          blockNumber: Number(op.blockNumber),
-          minedAt: timestamps.get(op.blockNumber) ?? now(),
-        })
-      }
+      entries.push(
+        ...matchUsage(
+          operations,
+          byPaymasterId,
+          (block) => (block === null ? undefined : timestamps.get(block)) ?? now(),
+        ),
+      )
       from = to + 1n
     }
     cursor = head
@@ -186,8 +243,32 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
     return queued
   }
 
+  const observeReceipt = (mined: MinedReceipt) => {
+    const chain = getChain()
+    if (!chain) return
+    const receipt = { logs: mined.logs.map((l) => formatLog(l as RpcLog)) }
+    const minedAt = mined.blockTimestamp === undefined ? now() : Number(mined.blockTimestamp)
+    const operations = listTankSources(chain).map((source) => ({
+      op: parseEventLogs({
+        abi: [userOperationEvent],
+        logs: receipt.logs.filter((l) => sameAddress(l.address, source.entryPoint)),
+      }).filter((l) => sameAddress(l.args.paymaster, source.paymaster)),
+      charges: source.chargesIn(receipt.logs),
+    }))
+    const entries = matchUsage(
+      operations.flatMap(({ op, charges }) => op.map((o) => ({ op: o, charges }))),
+      mapDappsByPaymasterId(store),
+      () => minedAt,
+    )
+    if (entries.length)
+      void addSponsorshipUsage(store, entries).catch((err) =>
+        log.warn({ err }, 'recording sponsorship usage failed'),
+      )
+  }
+
   return {
     sync,
+    observeReceipt,
     now,
     start() {
       if (timer) return

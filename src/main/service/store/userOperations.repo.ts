@@ -1,10 +1,26 @@
+import type { NodeReceipt } from './compactReceipt'
 import type { Store } from './openStore'
+import type { UserOperationHistory } from './userOperationHistory'
 import { isUnfinished, type UserOperationRecord } from './userOperationRecord'
 
 export type UserOperationLog = {
+  /** A record of the store document (the recent ones, and every unfinished one). */
   get: (userOpHash: string) => UserOperationRecord | undefined
-  /** Newest first; `before` is a `seq` cursor (exclusive). */
-  list: (options: { limit: number; before?: number }) => UserOperationRecord[]
+  /** A record of the store document, else of the history (an older one). */
+  find: (userOpHash: string) => Promise<UserOperationRecord | undefined>
+  /** Newest first, the history's after the document's; `before` is a `seq` cursor (exclusive). */
+  list: (options: { limit: number; before?: number }) => Promise<UserOperationRecord[]>
+  /**
+   * An operation was mined: the history keeps the bundle's receipt and the operation as sent (from its record,
+   * before the record lets it go, unless given), for when the chain no longer holds them.
+   */
+  keepMined: (userOpHash: string, receipt: NodeReceipt, userOperation?: Record<string, unknown>) => void
+  /** Whether the history keeps a mined operation's bundle (false without a history). */
+  hasMined: (userOpHash: string) => Promise<boolean>
+  /** A bundle transaction's receipt as it was mined, from the history. */
+  findReceipt: (transactionHash: string) => Promise<NodeReceipt | undefined>
+  /** A mined operation as it was sent (wire form), from the history. */
+  findOperation: (userOpHash: string) => Promise<Record<string, unknown> | undefined>
   /** Records that were pending or submitted when the service stopped. */
   unfinished: () => UserOperationRecord[]
   /** Highest block number of a mined record; null when none is mined. */
@@ -28,8 +44,13 @@ export type UserOperationLog = {
 
 export type OpenUserOperationLogParameters = {
   store: Store
-  /** Oldest finished records are pruned beyond this many (the store file is rewritten on every change). */
+  /**
+   * Oldest finished records leave the store document beyond this many (it is rewritten on every change), for the
+   * history when there is one.
+   */
   maxRecords?: number
+  /** Where mined operations' receipts and records that leave the document are kept (userOperationHistory.ts). */
+  history?: UserOperationHistory
   /**
    * Changes are gathered and written at most this often (each write serialises the whole store document). A
    * crash loses at most this much of the log: operations mined meanwhile are recorded again from the chain when
@@ -47,6 +68,7 @@ export type OpenUserOperationLogParameters = {
 export function openUserOperationLog({
   store,
   maxRecords = 2000,
+  history,
   flushIntervalMs = 1000,
   onError = () => {},
 }: OpenUserOperationLogParameters): UserOperationLog {
@@ -64,19 +86,25 @@ export function openUserOperationLog({
     dirty = false
     const added = inserts
     inserts = []
+    // The oldest finished records beyond maxRecords leave the document: into the history first, so that a record is
+    // always in one of them on disk.
+    const leaving = new Set<UserOperationRecord>()
+    let excess = store.data.userOperations.length + added.length - maxRecords
+    for (const r of [...store.data.userOperations, ...added]) {
+      if (excess <= 0) break
+      if (isUnfinished(r.status)) continue
+      leaving.add(r)
+      excess--
+    }
+    if (history && leaving.size > 0) {
+      history.keepRecords([...leaving])
+      await history.flush()
+    }
     await store.update((doc) => {
       doc.userOperations.push(...added)
-      const excess = doc.userOperations.length - maxRecords
-      if (excess > 0) {
-        let toRemove = excess
-        doc.userOperations = doc.userOperations.filter((r) => {
-          if (toRemove > 0 && !isUnfinished(r.status)) {
-            toRemove--
-            index.delete(r.userOpHash)
-            return false
-          }
-          return true
-        })
+      if (leaving.size > 0) {
+        doc.userOperations = doc.userOperations.filter((r) => !leaving.has(r))
+        for (const r of leaving) if (index.get(r.userOpHash) === r) index.delete(r.userOpHash)
       }
     })
   }
@@ -90,15 +118,37 @@ export function openUserOperationLog({
 
   return {
     get: (userOpHash) => index.get(userOpHash.toLowerCase()),
-    list({ limit, before }) {
+    find: async (userOpHash) =>
+      index.get(userOpHash.toLowerCase()) ?? (await history?.findRecord(userOpHash)),
+    async list({ limit, before }) {
       const all = [...store.data.userOperations, ...inserts]
       const out: UserOperationRecord[] = []
-      for (let i = all.length - 1; i >= 0 && out.length < limit; i--) {
+      // Records leave the document oldest (finished) first: the history's are all below its oldest finished one.
+      let boundary = Number.POSITIVE_INFINITY
+      let newer = 0
+      for (let i = all.length - 1; i >= 0; i--) {
         const record = all[i] as UserOperationRecord
+        if (!isUnfinished(record.status)) boundary = Math.min(boundary, record.seq)
         if (before === undefined || record.seq < before) out.push(record)
       }
-      return out
+      for (const record of out) if (record.seq >= boundary) newer++
+      if (!history || newer >= limit) return out.slice(0, limit)
+      const older = await history.listRecords({ limit, before: Math.min(before ?? boundary, boundary) })
+      return [...out, ...older.filter((r) => index.get(r.userOpHash) === undefined)]
+        .sort((a, b) => b.seq - a.seq)
+        .slice(0, limit)
     },
+    keepMined(userOpHash, receipt, userOperation) {
+      const record = index.get(userOpHash.toLowerCase())
+      history?.keepMined({
+        userOpHash,
+        receipt,
+        userOperation: userOperation ?? record?.userOperation ?? null,
+      })
+    },
+    hasMined: async (userOpHash) => (await history?.hasMined(userOpHash)) ?? false,
+    findReceipt: async (transactionHash) => history?.findReceipt(transactionHash),
+    findOperation: async (userOpHash) => history?.findOperation(userOpHash),
     unfinished: () => [...index.values()].filter((r) => isUnfinished(r.status)),
     lastMinedBlock() {
       let last: number | null = null
@@ -149,6 +199,7 @@ export function openUserOperationLog({
         dirty = true
         await write()
       }
+      await history?.close()
     },
   }
 }

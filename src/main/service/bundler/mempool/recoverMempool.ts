@@ -5,7 +5,7 @@ import type { Logger } from '../../log'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import { parseBundleLogs } from '../bundling/parseBundleLogs'
-import { applyOutcome, type UserOperationRecords } from '../records/userOperationRecords'
+import type { UserOperationRecords } from '../records/userOperationRecords'
 import type { Mempool } from './mempool'
 
 export type RecoverMempoolParameters = {
@@ -38,12 +38,7 @@ export async function recoverMempool({
         if (receipt) {
           const outcome = parseBundleLogs(receipt.logs, entryPoint.address).get(record.userOpHash as Hex)
           if (outcome) {
-            records.setStatus(
-              record.userOpHash as Hex,
-              outcome.success ? 'included' : 'failed',
-              (r) => applyOutcome(r, outcome, receipt),
-              'found mined after a restart',
-            )
+            records.recordMined(record.userOpHash as Hex, outcome, receipt, 'found mined after a restart')
             continue
           }
         }

@@ -36,8 +36,16 @@ export type UserOperationQueries = {
   getUserOperationStatus: (userOpHash: Hex) => Promise<UserOperationStatusResult>
   /** Keeps a bundle's receipt (our own bundles are read without a node call); the cached block is stale. */
   rememberReceipt: (receipt: RpcTransactionReceipt) => void
-  /** A transaction's receipt: remembered, else read from the node (null when not mined). */
+  /**
+   * A transaction's receipt: remembered, else read from the node, else (a bundle the chain no longer holds) from the
+   * history of mined operations; null when not mined.
+   */
   loadReceipt: (transactionHash: Hex) => Promise<RpcTransactionReceipt | null>
+  /**
+   * Mined records whose bundle the history lacks (operations mined before it was kept: an older data folder) are
+   * kept there from the chain, while the chain still holds their transactions. Returns how many.
+   */
+  keepMissingHistory: (records: readonly UserOperationRecord[]) => Promise<number>
 }
 
 export type CreateUserOperationQueriesParameters = {
@@ -74,13 +82,12 @@ export function createUserOperationQueries({
   const loadReceipt = async (transactionHash: Hex) => {
     const cached = receipts.get(transactionHash)
     if (cached) return cached
-    const receipt = await requestRpc<RpcTransactionReceipt | null>(
-      chain.publicClient,
-      'eth_getTransactionReceipt',
-      [transactionHash],
-    )
+    const receipt =
+      (await requestRpc<RpcTransactionReceipt | null>(chain.publicClient, 'eth_getTransactionReceipt', [
+        transactionHash,
+      ])) ?? ((await userOperations.findReceipt(transactionHash)) as RpcTransactionReceipt | undefined)
     if (receipt?.blockNumber) rememberReceipt(receipt)
-    return receipt
+    return receipt ?? null
   }
 
   const receiptSource = async (record: UserOperationRecord): Promise<UserOperationReceiptSource | null> => {
@@ -110,13 +117,18 @@ export function createUserOperationQueries({
     }
   }
 
-  /** The operation as sent: kept in its record until mined, then read from the bundle transaction. */
+  /**
+   * The operation as sent: kept in its record until mined, then in the history of mined operations, else read from
+   * the bundle transaction.
+   */
   const readOperation = async (record: UserOperationRecord): Promise<UserOperationBase | null> => {
     const entryPoint = entryPoints.find(record.entryPoint as Address)
     if (!entryPoint) return null
     if (record.userOperation) return entryPoint.fromWire(record.userOperation)
     const cached = minedOperations.get(record.userOpHash as Hex)
     if (cached) return cached
+    const kept = await userOperations.findOperation(record.userOpHash)
+    if (kept) return entryPoint.fromWire(kept as NonNullable<UserOperationRecord['userOperation']>)
     if (!record.transactionHash) return null
     const tx = await requestRpc<BundleTransaction | null>(chain.publicClient, 'eth_getTransactionByHash', [
       record.transactionHash,
@@ -135,8 +147,27 @@ export function createUserOperationQueries({
     rememberReceipt,
     loadReceipt,
 
+    async keepMissingHistory(records) {
+      let kept = 0
+      for (const record of records) {
+        if ((record.status !== 'included' && record.status !== 'failed') || !record.transactionHash) continue
+        if (await userOperations.hasMined(record.userOpHash)) continue
+        const receipt = await loadReceipt(record.transactionHash as Hex)
+        if (!receipt) continue
+        const op = await readOperation(record).catch(() => null)
+        const entryPoint = entryPoints.find(record.entryPoint as Address)
+        userOperations.keepMined(
+          record.userOpHash,
+          receipt,
+          op && entryPoint ? entryPoint.toWire(op) : undefined,
+        )
+        kept++
+      }
+      return kept
+    },
+
     async getUserOperationReceipt(userOpHash) {
-      let record = userOperations.get(userOpHash)
+      let record = await userOperations.find(userOpHash)
       if (!record) return null
       if (waitForMining && isUnfinished(record.status)) {
         await waitForMining(record)
@@ -151,7 +182,7 @@ export function createUserOperationQueries({
     },
 
     async getUserOperationByHash(userOpHash) {
-      const record = userOperations.get(userOpHash)
+      const record = await userOperations.find(userOpHash)
       if (!record) return null
       // In the mempool (or in a bundle not mined yet): the operation without a block, as eth-infinitism's
       // bundler answers. Mined: with its transaction and block. Rejected, dropped or replaced: null.
@@ -173,7 +204,7 @@ export function createUserOperationQueries({
     },
 
     async getUserOperationStatus(userOpHash) {
-      const record = userOperations.get(userOpHash)
+      const record = await userOperations.find(userOpHash)
       if (!record || record.status === 'rejected') {
         throw new RpcError(
           `UserOpHash: ${userOpHash} not found for chainId: ${chain.chainId}`,

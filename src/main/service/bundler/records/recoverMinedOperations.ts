@@ -6,7 +6,7 @@ import type { Logger } from '../../log'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import { parseBundleLogs, type RpcLog, USER_OPERATION_EVENT } from '../bundling/parseBundleLogs'
-import { applyOutcome, type UserOperationRecords } from './userOperationRecords'
+import type { UserOperationRecords } from './userOperationRecords'
 
 export type RecoverMinedOperationsParameters = {
   chain: Chain
@@ -81,12 +81,7 @@ export async function recoverMinedOperations({
           note: 'recorded from the chain after a restart (the service stopped before writing it)',
         })
       }
-      records.setStatus(
-        userOpHash,
-        outcome.success ? 'included' : 'failed',
-        (r) => applyOutcome(r, outcome, receipt),
-        'found mined after a restart',
-      )
+      records.recordMined(userOpHash, outcome, receipt, 'found mined after a restart')
       recovered++
     }
   }

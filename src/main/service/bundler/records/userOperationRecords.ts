@@ -19,6 +19,16 @@ import { readAaCode } from '../userOperationErrors'
 export type UserOperationRecords = {
   /** The EntryPoint whose operations these records are. */
   readonly entryPoint: EntryPointModule
+  /**
+   * An operation was mined: its record takes the outcome (included or failed, gas, transaction, block, logs), and
+   * the history keeps the bundle's receipt and the operation as sent (the chain keeps them for its recent blocks only).
+   */
+  recordMined: (
+    userOpHash: Hex,
+    outcome: UserOperationOutcome,
+    receipt: RpcTransactionReceipt,
+    note?: string,
+  ) => void
   /** Sets a record's status (appended to its timeline with `note`), applies `change`, emits the event. */
   setStatus: (
     userOpHash: Hex,
@@ -164,6 +174,15 @@ export function createUserOperationRecords({
 
   return {
     entryPoint,
+    recordMined(userOpHash, outcome, receipt, note) {
+      userOperations.keepMined(userOpHash, receipt)
+      setStatus(
+        userOpHash,
+        outcome.success ? 'included' : 'failed',
+        (r) => applyOutcome(r, outcome, receipt),
+        note,
+      )
+    },
     setStatus,
     addRecord,
     recordRejection(op, userOpHash, err, dappId, receiptFormat) {

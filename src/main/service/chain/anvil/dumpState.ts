@@ -1,12 +1,26 @@
+import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import type { NodeRequest, RpcResponseJson } from '../node/nodeRpcError'
 import { writeFileAtomic } from '../writeFileAtomic'
+import { HISTORY_BLOCK_BYTES, historyBlocks } from './spawnAnvil'
+import { createStateDumpTrimStream, type StateDumpTrim, type StateDumpTrimParameters } from './trimStateDump'
 
 const DUMP_TIMEOUT_MS = 10_000
 const HEX_RESULT = '"result":"0x'
 
-/** Dumps anvil's state (`anvil_dumpState`) to `statePath` atomically, in the plain JSON `--state` loads. */
-export async function dumpState(request: NodeRequest, statePath: string): Promise<void> {
+/**
+ * Dumps anvil's state (`anvil_dumpState`) to `statePath` atomically, in the plain JSON `--state` loads, with the
+ * blocks (and their transactions and receipts) of the recent history only: by default the newest HISTORY_BLOCKS
+ * within HISTORY_BLOCK_BYTES, and the genesis block (trimStateDump.ts). anvil's dump holds every block it keeps.
+ * Returns what was kept and dropped.
+ */
+export async function dumpState(
+  request: NodeRequest,
+  statePath: string,
+  trim: Partial<StateDumpTrimParameters> = {},
+): Promise<StateDumpTrim> {
+  const keepBlocks = trim.keepBlocks ?? historyBlocks()
+  const keepBlockBytes = trim.keepBlockBytes ?? HISTORY_BLOCK_BYTES
   let timer: NodeJS.Timeout | undefined
   const result = await Promise.race([
     request('anvil_dumpState', [], readDumpBody),
@@ -23,16 +37,20 @@ export async function dumpState(request: NodeRequest, statePath: string): Promis
       ? Buffer.from(result.slice(2), 'hex')
       : undefined
   if (!bytes || bytes.length === 0) throw new Error('anvil_dumpState returned no state')
+  const trimmed = createStateDumpTrimStream({ keepBlocks, keepBlockBytes })
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
-    await writeFileAtomic(statePath, bytes)
-    return
+    await writeFileAtomic(statePath, Readable.from([bytes]).pipe(trimmed))
+    return trimmed.result()
   }
-  // anvil_dumpState returns gzip; --state loads plain JSON. Unzipped as it is written (zlib's thread pool, off the
-  // event loop): the JSON holds every block and transaction (about 15 KB per operation, 190 MB after 12,800
-  // operations); unzipping a 124 MB one whole took the service from 220 to 430 MB of memory (measured).
+  // anvil_dumpState returns gzip; --state loads plain JSON. Unzipped and trimmed as it is written (zlib's thread
+  // pool, off the event loop): anvil's JSON holds every block it keeps (about 15 KB per operation with the
+  // transactions, 190 MB after 12,800 operations); unzipping a 124 MB one whole took the service from 220 to 430 MB
+  // of memory (measured).
   const json = createGunzip()
+  json.on('error', (err) => trimmed.destroy(err))
   json.end(bytes)
-  await writeFileAtomic(statePath, json)
+  await writeFileAtomic(statePath, json.pipe(trimmed))
+  return trimmed.result()
 }
 
 /**

@@ -21,12 +21,17 @@ export function startStateSaver(p: {
   /** The embedded node's transport (IPC: a tick costs a tenth of an HTTP fetch). */
   request: NodeRequest
   /** Saves the whole state (a journal checkpoint around anvil_dumpState). */
-  save: () => Promise<void>
+  save: () => Promise<unknown>
   /** State-changing calls so far (the write journal's count): dev methods change state without a block. */
   writeCount: () => number
   log: Logger
   intervalMs?: number
   busyIntervalMs?: number
+  /**
+   * Drops the node's old history (compactChainHistory.ts) instead of a save, when `due` says so for a quiet (or busy)
+   * chain; `run` saves too, and answers false when it did nothing (then a save goes ahead as usual).
+   */
+  compaction?: { due: (quiet: boolean) => boolean; run: () => Promise<boolean> }
 }): StateSaver {
   const intervalMs = p.intervalMs ?? 250
   const busyIntervalMs = p.busyIntervalMs ?? 3000
@@ -50,8 +55,17 @@ export function startStateSaver(p: {
       seenBlock = block
       seenWriteCount = writeCount
       const now = Date.now()
-      if (changedSinceDump && now >= nextDumpNotBefore && (quiet || now - lastDumpAt >= busyIntervalMs)) {
+      let saved = now >= nextDumpNotBefore && p.compaction?.due(quiet) === true && (await p.compaction.run())
+      if (
+        !saved &&
+        changedSinceDump &&
+        now >= nextDumpNotBefore &&
+        (quiet || now - lastDumpAt >= busyIntervalMs)
+      ) {
         await p.save()
+        saved = true
+      }
+      if (saved) {
         lastBlock = block
         lastWriteCount = writeCount
         lastDumpAt = Date.now()

@@ -7,6 +7,36 @@ import { StartupError } from '../../errors'
 /** Blocks whose state anvil keeps for calls at a past block (`--prune-history`). */
 export const HISTORICAL_STATES = 64
 
+/**
+ * Blocks whose transactions, receipts and logs the embedded chain keeps (`--transaction-block-keeper`), and the
+ * blocks the saved state holds at most besides the genesis block (dumpState.ts): the same 64 blocks whose states it
+ * keeps. anvil keeps every transaction with its call traces (about 13 KB per UserOperation, and a bundle holds up to
+ * 64) in memory and in its dumps: a chain used for weeks made every save and every start slower (a 47 MB state after
+ * 3,000 operations: 1.2 s for anvil to load, 5.8 s to a ready service). A block count is the only bound anvil takes,
+ * and the one that holds under load (1,024 blocks of 40-operation bundles: anvil's own dump of 437 MB, and saves too
+ * dear to come, at 40,000 operations). The service keeps what it needs of older operations itself
+ * (store/userOperationHistory.ts).
+ */
+export const HISTORY_BLOCKS = HISTORICAL_STATES
+
+/**
+ * Bytes of those blocks (headers and signed transactions: about 1.8 KB per UserOperation, 1.6 KB for an empty block)
+ * the saved state holds at most: fewer of the newest blocks when they are full (their receipts and traces weigh
+ * about 7 times as much), so that a start loads little more than the chain's accounts. About 270 UserOperations;
+ * 64 blocks of one UserOperation each take 220 KB. At 50,000 operations in 43-operation bundles: 1 MB kept 7.5 MB of
+ * transactions beside 6.6 MB of accounts.
+ */
+export const HISTORY_BLOCK_BYTES = 500_000
+
+/**
+ * HISTORY_BLOCKS, or OPSTATION_HISTORY_BLOCKS when set to a whole number (tests keep a short history to trim), 64 at
+ * least: a first start sends some 45 transactions before it reads their receipts.
+ */
+export function historyBlocks(): number {
+  const configured = Number(process.env.OPSTATION_HISTORY_BLOCKS)
+  return Number.isInteger(configured) && configured > 0 ? Math.max(64, configured) : HISTORY_BLOCKS
+}
+
 export type SpawnAnvilParameters = {
   binary: string
   port: number
@@ -56,6 +86,10 @@ export function buildAnvilArgs(p: SpawnAnvilParameters): string[] {
     // history: anvil CPU per operation 3.6 -> 2.5 ms, its memory 400 -> 225 MB).
     '--prune-history',
     String(HISTORICAL_STATES),
+    // Transactions and receipts of older blocks are dropped from memory as blocks come (their headers stay until
+    // the state saver compacts the chain: compactChainHistory.ts).
+    '--transaction-block-keeper',
+    String(historyBlocks()),
     // Prague: EIP-7702 authorizations (type-4 transactions) for EntryPoint v0.8's 7702 accounts. anvil's default
     // ("latest") moves with its releases; a fixed fork keeps the chain's rules the same across anvil versions.
     '--hardfork',

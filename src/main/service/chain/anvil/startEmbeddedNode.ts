@@ -5,18 +5,26 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from '../../log'
 import { defaults } from '../constants'
+import { createWriteGate } from '../journal/createWriteGate'
 import { openWriteJournal } from '../journal/openWriteJournal'
 import { replayWrites } from '../journal/replayWrites'
 import { createNodeTransport } from '../node/createNodeTransport'
 import type { NodeRequest } from '../node/nodeRpcError'
 import type { ChainEvent } from '../types'
 import { adoptExitDump } from './adoptExitDump'
+import {
+  CompactionLostChainError,
+  compactChainHistory,
+  isCompactionDue,
+  isPoolEmpty,
+} from './compactChainHistory'
 import { dumpState } from './dumpState'
 import { findAnvilPort } from './findAnvilPort'
 import { resolveAnvilBinary } from './resolveAnvilBinary'
 import { startStateSaver } from './saveStateOnChange'
 import { type AnvilProcess, spawnAnvil } from './spawnAnvil'
 import { recordAnvilPid, stopStaleAnvil } from './stopStaleAnvil'
+import type { StateDumpTrim } from './trimStateDump'
 
 export type StartEmbeddedNodeParameters = {
   dataDir: string
@@ -71,7 +79,11 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
 
   // Every state-changing call since the last save; the node's own connection (below) saves the state.
   let node: ReturnType<typeof createNodeTransport> | undefined
-  const save = () => dumpState((node as ReturnType<typeof createNodeTransport>).request, statePath)
+  /** What the last save left out of anvil's history: how many old blocks anvil holds that the saved state does not. */
+  let lastTrim: StateDumpTrim | undefined
+  const save = async () => {
+    lastTrim = await dumpState((node as ReturnType<typeof createNodeTransport>).request, statePath)
+  }
   const journal = openWriteJournal({ dir: join(chainDir, 'journal'), save })
 
   // A copy of the last state file anvil loaded successfully, to fall back to if the current one is unreadable.
@@ -191,11 +203,42 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   // Its own connection to the node (IPC, HTTP when that fails), for the saver and the dump on stop.
   const connection = createNodeTransport({ rpcUrl: current.rpcUrl, ipcPath })
   node = connection
+  // The service's calls to the node wait while the chain's old history is dropped from anvil (a save and a reload of
+  // the saved state), at a quiet moment or, far behind, whatever the load.
+  const hold = createWriteGate()
+  const compact = async (): Promise<boolean> => {
+    if (!(await isPoolEmpty(connection.request))) return false
+    return hold.exclusive(() =>
+      journal.checkpoint(async () => {
+        try {
+          const compacted = await compactChainHistory({ request: connection.request, statePath })
+          // A transaction came into anvil's pool meanwhile: a plain save (the journal's checkpoint needs one).
+          if (!compacted) await save()
+          else {
+            lastTrim = undefined
+            p.log.info(compacted, 'chain history compacted')
+          }
+          return true
+        } catch (err) {
+          if (err instanceof CompactionLostChainError) {
+            // anvil holds an empty chain: restarted (watch) from the state saved just before.
+            p.log.error({ err }, 'compacting the chain history failed; restarting anvil from the saved state')
+            current.child.kill('SIGKILL')
+          }
+          throw err
+        }
+      }),
+    )
+  }
   const saver = startStateSaver({
     request: connection.request,
     save: () => journal.checkpoint(save),
     writeCount: journal.writeCount,
     log: p.log,
+    compaction: {
+      due: (quiet) => isCompactionDue(lastTrim, quiet),
+      run: compact,
+    },
   })
   // Do not leave anvil running when this process exits without calling stop().
   const killOnExit = () => {
@@ -214,7 +257,10 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     binary,
     statePath,
     pid: () => current.pid,
-    journal: journal.wrap,
+    journal: (request) => {
+      const journaled = journal.wrap(request)
+      return (method, params, readBody) => hold.shared(() => journaled(method, params, readBody))
+    },
     stop: async () => {
       stopping = true
       await saver.stop()

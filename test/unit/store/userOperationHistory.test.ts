@@ -1,0 +1,119 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { NodeReceipt } from '../../../src/main/service/store/compactReceipt'
+import { openUserOperationHistory } from '../../../src/main/service/store/userOperationHistory'
+import { makeTempDir } from '../../helpers/makeTempDir'
+import { hash, makeUserOperationRecord as makeRecord } from './makeUserOperationRecord'
+
+/** A bundle transaction's receipt with one UserOperationEvent per operation. */
+function makeReceipt(tx: string, operations: string[]): NodeReceipt {
+  return {
+    transactionHash: tx,
+    blockHash: hash('f', 1),
+    blockNumber: '0x1',
+    status: '0x1',
+    logs: operations.map((op, i) => ({
+      address: '0x5ff137d4b0fdcd49dca30c7cf57e578a026d2789',
+      topics: ['0x49628fd1471006c1482da88028e9ce4dbb080b815c9b0344d39e5a8e6ec1419f', op],
+      data: '0x01',
+      blockHash: hash('f', 1),
+      blockNumber: '0x1',
+      transactionHash: tx,
+      transactionIndex: '0x0',
+      logIndex: `0x${i.toString(16)}`,
+      removed: false,
+    })),
+    logsBloom: '0x',
+  }
+}
+
+describe('the history of mined UserOperations', () => {
+  it("keeps a mined bundle's receipt and its operations as sent, and finds them after it is opened again", async () => {
+    const dir = await makeTempDir('opstation-history-')
+    const tx = hash('c', 1)
+    const ops = [hash('a', 1), hash('a', 2)]
+    const receipt = makeReceipt(tx, ops)
+    const history = openUserOperationHistory({ dir })
+    history.keepMined({
+      userOpHash: ops[0] as string,
+      receipt,
+      userOperation: { sender: '0x01', nonce: '0x0' },
+    })
+    history.keepMined({
+      userOpHash: ops[1] as string,
+      receipt,
+      userOperation: { sender: '0x02', nonce: '0x1' },
+    })
+    // Readable before it is written.
+    expect((await history.findReceipt(tx))?.transactionHash).toBe(tx)
+    await history.close()
+
+    const again = openUserOperationHistory({ dir })
+    const found = await again.findReceipt(tx)
+    expect(found?.logs).toEqual(receipt.logs)
+    expect(await again.findOperation(ops[1] as string)).toEqual({ sender: '0x02', nonce: '0x1' })
+    expect(await again.findOperation(hash('a', 9))).toBeUndefined()
+    expect(again.stats()).toMatchObject({ bundles: 1, operations: 2 })
+    await again.close()
+  })
+
+  it('lists kept records newest first from a seq cursor, across its files and after it is opened again', async () => {
+    const dir = await makeTempDir('opstation-history-')
+    const history = openUserOperationHistory({ dir, fileBytes: 3000 })
+    for (let i = 0; i < 20; i += 4) {
+      history.keepRecords([0, 1, 2, 3].map((k) => makeRecord(i + k)))
+      await history.flush()
+    }
+    await history.close()
+    const files = await readdir(dir)
+    expect(files.filter((f) => f.endsWith('.ndjson')).length).toBeGreaterThan(2)
+    // Each full file has its keys beside it, which the next open reads instead of the file.
+    expect(files.filter((f) => f.endsWith('.keys')).length).toBe(
+      files.filter((f) => f.endsWith('.ndjson')).length - 1,
+    )
+
+    const again = openUserOperationHistory({ dir, fileBytes: 3000 })
+    const seqs = async (before?: number) => (await again.listRecords({ limit: 6, before })).map((r) => r.seq)
+    expect(await seqs()).toEqual([19, 18, 17, 16, 15, 14])
+    expect(await seqs(14)).toEqual([13, 12, 11, 10, 9, 8])
+    expect(await seqs(2)).toEqual([1, 0])
+    expect((await again.findRecord(hash('a', 7)))?.nonce).toBe('7')
+    await again.close()
+  })
+
+  it('stays within its bound: past maxBytes the oldest file goes, with its entries', async () => {
+    const dir = await makeTempDir('opstation-history-')
+    const history = openUserOperationHistory({ dir, fileBytes: 2000, maxBytes: 6000 })
+    for (let i = 0; i < 40; i++) {
+      history.keepRecords([makeRecord(i)])
+      await history.flush()
+    }
+    const { bytes, records } = history.stats()
+    expect(bytes).toBeLessThanOrEqual(6000 + 2000)
+    expect(records).toBeLessThan(40)
+    expect(await history.findRecord(hash('a', 0))).toBeUndefined()
+    expect((await history.findRecord(hash('a', 39)))?.seq).toBe(39)
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.ndjson'))
+    const sizes = await Promise.all(files.map((f) => readFile(path.join(dir, f))))
+    expect(sizes.reduce((sum, b) => sum + b.length, 0)).toBe(bytes)
+    await history.close()
+  })
+
+  it('drops a line cut short by a kill and goes on writing after the last whole one', async () => {
+    const dir = await makeTempDir('opstation-history-')
+    const history = openUserOperationHistory({ dir })
+    history.keepRecords([makeRecord(1)])
+    await history.close()
+    const [file] = await readdir(dir)
+    const full = path.join(dir, file as string)
+    await writeFile(full, `${await readFile(full, 'utf8')}{"k":"r","h":"0xab`)
+
+    const again = openUserOperationHistory({ dir })
+    again.keepRecords([makeRecord(2)])
+    await again.close()
+    const third = openUserOperationHistory({ dir })
+    expect((await third.listRecords({ limit: 10 })).map((r) => r.seq)).toEqual([2, 1])
+    await third.close()
+  })
+})

@@ -1,0 +1,82 @@
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openStore } from '../../../src/main/service/store/openStore'
+import { openUserOperationHistory } from '../../../src/main/service/store/userOperationHistory'
+import { openUserOperationLog } from '../../../src/main/service/store/userOperations.repo'
+import { makeTempDir } from '../../helpers/makeTempDir'
+import { hash, makeUserOperationRecord } from './makeUserOperationRecord'
+
+/** The log over a store in `dataDir` keeping `maxRecords` in the document, with its history beside it. */
+async function openLog(dataDir: string, maxRecords = 3) {
+  const store = await openStore({ dataDir })
+  const history = openUserOperationHistory({ dir: path.join(dataDir, 'history') })
+  return { store, log: openUserOperationLog({ store, history, maxRecords, flushIntervalMs: 60_000 }) }
+}
+
+/** Adds record i as the bundler does: with its seq given by the log, created pending then mined. */
+function addMined(log: ReturnType<typeof openUserOperationLog>, i: number) {
+  const { seq: _seq, createdAt: _c, updatedAt: _u, ...record } = makeUserOperationRecord(i)
+  log.add({
+    ...record,
+    status: 'pending',
+    userOperation: { sender: record.sender, nonce: `0x${i}` } as never,
+  })
+  log.keepMined(record.userOpHash, {
+    transactionHash: record.transactionHash as string,
+    logs: [],
+    logsBloom: `0x${'0'.repeat(512)}`,
+    status: '0x1',
+  })
+  log.change(record.userOpHash, (r) => Object.assign(r, { ...record, userOperation: null, seq: r.seq }))
+}
+
+describe('UserOperation records beyond the store document', () => {
+  it('records that leave the document are found and listed from the history, newest first, across a restart', async () => {
+    const dataDir = await makeTempDir('opstation-log-')
+    const first = await openLog(dataDir)
+    for (let i = 0; i < 10; i++) addMined(first.log, i)
+    await first.log.close()
+    const doc = JSON.parse(await readFile(first.store.path, 'utf8'))
+    expect(doc.userOperations.map((r: { seq: number }) => r.seq)).toEqual([7, 8, 9])
+
+    const { log } = await openLog(dataDir)
+    expect(log.get(hash('a', 2))).toBeUndefined()
+    expect((await log.find(hash('a', 2)))?.status).toBe('included')
+    const page = async (before?: number) => (await log.list({ limit: 4, before })).map((r) => r.seq)
+    expect(await page()).toEqual([9, 8, 7, 6])
+    expect(await page(6)).toEqual([5, 4, 3, 2])
+    expect(await page(2)).toEqual([1, 0])
+    await log.close()
+  })
+
+  it("keeps a mined operation as it was sent and its bundle's receipt, though its record lets the operation go", async () => {
+    const dataDir = await makeTempDir('opstation-log-')
+    const { log } = await openLog(dataDir)
+    addMined(log, 1)
+    expect(log.get(hash('a', 1))?.userOperation).toBeNull()
+    expect(await log.findOperation(hash('a', 1))).toEqual({ sender: `0x${'b'.repeat(40)}`, nonce: '0x1' })
+    expect((await log.findReceipt(hash('e', 1)))?.status).toBe('0x1')
+    await log.close()
+    const again = await openLog(dataDir)
+    expect(await again.log.findOperation(hash('a', 1))).toEqual({
+      sender: `0x${'b'.repeat(40)}`,
+      nonce: '0x1',
+    })
+    await again.log.close()
+  })
+
+  it('an unfinished record stays in the document however old, and the feed still lists every record once', async () => {
+    const dataDir = await makeTempDir('opstation-log-')
+    const { log } = await openLog(dataDir)
+    const { seq: _s, createdAt: _c, updatedAt: _u, ...stuck } = makeUserOperationRecord(100)
+    log.add({ ...stuck, status: 'submitted' })
+    for (let i = 0; i < 6; i++) addMined(log, i)
+    await log.flush()
+    expect(log.get(stuck.userOpHash)?.status).toBe('submitted')
+    const all = (await log.list({ limit: 50 })).map((r) => r.userOpHash)
+    expect(new Set(all).size).toBe(7)
+    expect(all[all.length - 1]).toBe(stuck.userOpHash)
+    await log.close()
+  })
+})
