@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import type { Address } from 'viem'
 import type { ChainStatus, ServiceInfo } from '../../shared/serviceInfo'
 import { type Bundler, createBundler } from './bundler/createBundler'
 import { createBundlerMethods } from './bundler/methods'
@@ -10,7 +9,7 @@ import {
   pimlicoGetUserOperationGasPrice,
   zdGetUserOperationGasPrice,
 } from './bundler/methods/getUserOperationGasPrice'
-import { type Chain, createGasTank, ensureGasTanks, startChain } from './chain'
+import { type Chain, startChain } from './chain'
 import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { registerAccountRoutes } from './console/account.routes'
 import { registerDappRoutes } from './console/dapps.routes'
@@ -22,15 +21,14 @@ import { createLogger } from './createLogger'
 import { definedOnly } from './definedOnly'
 import { ChainError, StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
+import { provisionGasTank, provisionGasTanks } from './gasTanks/provisionGasTanks'
 import { createMethodRegistry, type RpcMethod, type RpcMethodRegistry } from './jsonrpc/defineMethod'
-import type { Logger } from './log'
 import { findPackageRoot, readPackageVersion } from './packageRoot'
 import { createPaymaster } from './paymaster/createPaymaster'
 import { buildServer } from './server/buildServer'
 import { CHAIN_RPC_ROUTE } from './server/chainRpcRoutes'
 import { createConsoleSession } from './server/consoleSession'
 import { ensureDefaultAccount } from './store/accounts.repo'
-import { setDappPaymasterId } from './store/dapps.repo'
 import { lockDataFolder } from './store/lockDataFolder'
 import { openStore, type Store } from './store/openStore'
 import { protectDataFolder } from './store/protectDataFolder'
@@ -270,28 +268,6 @@ function formatHost(host: string): string {
   // Listening on every interface: URLs handed out still point at loopback.
   if (/^(0\.0\.0\.0|::)$/.test(host)) return '127.0.0.1'
   return host.includes(':') ? `[${host}]` : host
-}
-
-/** Gives a new dApp its on-chain gas tanks (a paymasterId on the verifying paymaster of each EntryPoint version). */
-async function provisionGasTank(chain: Chain, store: Store, dapp: Dapp): Promise<void> {
-  if (dapp.chainId !== chain.chainId || dapp.paymasterId) return
-  const { paymasterId } = await createGasTank(chain)
-  await setDappPaymasterId(store, dapp.id, paymasterId)
-}
-
-/**
- * At start: every dApp of this chain without a gas tank gets one (its creation failed while the chain was away),
- * and dApps from before v0.7/v0.8 get the tanks they lack.
- */
-async function provisionGasTanks(chain: Chain, store: Store, log: Logger): Promise<void> {
-  const dapps = store.data.dapps.filter((d) => d.chainId === chain.chainId)
-  for (const dapp of dapps.filter((d) => !d.paymasterId)) {
-    await provisionGasTank(chain, store, dapp).catch((err) =>
-      log.warn({ err, dapp: dapp.id }, 'gas tank not created'),
-    )
-  }
-  const paymasterIds = dapps.flatMap((d) => (d.paymasterId ? [d.paymasterId as Address] : []))
-  await ensureGasTanks(chain, paymasterIds).catch((err) => log.warn({ err }, 'gas tanks not completed'))
 }
 
 function settingsToConfig(settings: Settings): Partial<ServiceConfigInput> {

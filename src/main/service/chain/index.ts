@@ -27,8 +27,8 @@ export { mintToken } from './faucet/mintToken'
 export {
   type CreateGasTankParameters,
   createGasTank,
-  ensureGasTanks,
   listGasTankVersions,
+  readDepositedGasTanks,
 } from './gasTank/createGasTank'
 export { depositToGasTank } from './gasTank/depositToGasTank'
 export {

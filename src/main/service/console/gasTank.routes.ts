@@ -16,7 +16,7 @@ import { parseInput } from '../dashboard/fields'
 import { ChainError, InvalidInputError } from '../errors'
 import { quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
-import { setDappPaymasterId } from '../store/dapps.repo'
+import { markGasTanksFunded, setDappPaymasterId } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
 import type { Dapp } from '../store/schema'
 import { findConsoleDapp } from './consoleDapp'
@@ -82,6 +82,7 @@ export async function registerGasTankRoutes(
       } else {
         hash = (await depositToGasTank(chain, paymasterId, wei, version)).hash
       }
+      await markGasTanksFunded(store, dapp.id, [version])
     } else {
       if (!paymasterId) throw new InvalidInputError('This dApp has no gas tank yet: deposit first')
       const to = body.to ? getAddress(body.to) : paymasterId

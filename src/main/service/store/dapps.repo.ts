@@ -58,6 +58,25 @@ export async function setDappPaymasterId(store: Store, dappId: string, paymaster
   })
 }
 
+/** Notes that these versions' gas tanks of the dApp had a deposit (see Dapp.gasTanksFunded). */
+export async function markGasTanksFunded(
+  store: Store,
+  dappId: string,
+  versions: readonly NonNullable<Dapp['gasTanksFunded']>[number][],
+): Promise<void> {
+  await store.update((doc) => {
+    const dapp = doc.dapps.find((d) => d.id === dappId)
+    if (dapp) dapp.gasTanksFunded = [...new Set([...(dapp.gasTanksFunded ?? []), ...versions])].sort()
+  })
+}
+
+/** After a chain reset (new genesis) no gas tank of the chain's dApps holds anything: each is funded again. */
+export async function forgetGasTanksFunded(store: Store, chainId: number): Promise<void> {
+  await store.update((doc) => {
+    for (const dapp of doc.dapps) if (dapp.chainId === chainId) dapp.gasTanksFunded = []
+  })
+}
+
 /** Activates or deactivates a dApp: a deactivated dApp's sponsorship decisions fail at the dApp step. */
 export async function setDappActive(store: Store, dappId: string, active: boolean): Promise<Dapp> {
   return store.update((doc) => {

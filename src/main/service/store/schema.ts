@@ -50,6 +50,12 @@ export const DappSchema = z.object({
   active: z.boolean().default(true),
   /** On-chain gas tank id on the verifying paymaster; set once the chain has created it. */
   paymasterId: address.nullable().default(null),
+  /**
+   * The EntryPoint versions whose gas tank has had a deposit on this chain (the first one funds it; a tank emptied on
+   * purpose stays empty). Unset for dApps from before it was kept: their deposits are read from the chain once.
+   * Emptied when the chain is reset (new genesis): every tank is funded again as on first start.
+   */
+  gasTanksFunded: z.array(z.enum(['0.6', '0.7', '0.8'])).optional(),
   policies: DappPoliciesSchema.default({
     limits: [],
     validAfter: null,

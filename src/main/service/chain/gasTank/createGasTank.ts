@@ -39,25 +39,29 @@ export function listGasTankVersions(chain: Chain): GasTankVersion[] {
 }
 
 /**
- * Dev chains: gives dApps created before EntryPoint v0.7/v0.8 came their gas tanks, funding each tank of the given
- * `paymasterIds` that was never deposited to (no `GasTankDeposited` event) with the default amount. A tank emptied
- * on purpose stays empty. One log query per version, whatever the number of dApps.
+ * The v0.7/v0.8 gas tanks of `paymasterIds` that had a deposit, read from the paymasters' `GasTankDeposited` logs
+ * (one query per version): for dApps from before the store kept which tanks were funded. A node that no longer holds
+ * old logs (the embedded chain keeps its recent blocks') shows fewer: read it once, when the history is still there.
  */
-export async function ensureGasTanks(chain: Chain, paymasterIds: readonly Address[]): Promise<void> {
-  if (!chain.capabilities.isDev || paymasterIds.length === 0) return
+export async function readDepositedGasTanks(
+  chain: Chain,
+  paymasterIds: readonly Address[],
+): Promise<Map<string, Set<GasTankVersion>>> {
+  const deposited = new Map<string, Set<GasTankVersion>>()
+  if (paymasterIds.length === 0) return deposited
   for (const version of listGasTankVersions(chain)) {
     if (version === '0.6') continue
-    const deposits = await chain.publicClient.getContractEvents({
+    const logs = await chain.publicClient.getContractEvents({
       address: getGasTankPaymaster(chain, version),
       abi: gasTankAbi,
       eventName: 'GasTankDeposited',
       args: { paymasterId: [...paymasterIds] },
       fromBlock: 0n,
     })
-    const funded = new Set(deposits.map((log) => log.args.paymasterId?.toLowerCase()))
-    for (const paymasterId of paymasterIds) {
-      if (!funded.has(paymasterId.toLowerCase()))
-        await depositToGasTank(chain, paymasterId, chain.gasTankDefaultWei, version)
+    for (const log of logs) {
+      const id = log.args.paymasterId?.toLowerCase()
+      if (id) deposited.set(id, (deposited.get(id) ?? new Set()).add(version))
     }
   }
+  return deposited
 }
