@@ -25,7 +25,7 @@ export function appMenuTemplate(
   ]
 }
 
-export type AboutInfo = { version: string; dataDir: string; dashboardUrl?: string }
+export type AboutInfo = { version: string; dataDir: string; dashboardUrl?: string; embeddedChain?: string }
 
 /** About Opstation: the version, the runtime and where the service is. */
 export function showAboutDialog(
@@ -41,6 +41,7 @@ export function showAboutDialog(
       `Electron ${process.versions.electron ?? '-'}, Node ${process.versions.node}`,
       `Data folder: ${about.dataDir}`,
       ...(about.dashboardUrl ? [`Service: ${about.dashboardUrl}`] : []),
+      ...(about.embeddedChain ? [about.embeddedChain] : []),
     ].join('\n'),
     buttons: ['OK'],
   })

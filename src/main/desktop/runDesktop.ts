@@ -5,6 +5,7 @@ import type { ServiceConfigInput } from '../service/config'
 import { createService as createServiceDefault, type Service } from '../service/createService'
 import { readPackageVersion } from '../service/packageRoot'
 import { appMenuTemplate, showAboutDialog } from './appMenu'
+import { describeEmbeddedChain, findBundledAnvil } from './bundledAnvil'
 import { readDesktopConfig } from './desktopConfig'
 import { type DesktopSettings, readDesktopSettings, writeDesktopSettings } from './desktopSettings'
 import type { DesktopElectron } from './electronApi'
@@ -22,6 +23,8 @@ export type RunDesktopOptions = {
   /** Electron's process.defaultApp: an unpackaged app, whose folder is argv[1]. */
   defaultApp: boolean
   preloadPath: string
+  /** Electron's process.resourcesPath: a package's anvil is in its anvil/ folder (src/main/desktop/bundledAnvil.ts). */
+  resourcesPath?: string
   platform?: NodeJS.Platform
   quitTimeoutMs?: number
   createService?: (input: ServiceConfigInput) => Promise<Service>
@@ -80,6 +83,8 @@ export function runDesktop(options: RunDesktopOptions): Desktop {
   } catch (err) {
     return desktop(app.whenReady().then(() => failStart(err, {})))
   }
+  // A package runs the anvil it carries, unless --anvil-path names another.
+  config.anvilPath ??= findBundledAnvil(options.resourcesPath ?? process.resourcesPath, platform)
   const dataDir = config.dataDir
   try {
     // setPath and the single-instance lock need the folder to exist.
@@ -160,7 +165,12 @@ export function runDesktop(options: RunDesktopOptions): Desktop {
       Menu.buildFromTemplate(
         appMenuTemplate(platform, {
           showAbout: () =>
-            void showAboutDialog(electron, { version, dataDir, dashboardUrl: service?.info().dashboardUrl }),
+            void showAboutDialog(electron, {
+              version,
+              dataDir,
+              dashboardUrl: service?.info().dashboardUrl,
+              embeddedChain: describeEmbeddedChain(platform),
+            }),
           openDataFolder: () => void shell.openPath(dataDir),
         }),
       ),
