@@ -82,3 +82,16 @@ export function Badge({
     </span>
   )
 }
+
+/** " inactive" after a dApp's name while it is deactivated; nothing while it is active. */
+export function InactiveBadge({ active }: { active: boolean | undefined }) {
+  if (active !== false) return null
+  return (
+    <>
+      {' '}
+      <Badge tone="warn" testId="paymaster-inactive">
+        inactive
+      </Badge>
+    </>
+  )
+}

@@ -9,12 +9,11 @@ export type Column<T> = {
   className?: string
 }
 
-const ROW_HEIGHT = 32
 const OVERSCAN = 10
 
 /**
  * A table that renders only the rows in view, so a feed of thousands of records stays fast. Rows have a
- * fixed height; the body scrolls inside `height`.
+ * fixed height (`rowHeight`: 32 px holds one line, 40 px two); the body scrolls inside `height`.
  */
 export function VirtualTable<T>({
   rows,
@@ -22,6 +21,7 @@ export function VirtualTable<T>({
   rowKey,
   onRowClick,
   height = 480,
+  rowHeight = 32,
   testId,
   rowTestId,
   selectedKey,
@@ -32,6 +32,7 @@ export function VirtualTable<T>({
   rowKey: (row: T) => string
   onRowClick?: (row: T) => void
   height?: number
+  rowHeight?: number
   testId?: string
   rowTestId?: (row: T) => string
   selectedKey?: string | null
@@ -39,11 +40,11 @@ export function VirtualTable<T>({
 }) {
   const [scrollTop, setScrollTop] = useState(0)
   const template = columns.map((c) => c.width).join(' ')
-  const viewport = Math.max(ROW_HEIGHT, height)
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN)
-  const last = Math.min(rows.length, Math.ceil((scrollTop + viewport) / ROW_HEIGHT) + OVERSCAN)
+  const viewport = Math.max(rowHeight, height)
+  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN)
+  const last = Math.min(rows.length, Math.ceil((scrollTop + viewport) / rowHeight) + OVERSCAN)
   const visible = rows.slice(first, last)
-  const bodyHeight = Math.min(viewport, Math.max(rows.length, 1) * ROW_HEIGHT)
+  const bodyHeight = Math.min(viewport, Math.max(rows.length, 1) * rowHeight)
 
   return (
     <div className="vtable" data-testid={testId} data-rows={rows.length}>
@@ -62,7 +63,7 @@ export function VirtualTable<T>({
           style={{ height: bodyHeight }}
           onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
         >
-          <div style={{ height: rows.length * ROW_HEIGHT, position: 'relative' }}>
+          <div style={{ height: rows.length * rowHeight, position: 'relative' }}>
             {visible.map((row, i) => {
               const key = rowKey(row)
               return (
@@ -70,7 +71,7 @@ export function VirtualTable<T>({
                 <div
                   key={key}
                   className={`vtable-row${onRowClick ? ' clickable' : ''}${selectedKey === key ? ' selected' : ''}`}
-                  style={{ gridTemplateColumns: template, top: (first + i) * ROW_HEIGHT, height: ROW_HEIGHT }}
+                  style={{ gridTemplateColumns: template, top: (first + i) * rowHeight, height: rowHeight }}
                   data-testid={rowTestId?.(row)}
                   onClick={onRowClick ? () => onRowClick(row) : undefined}
                   onKeyDown={onRowClick ? (e) => e.key === 'Enter' && onRowClick(row) : undefined}

@@ -469,6 +469,21 @@ function Detail({
   )
 }
 
+/** Below this width the detail goes under the feed (styles.css, .split-feed): the feed's columns need the room. */
+const FEED_STACKED = '(max-width: 1359px)'
+
+function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches)
+  useEffect(() => {
+    const list = window.matchMedia(query)
+    const update = () => setMatches(list.matches)
+    update()
+    list.addEventListener('change', update)
+    return () => list.removeEventListener('change', update)
+  }, [query])
+  return matches
+}
+
 /** Whether the feed is pushed (event stream open) or polled (the stream is down or refused). */
 function LiveState() {
   const status = useEventStreamStore((s) => s.status)
@@ -500,6 +515,7 @@ export function ActivityPage({ selected }: { selected: string | null }) {
   const [filter, setFilter] = useState<Filter>('all')
   const [status, setStatus] = useState('')
   const [search, setSearch] = useState('')
+  const stacked = useMediaQuery(FEED_STACKED)
   useEffect(() => subscribeToActivity(), [])
 
   const visible = useMemo(() => {
@@ -595,13 +611,14 @@ export function ActivityPage({ selected }: { selected: string | null }) {
           </button>
         ) : null}
       </div>
-      <div className="split">
+      <div className="split split-feed">
         <VirtualTable
           rows={visible}
           rowKey={(r) => r.key}
           selectedKey={selected}
           onRowClick={(r) => navigate(`activity/${r.key}`)}
-          height={620}
+          height={stacked ? 400 : 620}
+          rowHeight={40}
           testId="activity-feed"
           rowTestId={(r) =>
             `feed-${r.kind === 'userOperation' ? 'op' : 'decision'}-${r.status.replace(/ /g, '-')}`
@@ -614,20 +631,33 @@ export function ActivityPage({ selected }: { selected: string | null }) {
             )
           }
           columns={[
-            { id: 'time', header: 'Time', width: '76px', render: (r) => formatTime(r.at) },
+            {
+              id: 'time',
+              header: 'Time',
+              width: '78px',
+              render: (r) => {
+                const [time, date] = formatTime(r.at).split(' ')
+                return (
+                  <div className="cell-lines" title={formatDateTime(r.at)}>
+                    <span>{time}</span>
+                    {date ? <span className="muted small">{date.slice(5)}</span> : null}
+                  </div>
+                )
+              },
+            },
             {
               id: 'kind',
               header: 'Kind',
-              width: '116px',
+              width: '78px',
               render: (r) => (
-                <span>
-                  {r.kind === 'userOperation' ? 'UserOp' : 'Decision'}{' '}
+                <div className="cell-lines">
+                  <span>{r.kind === 'userOperation' ? 'UserOp' : 'Decision'}</span>
                   {typeof r.raw.entryPointVersion === 'string' ? (
                     <span className="muted small" data-testid="entry-point-version">
                       v{r.raw.entryPointVersion}
                     </span>
                   ) : null}
-                </span>
+                </div>
               ),
             },
             {
@@ -639,33 +669,38 @@ export function ActivityPage({ selected }: { selected: string | null }) {
             {
               id: 'dapp',
               header: 'dApp',
-              width: '80px',
-              render: (r) => r.dappName ?? <span className="muted">—</span>,
+              width: 'minmax(64px, 0.7fr)',
+              render: (r) =>
+                r.dappName ? <span title={r.dappName}>{r.dappName}</span> : <span className="muted">—</span>,
             },
             {
               id: 'sender',
-              header: 'Sender',
-              width: '104px',
+              header: 'Sender and account',
+              width: 'minmax(192px, 1.3fr)',
               render: (r) => (
-                <>
-                  <code className="mono">{shortHex(r.sender, 6, 4)}</code>
+                <div className="cell-lines">
+                  <code className="mono" title={r.sender ?? undefined}>
+                    {shortHex(r.sender, 6, 4)}
+                  </code>
                   {typeof r.raw?.account === 'string' ? (
-                    <div className="muted small" data-testid="feed-account">
+                    <span className="muted small" data-testid="feed-account">
                       {r.raw.account}
-                    </div>
+                    </span>
                   ) : null}
-                </>
+                </div>
               ),
             },
             {
               id: 'info',
               header: 'Hash / reason',
-              width: 'minmax(120px, 1fr)',
+              width: 'minmax(156px, 1fr)',
               render: (r) =>
                 r.reason && r.status !== 'mined' ? (
                   <span title={r.reason}>{r.reason}</span>
                 ) : (
-                  <code className="mono">{shortHex(r.userOpHash, 10, 6)}</code>
+                  <code className="mono" title={r.userOpHash ?? undefined}>
+                    {shortHex(r.userOpHash, 10, 6)}
+                  </code>
                 ),
             },
           ]}

@@ -67,7 +67,7 @@ function ChainPanel() {
             <tbody>
               {addresses.map(([name, value]) => (
                 <tr key={name}>
-                  <td>{name}</td>
+                  <td className="nowrap">{name}</td>
                   <td>
                     <Hex value={value as string} short={false} copy />
                   </td>
@@ -256,7 +256,7 @@ export function OverviewPage() {
             <thead>
               <tr>
                 <th>dApp</th>
-                <th>Chain</th>
+                <th className="nowrap">Chain</th>
                 <th>Paymaster URL</th>
               </tr>
             </thead>
@@ -266,7 +266,7 @@ export function OverviewPage() {
                   <td>
                     <Link to={`paymasters/${encodeURIComponent(p.apiKey)}`}>{p.name}</Link>
                   </td>
-                  <td>{p.chainId}</td>
+                  <td className="nowrap">{p.chainId}</td>
                   <td>
                     <span className="hex-wrap">
                       <code className="mono">{paymasterUrlFor(status, p.apiKey)}</code>

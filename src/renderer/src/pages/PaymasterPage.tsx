@@ -4,7 +4,7 @@ import { GasTankPanel } from '../components/dapp/GasTankPanel'
 import { PoliciesPanel } from '../components/dapp/PoliciesPanel'
 import { SponsorshipChart } from '../components/dapp/SponsorshipChart'
 import { WebhooksPanel } from '../components/dapp/WebhooksPanel'
-import { Badge, ErrorBanner, Spinner } from '../components/Feedback'
+import { ErrorBanner, InactiveBadge, Spinner } from '../components/Feedback'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { CopyField } from '../components/Mono'
@@ -39,14 +39,7 @@ export function PaymasterPage({ apiKey, tab }: { apiKey: string; tab: string }) 
           <>
             <Link to="paymasters">Paymasters</Link> / chain {paymaster.chainId} · version{' '}
             {paymaster.version ?? '—'} · {paymaster.type ?? 'HYBRID'}
-            {paymaster.active === false ? (
-              <>
-                {' '}
-                <Badge tone="warn" testId="paymaster-inactive">
-                  inactive
-                </Badge>
-              </>
-            ) : null}
+            <InactiveBadge active={paymaster.active} />
           </>
         }
       />

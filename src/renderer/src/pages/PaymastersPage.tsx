@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react'
 import { errorMessage } from '../api/http'
 import { ActionButton } from '../components/ActionButton'
 import { CopyButton } from '../components/CopyButton'
-import { Badge, Empty, ErrorBanner, Spinner } from '../components/Feedback'
+import { Empty, ErrorBanner, InactiveBadge, Spinner } from '../components/Feedback'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { formatDateTime, formatEth } from '../lib/format'
@@ -138,52 +138,52 @@ export function PaymastersPage() {
             <thead>
               <tr>
                 <th>Name</th>
-                <th>Chain</th>
-                <th>Version</th>
-                <th>apiKey</th>
-                <th>Paymaster URL</th>
-                <th>Gas tank</th>
-                <th>Created</th>
+                <th className="nowrap">Chain</th>
+                <th className="nowrap">Version</th>
+                <th>apiKey and paymaster URL</th>
+                <th className="nowrap">Gas tank</th>
+                <th className="nowrap">Created</th>
               </tr>
             </thead>
             <tbody>
-              {list.data.map((p) => (
-                <tr key={p.apiKey} data-testid={`paymaster-row-${p.name}`}>
-                  <td>
-                    <Link
-                      to={`paymasters/${encodeURIComponent(p.apiKey)}`}
-                      testId={`paymaster-link-${p.name}`}
-                    >
-                      {p.name}
-                    </Link>
-                    {p.active === false ? (
-                      <>
-                        {' '}
-                        <Badge tone="warn" testId="paymaster-inactive">
-                          inactive
-                        </Badge>
-                      </>
-                    ) : null}
-                  </td>
-                  <td>{p.chainId}</td>
-                  <td>{p.version ?? '—'}</td>
-                  <td>
-                    <span className="hex-wrap">
-                      <code className="mono" data-testid="paymaster-apikey">
-                        {p.apiKey}
-                      </code>
-                      <CopyButton value={p.apiKey} />
-                    </span>
-                  </td>
-                  <td>
-                    <CopyButton value={paymasterUrlFor(status, p.apiKey)} label="Copy URL" />
-                  </td>
-                  <td>
-                    <GasTankCell apiKey={p.apiKey} />
-                  </td>
-                  <td className="muted">{formatDateTime(p.createdAt)}</td>
-                </tr>
-              ))}
+              {list.data.map((p) => {
+                const url = paymasterUrlFor(status, p.apiKey)
+                return (
+                  <tr key={p.apiKey} data-testid={`paymaster-row-${p.name}`}>
+                    <td>
+                      <Link
+                        to={`paymasters/${encodeURIComponent(p.apiKey)}`}
+                        testId={`paymaster-link-${p.name}`}
+                      >
+                        {p.name}
+                      </Link>
+                      <InactiveBadge active={p.active} />
+                    </td>
+                    <td className="nowrap">{p.chainId}</td>
+                    <td className="nowrap">{p.version ?? '—'}</td>
+                    <td>
+                      <div className="key-and-url">
+                        <span className="hex-wrap">
+                          <code className="mono" data-testid="paymaster-apikey">
+                            {p.apiKey}
+                          </code>
+                          <CopyButton value={p.apiKey} testId="paymaster-apikey-copy" />
+                        </span>
+                        <span className="hex-wrap">
+                          <code className="mono" data-testid="paymaster-url">
+                            {url}
+                          </code>
+                          <CopyButton value={url} label="Copy URL" testId="paymaster-url-copy" />
+                        </span>
+                      </div>
+                    </td>
+                    <td className="nowrap">
+                      <GasTankCell apiKey={p.apiKey} />
+                    </td>
+                    <td className="nowrap muted">{formatDateTime(p.createdAt)}</td>
+                  </tr>
+                )
+              })}
             </tbody>
           </table>
         ) : null}

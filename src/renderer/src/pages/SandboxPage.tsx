@@ -378,6 +378,8 @@ export function SandboxPage() {
   const [webhookData, setWebhookData] = useState('{\n  "source": "opstation-sandbox"\n}')
   const [draft, setDraft] = useState<CallDraft>({ call: null, error: null, summary: '' })
   const [startError, setStartError] = useState<string | null>(null)
+  /** The user pressed Send or Step through: the call's problems show on every field, not only those left. */
+  const [submitted, setSubmitted] = useState(false)
   useEffect(() => {
     void loadAccounts()
   }, [loadAccounts])
@@ -387,9 +389,11 @@ export function SandboxPage() {
 
   function begin(runAllSteps: boolean) {
     setStartError(null)
+    setSubmitted(true)
     if (!account) return setStartError('Create or pick a smart account first.')
     if (!apiKey && mode !== 'SELF') return setStartError('Pick a dApp: its paymaster URL is used.')
-    if (!draft.call) return setStartError(draft.error ?? 'Build a call first.')
+    // The call builder shows what is wrong with the call next to its fields.
+    if (!draft.call) return
     let data: unknown = {}
     if (mode === 'SPONSORED' && webhookData.trim()) {
       try {
@@ -498,7 +502,12 @@ export function SandboxPage() {
         </div>
         <div>
           <Section title="Call" testId="sandbox-call">
-            <CallBuilder apiKey={apiKey} onChange={setDraft} />
+            <CallBuilder
+              apiKey={apiKey}
+              account={account?.address ?? null}
+              showErrors={submitted}
+              onChange={setDraft}
+            />
             <div className="inline-actions" style={{ marginTop: 10 }}>
               <button
                 type="button"

@@ -1,26 +1,41 @@
 import { useEffect, useMemo } from 'react'
 import { formatEth, maxBigInt } from '../../lib/format'
 import { type FeedEntry, subscribeToActivity, useActivityStore } from '../../stores/useActivityStore'
+import { usePaymaster } from '../../stores/usePaymastersStore'
 import { NotAvailable } from '../Feedback'
 import { Section } from '../Layout'
 
 type Bucket = { start: number; sponsored: number; rejected: number; gasWei: bigint }
 
-const BUCKETS = 24
-const STEPS = [60_000, 5 * 60_000, 15 * 60_000, 3600_000, 6 * 3600_000, 86_400_000]
+/** At most this many buckets; fewer while the history is short. */
+const MAX_BUCKETS = 24
+const STEPS = [10_000, 30_000, 60_000, 5 * 60_000, 15 * 60_000, 3600_000, 6 * 3600_000, 86_400_000]
 
-/** Groups a dApp's decisions and mined ops into time buckets ending now. */
+/**
+ * Groups a dApp's decisions and mined ops into time buckets from its first record to now; with no record yet,
+ * from `since` (when the dApp was created). The axis never starts before there was anything to show; beyond
+ * 24 days, only the last 24 days are shown.
+ */
 export function bucketise(
   decisions: FeedEntry[],
   ops: FeedEntry[],
   now = Date.now(),
+  since = now,
 ): { buckets: Bucket[]; step: number } {
-  const oldest = Math.min(now, ...decisions.map((d) => d.at || now), ...ops.map((o) => o.at || now))
-  const span = now - oldest
-  const step = STEPS.find((s) => s * BUCKETS >= span) ?? STEPS[STEPS.length - 1]!
-  const end = Math.ceil(now / step) * step
-  const start = end - step * BUCKETS
-  const buckets: Bucket[] = Array.from({ length: BUCKETS }, (_, i) => ({
+  let first = Math.min(since, now)
+  let any = false
+  for (const r of [...decisions, ...ops]) {
+    if (!(r.at > 0)) continue
+    first = any ? Math.min(first, r.at) : r.at
+    any = true
+  }
+  first = Math.min(first, now)
+  const span = now - first
+  const step = STEPS.find((s) => s * MAX_BUCKETS >= span) ?? STEPS[STEPS.length - 1]!
+  const end = (Math.floor(now / step) + 1) * step
+  const start = Math.max(Math.floor(first / step) * step, end - step * MAX_BUCKETS)
+  const count = Math.round((end - start) / step)
+  const buckets: Bucket[] = Array.from({ length: count }, (_, i) => ({
     start: start + i * step,
     sponsored: 0,
     rejected: 0,
@@ -43,12 +58,18 @@ export function bucketise(
 
 function label(ms: number, step: number): string {
   const d = new Date(ms)
-  const hm = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false })
-  return step >= 86_400_000 ? d.toISOString().slice(5, 10) : hm
+  if (step >= 86_400_000) return d.toISOString().slice(5, 10)
+  return d.toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(step < 60_000 ? { second: '2-digit' } : {}),
+    hour12: false,
+  })
 }
 
 /** Sponsored operations (bars) and gas spent (line) over time, for one dApp. */
 export function SponsorshipChart({ apiKey }: { apiKey: string }) {
+  const createdAt = usePaymaster(apiKey)?.createdAt
   const decisions = useActivityStore((s) => s.decisions)
   const ops = useActivityStore((s) => s.userOperations)
   useEffect(() => subscribeToActivity(), [])
@@ -60,8 +81,9 @@ export function SponsorshipChart({ apiKey }: { apiKey: string }) {
     const mined = [...(ops.data?.values() ?? [])].filter(
       (o) => (o.status === 'mined' || o.status === 'failed') && hashes.has(o.userOpHash?.toLowerCase()),
     )
-    return bucketise(mine, mined)
-  }, [decisions.data, ops.data, apiKey])
+    const created = createdAt ? Date.parse(createdAt) : Number.NaN
+    return bucketise(mine, mined, Date.now(), Number.isNaN(created) ? undefined : created)
+  }, [decisions.data, ops.data, apiKey, createdAt])
   if (decisions.notAvailable && ops.notAvailable) {
     return (
       <Section title="Sponsored operations and gas spent" testId="sponsorship-chart">
@@ -80,6 +102,9 @@ export function SponsorshipChart({ apiKey }: { apiKey: string }) {
   const maxCount = Math.max(1, ...buckets.map((b) => b.sponsored + b.rejected))
   const maxGas = maxBigInt(buckets.map((b) => b.gasWei))
   const barW = innerW / buckets.length
+  /** Bars stay slim while there are few buckets. */
+  const bar = Math.max(1, Math.min(barW - 4, 24))
+  const labelEvery = Math.ceil(buckets.length / 6)
   const y = (count: number) => pad.top + innerH - (count / maxCount) * innerH
   const gy = (wei: bigint) =>
     pad.top + innerH - (maxGas === 0n ? 0 : Number((wei * 1000n) / maxGas) / 1000) * innerH
@@ -113,6 +138,10 @@ export function SponsorshipChart({ apiKey }: { apiKey: string }) {
       <svg
         viewBox={`0 0 ${width} ${height}`}
         className="chart"
+        data-testid="sponsorship-chart-svg"
+        data-start={buckets[0]?.start}
+        data-end={(buckets[buckets.length - 1]?.start ?? 0) + step}
+        data-step={step}
         role="img"
         aria-label="Sponsored operations and gas spent over time"
       >
@@ -133,26 +162,26 @@ export function SponsorshipChart({ apiKey }: { apiKey: string }) {
           {formatEth(maxGas, 4)}
         </text>
         {buckets.map((b, i) => {
-          const x = pad.left + i * barW + 2
+          const x = pad.left + i * barW + (barW - bar) / 2
           return (
             <g key={b.start}>
               <title>{`${label(b.start, step)}: ${b.sponsored} sponsored, ${b.rejected} not sponsored, ${formatEth(b.gasWei)}`}</title>
               <rect
                 x={x}
-                width={Math.max(1, barW - 4)}
+                width={bar}
                 y={y(b.sponsored)}
                 height={pad.top + innerH - y(b.sponsored)}
                 className="bar-ok"
               />
               <rect
                 x={x}
-                width={Math.max(1, barW - 4)}
+                width={bar}
                 y={y(b.sponsored + b.rejected)}
                 height={y(b.sponsored) - y(b.sponsored + b.rejected)}
                 className="bar-bad"
               />
-              {i % 4 === 0 ? (
-                <text x={x} y={height - 6} className="tick">
+              {i % labelEvery === 0 ? (
+                <text x={pad.left + i * barW} y={height - 6} className="tick">
                   {label(b.start, step)}
                 </text>
               ) : null}

@@ -6,7 +6,16 @@ import { keyed, parseUnits } from '../../lib/format'
 import { useContractsStore } from '../../stores/useContractsStore'
 import { Link } from '../Link'
 
+/** What the call is, or why there is none yet (`error`, its first problem). */
 export type CallDraft = { call: SandboxCall | null; error: string | null; summary: string }
+
+type Problem = { field: string; message: string }
+
+const firstLine = (err: unknown) => (err as Error).message.split('\n')[0] || 'invalid call'
+
+/** An argument's text: what the user typed, else the account itself for an address. */
+const argumentText = (typed: Record<string, string>, account: string | null, key: string, type: string) =>
+  typed[key] ?? (type === 'address' ? (account ?? '') : '')
 
 function useRegisteredContracts(apiKey: string | null) {
   const state = useContractsStore((s) => (apiKey ? s.byApiKey[apiKey] : undefined))
@@ -17,22 +26,36 @@ function useRegisteredContracts(apiKey: string | null) {
   return state?.data ?? []
 }
 
-/** Builds one call: a method of a registered contract with typed argument fields, or raw callData. */
+/**
+ * Builds one call: a method of a registered contract with typed argument fields, or raw callData. The call's
+ * `to` (raw callData) and the method's address arguments start as the sandbox account itself, so a first
+ * operation needs no typing; the user's own text replaces them. A problem is shown for a field once the user
+ * has left it, or for every field once `showErrors` is set (the user pressed Send).
+ */
 export function CallBuilder({
   apiKey,
+  account,
+  showErrors,
   onChange,
 }: {
   apiKey: string | null
+  /** The sandbox account's address: the default `to` and address arguments. */
+  account: string | null
+  showErrors: boolean
   onChange: (draft: CallDraft) => void
 }) {
   const contracts = useRegisteredContracts(apiKey)
   const [source, setSource] = useState<'contract' | 'raw'>('contract')
   const [contractAddress, setContractAddress] = useState('')
   const [methodKey, setMethodKey] = useState('')
+  /** Argument texts the user typed, by index; the others show their default. */
   const [args, setArgs] = useState<Record<string, string>>({})
   const [valueEth, setValueEth] = useState('0')
-  const [rawTo, setRawTo] = useState('')
+  /** null until the user types a `to`: the account itself. */
+  const [rawTo, setRawTo] = useState<string | null>(null)
   const [rawData, setRawData] = useState('0x')
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set())
+  const touch = (field: string) => setTouched((t) => (t.has(field) ? t : new Set(t).add(field)))
 
   const contract = contracts.find((c) => c.address === contractAddress) ?? contracts[0]
   const functions = useMemo(() => {
@@ -41,39 +64,63 @@ export function CallBuilder({
     return parsed.ok ? parsed.callable : []
   }, [contract])
   const fn = functions.find((f) => formatSignature(f) === methodKey) ?? functions[0]
+  const to = rawTo ?? account ?? ''
+  const argText = (key: string, type: string) => argumentText(args, account, key, type)
 
-  const draft = useMemo<CallDraft>(() => {
+  const { draft, problems } = useMemo(() => {
+    const problems: Problem[] = []
+    let value = '0'
     try {
-      const value = parseUnits(valueEth || '0', 18).toString()
-      if (source === 'raw') {
-        if (!/^0x[0-9a-fA-F]{40}$/.test(rawTo.trim()))
-          return { call: null, error: 'to: enter an address (0x + 40 hex digits)', summary: '' }
-        if (!/^0x([0-9a-fA-F]{2})*$/.test(rawData.trim()))
-          return { call: null, error: 'callData: enter 0x-prefixed hex bytes', summary: '' }
-        return {
-          call: { to: rawTo.trim(), value, data: rawData.trim() },
-          error: null,
-          summary: `raw call to ${rawTo.trim()}`,
-        }
-      }
-      if (!contract || !fn)
-        return {
-          call: null,
-          error: 'Pick a registered contract and method (or use raw callData).',
-          summary: '',
-        }
-      const values = fn.inputs.map((input, i) => parseArgument(input, args[`${i}`] ?? ''))
-      const data = encodeFunctionData({ abi: [fn], functionName: fn.name, args: values })
-      const whitelisted = contract.whitelistedMethods.includes(fn.name)
-      return {
-        call: { to: contract.address, value, data },
-        error: null,
-        summary: `${contract.name}.${fn.name}(…) · ${whitelisted ? 'whitelisted' : 'NOT whitelisted'}`,
-      }
+      value = parseUnits(valueEth || '0', 18).toString()
     } catch (err) {
-      return { call: null, error: (err as Error).message.split('\n')[0] ?? 'invalid call', summary: '' }
+      problems.push({ field: 'value', message: `Value: ${firstLine(err)}` })
     }
-  }, [source, rawTo, rawData, valueEth, contract, fn, args])
+    let call: SandboxCall | null = null
+    let summary = ''
+    if (source === 'raw') {
+      if (!/^0x[0-9a-fA-F]{40}$/.test(to.trim()))
+        problems.push({ field: 'to', message: 'to: enter an address (0x + 40 hex digits)' })
+      if (!/^0x([0-9a-fA-F]{2})*$/.test(rawData.trim()))
+        problems.push({ field: 'data', message: 'callData: enter 0x-prefixed hex bytes' })
+      if (!problems.length) {
+        call = { to: to.trim(), value, data: rawData.trim() }
+        const self = account && to.trim().toLowerCase() === account.toLowerCase()
+        summary = `raw call to ${to.trim()}${self ? ' (the account itself)' : ''}`
+      }
+    } else if (!contract || !fn) {
+      problems.push({
+        field: 'contract',
+        message: 'Pick a registered contract and method (or use raw callData).',
+      })
+    } else {
+      const values = fn.inputs.map((input, i) => {
+        try {
+          return parseArgument(input, argumentText(args, account, String(i), input.type))
+        } catch (err) {
+          problems.push({ field: `arg-${i}`, message: firstLine(err) })
+          return undefined
+        }
+      })
+      if (!problems.length) {
+        try {
+          const data = encodeFunctionData({ abi: [fn], functionName: fn.name, args: values })
+          const whitelisted = contract.whitelistedMethods.includes(fn.name)
+          call = { to: contract.address, value, data }
+          summary = `${contract.name}.${fn.name}(…) · ${whitelisted ? 'whitelisted' : 'NOT whitelisted'}`
+        } catch (err) {
+          problems.push({ field: 'args', message: firstLine(err) })
+        }
+      }
+    }
+    const first = problems[0]
+    const draft: CallDraft = { call, error: first?.message ?? null, summary }
+    return { draft, problems }
+  }, [source, to, rawData, valueEth, contract, fn, args, account])
+
+  const shown = problems.find(
+    (p) => showErrors || touched.has(p.field) || (p.field === 'args' && touched.size > 0),
+  )
+  const invalid = (field: string) => (shown?.field === field ? true : undefined)
 
   useEffect(() => onChange(draft), [draft, onChange])
 
@@ -104,7 +151,8 @@ export function CallBuilder({
           </div>
         ) : (
           <>
-            <div className="form-row">
+            {/* Contract and method each get the whole width: a method's signature is long. */}
+            <div className="stack">
               <label className="field">
                 <span>Contract</span>
                 <select
@@ -114,6 +162,7 @@ export function CallBuilder({
                     setContractAddress(e.target.value)
                     setMethodKey('')
                     setArgs({})
+                    setTouched(new Set())
                   }}
                 >
                   {contracts.map((c) => (
@@ -123,7 +172,7 @@ export function CallBuilder({
                   ))}
                 </select>
               </label>
-              <label className="field field-wide">
+              <label className="field">
                 <span>Method</span>
                 <select
                   data-testid="call-method"
@@ -131,6 +180,7 @@ export function CallBuilder({
                   onChange={(e) => {
                     setMethodKey(e.target.value)
                     setArgs({})
+                    setTouched(new Set())
                   }}
                 >
                   {functions.map((f) => (
@@ -155,8 +205,10 @@ export function CallBuilder({
                     <input
                       className="mono"
                       data-testid={`call-arg-${input.name || i}`}
-                      value={args[`${i}`] ?? ''}
+                      value={argText(i, input.type)}
                       onChange={(e) => setArgs((a) => ({ ...a, [`${i}`]: e.target.value }))}
+                      onBlur={() => touch(`arg-${i}`)}
+                      aria-invalid={invalid(`arg-${i}`)}
                       placeholder={
                         input.type === 'address' ? '0x…' : input.type.startsWith('uint') ? '0' : input.type
                       }
@@ -175,8 +227,10 @@ export function CallBuilder({
             <input
               className="mono"
               data-testid="call-raw-to"
-              value={rawTo}
+              value={to}
               onChange={(e) => setRawTo(e.target.value)}
+              onBlur={() => touch('to')}
+              aria-invalid={invalid('to')}
               placeholder="0x…"
               spellCheck={false}
             />
@@ -188,6 +242,8 @@ export function CallBuilder({
               data-testid="call-raw-data"
               value={rawData}
               onChange={(e) => setRawData(e.target.value)}
+              onBlur={() => touch('data')}
+              aria-invalid={invalid('data')}
               spellCheck={false}
             />
           </label>
@@ -200,15 +256,17 @@ export function CallBuilder({
             data-testid="call-value"
             value={valueEth}
             onChange={(e) => setValueEth(e.target.value)}
+            onBlur={() => touch('value')}
+            aria-invalid={invalid('value')}
             inputMode="decimal"
           />
         </label>
       </div>
-      {draft.error ? (
-        <div className="field-error" data-testid="call-error">
-          {draft.error}
+      {shown ? (
+        <div className="field-error" data-testid="call-error" data-field={shown.field}>
+          {shown.message}
         </div>
-      ) : (
+      ) : draft.error ? null : (
         <div className="muted small" data-testid="call-summary">
           {draft.summary}
           {draft.call?.data && draft.call.data !== '0x' ? (
