@@ -32,8 +32,15 @@ export type StoreSetAside = {
 
 export type ChainStatus = {
   kind: 'embedded' | 'external' | 'none'
-  state: 'starting' | 'ready' | 'restarting' | 'down' | 'none'
+  /**
+   * `unreachable`: the node does not answer; `recovering`: it was reset or lost contracts, which are being
+   * redeployed; `wrong-chain`: it serves another chain id. Every call that needs the chain answers 503 meanwhile.
+   */
+  state: 'starting' | 'ready' | 'restarting' | 'unreachable' | 'recovering' | 'wrong-chain' | 'none'
   addresses: Record<string, unknown> | null
   missing: string[]
+  /** What happened last (an outage, a restart, a recovery), for the console. */
   message?: string
+  /** When the current state began (ISO 8601). */
+  since?: string
 }

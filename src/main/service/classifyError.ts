@@ -10,5 +10,15 @@ export function classifyError(err: unknown): unknown {
   if (err instanceof ChainUnavailableError) return err
   if (err instanceof AppError && err.httpStatus < 500 && err.rpcHttpStatus < 500 && err.cause === undefined)
     return err
-  return isNodeUnreachable(err) ? new ChainUnavailableError({ cause: err }) : err
+  return isNodeUnreachable(err) ? new ChainUnavailableError({ cause: err, outage: findOutage(err) }) : err
+}
+
+/** What the service's gate said of the outage (gateNodeRequest.ts), wherever it sits in the cause chain. */
+function findOutage(err: unknown): string | undefined {
+  for (let item = err, depth = 0; item && typeof item === 'object' && depth < 16; depth++) {
+    const { outage, cause } = item as { outage?: unknown; cause?: unknown }
+    if (typeof outage === 'string') return outage
+    item = cause
+  }
+  return undefined
 }

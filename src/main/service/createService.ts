@@ -19,6 +19,7 @@ import { registerSettingsRoutes } from './console/settings.routes'
 import { registerUserOperationRoutes } from './console/userOperations.routes'
 import { createLogger } from './createLogger'
 import { definedOnly } from './definedOnly'
+import { describeChainEvent } from './describeChainEvent'
 import { ChainError, StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
 import { provisionGasTank, provisionGasTanks } from './gasTanks/provisionGasTanks'
@@ -29,6 +30,7 @@ import { buildServer } from './server/buildServer'
 import { CHAIN_RPC_ROUTE } from './server/chainRpcRoutes'
 import { createConsoleSession } from './server/consoleSession'
 import { ensureDefaultAccount } from './store/accounts.repo'
+import { forgetGasTanksFunded } from './store/dapps.repo'
 import { lockDataFolder } from './store/lockDataFolder'
 import { openStore, type Store } from './store/openStore'
 import { protectDataFolder } from './store/protectDataFolder'
@@ -100,18 +102,27 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       : { kind: 'none', state: 'none', addresses: null, missing: [] }
     const chainId = chain?.chainId ?? config.chainId
     chain?.onEvent((event) => {
-      if (event.type === 'chain.exited') {
-        chainStatus.state = 'restarting'
-        chainStatus.message = `anvil exited (code ${event.code ?? '-'}, signal ${event.signal ?? '-'}); restarting`
-      } else if (event.type === 'chain.restarted') {
-        chainStatus.state = 'ready'
-        chainStatus.message = `anvil restarted in ${event.restartMs} ms`
-      } else {
-        chainStatus.message = event.error.message
-      }
-      log.warn({ event: event.type }, chainStatus.message)
+      Object.assign(chainStatus, describeChainEvent(event, chain!.rpcUrl))
+      if (event.type === 'chain.reachable' || event.type === 'chain.restarted') log.info(chainStatus.message)
+      else log.warn({ event: event.type }, chainStatus.message)
       events.emit('chain.status', { state: chainStatus.state, message: chainStatus.message })
+      if (event.type === 'chain.reachable' || event.type === 'chain.recovered')
+        void restoreGasTanks(event.type === 'chain.recovered' && event.reset)
     })
+    // Back from an outage: the gas tanks of dApps created meanwhile. After a reset every tank is empty: funded again
+    // as on first start.
+    const restoreGasTanks = async (reset: boolean) => {
+      if (!chain) return
+      if (reset) await forgetGasTanksFunded(store, chain.chainId)
+      const changed = await provisionGasTanks(chain, store, log).catch((err) => {
+        log.warn({ err }, 'gas tanks not restored')
+        return 0
+      })
+      if (changed === 0) return
+      chainStatus.message = `${chainStatus.message}; the gas tanks of ${changed} dApp${changed === 1 ? '' : 's'} ${reset ? 'funded again' : 'created'}`
+      log.info(chainStatus.message)
+      events.emit('chain.status', { state: chainStatus.state, message: chainStatus.message })
+    }
     const paymaster = createPaymaster({
       store,
       getChain: () => chain,

@@ -86,14 +86,24 @@ export class StartupError extends AppError {
   override name = 'StartupError'
 }
 
-/** What every request answers while the chain's node is out of reach (503, JSON-RPC -32603). */
-export const CHAIN_UNAVAILABLE_MESSAGE =
-  'The chain is not answering right now (its node may be restarting); try again in a moment'
+/**
+ * What every request answers while the chain's node is out of reach (503, JSON-RPC -32002 "resource unavailable"):
+ * what is known of the outage (the node at … has not answered since …; the node was reset, contracts being
+ * redeployed), or that it may be restarting.
+ */
+export function describeChainUnavailable(outage = 'its node may be restarting'): string {
+  return `The chain is not answering right now (${outage}); try again in a moment`
+}
+export const CHAIN_UNAVAILABLE_MESSAGE = describeChainUnavailable()
 
-/** The node did not answer: a refused, reset or timed-out connection (anvil restarting, an external node down). */
+/**
+ * The node did not answer: a refused, reset or timed-out connection (anvil restarting, an external node down), or
+ * the service's gate refused the call while the node is known to be away (its `outage` then says how).
+ */
 export class ChainUnavailableError extends ChainError {
   override name = 'ChainUnavailableError'
-  constructor(options: AppErrorOptions = {}) {
-    super(CHAIN_UNAVAILABLE_MESSAGE, options)
+  override rpcCode = -32002
+  constructor(options: AppErrorOptions & { outage?: string } = {}) {
+    super(describeChainUnavailable(options.outage), options)
   }
 }

@@ -36,7 +36,7 @@ describe('every chain outage is a 503 with one message, in both envelopes', () =
   it.each(outages)('%s', (_, err) => {
     expect(toHttpError(err)).toEqual({ statusCode: 503, message: CHAIN_UNAVAILABLE_MESSAGE })
     expect(toRpcError(err)).toEqual({
-      error: { code: -32603, message: CHAIN_UNAVAILABLE_MESSAGE },
+      error: { code: -32002, message: CHAIN_UNAVAILABLE_MESSAGE },
       httpStatus: 503,
     })
   })

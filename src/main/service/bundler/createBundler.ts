@@ -299,11 +299,18 @@ export function createBundler({
     }
   }
 
-  // A restarted anvil reloads its last state dump: the executor's nonce may be behind our counter.
+  // A restarted anvil reloads its last state dump, a node back from an outage may not have mined a bundle sent just
+  // before it, a reset node starts over: the executor's nonce may be off our counter. What waits in the mempool is
+  // bundled (simulated first: an operation that no longer validates is dropped with its reason).
   const stopChainEvents = chain.onEvent((event) => {
-    if (event.type === 'chain.restarted') {
+    if (
+      event.type === 'chain.restarted' ||
+      event.type === 'chain.reachable' ||
+      event.type === 'chain.recovered'
+    ) {
       sender.resync()
       gasPrices.invalidate()
+      for (const lane of lanes) lane.scheduler.scheduleAutoBundle()
     }
   })
   const stopListening = events?.on('settings.changed', (changed) => {

@@ -5,6 +5,8 @@ import { silentLogger } from '../log'
 import { type EmbeddedNode, startEmbeddedNode } from './anvil/startEmbeddedNode'
 import { defaults } from './constants'
 import { deployContracts } from './deploy/deployContracts'
+import { listWatchedContracts, readKnownNode } from './health/readKnownNode'
+import { watchNode } from './health/watchNode'
 import { openKeyStore } from './keys/openKeyStore'
 import { createNodeTransport } from './node/createNodeTransport'
 import { detectNodeCapabilities } from './node/detectNodeCapabilities'
@@ -79,8 +81,14 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [rpcUrl] } },
     })
-    // The service's clients go through the restart gate; deployment (at start and after a restart) does not.
-    const serving = gateNodeRequest(request, () => (restarting ? undefined : runs))
+    // The service's clients go through the gate, closed while the node is away (restarting, unreachable, being
+    // recovered: `outage` says how); deployment and the watch (at start, after a restart, in recovery) do not.
+    let outage: string | undefined
+    const serving = gateNodeRequest(
+      request,
+      () => (restarting || outage !== undefined ? undefined : runs),
+      () => outage ?? 'the chain is restarting',
+    )
     const publicClient = createPublicClient({
       chain: viemChain,
       transport: serving.transport,
@@ -132,6 +140,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
 
     const result = await deploy()
     await applyMiningMode()
+    let watchStop = () => {}
 
     const chain: Chain = {
       chainId,
@@ -160,12 +169,63 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       },
       getPaymasterIdAccount: keys.getPaymasterIdAccount,
       addPaymasterIdKey: keys.addPaymasterIdKey,
+      watch: async () => ({ state: 'ready' }),
       stop: async () => {
+        watchStop()
         listeners.clear()
         await embedded?.stop()
         node.close()
       },
     }
+
+    const known = await readKnownNode(deployClient, chainId)
+    const watch = watchNode({
+      request,
+      known,
+      listContracts: () => listWatchedContracts(chain),
+      isPaused: () => restarting,
+      log,
+      intervalMs: config.watchIntervalMs,
+      onVerdict: async (verdict, previous) => {
+        if (verdict.state === 'unreachable') {
+          outage = `the node at ${rpcUrl} has not answered since ${new Date().toISOString()}: ${verdict.error}`
+          emit({ type: 'chain.unreachable', since: new Date(), error: verdict.error })
+        } else if (verdict.state === 'wrong-chain') {
+          outage = `the node at ${rpcUrl} now serves chain id ${verdict.chainId}, not ${chainId}`
+          emit({ type: 'chain.wrongChain', chainId: verdict.chainId })
+        } else if (verdict.state === 'ready') {
+          if (outage === undefined) return // the recovery that preceded this look has already told
+          // The same chain back: what it holds is what was counted, but a call may have gone out unanswered.
+          nonceManagers.resyncAll()
+          outage = undefined
+          runs++
+          emit({ type: 'chain.reachable', previous: previous.state })
+        } else {
+          outage =
+            verdict.state === 'reset'
+              ? `the node at ${rpcUrl} was reset (${verdict.why}): redeploying the contracts`
+              : `contracts are missing on the node (${verdict.missing.join(', ')}): redeploying them`
+          emit({ type: 'chain.recovering', reset: verdict.state === 'reset', missing: verdict.missing })
+          try {
+            nonceManagers.resyncAll()
+            const again = await deploy()
+            chain.missing.splice(0, chain.missing.length, ...again.missing)
+            chain.mismatched.splice(0, chain.mismatched.length, ...again.mismatched)
+            chain.deployed.splice(0, chain.deployed.length, ...again.deployed)
+            await applyMiningMode()
+            Object.assign(known, await readKnownNode(deployClient, chainId))
+            outage = undefined
+            runs++
+            emit({ type: 'chain.recovered', reset: verdict.state === 'reset', deployed: again.deployed })
+          } catch (err) {
+            // Left closed: the next look judges the node again and tries again.
+            emit({ type: 'chain.error', error: err as Error })
+            throw err
+          }
+        }
+      },
+    })
+    chain.watch = () => watch.look()
 
     afterRestart = async () => {
       // The node reloaded its last saved state: the accounts' nonces may be behind what was counted.
@@ -177,7 +237,9 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       if (again.deployed.length > 0)
         log.warn({ deployed: again.deployed }, 'contracts were redeployed after a restart')
       await applyMiningMode()
+      Object.assign(known, await readKnownNode(deployClient, chainId))
     }
+    watchStop = () => watch.stop()
 
     log.info(
       {

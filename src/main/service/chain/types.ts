@@ -9,6 +9,7 @@ import type {
   WalletClient,
 } from 'viem'
 import type { Logger } from '../log'
+import type { NodeVerdict } from './health/judgeNode'
 import type { NodeRequest } from './node/nodeRpcError'
 import type { NonceManagers } from './transactions/createNonceManagers'
 
@@ -29,6 +30,8 @@ export type ChainConfig = {
   paymasterSignerPrivateKey?: Hex
   /** ETH put into a new gas tank on a dev chain (default 10 ETH). */
   gasTankDefaultWei?: bigint
+  /** How often the node is looked at (health/watchNode.ts); default 1 s. */
+  watchIntervalMs?: number
   log?: Logger
 }
 
@@ -64,6 +67,16 @@ export type ChainEvent =
   | { type: 'chain.restarted'; rpcUrl: string; restartMs: number }
   /** Something failed in the background (a restart, a re-verification). */
   | { type: 'chain.error'; error: Error }
+  /** The node stopped answering (the watch, health/watchNode.ts): calls are refused with a 503 until it is back. */
+  | { type: 'chain.unreachable'; since: Date; error: string }
+  /** The node answers with another chain id: left alone, calls refused. */
+  | { type: 'chain.wrongChain'; chainId: number }
+  /** The same node and chain are back as they were. */
+  | { type: 'chain.reachable'; previous: string }
+  /** The node was reset (`reset`) or lost some contracts: they are being redeployed, calls refused meanwhile. */
+  | { type: 'chain.recovering'; reset: boolean; missing: string[] }
+  /** Redeployed; after a reset the service's own state on chain (gas tanks, mempool) must be made again. */
+  | { type: 'chain.recovered'; reset: boolean; deployed: string[] }
 
 export type ChainEventListener = (event: ChainEvent) => void
 
@@ -117,6 +130,8 @@ export type Chain = {
   /** Internal: stores a new paymasterId key in keys.json. */
   addPaymasterIdKey: (privateKey: Hex) => Promise<LocalAccount>
   /** Embedded: dumps the state and stops anvil. External: no-op besides closing. */
+  /** Looks at the node now (after any look under way) and returns the verdict (health/judgeNode.ts). */
+  watch: () => Promise<NodeVerdict>
   stop: () => Promise<void>
 }
 

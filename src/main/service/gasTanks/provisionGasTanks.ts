@@ -27,18 +27,18 @@ export async function provisionGasTank(chain: Chain, store: Store, dapp: Dapp): 
  * Brings every dApp of the chain to what a first start gives it: a gas tank for one whose creation failed while the
  * chain was away, and, on a dev chain, the default deposit in each tank that never had one (a version added since
  * the dApp was made, or every tank after the chain was reset). A tank emptied on purpose stays empty. Returns the
- * number of tanks created or funded; one dApp's failure is logged and the others go on.
+ * number of dApps whose tanks were created or funded; one dApp's failure is logged and the others go on.
  */
 export async function provisionGasTanks(chain: Chain, store: Store, log: Logger): Promise<number> {
-  let changed = 0
+  const changed = new Set<string>()
   const dapps = () => store.data.dapps.filter((d) => d.chainId === chain.chainId)
   for (const dapp of dapps().filter((d) => !d.paymasterId)) {
     await provisionGasTank(chain, store, dapp).then(
-      () => changed++,
+      () => changed.add(dapp.id),
       (err) => log.warn({ err, dapp: dapp.id }, 'gas tank not created'),
     )
   }
-  if (!chain.capabilities.isDev) return changed
+  if (!chain.capabilities.isDev) return changed.size
   const legacy = dapps().filter((d) => d.paymasterId && d.gasTanksFunded === undefined)
   const fromLogs = await readDepositedGasTanks(
     chain,
@@ -47,7 +47,7 @@ export async function provisionGasTanks(chain: Chain, store: Store, log: Logger)
     log.warn({ err }, 'could not read which gas tanks had deposits')
     return undefined
   })
-  if (legacy.length > 0 && !fromLogs) return changed
+  if (legacy.length > 0 && !fromLogs) return changed.size
   for (const dapp of dapps()) {
     if (!dapp.paymasterId) continue
     // Before the store kept it, the v0.6 tank was funded with the dApp; the others are read from the chain.
@@ -59,12 +59,12 @@ export async function provisionGasTanks(chain: Chain, store: Store, log: Logger)
         if (funded.has(version)) continue
         await depositToGasTank(chain, dapp.paymasterId as Address, chain.gasTankDefaultWei, version)
         funded.add(version)
-        changed++
+        changed.add(dapp.id)
       }
     } catch (err) {
       log.warn({ err, dapp: dapp.id }, 'gas tank not funded')
     }
     await markGasTanksFunded(store, dapp.id, [...funded])
   }
-  return changed
+  return changed.size
 }

@@ -11,6 +11,8 @@ export const RpcCode = {
   badRequest: -32003,
   /** Biconomy: userOpHash not found. */
   notFound: -32004,
+  /** EIP-1474 "resource unavailable": the chain's node is away (503). */
+  resourceUnavailable: -32002,
 } as const
 
 /** ERC-7769 bundler error codes (viem maps them to typed errors). */

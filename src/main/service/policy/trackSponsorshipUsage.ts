@@ -9,6 +9,7 @@ import {
   type RpcLog,
 } from 'viem'
 import type { Chain } from '../chain'
+import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
 import { ENTRY_POINT_VERSIONS, getVersionContracts, holdsContracts } from '../chain/versionContracts'
 import type { Logger } from '../log'
 import type { Store } from '../store/openStore'
@@ -230,7 +231,12 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
   const sync = (): Promise<void> => {
     if (!inflight) {
       inflight = run()
-        .catch((err) => log.warn({ err }, 'sponsorship usage sync failed'))
+        // The node away is told once, by the chain's status; the next sync after it is back catches up.
+        .catch((err) =>
+          isNodeUnreachable(err)
+            ? log.debug({ err }, 'sponsorship usage sync: the chain is away')
+            : log.warn({ err }, 'sponsorship usage sync failed'),
+        )
         .finally(() => {
           inflight = undefined
         })

@@ -3,7 +3,8 @@ import { NODE_METHODS } from '../bundler/methods/forwardToNode'
 import type { Chain } from '../chain'
 import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
 import { NodeRpcError } from '../chain/node/nodeRpcError'
-import { CHAIN_UNAVAILABLE_MESSAGE } from '../errors'
+import { classifyError } from '../classifyError'
+import { ChainUnavailableError } from '../errors'
 import { RpcCode } from '../jsonrpc/codes'
 import { describeNodeCallProblem, findNodeCallProblem } from '../schemas/nodeCallSchema'
 import { isSameOrigin } from './hostGuard'
@@ -99,13 +100,13 @@ export async function registerChainRpcRoutes(
     const chain = options.getChain()
     if (!chain) return fail(503, RpcCode.internalError, 'No chain is running (started with --no-chain)')
     const answers = await Promise.all(calls.map((call) => forwardCall(chain, call)))
-    if (answers.some((a) => a === 'unreachable'))
-      return fail(503, RpcCode.internalError, CHAIN_UNAVAILABLE_MESSAGE)
+    const away = answers.find((a) => a instanceof ChainUnavailableError)
+    if (away) return fail(503, RpcCode.resourceUnavailable, away.shortMessage)
     return reply.code(200).send(Array.isArray(payload) ? answers : answers[0])
   })
 }
 
-async function forwardCall(chain: Chain, call: Call): Promise<object | 'unreachable'> {
+async function forwardCall(chain: Chain, call: Call): Promise<object | ChainUnavailableError> {
   const id = toId(call?.id)
   if (typeof call !== 'object' || call === null || typeof call.method !== 'string')
     return { jsonrpc: '2.0', id, error: { code: RpcCode.invalidRequest, message: 'Invalid request' } }
@@ -121,7 +122,7 @@ async function forwardCall(chain: Chain, call: Call): Promise<object | 'unreacha
     if (err instanceof NodeRpcError)
       return { jsonrpc: '2.0', id, error: { code: err.code, message: err.message, data: err.data } }
     // Refused, reset, timed out: the node is away (restarting, or an external node that stopped).
-    if (isNodeUnreachable(err)) return 'unreachable'
+    if (isNodeUnreachable(err)) return classifyError(err) as ChainUnavailableError
     // Anything else is a failure here, not the node's: the error handler answers -32603 and logs it.
     throw err
   }

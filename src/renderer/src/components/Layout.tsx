@@ -27,8 +27,10 @@ function ChainState() {
   if (!chain) return null
   const tone =
     chain.state === 'ready'
-      ? 'ok'
-      : chain.state === 'starting' || chain.state === 'restarting'
+      ? chain.missing.length
+        ? 'warn'
+        : 'ok'
+      : chain.state === 'starting' || chain.state === 'restarting' || chain.state === 'recovering'
         ? 'warn'
         : 'bad'
   const label = chain.kind === 'none' ? 'no chain' : `chain ${chain.state}`

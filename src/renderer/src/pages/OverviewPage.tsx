@@ -13,7 +13,8 @@ import { paymasterUrlFor, useServiceStore } from '../stores/useServiceStore'
 
 function chainTone(chain: ChainStatus): 'ok' | 'warn' | 'bad' | 'neutral' {
   if (chain.state === 'ready') return chain.missing.length ? 'warn' : 'ok'
-  if (chain.state === 'starting' || chain.state === 'restarting') return 'warn'
+  if (chain.state === 'starting' || chain.state === 'restarting' || chain.state === 'recovering')
+    return 'warn'
   if (chain.state === 'none') return 'neutral'
   return 'bad'
 }
@@ -22,7 +23,7 @@ function ChainPanel() {
   const status = useServiceStore((s) => s.status)
   if (!status) return null
   const { chain } = status
-  const busy = chain.state === 'starting' || chain.state === 'restarting'
+  const busy = chain.state === 'starting' || chain.state === 'restarting' || chain.state === 'recovering'
   const addresses = chain.addresses
     ? Object.entries(chain.addresses).filter(([, v]) => typeof v === 'string')
     : []
@@ -37,7 +38,11 @@ function ChainPanel() {
             {busy ? (
               <Spinner
                 label={
-                  chain.state === 'starting' ? 'starting the chain and deploying contracts…' : 'restarting…'
+                  chain.state === 'starting'
+                    ? 'starting the chain and deploying contracts…'
+                    : chain.state === 'recovering'
+                      ? 'redeploying contracts…'
+                      : 'restarting…'
                 }
               />
             ) : null}
@@ -54,7 +59,21 @@ function ChainPanel() {
           </span>
         </Kv>
       </div>
-      {chain.message ? <div className="banner banner-muted">{chain.message}</div> : null}
+      {chain.message ? (
+        <div
+          className={`banner ${chain.state === 'ready' || chain.state === 'none' ? 'banner-muted' : 'banner-warn'}`}
+          data-testid="chain-message"
+        >
+          {chain.message}
+          {chain.state !== 'ready' && chain.state !== 'none' ? (
+            <>
+              {' '}
+              Bundler and paymaster calls answer 503 until the chain is ready again; dApps created meanwhile
+              get their gas tanks then (pending).
+            </>
+          ) : null}
+        </div>
+      ) : null}
       {chain.missing.length ? (
         <div className="banner banner-warn" data-testid="chain-missing">
           Contracts missing on this node: {chain.missing.join(', ')}. UserOperations that need them will fail.

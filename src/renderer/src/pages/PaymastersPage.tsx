@@ -107,7 +107,7 @@ function GasTankCell({ apiKey }: { apiKey: string }) {
     )
   return (
     <span data-testid="paymaster-gas-tank">
-      {tank.data?.balanceWei == null ? 'none yet' : formatEth(tank.data.balanceWei, 4)}
+      {tank.data?.balanceWei == null ? 'pending' : formatEth(tank.data.balanceWei, 4)}
     </span>
   )
 }

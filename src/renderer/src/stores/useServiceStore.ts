@@ -109,7 +109,11 @@ export function startStatusPolling(): () => void {
   const timer = setInterval(() => {
     if (isEventStreamOpen()) return
     const { status } = useServiceStore.getState()
-    const busy = status?.chain.state === 'starting' || status?.chain.state === 'restarting'
+    const busy =
+      status !== undefined &&
+      status !== null &&
+      status.chain.state !== 'ready' &&
+      status.chain.state !== 'none'
     const now = Date.now()
     if (busy || now - last >= 5000) {
       last = now

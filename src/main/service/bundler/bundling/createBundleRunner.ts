@@ -1,4 +1,5 @@
 import type { Hex } from 'viem'
+import { isNodeUnreachable } from '../../chain/node/isNodeUnreachable'
 import type { Chain } from '../../chain/types'
 import type { BundlePlan, EntryPointModule } from '../../entryPoint/types'
 import type { Logger } from '../../log'
@@ -78,7 +79,16 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
     entries.splice(entries.indexOf(entry), 1)
   }
 
-  const release = (entries: MempoolEntry[], error: unknown) => {
+  /**
+   * Puts a bundle that could not go back into the mempool; an operation that failed this way too often is dropped.
+   * With the chain away the attempt does not count and the failure is thrown on: the scheduler waits for the chain
+   * rather than retrying (an acknowledged operation is never dropped for an outage).
+   */
+  const release = (entries: MempoolEntry[], error: unknown): null => {
+    if (isNodeUnreachable(error)) {
+      for (const entry of entries) entry.state = 'pending'
+      throw error
+    }
     const retry: MempoolEntry[] = []
     for (const entry of entries) {
       entry.attempts++
@@ -94,6 +104,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
       }
     }
     hooks.onSendFailed(retry, error)
+    return null
   }
 
   const build = async (): Promise<BundleResult | null> => {
@@ -115,8 +126,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
         entries.map((e) => e.userOperation),
       )
     } catch (err) {
-      release(entries, err)
-      return null
+      return release(entries, err)
     }
     const invalid = plan.invalid.map(({ index, reason }) => [entries[index], reason] as const)
     for (const [entry, reason] of invalid) if (entry && entries.includes(entry)) drop(entries, entry, reason)
@@ -133,8 +143,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
           plan.stateOverride,
         )
       } catch (err) {
-        release(entries, err)
-        return null
+        return release(entries, err)
       }
       if (simulation.ok) break
       const culprit = simulation.opIndex === null ? undefined : entries[simulation.opIndex]
@@ -163,9 +172,9 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
         (transactionHash) => hooks.onSubmitted(entries, transactionHash),
       )
     } catch (err) {
-      log.warn({ err: (err as Error).message?.split('\n')[0], ops: entries.length }, 'bundle send failed')
-      release(entries, err)
-      return null
+      if (!isNodeUnreachable(err))
+        log.warn({ err: (err as Error).message?.split('\n')[0], ops: entries.length }, 'bundle send failed')
+      return release(entries, err)
     }
     const outcomes = parseBundleLogs(receipt.logs, entryPoint.address)
     const unexecuted: MempoolEntry[] = []

@@ -1,3 +1,4 @@
+import { isNodeUnreachable } from '../../chain/node/isNodeUnreachable'
 import type { Logger } from '../../log'
 import type { BundlingMode } from '../bundlerOptions'
 import type { BundleRunner } from './createBundleRunner'
@@ -43,19 +44,30 @@ export function createBundleScheduler({
   let closed = false
   let bundling = false
 
+  // The chain away is told once, by its status, not by every bundling attempt meanwhile.
+  const logBundlingFailure = (err: unknown) =>
+    isNodeUnreachable(err)
+      ? log.debug({ err }, 'bundling waits: the chain is away')
+      : log.error({ err }, 'bundling failed')
+
   const scheduleAutoBundle = (delayMs = autoBundleDelayMs) => {
     // While a bundle is out, arrivals wait for it to finish (then for the gathering window).
     if (mode !== 'auto' || closed || autoTimer || bundling) return
     autoTimer = setTimeout(() => {
       autoTimer = undefined
       bundling = true
+      let away = false
       void runner
         .bundleOnce()
-        .catch((err) => log.error({ err }, 'bundling failed'))
+        .catch((err) => {
+          away = isNodeUnreachable(err)
+          logBundlingFailure(err)
+        })
         .then((result) => {
           bundling = false
-          // A failed or empty run (nothing could go) retries later rather than spinning.
-          if (hasPending()) scheduleAutoBundle(result ? autoBundleGatherMs : 50)
+          // A failed or empty run (nothing could go) retries later rather than spinning; with the chain away, the
+          // bundler schedules again once it is back (createBundler.ts).
+          if (hasPending() && !away) scheduleAutoBundle(result ? autoBundleGatherMs : 50)
         })
     }, delayMs)
   }
@@ -66,7 +78,7 @@ export function createBundleScheduler({
     intervalTimer = undefined
     if (next === 'interval') {
       intervalTimer = setInterval(() => {
-        void runner.bundleOnce().catch((err) => log.error({ err }, 'bundling failed'))
+        void runner.bundleOnce().catch(logBundlingFailure)
       }, bundleIntervalMs)
       intervalTimer.unref?.()
     }

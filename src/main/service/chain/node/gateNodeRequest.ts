@@ -2,16 +2,16 @@ import type { Transport } from 'viem'
 import type { NodeRequest } from './nodeRpcError'
 import { transportOf } from './transportOf'
 
-/** What a call made while the chain restarts fails with (isNodeUnreachable reads it as an outage: 503). */
-export const CHAIN_RESTARTING_MESSAGE = 'the chain is restarting'
-
-const restartingError = (cause?: unknown) =>
-  Object.assign(new Error(CHAIN_RESTARTING_MESSAGE, cause === undefined ? undefined : { cause }), {
-    code: 'ECHAINRESTARTING',
+/** What a call fails with while the node is away; its `outage` says how (isNodeUnreachable reads it: 503). */
+const awayError = (outage: string, cause?: unknown) =>
+  Object.assign(new Error(outage, cause === undefined ? undefined : { cause }), {
+    code: 'ECHAINAWAY',
+    outage,
   })
 
 /**
- * The node's request, refused while the embedded node restarts: from its exit until it answers again with its
+ * The node's request, refused while the node is away (the embedded node restarting, an external node unreachable,
+ * a reset node being recovered). For a restart: from its exit until it answers again with its
  * state complete (contracts verified or redeployed). In between, the new node may answer without the contracts or
  * balances the service's calls expect and fail them for the wrong reason; they fail as an outage instead. A call
  * that began before the exit and ends after it (the transport retries a refused connection, and may reach the new
@@ -22,17 +22,18 @@ const restartingError = (cause?: unknown) =>
 export function gateNodeRequest(
   request: NodeRequest,
   readEpoch: () => number | undefined,
+  describeOutage: () => string = () => 'the chain is restarting',
 ): { request: NodeRequest; transport: Transport } {
   const gated: NodeRequest = async (method, params, readBody) => {
     const epoch = readEpoch()
-    if (epoch === undefined) throw restartingError()
+    if (epoch === undefined) throw awayError(describeOutage())
     let result: unknown
     try {
       result = await request(method, params, readBody)
     } catch (err) {
-      throw readEpoch() === epoch ? err : restartingError(err)
+      throw readEpoch() === epoch ? err : awayError(describeOutage(), err)
     }
-    if (readEpoch() !== epoch) throw restartingError()
+    if (readEpoch() !== epoch) throw awayError(describeOutage())
     return result
   }
   return {

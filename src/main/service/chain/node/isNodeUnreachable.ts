@@ -23,8 +23,8 @@ const CONNECTION_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
-  // gateNodeRequest.ts: the embedded node is restarting.
-  'ECHAINRESTARTING',
+  // gateNodeRequest.ts: the node is known to be away (restarting, unreachable, being recovered).
+  'ECHAINAWAY',
 ])
 
 /** Errors of viem's own transports (a ws:// node) that mean the node did not answer. */

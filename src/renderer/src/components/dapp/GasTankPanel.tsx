@@ -66,7 +66,9 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
             {id ? (
               <Hex value={id} copy />
             ) : (
-              <span className="muted">not created yet (needs a running chain)</span>
+              <span className="muted" data-testid="gas-tank-pending">
+                pending: created and funded as soon as the chain answers
+              </span>
             )}
           </span>
         </Kv>
