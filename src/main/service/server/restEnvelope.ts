@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply } from 'fastify'
 import { classifyError } from '../classifyError'
-import { AppError } from '../errors'
+import { AppError, ChainUnavailableError } from '../errors'
 import type { Logger } from '../log'
 
 export type RestEnvelope = { statusCode: number; message: string; data?: unknown }
@@ -15,7 +15,9 @@ export function sendOk(reply: FastifyReply, message: string, data?: unknown): Fa
 export function toHttpError(thrown: unknown, log?: Logger): RestEnvelope {
   const err = classifyError(thrown)
   if (err instanceof AppError) {
-    if (err.httpStatus >= 500) log?.error({ err }, 'request failed')
+    // The chain away is logged once by its status (createService.ts), not by every request meanwhile.
+    if (err instanceof ChainUnavailableError) log?.debug({ err }, 'request refused: the chain is away')
+    else if (err.httpStatus >= 500) log?.error({ err }, 'request failed')
     return { statusCode: err.httpStatus, message: err.shortMessage }
   }
   const fastifyError = err as Partial<FastifyError>
