@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_PORT, defaultDataDir, type ServiceConfigInput } from './service/config'
 import { createService, type Service } from './service/createService'
@@ -12,7 +13,11 @@ Options:
   --port <port>            port to listen on (default ${DEFAULT_PORT}; 0 = any free port)
   --data-dir <dir>         data folder (default ${defaultDataDir()})
   --rpc-url <url>          use this node instead of the embedded anvil
-  --chain-id <id>          chain id of the embedded anvil (default 31337)
+  --chain-id <id>          chain id of the embedded anvil (default 31337; on a fork, the forked chain's)
+  --fork-url <url>         run the embedded anvil as a fork of the chain at this http(s) URL: its contracts
+                           are used as they are, the rest is deployed
+  --fork-block <n>         block to fork at (default: the remote's head at the data folder's first start;
+                           later starts fork the recorded block and URL, also without these flags)
   --block-time <seconds>   embedded anvil block time (default: mine on every transaction)
   --anvil-path <file>      anvil binary to use
   --no-chain               run without a chain (dashboard API only)
@@ -26,6 +31,9 @@ Options:
 Environment:
   OPSTATION_DATA_DIR       data folder (--data-dir wins)
   OPSTATION_RESET_STORE=1  same as --reset-store
+  OPSTATION_FORK_URL       same as --fork-url (the flag wins)
+  OPSTATION_FORK_BLOCK     same as --fork-block (the flag wins)
+  OPSTATION_CONSOLE_DIR    folder of the built console served at /console/ (default: out/renderer of the package)
   -h, --help               show this help
   -v, --version            show the version
 
@@ -41,6 +49,8 @@ const SERVE_OPTIONS = {
   'data-dir': { type: 'string' },
   'rpc-url': { type: 'string' },
   'chain-id': { type: 'string' },
+  'fork-url': { type: 'string' },
+  'fork-block': { type: 'string' },
   'block-time': { type: 'string' },
   'anvil-path': { type: 'string' },
   'no-chain': { type: 'boolean' },
@@ -111,6 +121,19 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
   if (rpcUrl !== undefined && !/^(https?|wss?):\/\/.+/.test(rpcUrl)) {
     throw new UsageError(`--rpc-url must be an http(s) or ws(s) URL (got "${rpcUrl}")`)
   }
+  const forkUrl = values['fork-url'] ?? (env.OPSTATION_FORK_URL || undefined)
+  if (forkUrl !== undefined && !/^https?:\/\/.+/.test(forkUrl)) {
+    throw new UsageError(`--fork-url must be an http(s) URL (got "${forkUrl}")`)
+  }
+  const forkBlockText = values['fork-block'] ?? (env.OPSTATION_FORK_BLOCK || undefined)
+  if (forkBlockText !== undefined && forkUrl === undefined) {
+    throw new UsageError('--fork-block needs --fork-url')
+  }
+  if (forkUrl !== undefined && (rpcUrl !== undefined || values['no-chain'])) {
+    throw new UsageError(
+      `--fork-url runs the embedded anvil: it cannot go with ${rpcUrl ? '--rpc-url' : '--no-chain'}`,
+    )
+  }
   const mode = values['bundling-mode']
   if (mode !== undefined && !['auto', 'interval', 'manual'].includes(mode)) {
     throw new UsageError(`--bundling-mode must be auto, interval or manual (got "${mode}")`)
@@ -128,6 +151,8 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
     dataDir: values['data-dir'] ?? env.OPSTATION_DATA_DIR ?? defaultDataDir(),
     rpcUrl,
     chainId: int('chain-id', values['chain-id'], 1, 2 ** 53 - 1),
+    forkUrl,
+    forkBlock: int('fork-block', forkBlockText, 0, 2 ** 53 - 1),
     blockTime: blockTime === undefined ? undefined : Number(blockTime),
     anvilPath: values['anvil-path'],
     noChain: values['no-chain'],
@@ -136,6 +161,10 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
     webhookTimeoutMs: int('webhook-timeout', values['webhook-timeout'], 1, 600_000),
     logLevel: level as ServiceConfigInput['logLevel'],
     resetStore: values['reset-store'] ?? isSet(env.OPSTATION_RESET_STORE),
+    // Another console build (a test's temp build, a package's extracted asar); relative to the working folder.
+    ...(env.OPSTATION_CONSOLE_DIR?.trim()
+      ? { consoleDir: path.resolve(env.OPSTATION_CONSOLE_DIR.trim()) }
+      : {}),
   }
 }
 

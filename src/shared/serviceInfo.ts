@@ -33,6 +33,11 @@ export type StoreSetAside = {
 export type ChainStatus = {
   kind: 'embedded' | 'external' | 'none'
   /**
+   * The embedded chain is a fork of this chain (`--fork-url`), at this block (pinned at the data folder's first
+   * start); the URL without its path or query (where a provider's key sits). Absent otherwise.
+   */
+  fork?: { url: string; block: number } | null
+  /**
    * `unreachable`: the node does not answer; `recovering`: it was reset or lost contracts, which are being
    * redeployed; `wrong-chain`: it serves another chain id. Every call that needs the chain answers 503 meanwhile.
    */

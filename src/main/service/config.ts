@@ -13,8 +13,15 @@ export const ServiceConfigSchema = z.object({
   dataDir: z.string().min(1),
   /** Use this node instead of the embedded anvil. */
   rpcUrl: z.string().url().optional(),
-  /** Chain id of the embedded anvil (an external node's id is read from the node). */
-  chainId: z.number().int().positive().default(DEFAULT_CHAIN_ID),
+  /**
+   * Chain id of the embedded anvil: default DEFAULT_CHAIN_ID, on a fork the forked chain's (an external node's id is
+   * read from the node).
+   */
+  chainId: z.number().int().positive().optional(),
+  /** Run the embedded anvil as a fork of the chain at this JSON-RPC URL (`chain/fork.json` pins it). */
+  forkUrl: z.string().url().optional(),
+  /** Block to fork at (default: the remote's head at the data folder's first start). */
+  forkBlock: z.number().int().min(0).optional(),
   /** Embedded anvil block time in seconds; unset = mine on every transaction. */
   blockTime: z.number().positive().optional(),
   anvilPath: z.string().optional(),

@@ -10,7 +10,7 @@ import {
   zdGetUserOperationGasPrice,
 } from './bundler/methods/getUserOperationGasPrice'
 import { type Chain, startChain } from './chain'
-import { parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
+import { DEFAULT_CHAIN_ID, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { registerAccountRoutes } from './console/account.routes'
 import { registerDappRoutes } from './console/dapps.routes'
 import { registerEventStreamRoutes } from './console/events.routes'
@@ -90,17 +90,25 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       ? undefined
       : await startChain({
           dataDir: config.dataDir,
-          rpcUrl: config.rpcUrl,
+          // A fork flag wins over the console's node setting.
+          rpcUrl: config.forkUrl ? undefined : config.rpcUrl,
           chainId: config.chainId,
+          fork: config.forkUrl ? { url: config.forkUrl, block: config.forkBlock } : undefined,
           blockTime: config.blockTime,
           anvilPath: config.anvilPath,
           log,
         })
     await ensureDefaultAccount(store)
     const chainStatus: ChainStatus = chain
-      ? { kind: chain.kind, state: 'ready', addresses: chain.addresses, missing: chain.missing }
+      ? {
+          kind: chain.kind,
+          state: 'ready',
+          addresses: chain.addresses,
+          missing: chain.missing,
+          fork: chain.fork,
+        }
       : { kind: 'none', state: 'none', addresses: null, missing: [] }
-    const chainId = chain?.chainId ?? config.chainId
+    const chainId = chain?.chainId ?? config.chainId ?? DEFAULT_CHAIN_ID
     chain?.onEvent((event) => {
       Object.assign(chainStatus, describeChainEvent(event, chain!.rpcUrl))
       if (event.type === 'chain.reachable' || event.type === 'chain.restarted') log.info(chainStatus.message)

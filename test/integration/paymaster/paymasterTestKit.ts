@@ -1,4 +1,5 @@
 import { createSmartAccountClient } from '@biconomy/account'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
 import {
   type Address,
   concat,
@@ -9,9 +10,11 @@ import {
   type Hex,
   http,
   numberToHex,
+  type PublicClient,
   parseAbi,
   type TransactionReceipt,
 } from 'viem'
+import { createBundlerClient, createPaymasterClient, entryPoint07Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
   ecdsaModuleAbi,
@@ -22,6 +25,7 @@ import {
 } from '../../../src/main/service/chain'
 import type { Dapp } from '../../../src/main/service/store/schema'
 import { requestJson, type TestService } from '../../helpers/startTestService'
+import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
 
 /** Creates a dApp through the dashboard API (its gas tank is created with it) and returns it with its paymaster URL. */
 export async function createDapp(
@@ -238,4 +242,39 @@ export async function buildSponsorRequestOpV07(
     maxPriorityFeePerGas: numberToHex(1_000_000_000n),
     signature: `0x${'f'.repeat(31)}0${'0'.repeat(32)}7${'a'.repeat(63)}1c`,
   }
+}
+
+/** A sponsored operation of a new v0.7 SimpleAccount through viem's bundler and paymaster clients; its receipt. */
+export async function sendSponsoredV07(service: TestService, paymasterUrl: string) {
+  return sendSponsoredV07Through({
+    client: publicClientOf(service),
+    bundlerUrl: service.info().bundlerUrl,
+    paymasterUrl,
+  })
+}
+
+/** The same against any Opstation (an installed package, the programmatic API): its chain client and URLs. */
+export async function sendSponsoredV07Through({
+  client,
+  bundlerUrl,
+  paymasterUrl,
+}: {
+  client: PublicClient
+  bundlerUrl: string
+  paymasterUrl: string
+}) {
+  const account = await toSimpleSmartAccount({
+    client,
+    owner: privateKeyToAccount(generatePrivateKey()),
+    entryPoint: { address: entryPoint07Address, version: '0.7' },
+  })
+  const bundler = createBundlerClient({
+    client,
+    account,
+    paymaster: createPaymasterClient({ transport: http(paymasterUrl) }),
+    transport: http(bundlerUrl),
+    pollingInterval: 50,
+  })
+  const hash = await bundler.sendUserOperation({ calls: [{ to: randomAddress(), value: 0n }] })
+  return bundler.waitForUserOperationReceipt({ hash, timeout: 30_000 })
 }

@@ -1,16 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { toSimpleSmartAccount } from 'permissionless/accounts'
-import { http, parseEther } from 'viem'
-import { createBundlerClient, createPaymasterClient, entryPoint07Address } from 'viem/account-abstraction'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { parseEther } from 'viem'
 import { afterAll, describe, expect, it } from 'vitest'
 import { getGasTankBalance } from '../../../src/main/service/chain'
 import { startPlainAnvil } from '../../helpers/startPlainAnvil'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
-import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
-import { buildSponsorRequestOp, createDapp, sponsoredContext } from '../paymaster/paymasterTestKit'
+import {
+  buildSponsorRequestOp,
+  createDapp,
+  sendSponsoredV07,
+  sponsoredContext,
+} from '../paymaster/paymasterTestKit'
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'opstation-node-health-'))
 const cleanups: (() => Promise<void> | void)[] = []
@@ -56,25 +57,6 @@ const rpc = (url: string, method: string, params: unknown[]) =>
     body: { jsonrpc: '2.0', id: 1, method, params },
   })
 
-/** A sponsored operation of a new v0.7 SimpleAccount through viem's bundler and paymaster clients. */
-async function sendSponsored(service: TestService, paymasterUrl: string) {
-  const client = publicClientOf(service)
-  const account = await toSimpleSmartAccount({
-    client,
-    owner: privateKeyToAccount(generatePrivateKey()),
-    entryPoint: { address: entryPoint07Address, version: '0.7' },
-  })
-  const bundler = createBundlerClient({
-    client,
-    account,
-    paymaster: createPaymasterClient({ transport: http(paymasterUrl) }),
-    transport: http(service.info().bundlerUrl),
-    pollingInterval: 50,
-  })
-  const hash = await bundler.sendUserOperation({ calls: [{ to: randomAddress(), value: 0n }] })
-  return bundler.waitForUserOperationReceipt({ hash, timeout: 30_000 })
-}
-
 describe('an external node, watched', () => {
   it('is unreachable within 5 s of stopping, every call answers 503 saying so, and it resumes as it was when back', async () => {
     const state = path.join(folder, 'anvil-state.json')
@@ -119,7 +101,7 @@ describe('an external node, watched', () => {
     expect(await getGasTankBalance(service.chain!, dapp.paymasterId as `0x${string}`, '0.7')).toBe(
       parseEther('10'),
     )
-    const receipt = await sendSponsored(service, paymasterUrl)
+    const receipt = await sendSponsoredV07(service, paymasterUrl)
     expect(receipt.success).toBe(true)
     expect(apiKey).toBeTruthy()
   }, 120_000)
@@ -143,7 +125,7 @@ describe('an external node, watched', () => {
     // The gas tanks come back funded as on first start (the status says so once they are).
     await waitForMessage(service, /the gas tanks of 1 dApp funded again/, 10_000)
     expect(await getGasTankBalance(service.chain!, paymasterId, '0.7')).toBe(parseEther('10'))
-    const receipt = await sendSponsored(service, paymasterUrl)
+    const receipt = await sendSponsoredV07(service, paymasterUrl)
     expect(receipt.success).toBe(true)
   }, 120_000)
 })

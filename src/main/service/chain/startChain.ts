@@ -2,9 +2,10 @@ import { join } from 'node:path'
 import { createPublicClient, createWalletClient, defineChain } from 'viem'
 import { ChainError } from '../errors'
 import { silentLogger } from '../log'
+import { redactForkUrl } from './anvil/prepareFork'
 import { type EmbeddedNode, startEmbeddedNode } from './anvil/startEmbeddedNode'
 import { defaults } from './constants'
-import { deployContracts } from './deploy/deployContracts'
+import { deployContracts, isOwnPaymaster } from './deploy/deployContracts'
 import { listWatchedContracts, readKnownNode } from './health/readKnownNode'
 import { watchNode } from './health/watchNode'
 import { openKeyStore } from './keys/openKeyStore'
@@ -47,7 +48,8 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
   if (!config.rpcUrl) {
     embedded = await startEmbeddedNode({
       dataDir: config.dataDir,
-      chainId: config.chainId ?? defaults.chainId,
+      chainId: config.chainId,
+      fork: config.fork,
       anvilPath: config.anvilPath,
       log,
       emit,
@@ -130,7 +132,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
         submit: (request) => submitTransaction({ executor: deployExecutor, nonceManagers }, request),
         capabilities,
         signer: keys.paymasterSigner.address,
-        repairMismatches: embedded !== undefined,
+        repairMismatches: embedded?.fork ? isOwnPaymaster : embedded !== undefined,
         log,
       })
     const applyMiningMode = async () => {
@@ -146,6 +148,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       chainId,
       rpcUrl,
       kind: embedded ? 'embedded' : 'external',
+      fork: embedded?.fork ? { url: redactForkUrl(embedded.fork.url), block: embedded.fork.block } : null,
       capabilities,
       anvil: embedded
         ? { pid: embedded.pid, binary: embedded.binary, statePath: embedded.statePath, port: embedded.port }

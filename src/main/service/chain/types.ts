@@ -18,8 +18,16 @@ export type ChainConfig = {
   dataDir: string
   /** External JSON-RPC node. Without it an embedded anvil is started. */
   rpcUrl?: string
-  /** Chain id of the embedded anvil (default 31337). Ignored for external nodes: read from the node. */
+  /**
+   * Chain id of the embedded anvil (default 31337; on a fork the remote's). Ignored for external nodes: read from
+   * the node.
+   */
   chainId?: number
+  /**
+   * Run the embedded anvil as a fork of the chain at `url`, at `block` (default: its head at the first start; pinned
+   * in `<dataDir>/chain/fork.json`). Contracts already there are used as they are; the rest is deployed.
+   */
+  fork?: { url: string; block?: number }
   /** Embedded anvil: seconds per block (interval mining). Default: automine (a block per transaction). */
   blockTime?: number
   /** Embedded anvil: path to the anvil binary (default: the `@foundry-rs/anvil-<platform>` package, then PATH). */
@@ -97,6 +105,8 @@ export type Chain = {
   chainId: number
   rpcUrl: string
   kind: 'embedded' | 'external'
+  /** The embedded anvil forks this chain (its URL shown without a path or query, where keys sit), or null. */
+  fork: { url: string; block: number } | null
   capabilities: NodeCapabilities
   /** The embedded anvil process (null for external nodes). */
   anvil: { pid: () => number; binary: string; statePath: string; port: number } | null

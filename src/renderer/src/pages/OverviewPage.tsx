@@ -53,6 +53,13 @@ function ChainPanel() {
             {chain.kind === 'none' ? 'no chain (dashboard API only)' : chain.kind}
           </span>
         </Kv>
+        {chain.fork ? (
+          <Kv label="Fork of">
+            <span className="mono" data-testid="chain-fork">
+              {chain.fork.url} at block {chain.fork.block}
+            </span>
+          </Kv>
+        ) : null}
         <Kv label="Chain id">
           <span className="mono" data-testid="chain-id">
             {status.chainId}

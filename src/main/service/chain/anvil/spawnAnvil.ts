@@ -40,7 +40,10 @@ export function historyBlocks(): number {
 export type SpawnAnvilParameters = {
   binary: string
   port: number
-  chainId: number
+  /** `--chain-id`; unset on a fork that keeps the remote's chain id (anvil then takes it from the remote). */
+  chainId?: number
+  /** Run as a fork of this remote at this block (pinned: every start of the data folder forks the same block). */
+  fork?: { url: string; block: number }
   /** The chain's state file: loaded at start when it exists; only the service writes it (atomically). */
   statePath: string
   /** Where anvil dumps its own state, on exit and every `stateIntervalSec` (the backstop, see adoptExitDump). */
@@ -71,8 +74,14 @@ export function buildAnvilArgs(p: SpawnAnvilParameters): string[] {
     p.host ?? '127.0.0.1',
     '--port',
     String(p.port),
-    '--chain-id',
-    String(p.chainId),
+    ...(p.chainId === undefined ? [] : ['--chain-id', String(p.chainId)]),
+    // A fork reads what it has not changed from the remote, at the block it was first started on. The saved state
+    // (below) holds only the fork's own blocks and changes. No RPC cache in ~/.foundry: it is keyed by chain id and
+    // block only, so a local remote (a dev chain, a test's anvil) restarted with other contents would be served
+    // stale; anvil keeps what it read in memory while it runs.
+    ...(p.fork
+      ? ['--fork-url', p.fork.url, '--fork-block-number', String(p.fork.block), '--no-storage-caching']
+      : []),
     // anvil writes its dumps without a temporary file: one cut short by a kill is unreadable. So it loads the
     // service's (atomic) state file and dumps, on exit and every --state-interval seconds, to a file of its own.
     ...(existsSync(p.statePath) ? ['--load-state', p.statePath] : []),

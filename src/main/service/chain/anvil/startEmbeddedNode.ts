@@ -20,6 +20,7 @@ import {
 } from './compactChainHistory'
 import { dumpState } from './dumpState'
 import { findAnvilPort } from './findAnvilPort'
+import { type ForkConfig, type ForkPlan, prepareFork, redactForkUrl } from './prepareFork'
 import { resolveAnvilBinary } from './resolveAnvilBinary'
 import { startStateSaver } from './saveStateOnChange'
 import { type AnvilProcess, spawnAnvil } from './spawnAnvil'
@@ -28,7 +29,10 @@ import type { StateDumpTrim } from './trimStateDump'
 
 export type StartEmbeddedNodeParameters = {
   dataDir: string
-  chainId: number
+  /** `--chain-id`; default 31337, or on a fork the remote's (or the one the data folder's fork was started with). */
+  chainId?: number
+  /** Run as a fork of another chain (prepareFork.ts); a data folder holding a fork continues it without this. */
+  fork?: ForkConfig
   anvilPath?: string
   log: Logger
   emit: (event: ChainEvent) => void
@@ -43,6 +47,8 @@ export type EmbeddedNode = {
   port: number
   binary: string
   statePath: string
+  /** The fork this node runs (the data folder's `chain/fork.json`), or undefined. */
+  fork: ForkPlan | undefined
   /** pid of the current anvil process. */
   pid: () => number
   /**
@@ -66,11 +72,23 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   const exitDumpPath = join(chainDir, 'anvil-exit-dump.json')
   await removeStaleIpcSockets(chainDir)
   const ipcPath = chooseIpcPath(chainDir)
+  const fork = await prepareFork({
+    chainDir,
+    fork: p.fork,
+    chainId: p.chainId,
+    hasState: existsSync(statePath) || existsSync(exitDumpPath),
+  })
+  if (fork?.continued)
+    p.log.info(
+      { url: redactForkUrl(fork.plan.url), block: fork.plan.block },
+      'continuing the fork the data folder holds',
+    )
   const spawnParameters = {
     binary,
     port: await findAnvilPort(p.log),
     ipcPath,
-    chainId: p.chainId,
+    chainId: fork ? fork.plan.chainIdOverride : (p.chainId ?? defaults.chainId),
+    fork: fork && { url: fork.plan.url, block: fork.plan.block },
     statePath,
     exitDumpPath,
     stateIntervalSec: defaults.stateIntervalSec,
@@ -160,6 +178,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     spawnParameters.port = await findAnvilPort(p.log)
     return spawnTracked()
   })
+  await fork?.record()
   const port = spawnParameters.port
   let stopping = false
   p.log.info({ rpcUrl: current.rpcUrl, pid: current.pid, binary, statePath }, 'embedded anvil started')
@@ -256,6 +275,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     port,
     binary,
     statePath,
+    fork: fork?.plan,
     pid: () => current.pid,
     journal: (request) => {
       const journaled = journal.wrap(request)

@@ -17,8 +17,11 @@ export type DeployContractsParameters = {
   capabilities: NodeCapabilities
   /** Verifying signer of the paymasters. */
   signer: Address
-  /** Embedded node: contracts with unexpected code are replaced (set code) instead of reported. */
-  repairMismatches: boolean
+  /**
+   * Contracts with unexpected code replaced (set code) instead of reported: all of them on the embedded node; on a
+   * fork only Opstation's own paymasters (`isOwnPaymaster`): any other is the forked network's contract, used as it is.
+   */
+  repairMismatches: boolean | ((name: string) => boolean)
   log: Logger
 }
 
@@ -30,6 +33,14 @@ export type DeployContractsReturnType = {
   mismatched: string[]
   /** Names deployed (or code placed) by this call. */
   deployed: string[]
+}
+
+/**
+ * The paymasters the service signs for (at Biconomy's addresses and its own v0.7/v0.8 ones): on a fork, one of these
+ * holding the network's code is replaced, since the dApps' sponsorship depends on it and the change stays local.
+ */
+export function isOwnPaymaster(name: string): boolean {
+  return /^(verifying|token)Paymaster(V07|V08)?$/.test(name)
 }
 
 /** The code on chain is what the plan says the address must hold. */
@@ -143,7 +154,9 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
         continue
       }
       // Code with masked immutables has no complete form to set: such a contract is reported, not replaced.
-      if (p.repairMismatches && canSetCode && item.codeMatch !== 'immutablesMasked') {
+      const repair =
+        typeof p.repairMismatches === 'function' ? p.repairMismatches(item.name) : p.repairMismatches
+      if (repair && canSetCode && item.codeMatch !== 'immutablesMasked') {
         p.log.warn(
           { contract: item.name, address: item.address },
           'contract code differs from the build; replacing it',
