@@ -1,15 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -24,6 +14,7 @@ import {
 import { runDesktop } from '../../../src/main/desktop/runDesktop'
 import type { ServiceConfigInput } from '../../../src/main/service/config'
 import { createService } from '../../../src/main/service/createService'
+import { asar, packageLinuxDir } from '../../helpers/linuxDirPackage'
 import { createFakeElectron } from './fakeElectron'
 
 /**
@@ -33,16 +24,11 @@ import { createFakeElectron } from './fakeElectron'
  * Electron's binary cannot be downloaded on these machines (installs skip its download script, and electron-builder
  * would fetch it again for the package), so electron-builder is given a stand-in Electron distribution
  * (`electronDist`): a folder with a fake `electron` executable, copied and renamed as the real one would be. What is
- * checked is what electron-builder adds to it: the app archive, its dependencies and the resources.
+ * checked is what electron-builder adds to it: the app archive, its dependencies and the resources. The build step
+ * is test/helpers/linuxDirPackage.ts, shared with the console's build-path e2e test.
  */
 
 const root = path.resolve(import.meta.dirname, '../../..')
-const require = createRequire(import.meta.url)
-// electron-builder's own archive module (a dependency of app-builder-lib), so the test needs no package of its own.
-const asar = createRequire(require.resolve('app-builder-lib'))('@electron/asar') as {
-  listPackage(archive: string, options: { isPack: boolean }): string[]
-  extractFile(archive: string, file: string): Buffer
-}
 const newestMtimeOf = newestMtime as (dir: string) => number
 const arch = process.arch
 
@@ -69,14 +55,6 @@ function buildDesktopIfStale(): void {
   publishConsole()
 }
 
-/** A stand-in for Electron's Linux distribution: the executable electron-builder renames, and the license file. */
-function writeStandInElectronDist(dir: string): void {
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(path.join(dir, 'electron'), '#!/bin/sh\necho "stand-in for the Electron binary"\n')
-  chmodSync(path.join(dir, 'electron'), 0o755)
-  writeFileSync(path.join(dir, 'LICENSE'), 'stand-in\n')
-}
-
 let temp: string
 let appDir: string
 let archive: string
@@ -85,29 +63,10 @@ let files: string[]
 describe.skipIf(process.platform !== 'linux' || !['x64', 'arm64'].includes(arch))(
   'the Linux package (electron-builder --dir, stand-in Electron)',
   () => {
-    beforeAll(() => {
+    beforeAll(async () => {
       buildDesktopIfStale()
       temp = mkdtempSync(path.join(os.tmpdir(), 'opstation-packaging-'))
-      writeStandInElectronDist(path.join(temp, 'electron-dist'))
-      const builder = spawnSync(
-        process.execPath,
-        [
-          path.join(root, 'node_modules', 'electron-builder', 'cli.js'),
-          '--linux',
-          'dir',
-          `--${arch}`,
-          '--publish',
-          'never',
-          `-c.electronDist=${path.join(temp, 'electron-dist')}`,
-          `-c.directories.output=${path.join(temp, 'dist')}`,
-        ],
-        { cwd: root, encoding: 'utf8' },
-      )
-      if (builder.status !== 0) {
-        throw new Error(`electron-builder failed:\n${`${builder.stdout}\n${builder.stderr}`.slice(-4000)}`)
-      }
-      appDir = path.join(temp, 'dist', arch === 'x64' ? 'linux-unpacked' : `linux-${arch}-unpacked`)
-      archive = path.join(appDir, 'resources', 'app.asar')
+      ;({ appDir, archive } = await packageLinuxDir({ tempDir: temp }))
       files = asar.listPackage(archive, { isPack: false }).map((file) => file.replaceAll('\\', '/'))
     }, 240_000)
 
