@@ -1,0 +1,9 @@
+/** Opstation's programmatic API: `import { startOpstation } from 'opstation'`. */
+export { startOpstation } from './startOpstation.js'
+export type {
+  Opstation,
+  OpstationAddresses,
+  OpstationDapp,
+  OpstationToken,
+  StartOpstationOptions,
+} from './types.js'

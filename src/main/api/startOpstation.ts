@@ -1,0 +1,73 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { defineChain } from 'viem'
+import { createService } from '../service/createService'
+import type { Opstation, OpstationDapp, StartOpstationOptions } from './types.js'
+
+/**
+ * Starts Opstation in this process (the same service `opstation serve` runs: bundler, paymaster, dashboard API, console
+ * and an embedded anvil) and resolves once it serves. For test runners: `port: 0` and a fresh data folder by default,
+ * so instances run side by side.
+ */
+export async function startOpstation(options: StartOpstationOptions = {}): Promise<Opstation> {
+  const { dataDir: givenDataDir, ...rest } = options
+  const dataDir = givenDataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'opstation-')))
+  let service: Awaited<ReturnType<typeof createService>>
+  try {
+    service = await createService({ port: 0, logLevel: 'silent', ...rest, dataDir })
+  } catch (err) {
+    if (!givenDataDir) await rm(dataDir, { recursive: true, force: true })
+    throw err
+  }
+  const info = service.info()
+  const paymasterUrl = (apiKey: string) =>
+    info.paymasterUrlTemplate.replace('{apiKey}', encodeURIComponent(apiKey))
+  let stopping: Promise<void> | undefined
+  return {
+    dashboardUrl: info.dashboardUrl,
+    bundlerUrl: info.bundlerUrl,
+    paymasterUrlTemplate: info.paymasterUrlTemplate,
+    consoleUrl: info.consoleUrl,
+    rpcUrl: info.rpcUrl,
+    chainId: info.chainId,
+    chain: defineChain({
+      id: info.chainId,
+      name: `Opstation ${info.chainId}`,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: info.rpcUrl ? [info.rpcUrl] : [] } },
+    }),
+    authToken: service.authToken(),
+    addresses: service.chain?.addresses ?? null,
+    dataDir,
+    paymasterUrl,
+    async createDapp({
+      name = `dapp-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
+    } = {}) {
+      const response = await fetch(`${info.dashboardUrl}/api/v2/public/sdk/paymaster`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authToken: service.authToken() },
+        body: JSON.stringify({ name, type: 'HYBRID', chainId: info.chainId, version: '1.1.0' }),
+      })
+      const body = (await response.json()) as {
+        statusCode: number
+        message: string
+        data?: { apiKey: string }
+      }
+      if (!response.ok || !body.data) throw new Error(`createDapp: ${body.message} (HTTP ${response.status})`)
+      const dapp: OpstationDapp = {
+        name,
+        apiKey: body.data.apiKey,
+        paymasterUrl: paymasterUrl(body.data.apiKey),
+      }
+      return dapp
+    },
+    stop() {
+      stopping ??= (async () => {
+        await service.close()
+        if (!givenDataDir) await rm(dataDir, { recursive: true, force: true })
+      })()
+      return stopping
+    },
+  }
+}

@@ -1,0 +1,96 @@
+import type { Chain } from 'viem'
+
+/**
+ * The public types of `opstation` (this file imports nothing of the service, so its .d.ts ships on its own). Checked
+ * against the service's own types in test/integration/api/startOpstation.test.ts.
+ */
+
+type Hex = `0x${string}`
+
+/** Every `opstation serve` option, by its config name (`opstation serve --help` describes each). */
+export type StartOpstationOptions = {
+  /** Default 0: any free port (instances run side by side). */
+  port?: number
+  /** Default 127.0.0.1. */
+  host?: string
+  /** Default: a fresh temporary folder, removed by `stop()`. A folder you give is kept. */
+  dataDir?: string
+  /** Use this node instead of the embedded anvil. */
+  rpcUrl?: string
+  /** Chain id of the embedded anvil (default 31337; on a fork the forked chain's). */
+  chainId?: number
+  /** Run the embedded anvil as a fork of the chain at this URL. */
+  forkUrl?: string
+  /** Block to fork at (default: the remote's head at the data folder's first start). */
+  forkBlock?: number
+  /** Seconds per block of the embedded anvil (default: a block per transaction). */
+  blockTime?: number
+  anvilPath?: string
+  /** No chain: the dashboard API only. */
+  noChain?: boolean
+  /** Skip ERC-7562 validation rules. */
+  unsafe?: boolean
+  bundlingMode?: 'auto' | 'interval' | 'manual'
+  webhookTimeoutMs?: number
+  /** Folder of a built console (default: the package's). */
+  consoleDir?: string
+  /** Default `silent`: a test run's output stays the test runner's. */
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Start with an empty store when the store file is unreadable (it is kept aside). */
+  resetStore?: boolean
+  /** Largest accepted request body, bytes. */
+  bodyLimit?: number
+}
+
+export type OpstationToken = { name: string; symbol: string; address: Hex; decimals: number }
+
+/** The contracts on the chain, at the addresses real SDKs expect. */
+export type OpstationAddresses = {
+  create2Deployer: Hex
+  entryPoint: Hex
+  simpleAccountFactory: Hex
+  smartAccountFactory: Hex
+  smartAccountImplementation: Hex
+  fallbackHandler: Hex
+  ecdsaModule: Hex
+  verifyingPaymaster: Hex
+  tokenPaymaster: Hex
+  entryPointV07: Hex
+  simpleAccountFactoryV07: Hex
+  entryPointV08: Hex
+  simpleAccountFactoryV08: Hex
+  simple7702AccountV08: Hex
+  verifyingPaymasterV07: Hex
+  tokenPaymasterV07: Hex
+  verifyingPaymasterV08: Hex
+  tokenPaymasterV08: Hex
+  tokens: OpstationToken[]
+}
+
+export type OpstationDapp = { name: string; apiKey: string; paymasterUrl: string }
+
+/** A running Opstation: its URLs, its chain, and what a test needs to set it up. */
+export type Opstation = {
+  /** The dashboard REST API (and the console under /console/). */
+  dashboardUrl: string
+  bundlerUrl: string
+  /** The paymaster URL with `{apiKey}` where a dApp's apiKey goes. */
+  paymasterUrlTemplate: string
+  consoleUrl: string
+  /** The chain's JSON-RPC (null with `noChain`). */
+  rpcUrl: string | null
+  chainId: number
+  /** The chain for viem: `createPublicClient({ chain: op.chain, transport: http(op.rpcUrl) })`. */
+  chain: Chain
+  /** The dashboard API's credential (header `authToken`). */
+  authToken: string
+  /** The contracts on the chain; null with `noChain`. */
+  addresses: OpstationAddresses | null
+  dataDir: string
+  /** The paymaster URL of a dApp. */
+  paymasterUrl: (apiKey: string) => string
+  /** Creates a dApp (a paymaster) through the dashboard API, its gas tanks funded on a dev chain. */
+  createDapp: (options?: { name?: string }) => Promise<OpstationDapp>
+  /** Stops the service and its anvil, frees the port, and removes the data folder it made. */
+  stop: () => Promise<void>
+}

@@ -1,0 +1,58 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { createPublicClient, http } from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
+import { describe, expect, it } from 'vitest'
+import { type OpstationAddresses, type StartOpstationOptions, startOpstation } from '../../../src/main/api'
+import type { ChainAddresses } from '../../../src/main/service/chain/types'
+import type { ServiceConfigInput } from '../../../src/main/service/config'
+import { childrenOf } from '../../helpers/childrenOf'
+import { sendSponsoredV07Through } from '../paymaster/paymasterTestKit'
+
+/** The anvils this test process started. */
+const childAnvils = () =>
+  childrenOf(process.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('anvil')
+    } catch {
+      return false
+    }
+  })
+
+describe('startOpstation (the programmatic API)', () => {
+  it('starts two instances side by side on fresh folders; a dApp made by createDapp gets a sponsored operation mined; stop leaves no process, port or folder', async () => {
+    const started = performance.now()
+    const [a, b] = await Promise.all([startOpstation(), startOpstation()])
+    const startMs = performance.now() - started
+    try {
+      expect(a.bundlerUrl).not.toBe(b.bundlerUrl)
+      expect(a).toMatchObject({ chainId: 31337, authToken: expect.stringMatching(/^[0-9a-f]{64}$/) })
+      expect(a.addresses?.entryPointV07).toBe(entryPoint07Address)
+      const dapp = await a.createDapp({ name: 'my-dapp' })
+      expect(dapp).toEqual({
+        name: 'my-dapp',
+        apiKey: expect.any(String),
+        paymasterUrl: a.paymasterUrl(dapp.apiKey),
+      })
+      const receipt = await sendSponsoredV07Through({
+        client: createPublicClient({ chain: a.chain, transport: http(a.rpcUrl!) }),
+        bundlerUrl: a.bundlerUrl,
+        paymasterUrl: dapp.paymasterUrl,
+      })
+      expect(receipt.success).toBe(true)
+      expect(childAnvils()).toHaveLength(2)
+    } finally {
+      await Promise.all([a.stop(), b.stop()])
+    }
+    console.log(`two instances started in ${Math.round(startMs)} ms`)
+    expect(childAnvils()).toEqual([])
+    await expect(fetch(a.dashboardUrl)).rejects.toThrow()
+    expect(existsSync(a.dataDir)).toBe(false)
+  }, 120_000)
+})
+
+// The public types (api/types.ts, shipped on their own) say what the service takes and gives: checked here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const optionsAreTheServeOptions: Same<keyof StartOpstationOptions, keyof ServiceConfigInput> = true
+const addressesAreTheChains: Same<OpstationAddresses, ChainAddresses> = true
+void optionsAreTheServeOptions
+void addressesAreTheChains
