@@ -183,7 +183,11 @@ export function findStackTrace(text: string): string | undefined {
 
 /** The 503 the interfaces document for a chain that is out of reach; every other 5xx is a defect. */
 export function isChainOutage(status: number, message: unknown): boolean {
-  return status === 503 && typeof message === 'string' && message.startsWith(CHAIN_UNAVAILABLE_MESSAGE.slice(0, CHAIN_UNAVAILABLE_MESSAGE.indexOf('(')))
+  return (
+    status === 503 &&
+    typeof message === 'string' &&
+    message.startsWith(CHAIN_UNAVAILABLE_MESSAGE.slice(0, CHAIN_UNAVAILABLE_MESSAGE.indexOf('(')))
+  )
 }
 
 const parse = (text: string): { ok: true; value: unknown } | { ok: false } => {
