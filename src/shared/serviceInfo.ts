@@ -39,9 +39,18 @@ export type ChainStatus = {
   fork?: { url: string; block: number } | null
   /**
    * `unreachable`: the node does not answer; `recovering`: it was reset or lost contracts, which are being
-   * redeployed; `wrong-chain`: it serves another chain id. Every call that needs the chain answers 503 meanwhile.
+   * redeployed; `wrong-chain`: it serves another chain id (every call that needs the chain answers 503 meanwhile);
+   * `stalled`: a chain that mines on a timer has stopped mining (calls go on).
    */
-  state: 'starting' | 'ready' | 'restarting' | 'unreachable' | 'recovering' | 'wrong-chain' | 'none'
+  state:
+    | 'starting'
+    | 'ready'
+    | 'restarting'
+    | 'unreachable'
+    | 'recovering'
+    | 'wrong-chain'
+    | 'stalled'
+    | 'none'
   addresses: Record<string, unknown> | null
   missing: string[]
   /** What happened last (an outage, a restart, a recovery), for the console. */

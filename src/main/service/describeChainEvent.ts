@@ -35,6 +35,14 @@ export function describeChainEvent(
         since,
         message: `the node at ${rpcUrl} now serves chain id ${event.chainId}: left alone until it serves this chain again`,
       }
+    case 'chain.stalled':
+      return {
+        state: 'stalled',
+        since,
+        message: `no block since block ${event.head} (${Math.round(event.stillMs / 1000)} s) although the chain mines on a timer: operations wait`,
+      }
+    case 'chain.advancing':
+      return { state: 'ready', since, message: `blocks are mined again (${clock(now)})` }
     case 'chain.reachable':
       return { state: 'ready', since, message: `the node is back (${clock(now)}), as it was` }
     case 'chain.recovering':

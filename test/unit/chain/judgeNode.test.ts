@@ -45,3 +45,12 @@ describe('what the service makes of a look at its node', () => {
     expect(judgeNode(known, seen({ missing: undefined }))).toEqual({ state: 'ready' })
   })
 })
+
+describe('a chain that mines on a timer', () => {
+  it('is stalled once its head has not moved for three blocks (5 s at least), and ready while it moves', () => {
+    const still = (ms: number) => ({ ...seen({}), headStillMs: ms })
+    expect(judgeNode(known, still(7_000), 2_000)).toEqual({ state: 'stalled', head: 120n, stillMs: 7_000 })
+    expect(judgeNode(known, still(4_000), 1_000)).toEqual({ state: 'ready' })
+    expect(judgeNode(known, still(60_000))).toEqual({ state: 'ready' }) // blocks come with transactions
+  })
+})

@@ -189,14 +189,19 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       isPaused: () => restarting,
       log,
       intervalMs: config.watchIntervalMs,
+      blockTimeMs: embedded && config.blockTime ? config.blockTime * 1000 : undefined,
       onVerdict: async (verdict, previous) => {
         if (verdict.state === 'unreachable') {
+          if (restarting) return // the embedded node's exit: its supervisor restarts it and tells
           outage = `the node at ${rpcUrl} has not answered since ${new Date().toISOString()}: ${verdict.error}`
           emit({ type: 'chain.unreachable', since: new Date(), error: verdict.error })
         } else if (verdict.state === 'wrong-chain') {
           outage = `the node at ${rpcUrl} now serves chain id ${verdict.chainId}, not ${chainId}`
           emit({ type: 'chain.wrongChain', chainId: verdict.chainId })
+        } else if (verdict.state === 'stalled') {
+          emit({ type: 'chain.stalled', head: verdict.head, stillMs: verdict.stillMs })
         } else if (verdict.state === 'ready') {
+          if (previous.state === 'stalled') emit({ type: 'chain.advancing' })
           if (outage === undefined) return // the recovery that preceded this look has already told
           // The same chain back: what it holds is what was counted, but a call may have gone out unanswered.
           nonceManagers.resyncAll()
@@ -241,6 +246,8 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
         log.warn({ deployed: again.deployed }, 'contracts were redeployed after a restart')
       await applyMiningMode()
       Object.assign(known, await readKnownNode(deployClient, chainId))
+      // A look that ran into the exit before the supervisor saw it found the node unreachable: it is back, whole.
+      outage = undefined
     }
     watchStop = () => watch.stop()
 

@@ -79,6 +79,10 @@ export type ChainEvent =
   | { type: 'chain.unreachable'; since: Date; error: string }
   /** The node answers with another chain id: left alone, calls refused. */
   | { type: 'chain.wrongChain'; chainId: number }
+  /** A node mining on a timer has mined nothing for a while (calls go on; operations wait). */
+  | { type: 'chain.stalled'; head: bigint; stillMs: number }
+  /** It mines again. */
+  | { type: 'chain.advancing' }
   /** The same node and chain are back as they were. */
   | { type: 'chain.reachable'; previous: string }
   /** The node was reset (`reset`) or lost some contracts: they are being redeployed, calls refused meanwhile. */

@@ -30,7 +30,7 @@ function ChainState() {
       ? chain.missing.length
         ? 'warn'
         : 'ok'
-      : chain.state === 'starting' || chain.state === 'restarting' || chain.state === 'recovering'
+      : ['starting', 'restarting', 'recovering', 'stalled'].includes(chain.state)
         ? 'warn'
         : 'bad'
   const label = chain.kind === 'none' ? 'no chain' : `chain ${chain.state}`

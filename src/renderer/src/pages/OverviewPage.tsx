@@ -13,8 +13,7 @@ import { paymasterUrlFor, useServiceStore } from '../stores/useServiceStore'
 
 function chainTone(chain: ChainStatus): 'ok' | 'warn' | 'bad' | 'neutral' {
   if (chain.state === 'ready') return chain.missing.length ? 'warn' : 'ok'
-  if (chain.state === 'starting' || chain.state === 'restarting' || chain.state === 'recovering')
-    return 'warn'
+  if (['starting', 'restarting', 'recovering', 'stalled'].includes(chain.state)) return 'warn'
   if (chain.state === 'none') return 'neutral'
   return 'bad'
 }
@@ -72,7 +71,7 @@ function ChainPanel() {
           data-testid="chain-message"
         >
           {chain.message}
-          {chain.state !== 'ready' && chain.state !== 'none' ? (
+          {chain.state !== 'ready' && chain.state !== 'none' && chain.state !== 'stalled' ? (
             <>
               {' '}
               Bundler and paymaster calls answer 503 until the chain is ready again; dApps created meanwhile

@@ -28,6 +28,8 @@ export type WatchNodeParameters = {
   lookTimeoutMs?: number
   /** Contracts are checked every this many looks, and whenever the head went back. */
   contractEveryLooks?: number
+  /** A node mining on a timer: ms per block (its head must move); undefined when blocks come with transactions. */
+  blockTimeMs?: number
 }
 
 export type NodeWatch = {
@@ -38,6 +40,9 @@ export type NodeWatch = {
 }
 
 class LookTimeout extends Error {}
+
+/** Looks in a row without an answer in time before the node counts as unreachable. */
+const SLOW_LOOKS_TO_UNREACHABLE = 3
 
 /**
  * Watches the node the service uses, once a second: it answers, with the same chain id and genesis block, its head
@@ -51,6 +56,9 @@ export function watchNode(params: WatchNodeParameters): NodeWatch {
   const contractEveryLooks = params.contractEveryLooks ?? 5
   let verdict: NodeVerdict = { state: 'ready' }
   let looks = 0
+  let slowLooks = 0
+  let lastHead: bigint | undefined
+  let headMovedAt = Date.now()
   let running: Promise<NodeVerdict> | undefined
   let stopped = false
 
@@ -75,6 +83,10 @@ export function watchNode(params: WatchNodeParameters): NodeWatch {
             request('eth_blockNumber', []),
           ])
           const headNumber = BigInt(head as string)
+          if (headNumber !== lastHead) {
+            lastHead = headNumber
+            headMovedAt = Date.now()
+          }
           const genesisHash = genesis?.hash ?? '0x'
           const checkContracts =
             verdict.state !== 'ready' ||
@@ -85,12 +97,13 @@ export function watchNode(params: WatchNodeParameters): NodeWatch {
             genesisHash,
             head: headNumber,
             missing: checkContracts ? await listMissing() : undefined,
+            headStillMs: Date.now() - headMovedAt,
           }
         })(),
       ])
     } catch (err) {
-      if (err instanceof LookTimeout || isNodeUnreachable(err))
-        return { reachable: false, error: (err as Error).message }
+      if (err instanceof LookTimeout) throw err
+      if (isNodeUnreachable(err)) return { reachable: false, error: (err as Error).message }
       throw err
     } finally {
       clearTimeout(timer)
@@ -102,12 +115,25 @@ export function watchNode(params: WatchNodeParameters): NodeWatch {
     let seen: NodeObservation
     try {
       seen = await observe()
+      slowLooks = 0
     } catch (err) {
+      // A refused or reset connection is an outage at once; a slow answer only when it stays slow (a busy node, or
+      // one whose calls wait behind a state save, answers late but answers).
+      if (err instanceof LookTimeout) {
+        slowLooks++
+        if (slowLooks < SLOW_LOOKS_TO_UNREACHABLE) return verdict
+        seen = { reachable: false, error: `${err.message}, ${slowLooks} times in a row` }
+        return decide(seen)
+      }
       // An answer the watcher did not expect (a node without eth_getBlockByNumber "0x0"?): keep the last verdict.
       log.debug({ err }, 'chain watch: unexpected answer')
       return verdict
     }
-    const next = judgeNode(known, seen)
+    return decide(seen)
+  }
+
+  const decide = async (seen: NodeObservation): Promise<NodeVerdict> => {
+    const next = judgeNode(known, seen, params.blockTimeMs)
     // The chain as it is now, whole: a reload of the same state or a revert moves what the next look compares to.
     if (next.state === 'ready' && seen.reachable && seen.missing !== undefined) {
       known.genesisHash = seen.genesisHash
@@ -151,5 +177,6 @@ function sameVerdict(a: NodeVerdict, b: NodeVerdict): boolean {
   if (a.state === 'contracts-missing' && b.state === 'contracts-missing')
     return a.missing.join() === b.missing.join()
   if (a.state === 'wrong-chain' && b.state === 'wrong-chain') return a.chainId === b.chainId
+  if (a.state === 'stalled' && b.state === 'stalled') return a.head === b.head
   return true
 }
