@@ -192,7 +192,11 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       blockTimeMs: embedded && config.blockTime ? config.blockTime * 1000 : undefined,
       onVerdict: async (verdict, previous) => {
         if (verdict.state === 'unreachable') {
-          if (restarting) return // the embedded node's exit: its supervisor restarts it and tells
+          // The embedded node's exit is its supervisor's to tell (restarting, then ready): a look may find the socket
+          // closed a moment before the supervisor sees the exit.
+          const run = runs
+          if (embedded) await new Promise((resolve) => setTimeout(resolve, 1_000))
+          if (restarting || runs !== run) return
           outage = `the node at ${rpcUrl} has not answered since ${new Date().toISOString()}: ${verdict.error}`
           emit({ type: 'chain.unreachable', since: new Date(), error: verdict.error })
         } else if (verdict.state === 'wrong-chain') {
