@@ -1,8 +1,9 @@
 import type { Chain } from 'viem'
 
 /**
- * The public types of `opstation` (this file imports nothing of the service, so its .d.ts ships on its own). Checked
- * against the service's own types in test/integration/api/startOpstation.test.ts.
+ * The public types of `opstation` (this file imports nothing of the service, so its .d.ts ships on its own). The
+ * chain's addresses and tokens are the service's own types (chain/types.ts); the options are checked against the
+ * service's config in test/integration/api/startOpstation.test.ts.
  */
 
 type Hex = `0x${string}`
@@ -60,6 +61,7 @@ export type OpstationAddresses = {
   entryPointV08: Hex
   simpleAccountFactoryV08: Hex
   simple7702AccountV08: Hex
+  /** Opstation's paymasters of EntryPoint v0.7 and v0.8 (per-dApp gas tanks; ERC20 mode). */
   verifyingPaymasterV07: Hex
   tokenPaymasterV07: Hex
   verifyingPaymasterV08: Hex

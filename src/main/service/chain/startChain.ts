@@ -182,6 +182,20 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     }
 
     const known = await readKnownNode(deployClient, chainId)
+    /**
+     * After a restart or a reset: the accounts' nonces read again (the node may be behind what was counted), every
+     * contract verified or deployed again, the mining mode set, and the node as it is now noted for the watch.
+     */
+    const redeploy = async () => {
+      nonceManagers.resyncAll()
+      const again = await deploy()
+      chain.missing.splice(0, chain.missing.length, ...again.missing)
+      chain.mismatched.splice(0, chain.mismatched.length, ...again.mismatched)
+      chain.deployed.splice(0, chain.deployed.length, ...again.deployed)
+      await applyMiningMode()
+      Object.assign(known, await readKnownNode(deployClient, chainId))
+      return again
+    }
     const watch = watchNode({
       request,
       known,
@@ -219,13 +233,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
               : `contracts are missing on the node (${verdict.missing.join(', ')}): redeploying them`
           emit({ type: 'chain.recovering', reset: verdict.state === 'reset', missing: verdict.missing })
           try {
-            nonceManagers.resyncAll()
-            const again = await deploy()
-            chain.missing.splice(0, chain.missing.length, ...again.missing)
-            chain.mismatched.splice(0, chain.mismatched.length, ...again.mismatched)
-            chain.deployed.splice(0, chain.deployed.length, ...again.deployed)
-            await applyMiningMode()
-            Object.assign(known, await readKnownNode(deployClient, chainId))
+            const again = await redeploy()
             outage = undefined
             runs++
             emit({ type: 'chain.recovered', reset: verdict.state === 'reset', deployed: again.deployed })
@@ -240,16 +248,9 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     chain.watch = () => watch.look()
 
     afterRestart = async () => {
-      // The node reloaded its last saved state: the accounts' nonces may be behind what was counted.
-      nonceManagers.resyncAll()
-      const again = await deploy()
-      chain.missing.splice(0, chain.missing.length, ...again.missing)
-      chain.mismatched.splice(0, chain.mismatched.length, ...again.mismatched)
-      chain.deployed.splice(0, chain.deployed.length, ...again.deployed)
+      const again = await redeploy()
       if (again.deployed.length > 0)
         log.warn({ deployed: again.deployed }, 'contracts were redeployed after a restart')
-      await applyMiningMode()
-      Object.assign(known, await readKnownNode(deployClient, chainId))
       // A look that ran into the exit before the supervisor saw it found the node unreachable: it is back, whole.
       outage = undefined
     }

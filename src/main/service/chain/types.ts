@@ -8,6 +8,7 @@ import type {
   Chain as ViemChain,
   WalletClient,
 } from 'viem'
+import type { OpstationAddresses, OpstationToken } from '../../api/types'
 import type { Logger } from '../log'
 import type { NodeVerdict } from './health/judgeNode'
 import type { NodeRequest } from './node/nodeRpcError'
@@ -43,30 +44,12 @@ export type ChainConfig = {
   log?: Logger
 }
 
-export type TokenInfo = { name: string; symbol: string; address: Address; decimals: number }
-
-export type ChainAddresses = {
-  create2Deployer: Address
-  entryPoint: Address
-  simpleAccountFactory: Address
-  smartAccountFactory: Address
-  smartAccountImplementation: Address
-  fallbackHandler: Address
-  ecdsaModule: Address
-  verifyingPaymaster: Address
-  tokenPaymaster: Address
-  entryPointV07: Address
-  simpleAccountFactoryV07: Address
-  entryPointV08: Address
-  simpleAccountFactoryV08: Address
-  simple7702AccountV08: Address
-  /** Opstation's paymasters of EntryPoint v0.7 and v0.8 (per-dApp gas tanks; ERC20 mode). */
-  verifyingPaymasterV07: Address
-  tokenPaymasterV07: Address
-  verifyingPaymasterV08: Address
-  tokenPaymasterV08: Address
-  tokens: TokenInfo[]
-}
+/**
+ * The chain's tokens and contract addresses: the types `opstation`'s programmatic API publishes (api/types.ts, which
+ * imports nothing of the service so that its .d.ts ships on its own) are the service's own.
+ */
+export type TokenInfo = OpstationToken
+export type ChainAddresses = OpstationAddresses
 
 export type ChainEvent =
   /** The embedded anvil exited without being asked to. */
