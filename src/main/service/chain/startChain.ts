@@ -201,6 +201,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       known,
       listContracts: () => listWatchedContracts(chain),
       isPaused: () => restarting,
+      readRun: () => runs,
       log,
       intervalMs: config.watchIntervalMs,
       blockTimeMs: embedded && config.blockTime ? config.blockTime * 1000 : undefined,

@@ -22,6 +22,11 @@ export type WatchNodeParameters = {
   onVerdict: (verdict: NodeVerdict, previous: NodeVerdict) => Promise<void> | void
   /** While true (the embedded node restarting under its own supervision) the watcher does not look. */
   isPaused?: () => boolean
+  /**
+   * The node's run (the embedded node's supervisor counts its exits): a look during which it changed, or that ends
+   * paused, saw the old run or the gap between runs, and is dropped.
+   */
+  readRun?: () => number
   log: Logger
   intervalMs?: number
   /** A node that does not answer a look within this is unreachable (a hung node would hold a call 30 s). */
@@ -112,11 +117,15 @@ export function watchNode(params: WatchNodeParameters): NodeWatch {
 
   const lookOnce = async (): Promise<NodeVerdict> => {
     looks++
+    const run = params.readRun?.()
+    const stale = () => params.isPaused?.() === true || params.readRun?.() !== run
     let seen: NodeObservation
     try {
       seen = await observe()
       slowLooks = 0
+      if (stale()) return verdict
     } catch (err) {
+      if (stale()) return verdict
       // A refused or reset connection is an outage at once; a slow answer only when it stays slow (a busy node, or
       // one whose calls wait behind a state save, answers late but answers).
       if (err instanceof LookTimeout) {
