@@ -6,10 +6,15 @@ export type SnippetInput = {
   chainId: number
 }
 
+/**
+ * The Biconomy SDK v4 with a Smart Account v2 on EntryPoint v0.6: plain JavaScript that runs as pasted (`node
+ * snippet.mjs` with @biconomy/account and viem installed) and sends one sponsored UserOperation that also deploys the
+ * account.
+ */
 export function biconomySnippet({ bundlerUrl, paymasterUrl, rpcUrl, chainId }: SnippetInput): string {
   return `import { createSmartAccountClient, PaymasterMode } from '@biconomy/account'
 import { createWalletClient, defineChain, http } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 
 const chain = defineChain({
   id: ${chainId},
@@ -17,11 +22,9 @@ const chain = defineChain({
   nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
   rpcUrls: { default: { http: ['${rpcUrl}'] } },
 })
-const signer = createWalletClient({
-  account: privateKeyToAccount(process.env.OWNER_KEY as \`0x\${string}\`),
-  chain,
-  transport: http(),
-})
+// A fresh owner key (use your user's signer in your dApp)
+const owner = privateKeyToAccount(generatePrivateKey())
+const signer = createWalletClient({ account: owner, chain, transport: http() })
 
 const smartAccount = await createSmartAccountClient({
   signer,
@@ -31,8 +34,9 @@ const smartAccount = await createSmartAccountClient({
   paymasterUrl: '${paymasterUrl}',
 })
 
+// The first transaction deploys the account too; this dApp's policies decide, its gas tank pays
 const { wait } = await smartAccount.sendTransaction(
-  { to: '0x…contract', data: '0x…calldata' },
+  { to: owner.address, data: '0x' },
   { paymasterServiceData: { mode: PaymasterMode.SPONSORED } },
 )
 const { success, receipt } = await wait()
@@ -82,14 +86,21 @@ console.log(receipt.success, receipt.receipt.transactionHash)
 `
 }
 
-export function curlSnippet({ paymasterUrl }: Pick<SnippetInput, 'paymasterUrl'>): string {
+/**
+ * ERC-7677 stub data for a v0.7 UserOperation, by curl: runs as pasted and shows whether this dApp's policies sponsor
+ * the operation (an error object naming the policy step when they do not).
+ */
+export function curlSnippet({
+  paymasterUrl,
+  chainId,
+}: Pick<SnippetInput, 'paymasterUrl' | 'chainId'>): string {
   return `curl -s '${paymasterUrl}' -H 'content-type: application/json' -d '{
-  "jsonrpc": "2.0", "id": 1, "method": "pm_sponsorUserOperation",
+  "jsonrpc": "2.0", "id": 1, "method": "pm_getPaymasterStubData",
   "params": [
-    { "sender": "0x…", "nonce": "0x0", "initCode": "0x", "callData": "0x…",
-      "maxFeePerGas": "0x…", "maxPriorityFeePerGas": "0x…" },
-    { "mode": "SPONSORED", "calculateGasLimits": true,
-      "sponsorshipInfo": { "webhookData": {}, "smartAccountInfo": { "name": "BICONOMY", "version": "2.0.0" } } }
+    { "sender": "0x1111111111111111111111111111111111111111", "nonce": "0x0", "callData": "0x",
+      "maxFeePerGas": "0x3b9aca00", "maxPriorityFeePerGas": "0x3b9aca00" },
+    "0x0000000071727De22E5E9d8BAf0edAc6f37da032", "0x${chainId.toString(16)}", { "mode": "SPONSORED" }
   ]
-}'`
+}'
+`
 }
