@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
+import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { InvalidInputError } from '../errors'
 import { quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
 import { setDappPolicies } from '../store/dappPolicies.repo'
 import { generateId } from '../store/ids'
 import type { Store } from '../store/openStore'
-import type { DappPolicies } from '../store/schema'
-import { findConsoleDapp } from './consoleDapp'
+import { type DappPolicies, DappPoliciesSchema } from '../store/schema'
+import { ConsoleDappParams, DAPP_NOT_FOUND, findConsoleDapp } from './consoleDapp'
 
 /** The last second of year 9999 (the latest time an ISO date can show). */
 const MAX_UNIX_SECONDS = 253_402_300_799
@@ -71,6 +73,15 @@ const PatchBody = z.object(
   { error: 'Request body must be a JSON object' },
 )
 
+/** What the two routes share in the OpenAPI document. */
+const DOC = {
+  tag: 'Console: dApps',
+  auth: 'authToken',
+  missingCredentialMessage: AUTH_TOKEN_REQUIRED,
+  params: ConsoleDappParams,
+  data: DappPoliciesSchema,
+} as const satisfies Partial<RouteDoc>
+
 /**
  * A dApp's sponsorship policies: `GET /console/api/dapps/:apiKey/policies` and `PATCH` with any of `limits`
  * (replaces the list), `validAfter`, `validUntil` (unix seconds or null) and `premiumPercentage` (ERC20 quotes).
@@ -80,29 +91,50 @@ export async function registerDappPolicyRoutes(
   options: { store: Store },
 ): Promise<void> {
   const { store } = options
-  app.get<{ Params: { apiKey: string } }>('/console/api/dapps/:apiKey/policies', async (request, reply) => {
-    const dapp = findConsoleDapp(store, request)
-    return sendOk(reply, 'Policies fetched', dapp.policies)
-  })
-  app.patch<{ Params: { apiKey: string } }>('/console/api/dapps/:apiKey/policies', async (request, reply) => {
-    const dapp = findConsoleDapp(store, request)
-    const body = parseInput(PatchBody, request.body)
-    const next: DappPolicies = {
-      limits: body.limits
-        ? body.limits.map((l) => ({ ...l, id: l.id ?? generateId() }))
-        : dapp.policies.limits,
-      validAfter: body.validAfter === undefined ? dapp.policies.validAfter : body.validAfter,
-      validUntil: body.validUntil === undefined ? dapp.policies.validUntil : body.validUntil,
-      premiumPercentage: body.premiumPercentage ?? dapp.policies.premiumPercentage,
-    }
-    if (next.validAfter !== null && next.validUntil !== null && next.validAfter >= next.validUntil) {
-      throw new InvalidInputError('validAfter must be before validUntil')
-    }
-    const ids = new Set<string>()
-    for (const limit of next.limits) {
-      if (ids.has(limit.id)) throw new InvalidInputError(`limit id ${limit.id} appears twice`)
-      ids.add(limit.id)
-    }
-    return sendOk(reply, 'Policies updated', await setDappPolicies(store, dapp.id, next))
-  })
+  app.get<{ Params: { apiKey: string } }>(
+    '/console/api/dapps/:apiKey/policies',
+    withDoc({
+      ...DOC,
+      summary: "The dApp's sponsorship policies: spending limits, time window, ERC20 premium",
+      errors: { 404: `Unknown apiKey ("${DAPP_NOT_FOUND}")` },
+    }),
+    async (request, reply) => {
+      const dapp = findConsoleDapp(store, request)
+      return sendOk(reply, 'Policies fetched', dapp.policies)
+    },
+  )
+  app.patch<{ Params: { apiKey: string } }>(
+    '/console/api/dapps/:apiKey/policies',
+    withDoc({
+      ...DOC,
+      summary:
+        'Change the policies: any of `limits` (replaces the list), `validAfter`, `validUntil`, `premiumPercentage`',
+      body: PatchBody,
+      errors: {
+        400: 'Invalid input (`message` names the field), "validAfter must be before validUntil", or a limit id twice',
+        404: `Unknown apiKey ("${DAPP_NOT_FOUND}")`,
+      },
+    }),
+    async (request, reply) => {
+      const dapp = findConsoleDapp(store, request)
+      const body = parseInput(PatchBody, request.body)
+      const next: DappPolicies = {
+        limits: body.limits
+          ? body.limits.map((l) => ({ ...l, id: l.id ?? generateId() }))
+          : dapp.policies.limits,
+        validAfter: body.validAfter === undefined ? dapp.policies.validAfter : body.validAfter,
+        validUntil: body.validUntil === undefined ? dapp.policies.validUntil : body.validUntil,
+        premiumPercentage: body.premiumPercentage ?? dapp.policies.premiumPercentage,
+      }
+      if (next.validAfter !== null && next.validUntil !== null && next.validAfter >= next.validUntil) {
+        throw new InvalidInputError('validAfter must be before validUntil')
+      }
+      const ids = new Set<string>()
+      for (const limit of next.limits) {
+        if (ids.has(limit.id)) throw new InvalidInputError(`limit id ${limit.id} appears twice`)
+        ids.add(limit.id)
+      }
+      return sendOk(reply, 'Policies updated', await setDappPolicies(store, dapp.id, next))
+    },
+  )
 }

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { authenticateHeaderOrQuery } from '../dashboard/auth'
+import { withDoc } from '../docs/routeDoc'
 import type { EventBus, ServiceEventName, ServiceEvents } from '../events'
 import type { ConsoleSession } from '../server/consoleSession'
 import { findAccountByAuthToken } from '../store/accounts.repo'
@@ -49,23 +50,41 @@ export async function registerEventStreamRoutes(
   })
 
   // The request line's `?authToken=` is redacted by the logger (createLogger.ts), as every credential in a URL is.
-  app.get('/console/api/events', async (request, reply) => {
-    const account =
-      options.session?.findSignedInAccount(request) ??
-      authenticateHeaderOrQuery(options.store, request, EVENTS_AUTH_TOKEN_REQUIRED)
-    // A stream is one request: when its token is regenerated away, it ends (the client reconnects with the new one).
-    const token = account.authToken
-    const isAuthorized = () => findAccountByAuthToken(options.store, token) !== undefined
-    // HEAD (Fastify serves it with the GET handler) has no body, so no stream: Node would hold back even the headers
-    // of a response that never ends, and the client would wait forever.
-    if (request.method === 'HEAD')
-      return reply.code(200).header('cache-control', 'no-cache, no-transform').type(EVENT_STREAM_TYPE).send()
-    reply.hijack()
-    const end = streamEvents(reply.raw, { ...options, isAuthorized }, () => open.delete(end))
-    open.add(end)
-    // The response closes when the client disconnects (a request's own 'close' only means its body was read).
-    reply.raw.on('close', () => end())
-  })
+  app.get(
+    '/console/api/events',
+    withDoc({
+      tag: 'Console: activity',
+      summary: "The service's events as Server-Sent Events (same origin only)",
+      description:
+        'Events gather for ~250 ms and go out as one `data:` message holding a JSON array of `{name, payload, at}` ' +
+        '(`userOperation.changed`, `sponsorship.decided`, `webhook.called`, `chain.status`, `settings.changed`); a ' +
+        '`: heartbeat` comment every 15 s keeps the connection open.',
+      auth: 'eventStream',
+      missingCredentialMessage: EVENTS_AUTH_TOKEN_REQUIRED,
+      response: { description: 'The event stream', contentType: 'text/event-stream' },
+    }),
+    async (request, reply) => {
+      const account =
+        options.session?.findSignedInAccount(request) ??
+        authenticateHeaderOrQuery(options.store, request, EVENTS_AUTH_TOKEN_REQUIRED)
+      // A stream is one request: when its token is regenerated away, it ends (the client reconnects with the new one).
+      const token = account.authToken
+      const isAuthorized = () => findAccountByAuthToken(options.store, token) !== undefined
+      // HEAD (Fastify serves it with the GET handler) has no body, so no stream: Node would hold back even the headers
+      // of a response that never ends, and the client would wait forever.
+      if (request.method === 'HEAD')
+        return reply
+          .code(200)
+          .header('cache-control', 'no-cache, no-transform')
+          .type(EVENT_STREAM_TYPE)
+          .send()
+      reply.hijack()
+      const end = streamEvents(reply.raw, { ...options, isAuthorized }, () => open.delete(end))
+      open.add(end)
+      // The response closes when the client disconnects (a request's own 'close' only means its body was read).
+      reply.raw.on('close', () => end())
+    },
+  )
 }
 
 /** Writes the bus's events to an SSE response until `end` (returned) is called or the client goes away. */

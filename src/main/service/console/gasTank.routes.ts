@@ -12,14 +12,16 @@ import {
   listGasTankVersions,
   withdrawFromGasTank,
 } from '../chain'
+import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
+import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { ChainError, InvalidInputError } from '../errors'
 import { quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
 import { markGasTanksFunded, setDappPaymasterId } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
 import type { Dapp } from '../store/schema'
-import { findConsoleDapp } from './consoleDapp'
+import { ConsoleDappParams, DAPP_NOT_FOUND, findConsoleDapp } from './consoleDapp'
 
 const ChangeBody = z.object(
   {
@@ -40,6 +42,35 @@ const ChangeBody = z.object(
   { error: 'Request body must be a JSON object' },
 )
 
+const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
+
+const TankSchema = z.object({
+  entryPointVersion: z.enum(GAS_TANK_VERSIONS),
+  verifyingPaymaster: addressSchema.meta({ description: "The EntryPoint version's verifying paymaster" }),
+  balanceWei: z.string().nullable().meta({ description: 'Decimal; null without a paymasterId' }),
+  balanceEth: z.string().nullable(),
+})
+
+/** The dApp's gas tanks: the v0.6 tank's fields at the top level (as before v0.7 came), every tank in `tanks`. */
+const GasTankViewSchema = z.object({
+  paymasterId: addressSchema
+    .nullable()
+    .meta({ description: 'The gas tank id; null before the first deposit' }),
+  balanceWei: z.string().nullable().meta({ description: 'The v0.6 tank, decimal' }),
+  balanceEth: z.string().nullable(),
+  verifyingPaymaster: addressSchema,
+  tanks: z.array(TankSchema),
+})
+type GasTankView = z.output<typeof GasTankViewSchema>
+
+/** What the two routes share in the OpenAPI document. */
+const DOC = {
+  tag: 'Console: dApps',
+  auth: 'authToken',
+  missingCredentialMessage: AUTH_TOKEN_REQUIRED,
+  params: ConsoleDappParams,
+} as const satisfies Partial<RouteDoc>
+
 export type GasTankRoutesOptions = { store: Store; getChain: () => Chain | undefined }
 
 /**
@@ -58,45 +89,70 @@ export async function registerGasTankRoutes(
     if (!chain) throw new ChainError('The chain is not running: the gas tank lives on chain')
     return chain
   }
-  app.get<{ Params: { apiKey: string } }>('/console/api/dapps/:apiKey/gas-tank', async (request, reply) => {
-    const dapp = findConsoleDapp(store, request)
-    const chain = requireChain()
-    return sendOk(reply, 'Gas tank fetched', await readGasTank(chain, dapp))
-  })
-  app.post<{ Params: { apiKey: string } }>('/console/api/dapps/:apiKey/gas-tank', async (request, reply) => {
-    const dapp = findConsoleDapp(store, request)
-    const body = parseInput(ChangeBody, request.body)
-    const chain = requireChain()
-    const wei = body.amountWei
-    const version = body.entryPointVersion
-    if (!listGasTankVersions(chain).includes(version))
-      throw new InvalidInputError(`EntryPoint v${version} has no verifying paymaster on this chain`)
-    let paymasterId = dapp.paymasterId as Address | null
-    let hash: string
-    if (body.action === 'deposit') {
-      if (!paymasterId) {
-        const created = await createGasTank(chain, { fundWei: wei, versions: [version] })
-        await setDappPaymasterId(store, dapp.id, created.paymasterId)
-        paymasterId = created.paymasterId
-        hash = created.hash ?? ''
+  app.get<{ Params: { apiKey: string } }>(
+    '/console/api/dapps/:apiKey/gas-tank',
+    withDoc({
+      ...DOC,
+      summary: "The dApp's gas tanks (one per EntryPoint version) and their balances",
+      data: GasTankViewSchema,
+      errors: { 404: `Unknown apiKey ("${DAPP_NOT_FOUND}")`, 503: 'No chain is running' },
+    }),
+    async (request, reply) => {
+      const dapp = findConsoleDapp(store, request)
+      const chain = requireChain()
+      return sendOk(reply, 'Gas tank fetched', await readGasTank(chain, dapp))
+    },
+  )
+  app.post<{ Params: { apiKey: string } }>(
+    '/console/api/dapps/:apiKey/gas-tank',
+    withDoc({
+      ...DOC,
+      summary: 'Deposit to or withdraw from a gas tank (a first deposit creates the paymasterId)',
+      body: ChangeBody,
+      data: GasTankViewSchema.extend({
+        transactionHash: z.string().meta({ description: 'The deposit or withdrawal' }),
+      }),
+      errors: {
+        400: 'Invalid input (`message` names the field), an EntryPoint version without a verifying paymaster, or a withdrawal without a gas tank',
+        404: `Unknown apiKey ("${DAPP_NOT_FOUND}")`,
+        503: 'No chain is running',
+      },
+    }),
+    async (request, reply) => {
+      const dapp = findConsoleDapp(store, request)
+      const body = parseInput(ChangeBody, request.body)
+      const chain = requireChain()
+      const wei = body.amountWei
+      const version = body.entryPointVersion
+      if (!listGasTankVersions(chain).includes(version))
+        throw new InvalidInputError(`EntryPoint v${version} has no verifying paymaster on this chain`)
+      let paymasterId = dapp.paymasterId as Address | null
+      let hash: string
+      if (body.action === 'deposit') {
+        if (!paymasterId) {
+          const created = await createGasTank(chain, { fundWei: wei, versions: [version] })
+          await setDappPaymasterId(store, dapp.id, created.paymasterId)
+          paymasterId = created.paymasterId
+          hash = created.hash ?? ''
+        } else {
+          hash = (await depositToGasTank(chain, paymasterId, wei, version)).hash
+        }
+        await markGasTanksFunded(store, dapp.id, [version])
       } else {
-        hash = (await depositToGasTank(chain, paymasterId, wei, version)).hash
+        if (!paymasterId) throw new InvalidInputError('This dApp has no gas tank yet: deposit first')
+        const to = body.to ? getAddress(body.to) : paymasterId
+        hash = (await withdrawFromGasTank(chain, paymasterId, to, wei, version)).hash
       }
-      await markGasTanksFunded(store, dapp.id, [version])
-    } else {
-      if (!paymasterId) throw new InvalidInputError('This dApp has no gas tank yet: deposit first')
-      const to = body.to ? getAddress(body.to) : paymasterId
-      hash = (await withdrawFromGasTank(chain, paymasterId, to, wei, version)).hash
-    }
-    const view = await readGasTank(chain, { ...dapp, paymasterId })
-    return sendOk(reply, body.action === 'deposit' ? 'Deposited' : 'Withdrawn', {
-      ...view,
-      transactionHash: hash,
-    })
-  })
+      const view = await readGasTank(chain, { ...dapp, paymasterId })
+      return sendOk(reply, body.action === 'deposit' ? 'Deposited' : 'Withdrawn', {
+        ...view,
+        transactionHash: hash,
+      })
+    },
+  )
 }
 
-async function readGasTank(chain: Chain, dapp: Pick<Dapp, 'paymasterId'>) {
+async function readGasTank(chain: Chain, dapp: Pick<Dapp, 'paymasterId'>): Promise<GasTankView> {
   const paymasterId = dapp.paymasterId as Address | null
   const readTank = async (entryPointVersion: GasTankVersion) => {
     const balanceWei = paymasterId ? await getGasTankBalance(chain, paymasterId, entryPointVersion) : null

@@ -18,6 +18,7 @@ import { mintToken } from '../chain/faucet/mintToken'
 import type { Chain } from '../chain/types'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { jsonObject, parseInput, requiredAddress } from '../dashboard/fields'
+import { type Covers, type RouteDoc, withDoc } from '../docs/routeDoc'
 import { hasEntryPoint } from '../entryPoint'
 import { ChainError, InvalidInputError, NotFoundError } from '../errors'
 import { type Call, SANDBOX_ACCOUNT_KINDS } from '../sandbox/accountKinds'
@@ -96,6 +97,81 @@ const FaucetBody = jsonObject({
     .max(60, { error: 'amount must be at most 60 characters' })
     .regex(/^\d+(\.\d+)?$/, { error: 'amount must be a positive decimal number such as "1" or "0.5"' }),
 })
+
+const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
+const entryPointVersionSchema = z.enum(['0.6', '0.7', '0.8'])
+
+const SandboxAccountSchema = z.object({
+  address: addressSchema.meta({ description: 'The smart account (counterfactual until deployed)' }),
+  type: z.enum(SANDBOX_ACCOUNT_TYPES),
+  label: z.string(),
+  owner: addressSchema.meta({ description: 'The owner EOA, whose key stays in the data folder' }),
+  entryPointVersion: entryPointVersionSchema,
+  index: z.number().int(),
+  createdAt: z.string(),
+  deployed: z.boolean().nullable(),
+  balanceWei: z.string().nullable(),
+  tokens: z.array(
+    z.object({ symbol: z.string(), address: z.string(), decimals: z.number().int(), balance: z.string() }),
+  ),
+})
+type _CheckedSandboxAccount = Covers<typeof SandboxAccountSchema, SandboxAccount>
+
+/** A UserOperation in its version's wire form, every number a 0x-hex quantity. */
+const UserOperationJsonSchema = z.looseObject({
+  sender: z.string(),
+  nonce: z.string(),
+  callData: z.string(),
+  callGasLimit: z.string(),
+  verificationGasLimit: z.string(),
+  preVerificationGas: z.string(),
+  maxFeePerGas: z.string(),
+  maxPriorityFeePerGas: z.string(),
+  signature: z.string(),
+})
+type _CheckedUserOperationJson = Covers<typeof UserOperationJsonSchema, UserOperationJson>
+
+const BuildUserOperationResponseSchema = z.object({
+  userOperation: UserOperationJsonSchema.meta({
+    description: 'With a dummy signature, no paymaster, and the deployment while the account is undeployed',
+  }),
+  entryPoint: addressSchema,
+  entryPointVersion: entryPointVersionSchema,
+  deployed: z.boolean(),
+})
+type _CheckedBuildUserOperationResponse = Covers<
+  typeof BuildUserOperationResponseSchema,
+  BuildUserOperationResponse
+>
+
+const SignUserOperationResponseSchema = z.object({
+  userOperation: UserOperationJsonSchema,
+  userOpHash: z.string(),
+  signature: z.string(),
+})
+type _CheckedSignUserOperationResponse = Covers<
+  typeof SignUserOperationResponseSchema,
+  SignUserOperationResponse
+>
+
+const FaucetResponseSchema = z.object({
+  address: addressSchema,
+  asset: z.string().meta({ description: 'ETH or the token address' }),
+  symbol: z.string(),
+  balance: z.string().meta({ description: 'The new balance in base units, decimal' }),
+  decimals: z.number().int(),
+})
+type _CheckedFaucetResponse = Covers<typeof FaucetResponseSchema, FaucetResponse>
+
+const AccountParams = z.object({ address: z.string().meta({ description: 'The sandbox account' }) })
+
+/** What the routes share in the OpenAPI document. */
+const DOC = {
+  tag: 'Console: sandbox',
+  auth: 'authToken',
+  missingCredentialMessage: AUTH_TOKEN_REQUIRED,
+} as const satisfies Partial<RouteDoc>
+const NO_CHAIN = { 503: 'No chain is running' }
 
 const SHORT_LABELS: Record<(typeof SANDBOX_ACCOUNT_TYPES)[number], string> = {
   SMART_ACCOUNT_V2: 'SA v2',
@@ -186,47 +262,74 @@ export async function registerSandboxRoutes(
     }
   }
 
-  app.get('/console/api/sandbox/accounts', async (request, reply) => {
-    auth(request)
-    const chain = requireChain()
-    const list = await Promise.all(accounts.list(chain.chainId).map((a) => describeAccount(chain, a)))
-    return sendOk(reply, 'Sandbox accounts fetched', list)
-  })
+  app.get(
+    '/console/api/sandbox/accounts',
+    withDoc({
+      ...DOC,
+      summary: 'The sandbox accounts on this chain, with their balances',
+      data: z.array(SandboxAccountSchema),
+      errors: NO_CHAIN,
+    }),
+    async (request, reply) => {
+      auth(request)
+      const chain = requireChain()
+      const list = await Promise.all(accounts.list(chain.chainId).map((a) => describeAccount(chain, a)))
+      return sendOk(reply, 'Sandbox accounts fetched', list)
+    },
+  )
 
-  app.post('/console/api/sandbox/accounts', async (request, reply) => {
-    auth(request)
-    const body = parseInput(CreateBody, request.body)
-    const chain = requireChain()
-    const ownerPrivateKey = generatePrivateKey()
-    const owner = privateKeyToAccount(ownerPrivateKey).address
-    const kind = SANDBOX_ACCOUNT_KINDS[body.type]
-    if (!hasEntryPoint(chain, kind.entryPoint))
-      throw new ChainError(`EntryPoint v${kind.entryPoint.version} is not deployed on this chain`)
-    const address = await kind.getAddress(chain, owner, 0).catch((err: unknown) => {
-      throw new ChainError(
-        `Could not compute the ${SANDBOX_ACCOUNT_LABELS[body.type]} address: the factory is missing on this chain`,
-        {
-          cause: err,
-        },
-      )
-    })
-    const count = accounts.list(chain.chainId).length
-    const stored: StoredSandboxAccount = {
-      address,
-      type: body.type,
-      label: body.label || `${SHORT_LABELS[body.type]} #${count + 1}`,
-      owner,
-      ownerPrivateKey,
-      index: 0,
-      chainId: chain.chainId,
-      createdAt: new Date().toISOString(),
-    }
-    await accounts.add(stored)
-    return sendOk(reply, 'Sandbox account created', await describeAccount(chain, stored))
-  })
+  app.post(
+    '/console/api/sandbox/accounts',
+    withDoc({
+      ...DOC,
+      summary: 'Create a sandbox account of a type (its owner key is generated and kept by the service)',
+      body: CreateBody,
+      data: SandboxAccountSchema,
+      errors: { 503: "No chain is running, or it lacks the type's EntryPoint or factory" },
+    }),
+    async (request, reply) => {
+      auth(request)
+      const body = parseInput(CreateBody, request.body)
+      const chain = requireChain()
+      const ownerPrivateKey = generatePrivateKey()
+      const owner = privateKeyToAccount(ownerPrivateKey).address
+      const kind = SANDBOX_ACCOUNT_KINDS[body.type]
+      if (!hasEntryPoint(chain, kind.entryPoint))
+        throw new ChainError(`EntryPoint v${kind.entryPoint.version} is not deployed on this chain`)
+      const address = await kind.getAddress(chain, owner, 0).catch((err: unknown) => {
+        throw new ChainError(
+          `Could not compute the ${SANDBOX_ACCOUNT_LABELS[body.type]} address: the factory is missing on this chain`,
+          {
+            cause: err,
+          },
+        )
+      })
+      const count = accounts.list(chain.chainId).length
+      const stored: StoredSandboxAccount = {
+        address,
+        type: body.type,
+        label: body.label || `${SHORT_LABELS[body.type]} #${count + 1}`,
+        owner,
+        ownerPrivateKey,
+        index: 0,
+        chainId: chain.chainId,
+        createdAt: new Date().toISOString(),
+      }
+      await accounts.add(stored)
+      return sendOk(reply, 'Sandbox account created', await describeAccount(chain, stored))
+    },
+  )
 
   app.post<{ Params: { address: string } }>(
     '/console/api/sandbox/accounts/:address/user-operation',
+    withDoc({
+      ...DOC,
+      summary: 'Build an unsigned UserOperation of the account making these calls',
+      params: AccountParams,
+      body: BuildBody,
+      data: BuildUserOperationResponseSchema,
+      errors: { 404: 'No such sandbox account on this chain', ...NO_CHAIN },
+    }),
     async (request, reply) => {
       auth(request)
       const body = parseInput(BuildBody, request.body)
@@ -262,6 +365,14 @@ export async function registerSandboxRoutes(
 
   app.post<{ Params: { address: string } }>(
     '/console/api/sandbox/accounts/:address/sign',
+    withDoc({
+      ...DOC,
+      summary: "Sign a UserOperation with the account's key (as its SDK signs)",
+      params: AccountParams,
+      body: SignBody,
+      data: SignUserOperationResponseSchema,
+      errors: { 404: 'No such sandbox account on this chain', ...NO_CHAIN },
+    }),
     async (request, reply) => {
       auth(request)
       const { userOperation: op } = parseInput(SignBody, request.body)
@@ -282,52 +393,62 @@ export async function registerSandboxRoutes(
     },
   )
 
-  app.post('/console/api/sandbox/faucet', async (request, reply) => {
-    auth(request)
-    const body = parseInput(FaucetBody, request.body)
-    const chain = requireChain()
-    const address = getAddress(body.address) as Address
-    if (body.asset.toUpperCase() === 'ETH') {
-      const wei = parseUnits(body.amount, 18)
-      if (wei === 0n || wei > MAX_FAUCET_ETH)
-        throw new InvalidInputError('amount must be more than 0 and at most 1000 ETH')
-      const { balance } = await fundEth(chain, address, wei)
+  app.post(
+    '/console/api/sandbox/faucet',
+    withDoc({
+      ...DOC,
+      summary: 'Send test ETH or mint a test token to an address',
+      body: FaucetBody,
+      data: FaucetResponseSchema,
+      errors: NO_CHAIN,
+    }),
+    async (request, reply) => {
+      auth(request)
+      const body = parseInput(FaucetBody, request.body)
+      const chain = requireChain()
+      const address = getAddress(body.address) as Address
+      if (body.asset.toUpperCase() === 'ETH') {
+        const wei = parseUnits(body.amount, 18)
+        if (wei === 0n || wei > MAX_FAUCET_ETH)
+          throw new InvalidInputError('amount must be more than 0 and at most 1000 ETH')
+        const { balance } = await fundEth(chain, address, wei)
+        const result: FaucetResponse = {
+          address,
+          asset: 'ETH',
+          symbol: 'ETH',
+          decimals: 18,
+          balance: balance.toString(),
+        }
+        return sendOk(reply, 'ETH sent', result)
+      }
+      const token = chain.addresses.tokens.find(
+        (t) => t.address.toLowerCase() === body.asset.toLowerCase() || t.symbol === body.asset,
+      )
+      if (!token) {
+        throw new InvalidInputError(
+          `asset must be "ETH" or a test token (${chain.addresses.tokens.map((t) => `${t.symbol} ${t.address}`).join(', ')})`,
+        )
+      }
+      const amount = parseUnits(body.amount, token.decimals)
+      if (amount === 0n || amount > MAX_FAUCET_TOKENS * 10n ** BigInt(token.decimals))
+        throw new InvalidInputError(
+          `amount must be more than 0 and at most ${MAX_FAUCET_TOKENS} ${token.symbol}`,
+        )
+      await mintToken(chain, token.address, address, amount)
+      const balance = await chain.publicClient.readContract({
+        address: token.address,
+        abi: testTokenAbi,
+        functionName: 'balanceOf',
+        args: [address],
+      })
       const result: FaucetResponse = {
         address,
-        asset: 'ETH',
-        symbol: 'ETH',
-        decimals: 18,
+        asset: token.address,
+        symbol: token.symbol,
+        decimals: token.decimals,
         balance: balance.toString(),
       }
-      return sendOk(reply, 'ETH sent', result)
-    }
-    const token = chain.addresses.tokens.find(
-      (t) => t.address.toLowerCase() === body.asset.toLowerCase() || t.symbol === body.asset,
-    )
-    if (!token) {
-      throw new InvalidInputError(
-        `asset must be "ETH" or a test token (${chain.addresses.tokens.map((t) => `${t.symbol} ${t.address}`).join(', ')})`,
-      )
-    }
-    const amount = parseUnits(body.amount, token.decimals)
-    if (amount === 0n || amount > MAX_FAUCET_TOKENS * 10n ** BigInt(token.decimals))
-      throw new InvalidInputError(
-        `amount must be more than 0 and at most ${MAX_FAUCET_TOKENS} ${token.symbol}`,
-      )
-    await mintToken(chain, token.address, address, amount)
-    const balance = await chain.publicClient.readContract({
-      address: token.address,
-      abi: testTokenAbi,
-      functionName: 'balanceOf',
-      args: [address],
-    })
-    const result: FaucetResponse = {
-      address,
-      asset: token.address,
-      symbol: token.symbol,
-      decimals: token.decimals,
-      balance: balance.toString(),
-    }
-    return sendOk(reply, `${token.symbol} minted`, result)
-  })
+      return sendOk(reply, `${token.symbol} minted`, result)
+    },
+  )
 }

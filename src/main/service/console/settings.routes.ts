@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { jsonObject, parseInput } from '../dashboard/fields'
+import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import type { EventBus } from '../events'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import type { Settings } from '../store/schema'
+import { type Settings, SettingsSchema } from '../store/schema'
 
 export type SettingsRoutesOptions = {
   store: Store
@@ -36,13 +37,33 @@ const PatchBody = jsonObject({
     .optional(),
 })
 
+const SettingsViewSchema = z.object({
+  saved: SettingsSchema.meta({
+    description: 'What the console saved (applies at start unless a flag says otherwise)',
+  }),
+  effective: SettingsSchema.meta({
+    description: 'What applies now; rpcUrl is the node in use (null: embedded anvil)',
+  }),
+  dataDir: z.string(),
+  restartRequired: z.boolean().meta({ description: 'The saved rpcUrl differs from the node in use' }),
+})
+type SettingsView = z.output<typeof SettingsViewSchema>
+
+/** What the two routes share in the OpenAPI document. */
+const DOC = {
+  tag: 'Console: settings',
+  auth: 'authToken',
+  missingCredentialMessage: AUTH_TOKEN_REQUIRED,
+  data: SettingsViewSchema,
+} as const satisfies Partial<RouteDoc>
+
 /** `GET|PATCH /console/api/settings`: what the console's Settings screen shows and changes. */
 export async function registerSettingsRoutes(
   app: FastifyInstance,
   options: SettingsRoutesOptions,
 ): Promise<void> {
   const { store, runtime } = options
-  const view = () => ({
+  const view = (): SettingsView => ({
     saved: store.data.settings,
     effective: { ...runtime, rpcUrl: options.runningRpcUrl },
     dataDir: options.dataDir,
@@ -50,24 +71,37 @@ export async function registerSettingsRoutes(
     restartRequired: (store.data.settings.rpcUrl ?? null) !== options.runningRpcUrl,
   })
 
-  app.get('/console/api/settings', async (request, reply) => {
-    authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
-    return sendOk(reply, 'Settings fetched', view())
-  })
+  app.get(
+    '/console/api/settings',
+    withDoc({ ...DOC, summary: 'The settings: saved, in effect, and whether a restart is needed' }),
+    async (request, reply) => {
+      authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
+      return sendOk(reply, 'Settings fetched', view())
+    },
+  )
 
-  app.patch('/console/api/settings', async (request, reply) => {
-    authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
-    const body = parseInput(PatchBody, request.body)
-    await store.update((doc) => {
-      if (body.rpcUrl !== undefined) doc.settings.rpcUrl = body.rpcUrl
-      if (body.bundlingMode !== undefined) doc.settings.bundlingMode = body.bundlingMode
-      if (body.unsafe !== undefined) doc.settings.unsafe = body.unsafe
-      if (body.webhookTimeoutMs !== undefined) doc.settings.webhookTimeoutMs = body.webhookTimeoutMs
-    })
-    if (body.bundlingMode !== undefined) runtime.bundlingMode = body.bundlingMode
-    if (body.unsafe !== undefined) runtime.unsafe = body.unsafe
-    if (body.webhookTimeoutMs !== undefined) runtime.webhookTimeoutMs = body.webhookTimeoutMs
-    options.events.emit('settings.changed', { ...runtime })
-    return sendOk(reply, 'Settings saved', view())
-  })
+  app.patch(
+    '/console/api/settings',
+    withDoc({
+      ...DOC,
+      summary:
+        'Change settings: rpcUrl (at the next start), bundlingMode, unsafe, webhookTimeoutMs (at once)',
+      body: PatchBody,
+    }),
+    async (request, reply) => {
+      authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
+      const body = parseInput(PatchBody, request.body)
+      await store.update((doc) => {
+        if (body.rpcUrl !== undefined) doc.settings.rpcUrl = body.rpcUrl
+        if (body.bundlingMode !== undefined) doc.settings.bundlingMode = body.bundlingMode
+        if (body.unsafe !== undefined) doc.settings.unsafe = body.unsafe
+        if (body.webhookTimeoutMs !== undefined) doc.settings.webhookTimeoutMs = body.webhookTimeoutMs
+      })
+      if (body.bundlingMode !== undefined) runtime.bundlingMode = body.bundlingMode
+      if (body.unsafe !== undefined) runtime.unsafe = body.unsafe
+      if (body.webhookTimeoutMs !== undefined) runtime.webhookTimeoutMs = body.webhookTimeoutMs
+      options.events.emit('settings.changed', { ...runtime })
+      return sendOk(reply, 'Settings saved', view())
+    },
+  )
 }

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
+import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { NotFoundError } from '../errors'
 import { sendOk } from '../server/restEnvelope'
 import { findDappByApiKey, listDapps } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import type { Dapp, Sponsorship } from '../store/schema'
+import { type Dapp, type Sponsorship, SponsorshipSchema } from '../store/schema'
 import { findSponsorship, listSponsorships } from '../store/sponsorships.repo'
 import { authenticateConsole } from './consoleDapp'
 
@@ -16,13 +18,35 @@ const ListQuery = z.object({
     .min(1, { error: 'limit must be at least 1' })
     .max(5000, { error: 'limit must be at most 5000' })
     .default(100),
-  apiKey: z.string({ error: 'apiKey must be one string' }).optional(),
+  apiKey: z
+    .string({ error: 'apiKey must be one string' })
+    .optional()
+    .meta({ description: "Only this dApp's" }),
   sponsored: z.enum(['true', 'false'], { error: 'sponsored must be true or false' }).optional(),
-  sender: z.string({ error: 'sender must be one string' }).optional(),
+  sender: z
+    .string({ error: 'sender must be one string' })
+    .optional()
+    .meta({ description: "Only this account's" }),
 })
 
 /** A decision as the console shows it: the record plus the dApp's apiKey and name, and `at` (ISO time). */
-export function toSponsorshipView(sponsorship: Sponsorship, dapp: Dapp | undefined) {
+export const SponsorshipViewSchema = SponsorshipSchema.extend({
+  at: z.string().meta({ description: 'When it was decided (ISO 8601)' }),
+  apiKey: z.string().nullable(),
+  dappName: z.string().nullable(),
+})
+export type SponsorshipView = z.output<typeof SponsorshipViewSchema>
+
+const PARAMS = z.object({ id: z.string().meta({ description: 'The decision' }) })
+
+/** What the routes share in the OpenAPI document. */
+const DOC = {
+  tag: 'Console: activity',
+  auth: 'authToken',
+  missingCredentialMessage: AUTH_TOKEN_REQUIRED,
+} as const satisfies Partial<RouteDoc>
+
+export function toSponsorshipView(sponsorship: Sponsorship, dapp: Dapp | undefined): SponsorshipView {
   return { ...sponsorship, at: sponsorship.time, apiKey: dapp?.apiKey ?? null, dappName: dapp?.name ?? null }
 }
 
@@ -36,33 +60,55 @@ export async function registerSponsorshipRoutes(
 ): Promise<void> {
   const { store } = options
   for (const base of ['/console/api/sponsorship-decisions', '/console/api/sponsorships']) {
-    app.get(base, async (request, reply) => {
-      const account = authenticateConsole(store, request)
-      const query = parseInput(ListQuery, request.query ?? {})
-      const dapps = listDapps(store, account.id)
-      let scope = dapps
-      if (query.apiKey) {
-        const dapp = findDappByApiKey(store, query.apiKey, account.id)
-        if (!dapp) throw new NotFoundError('Paymaster not found for this apiKey')
-        scope = [dapp]
-      }
-      const byId = new Map(dapps.map((d) => [d.id, d]))
-      const items = listSponsorships(store, {
-        dappIds: scope.map((d) => d.id),
-        limit: query.limit,
-        sponsored: query.sponsored === undefined ? undefined : query.sponsored === 'true',
-        sender: query.sender,
-      }).map((s) => toSponsorshipView(s, byId.get(s.dappId)))
-      return sendOk(reply, 'Sponsorship decisions fetched', { items })
-    })
-    app.get<{ Params: { id: string } }>(`${base}/:id`, async (request, reply) => {
-      const account = authenticateConsole(store, request)
-      const sponsorship = findSponsorship(store, request.params.id)
-      const dapp =
-        sponsorship && store.data.dapps.find((d) => d.id === sponsorship.dappId && d.accountId === account.id)
-      if (!sponsorship || !dapp)
-        throw new NotFoundError(`Sponsorship decision ${request.params.id} not found`)
-      return sendOk(reply, 'Sponsorship decision fetched', toSponsorshipView(sponsorship, dapp))
-    })
+    const alias = base.endsWith('/sponsorships') ? ' (the same as /console/api/sponsorship-decisions)' : ''
+    app.get(
+      base,
+      withDoc({
+        ...DOC,
+        summary: `The paymaster's sponsorship decisions, newest first${alias}`,
+        query: ListQuery,
+        data: z.object({ items: z.array(SponsorshipViewSchema) }),
+        errors: { 404: 'Unknown apiKey ("Paymaster not found for this apiKey")' },
+      }),
+      async (request, reply) => {
+        const account = authenticateConsole(store, request)
+        const query = parseInput(ListQuery, request.query ?? {})
+        const dapps = listDapps(store, account.id)
+        let scope = dapps
+        if (query.apiKey) {
+          const dapp = findDappByApiKey(store, query.apiKey, account.id)
+          if (!dapp) throw new NotFoundError('Paymaster not found for this apiKey')
+          scope = [dapp]
+        }
+        const byId = new Map(dapps.map((d) => [d.id, d]))
+        const items = listSponsorships(store, {
+          dappIds: scope.map((d) => d.id),
+          limit: query.limit,
+          sponsored: query.sponsored === undefined ? undefined : query.sponsored === 'true',
+          sender: query.sender,
+        }).map((s) => toSponsorshipView(s, byId.get(s.dappId)))
+        return sendOk(reply, 'Sponsorship decisions fetched', { items })
+      },
+    )
+    app.get<{ Params: { id: string } }>(
+      `${base}/:id`,
+      withDoc({
+        ...DOC,
+        summary: `One sponsorship decision with its policy steps${alias}`,
+        params: PARAMS,
+        data: SponsorshipViewSchema,
+        errors: { 404: 'Unknown decision' },
+      }),
+      async (request, reply) => {
+        const account = authenticateConsole(store, request)
+        const sponsorship = findSponsorship(store, request.params.id)
+        const dapp =
+          sponsorship &&
+          store.data.dapps.find((d) => d.id === sponsorship.dappId && d.accountId === account.id)
+        if (!sponsorship || !dapp)
+          throw new NotFoundError(`Sponsorship decision ${request.params.id} not found`)
+        return sendOk(reply, 'Sponsorship decision fetched', toSponsorshipView(sponsorship, dapp))
+      },
+    )
   }
 }

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import { isAddress } from 'viem'
 import { z } from 'zod'
 import type { Chain } from '../chain'
+import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
+import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { ChainError, InvalidInputError } from '../errors'
 import {
   checkUsdPrice,
@@ -33,6 +35,34 @@ const PutBody = z.object(
   { error: 'Request body must be a JSON object' },
 )
 
+const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
+
+const TokenPricesViewSchema = z.object({
+  native: z.object({
+    tokenAddress: addressSchema.meta({ description: '0xEeee...EEeE, the native coin' }),
+    usdPrice: z.string().meta({ description: 'USD per ETH, decimal' }),
+  }),
+  tokens: z.array(
+    z.object({
+      name: z.string(),
+      symbol: z.string(),
+      address: addressSchema,
+      decimals: z.number().int(),
+      usdPrice: z.string().meta({ description: 'USD per whole token, decimal' }),
+      logoUrl: z.string(),
+    }),
+  ),
+})
+type TokenPricesView = z.output<typeof TokenPricesViewSchema>
+
+/** What the two routes share in the OpenAPI document. */
+const DOC = {
+  tag: 'Console: settings',
+  auth: 'authToken',
+  missingCredentialMessage: AUTH_TOKEN_REQUIRED,
+  data: TokenPricesViewSchema,
+} as const satisfies Partial<RouteDoc>
+
 /**
  * Offline prices of the ERC20 fee tokens: `GET /console/api/token-prices` (native coin and supported tokens)
  * and `PUT` `{tokenAddress, usdPrice, logoUrl?}` (tokenAddress 0xEeee...EEeE is the native coin).
@@ -42,7 +72,7 @@ export async function registerTokenPriceRoutes(
   options: { store: Store; getChain: () => Chain | undefined },
 ): Promise<void> {
   const { store } = options
-  const view = () => {
+  const view = (): TokenPricesView => {
     const chain = options.getChain()
     if (!chain) throw new ChainError('The chain is not running: fee tokens live on chain')
     return {
@@ -50,29 +80,49 @@ export async function registerTokenPriceRoutes(
       tokens: listSupportedTokens(chain.addresses.tokens, store),
     }
   }
-  app.get('/console/api/token-prices', async (request, reply) => {
-    authenticateConsole(store, request)
-    return sendOk(reply, 'Token prices fetched', view())
-  })
-  app.put('/console/api/token-prices', async (request, reply) => {
-    authenticateConsole(store, request)
-    const body = parseInput(PutBody, request.body)
-    const chain = options.getChain()
-    if (chain) {
-      // A price is checked against the others too: every token must keep an exchange rate of at least 1 base unit.
-      const others = store.data.tokenPrices.filter(
-        (p) => p.tokenAddress.toLowerCase() !== body.tokenAddress.toLowerCase(),
-      )
-      const { unquotable } = readPriceTable(chain.addresses.tokens, [
-        ...others,
-        { tokenAddress: body.tokenAddress, usdPrice: body.usdPrice, logoUrl: null },
-      ])
-      if (unquotable.length > 0)
-        throw new InvalidInputError(
-          `usdPrice ${body.usdPrice} leaves ${unquotable.join(', ')} without an exchange rate (under 1 base unit per ETH): raise the native coin's price or lower the token's`,
+  app.get(
+    '/console/api/token-prices',
+    withDoc({
+      ...DOC,
+      summary: 'The offline USD prices of the native coin and the ERC20 fee tokens',
+      errors: { 503: 'No chain is running' },
+    }),
+    async (request, reply) => {
+      authenticateConsole(store, request)
+      return sendOk(reply, 'Token prices fetched', view())
+    },
+  )
+  app.put(
+    '/console/api/token-prices',
+    withDoc({
+      ...DOC,
+      summary: 'Set the USD price of a fee token (tokenAddress 0xEeee...EEeE: the native coin)',
+      body: PutBody,
+      errors: {
+        400: 'Invalid input (`message` names the field), or a price that leaves a token without an exchange rate',
+        503: 'No chain is running',
+      },
+    }),
+    async (request, reply) => {
+      authenticateConsole(store, request)
+      const body = parseInput(PutBody, request.body)
+      const chain = options.getChain()
+      if (chain) {
+        // A price is checked against the others too: every token must keep an exchange rate of at least 1 base unit.
+        const others = store.data.tokenPrices.filter(
+          (p) => p.tokenAddress.toLowerCase() !== body.tokenAddress.toLowerCase(),
         )
-    }
-    await setTokenPrice(store, body)
-    return sendOk(reply, 'Token price set', view())
-  })
+        const { unquotable } = readPriceTable(chain.addresses.tokens, [
+          ...others,
+          { tokenAddress: body.tokenAddress, usdPrice: body.usdPrice, logoUrl: null },
+        ])
+        if (unquotable.length > 0)
+          throw new InvalidInputError(
+            `usdPrice ${body.usdPrice} leaves ${unquotable.join(', ')} without an exchange rate (under 1 base unit per ETH): raise the native coin's price or lower the token's`,
+          )
+      }
+      await setTokenPrice(store, body)
+      return sendOk(reply, 'Token price set', view())
+    },
+  )
 }

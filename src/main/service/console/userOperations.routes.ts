@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
+import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { allEntryPoints } from '../entryPoint'
 import { NotFoundError } from '../errors'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import type { UserOperationRecord } from '../store/userOperationRecord'
+import { type UserOperationRecord, UserOperationRecordSchema } from '../store/userOperationRecord'
 import type { UserOperationLog } from '../store/userOperations.repo'
 
 export type UserOperationRoutesOptions = {
@@ -26,8 +27,27 @@ const ListQuery = z.object({
     .number({ error: 'before must be a number (the seq of a record)' })
     .int()
     .nonnegative()
-    .optional(),
+    .optional()
+    .meta({ description: 'The `seq` of the last item seen (`nextBefore` of the previous page)' }),
 })
+
+/** A record as the console shows it (toView). */
+const UserOperationViewSchema = UserOperationRecordSchema.extend({
+  entryPointVersion: z.enum(['0.6', '0.7', '0.8']).nullable(),
+  gasLimitTotal: z.string().meta({ description: 'Every gas limit the operation carried, summed (decimal)' }),
+  gasUsedPercent: z
+    .number()
+    .nullable()
+    .meta({ description: 'actualGasUsed as a percentage of gasLimitTotal' }),
+})
+type UserOperationView = z.output<typeof UserOperationViewSchema>
+
+/** What the two routes share in the OpenAPI document. */
+const DOC = {
+  tag: 'Console: activity',
+  auth: 'authToken',
+  missingCredentialMessage: AUTH_TOKEN_REQUIRED,
+} as const satisfies Partial<RouteDoc>
 
 /**
  * The activity feed of the console: `GET /console/api/user-operations?limit&before` (newest first, `before` is
@@ -44,28 +64,54 @@ export async function registerUserOperationRoutes(
       .filter((r) => before === undefined || r.seq < before)
       .slice(0, limit)
 
-  app.get('/console/api/user-operations', async (request, reply) => {
-    authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
-    const { limit, before } = parseInput(ListQuery, request.query ?? {})
-    const log = options.getUserOperations()
-    const items = log ? await log.list({ limit, before }) : fromStore(limit, before)
-    const last = items.at(-1)
-    return sendOk(reply, 'UserOperations fetched', {
-      items: items.map(toView),
-      nextBefore: items.length === limit && last ? last.seq : null,
-    })
-  })
+  app.get(
+    '/console/api/user-operations',
+    withDoc({
+      ...DOC,
+      summary: 'Every UserOperation the bundler saw, newest first, a page at a time',
+      query: ListQuery,
+      data: z.object({
+        items: z.array(UserOperationViewSchema),
+        nextBefore: z
+          .number()
+          .int()
+          .nullable()
+          .meta({ description: 'The `before` of the next page; null at the end' }),
+      }),
+    }),
+    async (request, reply) => {
+      authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
+      const { limit, before } = parseInput(ListQuery, request.query ?? {})
+      const log = options.getUserOperations()
+      const items = log ? await log.list({ limit, before }) : fromStore(limit, before)
+      const last = items.at(-1)
+      return sendOk(reply, 'UserOperations fetched', {
+        items: items.map(toView),
+        nextBefore: items.length === limit && last ? last.seq : null,
+      })
+    },
+  )
 
-  app.get<{ Params: { hash: string } }>('/console/api/user-operations/:hash', async (request, reply) => {
-    authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
-    const hash = request.params.hash.toLowerCase()
-    // An older operation's record comes from the bundler's history (store/userOperationHistory.ts).
-    const record =
-      (await options.getUserOperations()?.find(hash)) ??
-      store.data.userOperations.find((r) => r.userOpHash === hash)
-    if (!record) throw new NotFoundError(`UserOperation ${request.params.hash} not found`)
-    return sendOk(reply, 'UserOperation fetched', toView(record))
-  })
+  app.get<{ Params: { hash: string } }>(
+    '/console/api/user-operations/:hash',
+    withDoc({
+      ...DOC,
+      summary: 'One UserOperation with its timeline, gas and failure',
+      params: z.object({ hash: z.string().meta({ description: 'The userOpHash' }) }),
+      data: UserOperationViewSchema,
+      errors: { 404: 'Unknown userOpHash' },
+    }),
+    async (request, reply) => {
+      authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
+      const hash = request.params.hash.toLowerCase()
+      // An older operation's record comes from the bundler's history (store/userOperationHistory.ts).
+      const record =
+        (await options.getUserOperations()?.find(hash)) ??
+        store.data.userOperations.find((r) => r.userOpHash === hash)
+      if (!record) throw new NotFoundError(`UserOperation ${request.params.hash} not found`)
+      return sendOk(reply, 'UserOperation fetched', toView(record))
+    },
+  )
 }
 
 /**
@@ -73,7 +119,7 @@ export async function registerUserOperationRoutes(
  * preVerificationGas + verificationGasLimit + callGasLimit (+ the paymaster's two limits on v0.7/v0.8: what the
  * estimate granted), `gasUsedPercent` = actualGasUsed of it.
  */
-function toView(record: UserOperationRecord) {
+function toView(record: UserOperationRecord): UserOperationView {
   const entryPoint = record.entryPoint.toLowerCase()
   const limit =
     BigInt(record.gas.preVerificationGas) +

@@ -1,18 +1,20 @@
 import type { FastifyInstance } from 'fastify'
 import { zeroAddress } from 'viem'
 import { z } from 'zod'
+import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
+import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { NotFoundError } from '../errors'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import { boundedJsonObjectSchema } from '../schemas/boundedJsonSchema'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import type { WebhookCall } from '../store/schema'
+import { type WebhookCall, WebhookCallSchema } from '../store/schema'
 import { listWebhookCalls } from '../store/webhookCalls.repo'
 import { getWebhook } from '../store/webhooks.repo'
 import { verifyWithWebhook } from '../webhook/verifyWithWebhook'
-import { findConsoleDapp } from './consoleDapp'
+import { ConsoleDappParams, DAPP_NOT_FOUND, findConsoleDapp } from './consoleDapp'
 
 export type WebhookCallRoutesOptions = {
   store: Store
@@ -23,7 +25,10 @@ export type WebhookCallRoutesOptions = {
 
 const ListQuery = z.object({
   limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(1000).default(100),
-  webhookId: z.string({ error: 'webhookId must be one string' }).optional(),
+  webhookId: z
+    .string({ error: 'webhookId must be one string' })
+    .optional()
+    .meta({ description: "Only this webhook's calls" }),
 })
 
 const TestBody = z.object(
@@ -35,11 +40,28 @@ const TestBody = z.object(
 )
 
 /** A logged call with the names the console reads (`at`, `request`, `response`, `httpStatus`, `verdict`). */
-export function toWebhookCallView(call: WebhookCall, webhookUrl?: string) {
+const WebhookCallViewSchema = WebhookCallSchema.extend({
+  at: z.string().meta({ description: 'When it was called (ISO 8601)' }),
+  webhookUrl: z.string(),
+  request: z.object({ method: z.enum(['GET', 'POST']), url: z.string(), body: z.string().nullable() }),
+  response: z.object({ status: z.number().int().nullable(), body: z.string().nullable() }),
+  httpStatus: z.number().int().nullable(),
+  verdict: z.enum(['verified', 'not verified']),
+})
+type WebhookCallView = z.output<typeof WebhookCallViewSchema>
+
+/** What the two routes share in the OpenAPI document. */
+const DOC = {
+  tag: 'Console: dApps',
+  auth: 'authToken',
+  missingCredentialMessage: AUTH_TOKEN_REQUIRED,
+} as const satisfies Partial<RouteDoc>
+
+export function toWebhookCallView(call: WebhookCall, webhookUrl?: string): WebhookCallView {
   return {
     ...call,
     at: call.time,
-    webhookUrl: webhookUrl ?? call.url.split('?')[0],
+    webhookUrl: webhookUrl ?? call.url.split('?')[0] ?? call.url,
     request: { method: call.method, url: call.url, body: call.requestBody },
     response: { status: call.status, body: call.responseBody },
     httpStatus: call.status,
@@ -59,6 +81,14 @@ export async function registerWebhookCallRoutes(
   const { store } = options
   app.get<{ Params: { apiKey: string } }>(
     '/console/api/dapps/:apiKey/webhook-calls',
+    withDoc({
+      ...DOC,
+      summary: "The calls to the dApp's webhooks, newest first, with what was sent and received",
+      params: ConsoleDappParams,
+      query: ListQuery,
+      data: z.object({ items: z.array(WebhookCallViewSchema) }),
+      errors: { 404: `Unknown apiKey ("${DAPP_NOT_FOUND}")` },
+    }),
     async (request, reply) => {
       const dapp = findConsoleDapp(store, request)
       const query = parseInput(ListQuery, request.query ?? {})
@@ -74,6 +104,17 @@ export async function registerWebhookCallRoutes(
 
   app.post<{ Params: { apiKey: string; webhookId: string } }>(
     '/console/api/dapps/:apiKey/webhooks/:webhookId/test',
+    withDoc({
+      ...DOC,
+      summary:
+        'Call the webhook with webhookData and a sample UserOperation, as a sponsorship decision would',
+      description: 'The call is logged like a real one; the answer is that log entry.',
+      params: ConsoleDappParams.extend({ webhookId: z.string().meta({ description: 'The webhook' }) }),
+      body: TestBody,
+      bodyRequired: false,
+      data: WebhookCallViewSchema,
+      errors: { 404: `Unknown apiKey ("${DAPP_NOT_FOUND}") or webhookId ("Webhook not found")` },
+    }),
     async (request, reply) => {
       const dapp = findConsoleDapp(store, request)
       let webhook: ReturnType<typeof getWebhook>

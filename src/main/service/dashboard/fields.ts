@@ -23,11 +23,14 @@ export function requiredAddress(field: string) {
     .refine((value) => isAddress(value, { strict: false }), {
       error: `${field} must be a valid address (0x followed by 40 hex digits)`,
     })
+    .meta({ description: 'An address: 0x followed by 40 hex digits' })
 }
 
 export function stringArray(field: string, message = `${field} must be an array`) {
   return z
-    .array(z.string({ error: `${field} must contain only strings` }), { error: message })
+    .array(z.string({ error: `${field} must contain only strings` }), {
+      error: (iss) => (iss.input === undefined ? `${field} is required` : message),
+    })
     .max(1000, { error: `${field} must have at most 1000 entries` })
 }
 

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { withDoc } from '../docs/routeDoc'
 import { InvalidInputError } from '../errors'
 import type { Logger } from '../log'
 import { sendOk } from '../server/restEnvelope'
 import { createDapp, listDapps } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import type { Dapp } from '../store/schema'
+import { type Dapp, DappSchema } from '../store/schema'
 import { AUTH_AND_API_KEY_REQUIRED, AUTH_TOKEN_REQUIRED, authenticate } from './auth'
 import { jsonObject, parseInput, requiredString } from './fields'
 
@@ -19,21 +20,48 @@ export type PaymasterRoutesOptions = {
 }
 
 const CreatePaymasterBody = jsonObject({
-  name: requiredString('name', { max: 100 }),
+  name: requiredString('name', { max: 100 }).meta({ description: 'Unique for the chain id' }),
   type: z
     .string({ error: (iss) => (iss.input === undefined ? 'type is required' : 'type must be a string') })
-    .refine((t) => t.toUpperCase() === 'HYBRID', { error: 'type must be HYBRID' }),
+    .refine((t) => t.toUpperCase() === 'HYBRID', { error: 'type must be HYBRID' })
+    .meta({ description: 'HYBRID (in any letter case)' }),
   chainId: z
     .number({
       error: (iss) => (iss.input === undefined ? 'chainId is required' : 'chainId must be a number'),
     })
     .int({ error: 'chainId must be an integer' })
-    .positive({ error: 'chainId must be positive' }),
-  version: requiredString('version', { max: 50 }),
+    .positive({ error: 'chainId must be positive' })
+    .meta({ description: 'The chain the service runs (31337 by default)' }),
+  version: requiredString('version', { max: 50 }).meta({
+    description: 'Version of the paymaster, e.g. 1.1.0',
+  }),
 })
 
-/** The dApp as the dashboard API shows it: the spec's fields first, then Opstation's own. */
-export function toPaymasterView(dapp: Dapp) {
+/** A dApp as the dashboard API shows it: the spec's fields first, then Opstation's own. */
+export const PaymasterViewSchema = DappSchema.pick({
+  name: true,
+  chainId: true,
+  apiKey: true,
+  type: true,
+  version: true,
+  active: true,
+  paymasterId: true,
+  createdAt: true,
+}).extend({
+  apiKey: DappSchema.shape.apiKey.meta({
+    description: 'Goes in the apiKey header of dApp-scoped calls and in the paymaster URL',
+  }),
+  active: DappSchema.shape.active.meta({ description: 'An inactive dApp sponsors nothing' }),
+  paymasterId: DappSchema.shape.paymasterId.meta({
+    description: 'Its gas tank on the verifying paymaster; null until the chain has created it',
+  }),
+})
+export type PaymasterView = z.output<typeof PaymasterViewSchema>
+
+const CreatedPaymasterSchema = PaymasterViewSchema.pick({ name: true, chainId: true, apiKey: true })
+
+/** The dApp as the dashboard API shows it. */
+export function toPaymasterView(dapp: Dapp): PaymasterView {
   return {
     name: dapp.name,
     chainId: dapp.chainId,
@@ -53,31 +81,61 @@ export async function registerPaymasterRoutes(
 ): Promise<void> {
   const { store } = options
 
-  app.get('/api/v2/public/sdk/paymaster', async (request, reply) => {
-    const { account } = authenticate(store, request, {
-      apiKey: false,
-      missingMessage: AUTH_AND_API_KEY_REQUIRED,
-    })
-    return sendOk(reply, 'Paymasters fetched', listDapps(store, account.id).map(toPaymasterView))
-  })
+  app.get(
+    '/api/v2/public/sdk/paymaster',
+    withDoc({
+      tag: 'Paymasters',
+      summary: 'List the paymasters (dApps) of the account',
+      auth: 'authToken',
+      missingCredentialMessage: AUTH_AND_API_KEY_REQUIRED,
+      data: z.array(PaymasterViewSchema),
+    }),
+    async (request, reply) => {
+      const { account } = authenticate(store, request, {
+        apiKey: false,
+        missingMessage: AUTH_AND_API_KEY_REQUIRED,
+      })
+      return sendOk(reply, 'Paymasters fetched', listDapps(store, account.id).map(toPaymasterView))
+    },
+  )
 
-  app.post('/api/v2/public/sdk/paymaster', async (request, reply) => {
-    const { account } = authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
-    const body = parseInput(CreatePaymasterBody, request.body)
-    if (!options.getSupportedChainIds().includes(body.chainId))
-      throw new InvalidInputError('Chain ID not supported')
-    const dapp = await createDapp(store, {
-      accountId: account.id,
-      name: body.name,
-      chainId: body.chainId,
-      type: body.type.toUpperCase(),
-      version: body.version,
-    })
-    if (options.provisionDapp) {
-      await options
-        .provisionDapp(dapp)
-        .catch((err) => options.log.warn({ err, dapp: dapp.id }, 'gas tank not created yet'))
-    }
-    return sendOk(reply, 'Paymaster created', { name: dapp.name, chainId: dapp.chainId, apiKey: dapp.apiKey })
-  })
+  app.post(
+    '/api/v2/public/sdk/paymaster',
+    withDoc({
+      tag: 'Paymasters',
+      summary: 'Create a paymaster (dApp); its apiKey is in the answer',
+      description: 'The dApp gets an on-chain gas tank on the verifying paymaster when a chain runs.',
+      auth: 'authToken',
+      missingCredentialMessage: AUTH_TOKEN_REQUIRED,
+      body: CreatePaymasterBody,
+      data: CreatedPaymasterSchema,
+      errors: {
+        400: 'Invalid input (`message` names the field), the name is taken ("paymaster_name_exists") or the chain is not served ("Chain ID not supported")',
+      },
+    }),
+    async (request, reply) => {
+      const { account } = authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
+      const body = parseInput(CreatePaymasterBody, request.body)
+      if (!options.getSupportedChainIds().includes(body.chainId))
+        throw new InvalidInputError('Chain ID not supported')
+      const dapp = await createDapp(store, {
+        accountId: account.id,
+        name: body.name,
+        chainId: body.chainId,
+        type: body.type.toUpperCase(),
+        version: body.version,
+      })
+      if (options.provisionDapp) {
+        await options
+          .provisionDapp(dapp)
+          .catch((err) => options.log.warn({ err, dapp: dapp.id }, 'gas tank not created yet'))
+      }
+      const created: z.output<typeof CreatedPaymasterSchema> = {
+        name: dapp.name,
+        chainId: dapp.chainId,
+        apiKey: dapp.apiKey,
+      }
+      return sendOk(reply, 'Paymaster created', created)
+    },
+  )
 }

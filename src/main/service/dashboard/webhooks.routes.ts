@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import type { Webhook } from '../store/schema'
+import { type Webhook, WebhookSchema } from '../store/schema'
 import {
   createWebhook,
   deleteWebhook,
@@ -32,6 +33,7 @@ const webhookId = z
   .string({ error: 'webhookId must be a string' })
   .trim()
   .min(1, { error: 'webhookId must not be empty' })
+  .meta({ description: 'From the answer of the creation' })
 
 const CreateBody = jsonObject({
   webhookUrl: z
@@ -40,18 +42,42 @@ const CreateBody = jsonObject({
     })
     .trim()
     .max(2048, { error: 'webhookUrl must be at most 2048 characters' })
-    .refine(isHttpUrl, { error: 'webhookUrl must be an http(s) URL' }),
+    .refine(isHttpUrl, { error: 'webhookUrl must be an http(s) URL' })
+    .meta({ description: 'Where the service calls the dApp to decide sponsorship' }),
   requestType: z
     .string({
       error: (iss) =>
         iss.input === undefined ? 'requestType is required' : 'requestType must be GET or POST',
     })
+    .meta({ description: 'GET or POST (in any letter case): the HTTP method of the call' })
     .transform((t) => t.toUpperCase())
     .pipe(z.enum(['GET', 'POST'], { error: 'requestType must be GET or POST' })),
 })
-const GetQuery = z.object({ webhookId: webhookId.optional() })
+const GetQuery = z.object({
+  webhookId: webhookId
+    .optional()
+    .meta({ description: 'The webhook to read; without it, every webhook of the dApp' }),
+})
 const UpdateBody = jsonObject({ webhookId, active: z.boolean({ error: 'active must be a boolean value' }) })
 const DeleteBody = jsonObject({ webhookId })
+
+/** A webhook as the dashboard API shows it (spec 2.8). */
+export const WebhookViewSchema = WebhookSchema.pick({
+  webhookId: true,
+  webhookUrl: true,
+  requestType: true,
+  active: true,
+}).extend({
+  active: WebhookSchema.shape.active.meta({ description: 'Only an active webhook is called' }),
+})
+export type WebhookView = z.output<typeof WebhookViewSchema>
+
+/** What the four routes share in the OpenAPI document. */
+const DOC = {
+  tag: 'Webhooks',
+  auth: 'authTokenAndApiKey',
+  missingCredentialMessage: AUTH_AND_API_KEY_REQUIRED,
+} as const satisfies Partial<RouteDoc>
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -62,7 +88,7 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-export function toWebhookView(webhook: Webhook) {
+export function toWebhookView(webhook: Webhook): WebhookView {
   return {
     webhookId: webhook.webhookId,
     webhookUrl: webhook.webhookUrl,
@@ -75,37 +101,82 @@ export function toWebhookView(webhook: Webhook) {
 export async function registerWebhookRoutes(app: FastifyInstance, options: { store: Store }): Promise<void> {
   const { store } = options
 
-  app.post(PATH, async (request, reply) => {
-    const { dapp } = authenticateDapp(store, request, createRule)
-    const body = parseInput(CreateBody, request.body)
-    const webhook = await createWebhook(store, {
-      dappId: dapp.id,
-      webhookUrl: body.webhookUrl,
-      requestType: body.requestType,
-    })
-    return sendOk(reply, 'Webhook created', toWebhookView(webhook))
-  })
+  app.post(
+    PATH,
+    withDoc({
+      ...DOC,
+      summary: "Register the dApp's webhook",
+      body: CreateBody,
+      data: WebhookViewSchema,
+      errors: { 404: 'Unknown apiKey ("Paymaster not found for this apiKey")' },
+    }),
+    async (request, reply) => {
+      const { dapp } = authenticateDapp(store, request, createRule)
+      const body = parseInput(CreateBody, request.body)
+      const webhook = await createWebhook(store, {
+        dappId: dapp.id,
+        webhookUrl: body.webhookUrl,
+        requestType: body.requestType,
+      })
+      return sendOk(reply, 'Webhook created', toWebhookView(webhook))
+    },
+  )
 
-  app.get(PATH, async (request, reply) => {
-    const { dapp } = authenticateDapp(store, request, getRule)
-    const query = parseInput(GetQuery, request.query)
-    const webhooks = query.webhookId
-      ? [getWebhook(store, dapp.id, query.webhookId)]
-      : listWebhooks(store, dapp.id)
-    return sendOk(reply, 'Webhook fetched', webhooks.map(toWebhookView))
-  })
+  app.get(
+    PATH,
+    withDoc({
+      ...DOC,
+      summary: 'Read a registered webhook (or every webhook of the dApp)',
+      missingCredentialMessage: AUTH_TOKEN_REQUIRED,
+      query: GetQuery,
+      data: z.array(WebhookViewSchema),
+      errors: { 404: `Unknown apiKey ("Paymaster not found for this apiKey") or webhookId ("${NOT_FOUND}")` },
+    }),
+    async (request, reply) => {
+      const { dapp } = authenticateDapp(store, request, getRule)
+      const query = parseInput(GetQuery, request.query)
+      const webhooks = query.webhookId
+        ? [getWebhook(store, dapp.id, query.webhookId)]
+        : listWebhooks(store, dapp.id)
+      return sendOk(reply, 'Webhook fetched', webhooks.map(toWebhookView))
+    },
+  )
 
-  app.patch(PATH, async (request, reply) => {
-    const { dapp } = authenticateDapp(store, request, changeRule)
-    const body = parseInput(UpdateBody, request.body)
-    await setWebhookActive(store, { dappId: dapp.id, webhookId: body.webhookId, active: body.active })
-    return sendOk(reply, 'Webhook updated')
-  })
+  app.patch(
+    PATH,
+    withDoc({
+      ...DOC,
+      summary: 'Turn the webhook on or off (`active`)',
+      body: UpdateBody,
+      errors: {
+        400: 'Invalid input ("active must be a boolean value")',
+        404: `Unknown apiKey or webhookId ("${NOT_FOUND}")`,
+      },
+    }),
+    async (request, reply) => {
+      const { dapp } = authenticateDapp(store, request, changeRule)
+      const body = parseInput(UpdateBody, request.body)
+      await setWebhookActive(store, { dappId: dapp.id, webhookId: body.webhookId, active: body.active })
+      return sendOk(reply, 'Webhook updated')
+    },
+  )
 
-  app.delete(PATH, async (request, reply) => {
-    const { dapp } = authenticateDapp(store, request, changeRule)
-    const body = parseInput(DeleteBody, request.body)
-    await deleteWebhook(store, { dappId: dapp.id, webhookId: body.webhookId })
-    return sendOk(reply, 'Webhook deleted')
-  })
+  app.delete(
+    PATH,
+    withDoc({
+      ...DOC,
+      summary: 'Delete the webhook',
+      body: DeleteBody,
+      errors: {
+        400: 'Invalid input ("webhookId must be a string")',
+        404: `Unknown apiKey or webhookId ("${NOT_FOUND}")`,
+      },
+    }),
+    async (request, reply) => {
+      const { dapp } = authenticateDapp(store, request, changeRule)
+      const body = parseInput(DeleteBody, request.body)
+      await deleteWebhook(store, { dappId: dapp.id, webhookId: body.webhookId })
+      return sendOk(reply, 'Webhook deleted')
+    },
+  )
 }

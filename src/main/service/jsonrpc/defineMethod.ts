@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import { z } from 'zod'
 import type { Logger } from '../log'
 import type { Account, Dapp } from '../store/schema'
 
@@ -21,16 +21,36 @@ export type RpcContext = {
 
 export type RpcMethod<TParams extends z.ZodType = z.ZodType> = {
   name: string
+  /** One line for the OpenRPC document (docs/buildOpenRpcDocument.ts). */
+  summary?: string
   /** An admin method (debug_bundler_*): only a privileged caller (RpcContext.privileged) may call it. */
   admin?: true
-  /** Positional params as a zod tuple; a failure becomes -32602 naming the field. */
+  /**
+   * Positional params as a zod tuple; a failure becomes -32602 naming the field. A tuple element's `title` meta
+   * names the param in the OpenRPC document.
+   */
   params: TParams
+  /** The result's schema, for the OpenRPC document only (the handler's answer is not checked against it). */
+  result?: z.ZodType
   handler: (params: z.output<TParams>, ctx: RpcContext) => Promise<unknown> | unknown
 }
 
 /** Declares one wire method; the params type flows from the schema into the handler. */
 export function defineMethod<TParams extends z.ZodType>(method: RpcMethod<TParams>): RpcMethod<TParams> {
   return method
+}
+
+/** The schema each param that `parsedLater` marks is documented with (docs/buildOpenRpcDocument.ts). */
+export const laterParsedParams = z.registry<{ schema: unknown }>()
+
+/**
+ * `param` as it is (the tuple lets it through; the handler parses it later, by EntryPoint version or by shape),
+ * documented in the OpenRPC document as `schema`, the schema the handler parses it with.
+ */
+export function parsedLater<T extends z.ZodType>(param: T, schema: z.ZodType): T {
+  const documented = param.clone() as T
+  laterParsedParams.add(documented, { schema })
+  return documented
 }
 
 export type RpcMethodRegistry = ReadonlyMap<string, RpcMethod>

@@ -6,11 +6,16 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify'
+import { z } from 'zod'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
 import type { Chain } from '../chain'
 import { registerPaymasterRoutes } from '../dashboard/paymasters.routes'
 import { registerSmartContractRoutes } from '../dashboard/smartContracts.routes'
 import { registerWebhookRoutes } from '../dashboard/webhooks.routes'
+import { collectRoutes } from '../docs/collectRoutes'
+import { createApiDocuments } from '../docs/createApiDocuments'
+import { registerDocsRoutes } from '../docs/docs.routes'
+import { withDoc } from '../docs/routeDoc'
 import type { RpcMethodRegistry } from '../jsonrpc/defineMethod'
 import type { Store } from '../store/openStore'
 import type { Dapp } from '../store/schema'
@@ -101,6 +106,8 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
       return server
     },
   })
+  // Before any route: the OpenAPI document is built from the routes as registered (docs/).
+  const routes = collectRoutes(app)
   app.addHook('preClose', (done) => {
     closing = true
     done()
@@ -156,7 +163,26 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
       getServiceInfo: params.getServiceInfo,
     }),
   )
-  app.get('/health', async () => ({ status: 'ok' }))
+  await app.register(async (docs) =>
+    registerDocsRoutes(docs, {
+      getDocuments: createApiDocuments({
+        routes,
+        bundlerMethods: params.bundlerMethods,
+        paymasterMethods: params.paymasterMethods,
+        getVersion: () => params.getServiceInfo().version,
+      }),
+    }),
+  )
+  app.get(
+    '/health',
+    withDoc({
+      tag: 'Service',
+      summary: 'Whether the service answers',
+      auth: 'none',
+      response: { description: 'It does', schema: z.object({ status: z.literal('ok') }) },
+    }),
+    async () => ({ status: 'ok' }),
+  )
   return app
 }
 

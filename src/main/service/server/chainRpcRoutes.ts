@@ -4,6 +4,12 @@ import type { Chain } from '../chain'
 import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
 import { NodeRpcError } from '../chain/node/nodeRpcError'
 import { classifyError } from '../classifyError'
+import {
+  JsonRpcErrorResponseSchema,
+  JsonRpcRequestSchema,
+  JsonRpcResponseSchema,
+} from '../docs/jsonRpcSchemas'
+import { withDoc } from '../docs/routeDoc'
 import { ChainUnavailableError } from '../errors'
 import { RpcCode } from '../jsonrpc/codes'
 import { describeNodeCallProblem, findNodeCallProblem } from '../schemas/nodeCallSchema'
@@ -70,7 +76,26 @@ export async function registerChainRpcRoutes(
       .send(),
   )
 
-  app.post(CHAIN_RPC_ROUTE, async (request: FastifyRequest, reply: FastifyReply) => {
+  const doc = withDoc({
+    tag: 'JSON-RPC',
+    summary:
+      "The chain's JSON-RPC (`rpcUrl` of the embedded chain): the node's methods, behind the service's guards",
+    description:
+      'Every method of the node for tools without an `Origin` (cast, viem, forge scripts); a web page of another ' +
+      'origin may only read the chain and send transactions it signed (`eth_sendRawTransaction`), never `anvil_*`, ' +
+      '`evm_*`, `debug_*`, `eth_sendTransaction`, `eth_sign*` or `eth_accounts`.',
+    auth: 'none',
+    body: JsonRpcRequestSchema,
+    response: { description: "The node's JSON-RPC answer", schema: JsonRpcResponseSchema },
+    errorSchema: JsonRpcErrorResponseSchema,
+    errors: {
+      400: 'Parse error (-32700) or empty batch (-32600)',
+      403: 'A method a web page of another origin may not call (-32001)',
+      415: 'A web page sent another Content-Type than application/json (-32600)',
+      503: 'No chain is running, or its node is away',
+    },
+  })
+  app.post(CHAIN_RPC_ROUTE, doc, async (request: FastifyRequest, reply: FastifyReply) => {
     reply.headers(RPC_CORS_HEADERS)
     const fail = (status: number, code: number, message: string, id: unknown = null) =>
       reply.code(status).send({ jsonrpc: '2.0', id: toId(id), error: { code, message } })

@@ -4,8 +4,9 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
+import { type Covers, type RouteDoc, withDoc } from '../docs/routeDoc'
 import { UnauthorizedError } from '../errors'
-import type { ConsoleSession } from './consoleSession'
+import { type ConsoleSession, SIGN_IN_REQUIRED } from './consoleSession'
 
 export type ConsoleRoutesOptions = {
   /** Folder with the built console (index.html + assets); may not exist in a dev checkout. */
@@ -13,6 +14,9 @@ export type ConsoleRoutesOptions = {
   getServiceInfo: () => ServiceInfo
   session: ConsoleSession
 }
+
+const INVALID_LOGIN =
+  'Invalid login token: use the token of the login URL Opstation printed at start, or the auth token'
 
 /** What the console's build holds besides its client-side routes. */
 const STATIC_EXTENSIONS = new Set([
@@ -28,7 +32,71 @@ const STATIC_EXTENSIONS = new Set([
   '.woff2',
 ])
 
-const LoginBody = z.object({ token: z.string().min(1).max(512) })
+const LoginBody = z.object({
+  token: z
+    .string()
+    .min(1)
+    .max(512)
+    .meta({ description: 'The token of the login URL printed at start, or the auth token' }),
+})
+
+const SessionSchema = z.object({
+  authToken: z.string().meta({ description: 'The auth token, for the authToken header of the other routes' }),
+  accountId: z.string(),
+})
+type Session = z.output<typeof SessionSchema>
+
+const ChainStatusSchema = z.object({
+  kind: z.enum(['embedded', 'external', 'none']),
+  fork: z
+    .object({ url: z.string(), block: z.number().int() })
+    .nullable()
+    .optional()
+    .meta({ description: 'The chain the embedded anvil forks (--fork-url), at this block' }),
+  state: z.enum([
+    'starting',
+    'ready',
+    'restarting',
+    'unreachable',
+    'recovering',
+    'wrong-chain',
+    'stalled',
+    'none',
+  ]),
+  addresses: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .meta({ description: 'The contracts the chain holds (EntryPoints, factories, paymasters, tokens)' }),
+  missing: z.array(z.string()).meta({ description: 'Contracts the chain lacks' }),
+  message: z.string().optional().meta({ description: 'What happened last' }),
+  since: z.string().optional().meta({ description: 'When the state began (ISO 8601)' }),
+})
+
+/** What the service says about itself (shared/serviceInfo.ts): the ready line and `/console/api/status`. */
+const ServiceInfoSchema = z.object({
+  version: z.string(),
+  dashboardUrl: z.string(),
+  bundlerUrl: z.string(),
+  paymasterUrlTemplate: z
+    .string()
+    .meta({ description: "The paymaster URL with `{apiKey}` for the dApp's apiKey" }),
+  consoleUrl: z.string(),
+  consoleLoginUrl: z.string().meta({ description: "The console URL with this start's login token" }),
+  chainId: z.number().int(),
+  rpcUrl: z.string().nullable().meta({ description: "The chain's JSON-RPC URL, when a chain runs" }),
+  dataDir: z.string(),
+  chain: ChainStatusSchema,
+  storeSetAside: z
+    .object({ corruptCopy: z.string(), reason: z.string(), at: z.string() })
+    .nullable()
+    .meta({ description: 'The unreadable store file this start set aside (--reset-store)' }),
+})
+type _CheckedServiceInfo = Covers<typeof ServiceInfoSchema, ServiceInfo>
+
+const DOC = {
+  tag: 'Console: sign-in',
+  missingCredentialMessage: SIGN_IN_REQUIRED,
+} as const satisfies Partial<RouteDoc>
 
 const CSP = [
   "default-src 'self'",
@@ -64,24 +132,50 @@ export async function registerConsoleRoutes(
     reply.redirect(`${url.pathname}${url.search}`, 303)
   })
 
-  app.post('/console/api/login', async (request, reply) => {
-    const body = LoginBody.safeParse(request.body)
-    const account = body.success ? session.signIn(body.data.token.trim()) : undefined
-    if (!account)
-      throw new UnauthorizedError(
-        'Invalid login token: use the token of the login URL Opstation printed at start, or the auth token',
-      )
-    session.startSession(reply)
-    return { authToken: account.authToken, accountId: account.id }
-  })
-  app.get('/console/api/session', async (request) => {
-    const account = session.requireSignedInAccount(request)
-    return { authToken: account.authToken, accountId: account.id }
-  })
-  app.get('/console/api/status', async (request) => {
-    session.requireSignedInAccount(request)
-    return options.getServiceInfo()
-  })
+  app.post(
+    '/console/api/login',
+    withDoc({
+      ...DOC,
+      summary: 'Sign the console in: sets the session cookie and answers the auth token',
+      auth: 'none',
+      body: LoginBody,
+      response: { description: 'Signed in (the answer sets the session cookie)', schema: SessionSchema },
+      errors: { 401: `A wrong token ("${INVALID_LOGIN}")` },
+    }),
+    async (request, reply): Promise<Session> => {
+      const body = LoginBody.safeParse(request.body)
+      const account = body.success ? session.signIn(body.data.token.trim()) : undefined
+      if (!account) throw new UnauthorizedError(INVALID_LOGIN)
+      session.startSession(reply)
+      return { authToken: account.authToken, accountId: account.id }
+    },
+  )
+  app.get(
+    '/console/api/session',
+    withDoc({
+      ...DOC,
+      summary: 'The auth token of a signed-in console',
+      auth: 'session',
+      response: { description: 'The session', schema: SessionSchema },
+    }),
+    async (request): Promise<Session> => {
+      const account = session.requireSignedInAccount(request)
+      return { authToken: account.authToken, accountId: account.id }
+    },
+  )
+  app.get(
+    '/console/api/status',
+    withDoc({
+      ...DOC,
+      summary: "The service's URLs, chain status and data folder (what the ready line prints)",
+      auth: 'session',
+      response: { description: 'The service', schema: ServiceInfoSchema },
+    }),
+    async (request) => {
+      session.requireSignedInAccount(request)
+      return options.getServiceInfo()
+    },
+  )
 
   // Files are looked up per request, never listed at start: a console built (or rebuilt, with new asset names)
   // while the service runs is served at once. scripts/publishConsole.mjs replaces a build so that index.html and

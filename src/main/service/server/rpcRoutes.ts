@@ -1,5 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import {
+  JsonRpcErrorResponseSchema,
+  JsonRpcRequestSchema,
+  JsonRpcResponseSchema,
+} from '../docs/jsonRpcSchemas'
+import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { RpcError, UnauthorizedError } from '../errors'
 import { chooseHttpStatus } from '../jsonrpc/chooseHttpStatus'
 import { RpcCode } from '../jsonrpc/codes'
@@ -159,8 +166,55 @@ export async function registerRpcRoutes(app: FastifyInstance, options: { answer:
       return reply.code(result.httpStatus).type('application/json').send(result.body)
     }
 
-  app.post(BUNDLER_ROUTE, handle('bundler'))
-  app.post(PAYMASTER_ROUTE, handle('paymaster'))
+  app.post(
+    BUNDLER_ROUTE,
+    withDoc({
+      ...RPC_DOC,
+      summary: 'The bundler JSON-RPC endpoint (methods: /docs/openrpc.json, server "bundler")',
+      params: z.object({
+        chainId: z.string().meta({ description: 'The chain the service runs (31337 by default)' }),
+        bundlerKey: z.string().meta({
+          description: "The account's bundler key (`bundlerUrl` of the ready line), or a dApp's apiKey",
+        }),
+      }),
+    }),
+    handle('bundler'),
+  )
+  app.post(
+    PAYMASTER_ROUTE,
+    withDoc({
+      ...RPC_DOC,
+      summary: 'The paymaster JSON-RPC endpoint of a dApp (methods: /docs/openrpc.json, server "paymaster")',
+      params: z.object({
+        chainId: z.string().meta({ description: 'The chain the service runs (31337 by default)' }),
+        paymasterApiKey: z.string().meta({ description: "The dApp's apiKey" }),
+      }),
+    }),
+    handle('paymaster'),
+  )
+}
+
+/** What the two JSON-RPC endpoints share in the OpenAPI document. */
+const RPC_DOC: Omit<RouteDoc, 'summary'> = {
+  tag: 'JSON-RPC',
+  description:
+    'One JSON-RPC 2.0 call or a batch. The key in the URL is the credential; admin methods (debug_bundler_*) ' +
+    "also take the account's `authToken` header. Open to other origins (browser dApps call it): a request from a " +
+    'web page must be `application/json`. A failed call answers HTTP 200 with its error object, unless the ' +
+    'request sends `Accept: application/json` (without `*/*`): then with the status below.',
+  auth: 'none',
+  body: JsonRpcRequestSchema,
+  response: {
+    description: 'The JSON-RPC answer (204 with no body when every call was a notification)',
+    schema: JsonRpcResponseSchema,
+  },
+  errorSchema: JsonRpcErrorResponseSchema,
+  errors: {
+    400: 'Parse error (-32700) or invalid request (-32600)',
+    401: 'Unknown bundler key or paymaster apiKey (-32001)',
+    413: 'Request body is too large (-32600)',
+    415: 'A web page sent another Content-Type than application/json (-32600)',
+  },
 }
 
 function resolveContext(

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import type { GetBundler } from './bundlerAccess'
-import { formatFeeTiers } from './getUserOperationGasPrice'
+import { FeeTiersSchema, formatFeeTiers } from './getUserOperationGasPrice'
 
 /**
  * `biconomy_getGasFeeValues`: `{maxPriorityFeePerGas, maxFeePerGas}` as integer decimal strings (what the Biconomy
@@ -11,7 +11,13 @@ import { formatFeeTiers } from './getUserOperationGasPrice'
 export const biconomyGetGasFeeValues = (getBundler: GetBundler) =>
   defineMethod({
     name: 'biconomy_getGasFeeValues',
+    summary:
+      'The gas fees the bundler suggests, as the Biconomy SDK v4 (decimal) and abstractjs (tiers) read them',
     params: z.array(z.unknown()),
+    result: FeeTiersSchema.extend({
+      maxPriorityFeePerGas: z.string().meta({ description: 'Decimal' }),
+      maxFeePerGas: z.string().meta({ description: 'Decimal' }),
+    }),
     handler: async () => {
       const fees = await getBundler().gasFeeValues()
       return {

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { HashSchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
+import { BiconomyReceiptSchema, StandardReceiptSchema } from './eth_getUserOperationReceipt'
 
 /**
  * `biconomy_getUserOperationStatus(userOpHash)`: BUNDLER_MEMPOOL → SUBMITTED → CONFIRMED | FAILED, or
@@ -10,6 +11,19 @@ import type { GetBundler } from './bundlerAccess'
 export const biconomyGetUserOperationStatus = (getBundler: GetBundler) =>
   defineMethod({
     name: 'biconomy_getUserOperationStatus',
-    params: z.tuple([HashSchema]),
+    summary:
+      "Where a UserOperation is: in the mempool, submitted, confirmed, failed or dropped (Biconomy's method)",
+    params: z.tuple([HashSchema.meta({ title: 'userOpHash' })]),
+    result: z.discriminatedUnion('state', [
+      z.object({ state: z.literal('BUNDLER_MEMPOOL') }),
+      z.object({ state: z.literal('SUBMITTED'), transactionHash: z.string() }),
+      z.object({
+        state: z.enum(['CONFIRMED', 'FAILED']),
+        message: z.string(),
+        transactionHash: z.string(),
+        userOperationReceipt: z.union([BiconomyReceiptSchema, StandardReceiptSchema]),
+      }),
+      z.object({ state: z.literal('DROPPED_FROM_BUNDLER_MEMPOOL'), message: z.string() }),
+    ]),
     handler: ([userOpHash]) => getBundler().getUserOperationStatus(userOpHash),
   })

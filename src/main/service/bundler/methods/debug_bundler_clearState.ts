@@ -6,8 +6,10 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerClearState = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_clearState',
+    summary: 'Drop every pending operation and the reputation table',
     admin: true,
     params: z.array(z.unknown()),
+    result: z.literal('ok'),
     handler: () => {
       getBundler().clearState()
       return 'ok'

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { WireUserOperationSchema, WireUserOperationV07Schema } from '../../store/userOperationRecord'
 import { AddressSchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
 
@@ -7,7 +8,9 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerDumpMempool = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_dumpMempool',
+    summary: 'The pending operations of an EntryPoint (of every one without it), oldest first',
     admin: true,
-    params: z.tuple([AddressSchema.optional()], z.unknown()),
+    params: z.tuple([AddressSchema.optional().meta({ title: 'entryPoint' })], z.unknown()),
+    result: z.array(z.union([WireUserOperationSchema, WireUserOperationV07Schema])),
     handler: ([entryPoint]) => getBundler().dumpMempool(entryPoint),
   })

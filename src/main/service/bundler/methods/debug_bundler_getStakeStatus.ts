@@ -10,8 +10,19 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerGetStakeStatus = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_getStakeStatus',
+    summary: "An entity's stake on an EntryPoint and whether ERC-7562 counts it as staked",
     admin: true,
-    params: z.tuple([AddressSchema, AddressSchema]).rest(z.unknown()),
+    params: z
+      .tuple([AddressSchema.meta({ title: 'address' }), AddressSchema.meta({ title: 'entryPoint' })])
+      .rest(z.unknown()),
+    result: z.object({
+      stakeInfo: z.object({
+        addr: z.string(),
+        stake: z.string().meta({ description: '0x-hex wei' }),
+        unstakeDelaySec: z.string().meta({ description: '0x-hex seconds' }),
+      }),
+      isStaked: z.boolean(),
+    }),
     handler: async ([address, entryPoint]) => {
       const { stakeInfo, isStaked } = await getBundler().getStakeStatus(address, entryPoint)
       return {

@@ -6,7 +6,9 @@ import type { GetBundler } from './bundlerAccess'
 export const debugBundlerSendBundleNow = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_sendBundleNow',
+    summary: 'Bundle what is pending now; null if nothing was',
     admin: true,
     params: z.array(z.unknown()),
+    result: z.object({ transactionHash: z.string(), userOpHashes: z.array(z.string()) }).nullable(),
     handler: () => getBundler().sendBundleNow(),
   })

@@ -27,7 +27,11 @@ const ConfigurationPatch = z
 export const debugBundlerSetConfiguration = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_setConfiguration',
+    summary: 'Change bundler settings for the rest of a test run; answers every setting',
     admin: true,
-    params: z.tuple([ConfigurationPatch]),
+    params: z.tuple([
+      ConfigurationPatch.meta({ title: 'configuration', description: 'The settings to change' }),
+    ]),
+    result: ConfigurationPatch.required(),
     handler: ([patch]) => getBundler().configure(patch),
   })

@@ -13,8 +13,16 @@ const ReputationEntrySchema = z.object({
 export const debugBundlerSetReputation = (getBundler: GetBundler) =>
   defineMethod({
     name: 'debug_bundler_setReputation',
+    summary: 'Set the reputation of entities on an EntryPoint (v0.6 without it)',
     admin: true,
-    params: z.tuple([z.array(ReputationEntrySchema), AddressSchema.optional()], z.unknown()),
+    params: z.tuple(
+      [
+        z.array(ReputationEntrySchema).meta({ title: 'entries' }),
+        AddressSchema.optional().meta({ title: 'entryPoint' }),
+      ],
+      z.unknown(),
+    ),
+    result: z.literal('ok'),
     handler: ([entries, entryPoint]) => {
       getBundler().setReputation(entries, entryPoint)
       return 'ok'

@@ -1,7 +1,39 @@
 import { z } from 'zod'
-import { defineMethod } from '../../jsonrpc/defineMethod'
+import { PartialUserOperationV07Schema } from '../../entryPoint/v07/userOperation'
+import { defineMethod, parsedLater } from '../../jsonrpc/defineMethod'
 import { StateOverrideSchema } from '../stateOverrideSchema'
-import { AddressSchema } from '../userOperationSchema'
+import { AddressSchema, PartialUserOperationSchema } from '../userOperationSchema'
+
+const hex = z.string().meta({ description: '0x-hex' })
+
+/** v0.6: spec section 2.3 as the Biconomy SDK v4 reads it. */
+const EstimateV06Schema = z
+  .object({
+    callGasLimit: z.number().int(),
+    verificationGasLimit: z.number().int(),
+    preVerificationGas: z.number().int(),
+    validUntil: hex,
+    validAfter: hex,
+    maxPriorityFeePerGas: z.string().meta({ description: 'Decimal' }),
+    maxFeePerGas: z.string().meta({ description: 'Decimal' }),
+  })
+  .meta({ description: 'EntryPoint v0.6' })
+
+/** v0.7/v0.8: ERC-7769, the paymaster's two limits only with a paymaster. */
+const EstimateV07Schema = z
+  .object({
+    preVerificationGas: hex,
+    verificationGasLimit: hex,
+    callGasLimit: hex,
+    paymasterVerificationGasLimit: hex.optional(),
+    paymasterPostOpGasLimit: hex.optional(),
+    maxFeePerGas: hex,
+    maxPriorityFeePerGas: hex,
+    validAfter: hex,
+    validUntil: hex,
+  })
+  .meta({ description: 'EntryPoint v0.7 and v0.8' })
+
 import type { GetBundler } from './bundlerAccess'
 
 /**
@@ -12,7 +44,22 @@ import type { GetBundler } from './bundlerAccess'
 export const ethEstimateUserOperationGas = (getBundler: GetBundler) =>
   defineMethod({
     name: 'eth_estimateUserOperationGas',
-    params: z.tuple([z.record(z.string(), z.unknown()), AddressSchema, StateOverrideSchema.nullish()]),
+    summary: 'Estimate the gas limits of a UserOperation (its limits and fees may be left out)',
+    params: z.tuple([
+      parsedLater(
+        z.record(z.string(), z.unknown()),
+        z.union([
+          PartialUserOperationSchema.meta({ description: 'EntryPoint v0.6' }),
+          PartialUserOperationV07Schema.meta({ description: 'EntryPoint v0.7 and v0.8 (ERC-7769)' }),
+        ]),
+      ).meta({
+        title: 'userOperation',
+        description: "In its EntryPoint version's form; the signature need only have the right length",
+      }),
+      AddressSchema.meta({ title: 'entryPoint' }),
+      StateOverrideSchema.nullish().meta({ title: 'stateOverride' }),
+    ]),
+    result: z.union([EstimateV06Schema, EstimateV07Schema]),
     handler: ([userOperation, entryPoint, stateOverride]) =>
       getBundler().estimateUserOperationGas({
         userOperation,

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { WireUserOperationSchema, WireUserOperationV07Schema } from '../../store/userOperationRecord'
 import { HashSchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
 
@@ -11,6 +12,20 @@ import type { GetBundler } from './bundlerAccess'
 export const ethGetUserOperationByHash = (getBundler: GetBundler) =>
   defineMethod({
     name: 'eth_getUserOperationByHash',
-    params: z.tuple([HashSchema]),
+    summary:
+      'A UserOperation with its transaction and block (null while pending); null when unknown or dropped',
+    params: z.tuple([HashSchema.meta({ title: 'userOpHash' })]),
+    result: z
+      .looseObject({
+        userOperation: z.union([WireUserOperationSchema, WireUserOperationV07Schema]).meta({
+          description:
+            "The operation in its version's wire form (also flattened into this object, for Biconomy)",
+        }),
+        entryPoint: z.string(),
+        transactionHash: z.string().nullable(),
+        blockHash: z.string().nullable(),
+        blockNumber: z.string().nullable().meta({ description: '0x-hex' }),
+      })
+      .nullable(),
     handler: ([userOpHash]) => getBundler().getUserOperationByHash(userOpHash),
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { defineMethod } from '../../jsonrpc/defineMethod'
-import { AddressSchema } from '../userOperationSchema'
+import { UserOperationV07Schema } from '../../entryPoint/v07/userOperation'
+import { defineMethod, parsedLater } from '../../jsonrpc/defineMethod'
+import { AddressSchema, UserOperationSchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
 
 /** Biconomy SDK v4 always sends `{simulation_type: 'validation'}` as a third parameter. */
@@ -13,7 +14,26 @@ export const ethSendUserOperation = (getBundler: GetBundler) =>
   defineMethod({
     name: 'eth_sendUserOperation',
     // The operation is parsed by its EntryPoint's version (the bundler's lane for `entryPoint`).
-    params: z.tuple([z.record(z.string(), z.unknown()), AddressSchema, SimulationTypeSchema.optional()]),
+    summary: 'Validate a signed UserOperation and add it to the mempool; answers its userOpHash',
+    params: z.tuple([
+      parsedLater(
+        z.record(z.string(), z.unknown()),
+        z.union([
+          UserOperationSchema.meta({ description: 'EntryPoint v0.6' }),
+          UserOperationV07Schema.meta({ description: 'EntryPoint v0.7 and v0.8 (ERC-7769)' }),
+        ]),
+      ).meta({
+        title: 'userOperation',
+        description: "In its EntryPoint version's form: v0.6, or ERC-7769's v0.7/v0.8 form",
+      }),
+      AddressSchema.meta({ title: 'entryPoint' }),
+      SimulationTypeSchema.optional().meta({
+        title: 'simulation',
+        description:
+          'The Biconomy SDK v4 sends it (the receipt is then in its shape); validation_and_execution also rejects a call phase that reverts',
+      }),
+    ]),
+    result: z.string().meta({ description: 'The userOpHash' }),
     handler: ([userOperation, entryPoint, simulation], ctx) =>
       getBundler().sendUserOperation({
         userOperation,

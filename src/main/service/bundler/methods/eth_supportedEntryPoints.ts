@@ -6,6 +6,8 @@ import type { GetBundler } from './bundlerAccess'
 export const ethSupportedEntryPoints = (getBundler: GetBundler) =>
   defineMethod({
     name: 'eth_supportedEntryPoints',
+    summary: 'The EntryPoints served (v0.6, v0.7, v0.8 where the chain has them), oldest first',
     params: z.tuple([]),
+    result: z.array(z.string()),
     handler: () => getBundler().entryPoints.list.map((entryPoint) => entryPoint.address),
   })

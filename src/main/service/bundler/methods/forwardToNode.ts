@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { NodeRpcError } from '../../chain/node/nodeRpcError'
 import { RpcError } from '../../errors'
 import { defineMethod, type RpcMethod } from '../../jsonrpc/defineMethod'
@@ -42,7 +43,9 @@ export function createNodeMethods(getBundler: GetBundler): RpcMethod[] {
   return NODE_METHODS.map((name) =>
     defineMethod({
       name,
+      summary: `The chain's \`${name}\`, passed to the node as it is`,
       params: nodeParamsSchema(name).optional().default([]),
+      result: z.unknown().meta({ description: `The node's answer to ${name}` }),
       handler: async (params) => {
         try {
           return await getBundler().forwardToNode(name, params)

@@ -4,6 +4,14 @@ import { defineMethod } from '../../jsonrpc/defineMethod'
 import type { GasFees } from '../estimation/estimateUserOperationGas'
 import type { GetBundler } from './bundlerAccess'
 
+const FeeTierSchema = z.object({
+  maxFeePerGas: z.string().meta({ description: '0x-hex' }),
+  maxPriorityFeePerGas: z.string().meta({ description: '0x-hex' }),
+})
+
+/** `{slow, standard, fast}`: the fees the bundler suggests, and 10 % and 25 % more. */
+export const FeeTiersSchema = z.object({ slow: FeeTierSchema, standard: FeeTierSchema, fast: FeeTierSchema })
+
 /** The three tiers' multipliers over the fees the bundler suggests (percent): every tier is accepted. */
 const TIERS = { slow: 100n, standard: 110n, fast: 125n } as const
 
@@ -28,7 +36,9 @@ export const getUserOperationGasPrice =
   (name: 'pimlico_getUserOperationGasPrice' | 'zd_getUserOperationGasPrice') => (getBundler: GetBundler) =>
     defineMethod({
       name,
+      summary: 'Gas fees in three tiers, slow, standard and fast (0x-hex)',
       params: z.array(z.unknown()),
+      result: FeeTiersSchema,
       handler: async () => {
         return formatFeeTiers(await getBundler().gasFeeValues())
       },
@@ -45,6 +55,8 @@ export const zdGetUserOperationGasPrice = getUserOperationGasPrice('zd_getUserOp
 export const thirdwebGetUserOperationGasPrice = (getBundler: GetBundler) =>
   defineMethod({
     name: 'thirdweb_getUserOperationGasPrice',
+    summary: 'The gas fees the bundler suggests (0x-hex), as thirdweb asks',
     params: z.array(z.unknown()),
+    result: FeeTierSchema,
     handler: async () => tier(await getBundler().gasFeeValues(), TIERS.slow),
   })

@@ -4,11 +4,28 @@ import { InvalidInputError } from '../../errors'
 import { parseSponsorableOperation, selectEntryPoint } from '../parseSponsorableOperation'
 import { addressSchema, chainIdSchema, Erc7677ContextSchema } from '../schemas'
 import type { SponsorableOperation } from '../sponsorableOperation'
+import { PaymasterFieldsShape, PaymasterUserOperationParam } from './pm_sponsorUserOperation'
 
 /** ERC-7677 params: [userOp, entryPoint, chainId (hex), context]; the op is parsed by its EntryPoint's version. */
 export const Erc7677ParamsSchema = z
-  .tuple([z.unknown(), addressSchema, chainIdSchema, Erc7677ContextSchema.optional()])
+  .tuple([
+    PaymasterUserOperationParam,
+    addressSchema.meta({ title: 'entryPoint' }),
+    chainIdSchema.meta({ title: 'chainId', description: '0x-hex' }),
+    Erc7677ContextSchema.optional().meta({
+      title: 'context',
+      description:
+        'The paymaster context of pm_sponsorUserOperation; without it, SPONSORED with the defaults',
+    }),
+  ])
   .rest(z.unknown())
+
+/** What ERC-7677 answers carry: v0.6 `paymasterAndData`, or v0.7/v0.8's paymaster fields. */
+export const Erc7677PaymasterShape = {
+  paymasterAndData: z.string().optional().meta({ description: 'v0.6' }),
+  ...z.object(PaymasterFieldsShape).partial().shape,
+  sponsor: z.object({ name: z.string() }).meta({ description: 'Shown by wallets' }),
+}
 
 /** The context when the client sends none: SPONSORED with the defaults. */
 export const DEFAULT_ERC7677_CONTEXT = Erc7677ContextSchema.parse(undefined)

@@ -1,4 +1,6 @@
 import { numberToHex } from 'viem'
+import { z } from 'zod'
+import type { Covers } from '../../docs/routeDoc'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { formatPaymasterFields } from '../formatUserOperation'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
@@ -8,8 +10,24 @@ import type { SponsorableOperation } from '../sponsorableOperation'
 import { sponsorUserOperation } from '../sponsorUserOperation'
 import { sponsorUserOperationWithToken } from '../sponsorUserOperationWithToken'
 import type { SponsorResult } from '../types'
-import { DEFAULT_ERC7677_CONTEXT, Erc7677ParamsSchema, readErc7677Operation } from './erc7677Params'
+import {
+  DEFAULT_ERC7677_CONTEXT,
+  Erc7677ParamsSchema,
+  Erc7677PaymasterShape,
+  readErc7677Operation,
+} from './erc7677Params'
 import { SPONSOR_INFO } from './pm_getPaymasterStubData'
+
+const hex = z.string().meta({ description: '0x-hex' })
+
+/** The signed paymaster part, and the gas limits it signed when the paymaster calculated them. */
+const PaymasterDataSchema = z.object({
+  ...Erc7677PaymasterShape,
+  callGasLimit: hex.optional(),
+  verificationGasLimit: hex.optional(),
+  preVerificationGas: hex.optional(),
+})
+type _CheckedPaymasterData = Covers<typeof PaymasterDataSchema, ReturnType<typeof toPaymasterData>>
 
 /**
  * ERC-7677 `pm_getPaymasterData([op, entryPoint, chainId, context])`: the final paymaster data. The context is the
@@ -23,7 +41,10 @@ import { SPONSOR_INFO } from './pm_getPaymasterStubData'
 export function pmGetPaymasterData(deps: PaymasterDeps) {
   return defineMethod({
     name: 'pm_getPaymasterData',
+    summary:
+      'ERC-7677: the final, signed paymaster data (and the gas limits it signed, when it calculated them)',
     params: Erc7677ParamsSchema,
+    result: PaymasterDataSchema,
     handler: async ([raw, entryPoint, chainId, given], ctx) => {
       const dapp = requireDapp(ctx)
       const op = readErc7677Operation(requireChain(deps), raw, entryPoint, chainId)

@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { createStepLog } from '../../policy/createStepLog'
 import { evaluatePolicies } from '../../policy/evaluatePolicies'
@@ -10,7 +11,12 @@ import { requireDapp } from '../requireDapp'
 import { resolveFeeToken } from '../resolveFeeToken'
 import type { PaymasterChoice } from '../sponsorableOperation'
 import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from '../tokenPrices'
-import { DEFAULT_ERC7677_CONTEXT, Erc7677ParamsSchema, readErc7677Operation } from './erc7677Params'
+import {
+  DEFAULT_ERC7677_CONTEXT,
+  Erc7677ParamsSchema,
+  Erc7677PaymasterShape,
+  readErc7677Operation,
+} from './erc7677Params'
 
 /** Shown by wallets that display ERC-7677 sponsor info. */
 export const SPONSOR_INFO = { name: 'Opstation' } as const
@@ -25,7 +31,10 @@ export const SPONSOR_INFO = { name: 'Opstation' } as const
 export function pmGetPaymasterStubData(deps: PaymasterDeps) {
   return defineMethod({
     name: 'pm_getPaymasterStubData',
+    summary:
+      'ERC-7677: paymaster data of the final length for gas estimation (not signed over the final values)',
     params: Erc7677ParamsSchema,
+    result: z.object({ ...Erc7677PaymasterShape, isFinal: z.literal(false) }),
     handler: async ([raw, entryPoint, chainId, given], ctx) => {
       const context = given ?? DEFAULT_ERC7677_CONTEXT
       const dapp = requireDapp(ctx)

@@ -1,15 +1,85 @@
 import { z } from 'zod'
-import { defineMethod } from '../../jsonrpc/defineMethod'
+import type { Covers } from '../../docs/routeDoc'
+import { PartialUserOperationV07Schema } from '../../entryPoint/v07/userOperation'
+import { defineMethod, parsedLater } from '../../jsonrpc/defineMethod'
 import { parseParam } from '../../jsonrpc/parseParam'
 import { formatHexSponsorResult, formatSponsorResult } from '../formatUserOperation'
 import { parseSponsorableOperation, selectEntryPoint } from '../parseSponsorableOperation'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { rejectSponsorship } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
-import { addressSchema, Erc7677ContextSchema, PaymasterContextSchema } from '../schemas'
+import {
+  addressSchema,
+  Erc7677ContextSchema,
+  PartialUserOperationSchema,
+  PaymasterContextSchema,
+} from '../schemas'
 import { sponsorUserOperation } from '../sponsorUserOperation'
 import { sponsorUserOperationWithToken } from '../sponsorUserOperationWithToken'
 import type { SponsorResult } from '../types'
+
+/** The operation of a paymaster request, documented: v0.6 or v0.7/v0.8 form, gas limits and fees optional. */
+export const PaymasterUserOperationParam = parsedLater(
+  z.unknown(),
+  z.union([
+    PartialUserOperationSchema.meta({ description: 'EntryPoint v0.6' }),
+    PartialUserOperationV07Schema.meta({ description: 'EntryPoint v0.7 and v0.8 (ERC-7769)' }),
+  ]),
+).meta({
+  title: 'userOperation',
+  description:
+    "The partial UserOperation in its EntryPoint version's form (its gas limits and fees may be left out)",
+})
+
+const hex = z.string().meta({ description: '0x-hex' })
+const ModeSchema = z.enum(['SPONSORED', 'ERC20'])
+
+/** ERC-7769's paymaster fields (v0.7+), the paymaster's two limits 0x-hex. */
+export const PaymasterFieldsShape = {
+  paymaster: z.string(),
+  paymasterData: hex,
+  paymasterVerificationGasLimit: hex,
+  paymasterPostOpGasLimit: hex,
+}
+
+/** The sponsor result of spec 2.6 (v0.6) or its ERC-7769 form (v0.7/v0.8); `mode` and `MODE` carry the same. */
+export const SponsorResultSchema = z.union([
+  z
+    .object({
+      mode: ModeSchema,
+      MODE: ModeSchema,
+      paymasterAndData: z.string().meta({ description: '"0x" when the operation is not sponsored' }),
+      preVerificationGas: z.string().meta({ description: 'Decimal' }),
+      verificationGasLimit: z.number(),
+      callGasLimit: z.number(),
+    })
+    .meta({ description: 'EntryPoint v0.6 (spec 2.6)' }),
+  z
+    .object({
+      mode: ModeSchema,
+      MODE: ModeSchema,
+      ...z.object(PaymasterFieldsShape).partial().shape,
+      preVerificationGas: hex,
+      verificationGasLimit: hex,
+      callGasLimit: hex,
+    })
+    .meta({ description: 'EntryPoint v0.7 and v0.8 (no paymaster fields when not sponsored)' }),
+])
+type _CheckedSponsorResult = Covers<typeof SponsorResultSchema, ReturnType<typeof formatSponsorResult>>
+
+/** Pimlico's answer to `(op, entryPoint, ctx?)`: every quantity 0x-hex. */
+const HexSponsorResultSchema = z
+  .object({
+    paymasterAndData: z.string().optional().meta({ description: 'v0.6' }),
+    ...z.object(PaymasterFieldsShape).partial().shape,
+    preVerificationGas: hex,
+    verificationGasLimit: hex,
+    callGasLimit: hex,
+  })
+  .meta({
+    description: 'Asked as (userOperation, entryPoint, context?): Pimlico, Stackup and Candide clients',
+  })
+type _CheckedHexResult = Covers<typeof HexSponsorResultSchema, ReturnType<typeof toHexResult>>
 
 /**
  * `pm_sponsorUserOperation` in both shapes clients send:
@@ -23,7 +93,20 @@ import type { SponsorResult } from '../types'
 export function pmSponsorUserOperation(deps: PaymasterDeps) {
   return defineMethod({
     name: 'pm_sponsorUserOperation',
-    params: z.tuple([z.unknown(), z.unknown()]).rest(z.unknown()),
+    summary:
+      "The paymaster's paymasterAndData (and gas limits) for a partial UserOperation, or 0x when not sponsored",
+    params: z
+      .tuple([
+        PaymasterUserOperationParam,
+        parsedLater(z.unknown(), PaymasterContextSchema).meta({
+          title: 'context',
+          description:
+            'The paymaster context {mode, ...} (Biconomy). Pimlico, Stackup and Candide send the EntryPoint address ' +
+            'here instead, then the context (optional) third',
+        }),
+      ])
+      .rest(z.unknown()),
+    result: z.union([SponsorResultSchema, HexSponsorResultSchema]),
     handler: async (params, ctx) => {
       const dapp = requireDapp(ctx)
       const [raw, second] = params

@@ -7,7 +7,9 @@ import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 export function pmSupportedEntryPoints(deps: PaymasterDeps) {
   return defineMethod({
     name: 'pm_supportedEntryPoints',
+    summary: 'The EntryPoints this paymaster signs for, oldest first',
     params: z.array(z.unknown()),
+    result: z.array(z.string()),
     handler: () => {
       return listServedEntryPoints(requireChain(deps)).map((m) => m.address)
     },
