@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_PORT, defaultDataDir, type ServiceConfigInput } from './service/config'
 import { createService, type Service } from './service/createService'
 import { AppError } from './service/errors'
+import { InvalidSetupError } from './service/setup/InvalidSetupError'
 
 const USAGE = `Usage: opstation serve [options]
 
@@ -27,12 +28,15 @@ Options:
   --log-level <level>      fatal | error | warn | info | debug (default warn; logs go to stderr)
   --reset-store            if the store file is unreadable, keep it aside and start with an empty store
                            (without it, an unreadable store stops the start)
+  --setup <file>           apply this setup file (dApps, contracts, webhooks, policies, gas tanks, token
+                           prices, funded accounts) before reporting ready; applying it again changes nothing
 
 Environment:
   OPSTATION_DATA_DIR       data folder (--data-dir wins)
   OPSTATION_RESET_STORE=1  same as --reset-store
   OPSTATION_FORK_URL       same as --fork-url (the flag wins)
   OPSTATION_FORK_BLOCK     same as --fork-block (the flag wins)
+  OPSTATION_SETUP          same as --setup (the flag wins)
   OPSTATION_CONSOLE_DIR    folder of the built console served at /console/ (default: out/renderer of the package)
   -h, --help               show this help
   -v, --version            show the version
@@ -59,6 +63,7 @@ const SERVE_OPTIONS = {
   'webhook-timeout': { type: 'string' },
   'log-level': { type: 'string' },
   'reset-store': { type: 'boolean' },
+  setup: { type: 'string' },
 } as const
 
 /**
@@ -134,6 +139,8 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
       `--fork-url runs the embedded anvil: it cannot go with ${rpcUrl ? '--rpc-url' : '--no-chain'}`,
     )
   }
+  const setup = values.setup ?? (env.OPSTATION_SETUP?.trim() || undefined)
+  if (setup !== undefined && setup.trim() === '') throw new UsageError('--setup must name a setup file')
   const mode = values['bundling-mode']
   if (mode !== undefined && !['auto', 'interval', 'manual'].includes(mode)) {
     throw new UsageError(`--bundling-mode must be auto, interval or manual (got "${mode}")`)
@@ -161,6 +168,7 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
     webhookTimeoutMs: int('webhook-timeout', values['webhook-timeout'], 1, 600_000),
     logLevel: level as ServiceConfigInput['logLevel'],
     resetStore: values['reset-store'] ?? isSet(env.OPSTATION_RESET_STORE),
+    setup,
     // Another console build (a test's temp build, a package's extracted asar); relative to the working folder.
     ...(env.OPSTATION_CONSOLE_DIR?.trim()
       ? { consoleDir: path.resolve(env.OPSTATION_CONSOLE_DIR.trim()) }
@@ -229,6 +237,11 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     service = await createService(input)
   } catch (err) {
+    // A setup file that does not parse or apply is a bad argument, as a bad flag is.
+    if (err instanceof InvalidSetupError) {
+      process.stderr.write(`opstation: ${err.shortMessage}\n`)
+      return 2
+    }
     const message = err instanceof AppError ? err.shortMessage : (err as Error).message
     process.stderr.write(`opstation: error: ${message}\n`)
     return 1

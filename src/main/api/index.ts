@@ -4,6 +4,7 @@ export type {
   Opstation,
   OpstationAddresses,
   OpstationDapp,
+  OpstationSetup,
   OpstationToken,
   StartOpstationOptions,
 } from './types.js'

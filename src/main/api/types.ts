@@ -41,6 +41,64 @@ export type StartOpstationOptions = {
   resetStore?: boolean
   /** Largest accepted request body, bytes. */
   bodyLimit?: number
+  /**
+   * A setup applied before `startOpstation` resolves: a path to a setup file (JSON) or the setup itself. Applied by
+   * name, so a given data folder started again with it changes nothing. A setup that does not read throws, naming
+   * the field (`setup: dapps[0].apiKey must look like a generated apiKey …`).
+   */
+  setup?: string | OpstationSetup
+}
+
+/** An ETH amount as a decimal string (`"10"`, `"0.5"`), or a number. */
+type EthAmount = string | number
+
+/**
+ * A setup file (`opstation serve --setup`, JSON Schema in `setup.schema.json`): what the service holds, by name.
+ * Entries and fields left out are left alone; applying it twice changes nothing.
+ */
+export type OpstationSetup = {
+  $schema?: string
+  version: 1
+  /** dApps by name, on the running chain. */
+  dapps?: {
+    name: string
+    /** Fixed apiKey (shape of a generated one: 9 letters or digits, a dot, a lowercase UUID). */
+    apiKey?: string
+    active?: boolean
+    /** Contracts by address. */
+    contracts?: {
+      name: string
+      address: string
+      /** The ABI as JSON, or stringified. */
+      abi: Record<string, unknown>[] | string
+      whitelistedMethods?: string[]
+    }[]
+    /** Webhooks by URL. */
+    webhooks?: { webhookUrl: string; requestType?: 'GET' | 'POST'; active?: boolean }[]
+    policies?: {
+      /** Replaces the list. */
+      limits?: {
+        id?: string
+        type: 'PAYMASTER' | 'SMART_ACCOUNT'
+        thresholdType: 'COUNT' | 'NATIVE_ASSET'
+        /** Operations, or wei. */
+        threshold: string | number
+        cycleDuration: { value: number; unit: 'hour' | 'day' }
+        active?: boolean
+      }[]
+      /** Unix seconds, or null. */
+      validAfter?: number | null
+      validUntil?: number | null
+      /** Premium on ERC20 fee quotes, percent. */
+      premiumPercentage?: number
+    }
+    /** Gas tank balances by EntryPoint version, in ETH, set exactly. */
+    gasTanksEth?: { '0.6'?: EthAmount; '0.7'?: EthAmount; '0.8'?: EthAmount }
+  }[]
+  /** Offline USD prices of fee tokens, by address (0xEeee…EEeE is the native coin). */
+  tokenPrices?: { tokenAddress: string; usdPrice: string | number; logoUrl?: string | null }[]
+  /** Addresses with an ETH balance (set exactly on a dev node). */
+  accounts?: { address: string; balanceEth: EthAmount }[]
 }
 
 export type OpstationToken = { name: string; symbol: string; address: Hex; decimals: number }

@@ -39,6 +39,11 @@ export const ServiceConfigSchema = z.object({
    * store. Without it such a file stops the start. A readable store is never touched.
    */
   resetStore: z.boolean().default(false),
+  /**
+   * A setup applied once the service is up, before it reports ready: a path to a setup file (JSON, relative to the
+   * working folder) or the setup object itself (setup/setupFileSchema.ts).
+   */
+  setup: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
   /** Largest accepted request body, bytes. */
   bodyLimit: z
     .number()

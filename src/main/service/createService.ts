@@ -16,6 +16,7 @@ import { registerDappRoutes } from './console/dapps.routes'
 import { registerEventStreamRoutes } from './console/events.routes'
 import { registerSandboxRoutes } from './console/sandbox.routes'
 import { registerSettingsRoutes } from './console/settings.routes'
+import { registerSetupRoutes } from './console/setup.routes'
 import { registerUserOperationRoutes } from './console/userOperations.routes'
 import { createLogger } from './createLogger'
 import { definedOnly } from './definedOnly'
@@ -29,6 +30,8 @@ import { createPaymaster } from './paymaster/createPaymaster'
 import { buildServer } from './server/buildServer'
 import { CHAIN_RPC_ROUTE } from './server/chainRpcRoutes'
 import { createConsoleSession } from './server/consoleSession'
+import { createSetupManager } from './setup/createSetupManager'
+import { readSetup } from './setup/readSetup'
 import { ensureDefaultAccount } from './store/accounts.repo'
 import { forgetGasTanksFunded } from './store/dapps.repo'
 import { lockDataFolder } from './store/lockDataFolder'
@@ -62,6 +65,8 @@ export type Service = {
  */
 export async function createService(input: ServiceConfigInput): Promise<Service> {
   const bootConfig = parseServiceConfig(input)
+  // A setup file that does not read stops the start before anything starts.
+  const setup = bootConfig.setup === undefined ? undefined : await readSetup(bootConfig.setup)
   const log = createLogger(bootConfig.logLevel)
   await mkdir(bootConfig.dataDir, { recursive: true, mode: 0o700 })
   const lock = lockDataFolder(bootConfig.dataDir)
@@ -159,6 +164,13 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
 
     let baseUrl = ''
     const session = createConsoleSession(store)
+    const setups = await createSetupManager({
+      store,
+      getChain: () => chain,
+      chainId,
+      dataDir: config.dataDir,
+      log,
+    })
     const info = (): ServiceInfo => ({
       version,
       dashboardUrl: baseUrl,
@@ -208,6 +220,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
         (scope) => registerSandboxRoutes(scope, { store, dataDir: config.dataDir, getChain: () => chain }),
         (scope) =>
           registerUserOperationRoutes(scope, { store, getUserOperations: () => bundler?.userOperations }),
+        (scope) => registerSetupRoutes(scope, { store, setups }),
         (scope) =>
           registerSettingsRoutes(scope, {
             store,
@@ -225,6 +238,8 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     // dApps created while no chain ran (or on another node) get their gas tanks now, and dApps from before
     // EntryPoint v0.7/v0.8 the tanks of those versions.
     if (chain) await provisionGasTanks(chain, store, log)
+    // The setup goes on once the chain and the gas tanks are there (it sets their balances), before the start resolves.
+    if (setup) await setups.applySetup(setup)
 
     const server = app
     const runningChain = chain

@@ -49,6 +49,13 @@ describe('opstation serve flags', () => {
     expect(parseServeArgs([], { OPSTATION_RESET_STORE: '1' }).resetStore).toBe(true)
     expect(parseServeArgs([], { OPSTATION_RESET_STORE: '0' }).resetStore).toBe(false)
   })
+  it('--setup names a setup file, or OPSTATION_SETUP does (the flag wins); none by default', () => {
+    expect(parseServeArgs([], {}).setup).toBeUndefined()
+    expect(parseServeArgs(['--setup', 'setup.json'], {}).setup).toBe('setup.json')
+    expect(parseServeArgs([], { OPSTATION_SETUP: 'env.json' }).setup).toBe('env.json')
+    expect(parseServeArgs(['--setup', 'flag.json'], { OPSTATION_SETUP: 'env.json' }).setup).toBe('flag.json')
+    expect(() => parseServeArgs(['--setup', ''], {})).toThrow('--setup must name a setup file')
+  })
   it.each([
     [['--port', '70000'], '--port must be a whole number from 0 to 65535 (got "70000")'],
     [['--bundling-mode', 'sometimes'], '--bundling-mode must be auto, interval or manual (got "sometimes")'],

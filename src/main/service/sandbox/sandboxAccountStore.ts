@@ -1,10 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { Address, Hex } from 'viem'
 import { z } from 'zod'
 import { SANDBOX_ACCOUNT_TYPES, type SandboxAccountType } from '../../../shared/sandbox'
 import { writeFileAtomic } from '../chain/writeFileAtomic'
-import { StartupError } from '../errors'
+import { readDataFile } from '../readDataFile'
 
 const StoredAccountSchema = z.object({
   address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
@@ -42,19 +42,8 @@ export type SandboxAccountStore = {
 export async function openSandboxAccountStore(dataDir: string): Promise<SandboxAccountStore> {
   const folder = path.join(dataDir, 'sandbox')
   const file = path.join(folder, 'accounts.json')
-  let accounts: StoredSandboxAccount[] = []
-  let text: string | null = null
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-  }
-  if (text !== null) {
-    const parsed = FileSchema.safeParse(safeJson(text))
-    if (!parsed.success)
-      throw new StartupError(`The sandbox account file ${file} is not readable: fix or remove it`)
-    accounts = parsed.data.accounts as StoredSandboxAccount[]
-  }
+  let accounts = ((await readDataFile(file, FileSchema, 'The sandbox account file'))?.accounts ??
+    []) as StoredSandboxAccount[]
   let writing: Promise<void> = Promise.resolve()
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
   return {
@@ -69,13 +58,5 @@ export async function openSandboxAccountStore(dataDir: string): Promise<SandboxA
       })
       await writing
     },
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
   }
 }

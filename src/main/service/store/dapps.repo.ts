@@ -9,7 +9,11 @@ export type CreateDappParameters = {
   chainId: number
   type: string
   version: string
+  /** A fixed apiKey (a setup file's); default a generated one. No other dApp may hold it. */
+  apiKey?: string
 }
+
+const API_KEY_TAKEN = 'apiKey already belongs to another paymaster'
 
 /** Creates a dApp (a "paymaster" in the dashboard API). Names are unique per account and chain. */
 export async function createDapp(
@@ -22,7 +26,7 @@ export async function createDapp(
     accountId: params.accountId,
     name: params.name,
     chainId: params.chainId,
-    apiKey: generateApiKey(),
+    apiKey: params.apiKey ?? generateApiKey(),
     type: params.type,
     version: params.version,
     active: true,
@@ -35,6 +39,7 @@ export async function createDapp(
       (d) => d.accountId === params.accountId && d.chainId === params.chainId && d.name === params.name,
     )
     if (taken) throw new ConflictError('paymaster_name_exists')
+    if (doc.dapps.some((d) => d.apiKey === dapp.apiKey)) throw new ConflictError(API_KEY_TAKEN)
     doc.dapps.push(dapp)
     return dapp
   })
@@ -55,6 +60,17 @@ export async function setDappPaymasterId(store: Store, dappId: string, paymaster
   await store.update((doc) => {
     const dapp = doc.dapps.find((d) => d.id === dappId)
     if (dapp) dapp.paymasterId = paymasterId
+  })
+}
+
+/** Replaces a dApp's apiKey (a setup file's fixed one): the old key stops working at once. */
+export async function setDappApiKey(store: Store, dappId: string, apiKey: string): Promise<Dapp> {
+  return store.update((doc) => {
+    const dapp = doc.dapps.find((d) => d.id === dappId)
+    if (!dapp) throw new NotFoundError('Paymaster not found')
+    if (doc.dapps.some((d) => d !== dapp && d.apiKey === apiKey)) throw new ConflictError(API_KEY_TAKEN)
+    dapp.apiKey = apiKey
+    return dapp
   })
 }
 

@@ -4,6 +4,7 @@ import { errorMessage } from '../api/http'
 import { CopyButton } from '../components/CopyButton'
 import { ErrorBanner, NotAvailable, Spinner } from '../components/Feedback'
 import { PageHeader, Section } from '../components/Layout'
+import { SetupTransfer } from '../components/SetupTransfer'
 import { useServiceStore } from '../stores/useServiceStore'
 import { useSettingsStore } from '../stores/useSettingsStore'
 
@@ -219,6 +220,15 @@ export function SettingsPage() {
           <ErrorBanner message={settings.error} onRetry={() => void load()} />
         )}
         {settings.data ? <SettingsForm view={settings.data} /> : null}
+      </Section>
+      <Section title="Setup file">
+        <p className="hint">
+          dApps with their apiKeys, contracts, webhooks, policies and gas tanks, token prices and funded
+          accounts, as one file: export it here, and apply it at start (
+          <code className="mono">opstation serve --setup setup.json</code>) or import it. Applied by name:
+          importing a file twice changes nothing, and what it does not name is left alone.
+        </p>
+        <SetupTransfer />
       </Section>
       <Section title="Data folder">
         <p className="hint">

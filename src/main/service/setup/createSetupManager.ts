@@ -1,0 +1,44 @@
+import type { Chain } from '../chain'
+import { createConcurrencyLimit } from '../createConcurrencyLimit'
+import type { Logger } from '../log'
+import type { Store } from '../store/openStore'
+import { type ApplySetupReturnType, applySetup } from './applySetup'
+import { type ExportedSetup, exportSetup } from './exportSetup'
+import { openFundedAccounts } from './fundedAccounts'
+import type { ReadSetupReturnType } from './readSetup'
+
+export type CreateSetupManagerParameters = {
+  store: Store
+  getChain: () => Chain | undefined
+  /** The chain the service's dApps are on. */
+  chainId: number
+  dataDir: string
+  log: Logger
+}
+
+export type SetupManager = {
+  /** Applies a read setup for the account (default: the service's first account). */
+  applySetup: (setup: ReadSetupReturnType, options?: { accountId?: string }) => Promise<ApplySetupReturnType>
+  exportSetup: (options?: { accountId?: string }) => Promise<ExportedSetup>
+}
+
+/**
+ * The service's setups: applied one at a time (the one at start and console imports never interleave), and exported
+ * once no apply is under way.
+ */
+export async function createSetupManager(params: CreateSetupManagerParameters): Promise<SetupManager> {
+  const fundedAccounts = await openFundedAccounts(params.dataDir)
+  const oneAtATime = createConcurrencyLimit(1)
+  const deps = (accountId: string | undefined) => ({
+    store: params.store,
+    chain: params.getChain(),
+    accountId: accountId ?? params.store.data.accounts[0]?.id ?? '',
+    chainId: params.chainId,
+    fundedAccounts,
+    log: params.log,
+  })
+  return {
+    applySetup: (setup, options = {}) => oneAtATime(() => applySetup(deps(options.accountId), setup)),
+    exportSetup: (options = {}) => oneAtATime(() => exportSetup(deps(options.accountId))),
+  }
+}
