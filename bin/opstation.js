@@ -1,17 +1,29 @@
 #!/usr/bin/env node
-// Headless entry. Runs the bundled CLI (out/cli/opstation.mjs), rebuilding it first when src/ changed;
-// falls back to running the TypeScript sources through tsx if bundling is not possible.
-import { bundleCli, CLI_BUNDLE, isCliBundleFresh } from '../scripts/bundleCli.mjs'
+// The `opstation` command. In an installed package (no src/) it runs the CLI built at pack time (dist/cli.js,
+// scripts/buildPackage.mjs) as it is: nothing is compiled at run time and no build tool is loaded. In the repository
+// it runs out/cli/opstation.mjs, rebuilt first when src/ changed, and falls back to the TypeScript sources through
+// tsx if bundling is not possible (esbuild and tsx are dev dependencies).
+// Under npm (`npx opstation serve`, an npm script) it stops when npm stops: npm's shell exits on a SIGTERM without
+// passing it on, which would leave the service and its anvil running.
+import { existsSync } from 'node:fs'
+import { stopWhenParentExits } from '../scripts/stopWhenParentExits.mjs'
 
-let entry = CLI_BUNDLE
-try {
-  if (!isCliBundleFresh()) await bundleCli()
-} catch (err) {
-  process.stderr.write(
-    `opstation: could not bundle the CLI (${err.message.split('\n')[0]}); running from source\n`,
-  )
-  const { register } = await import('tsx/esm/api')
-  register()
-  entry = '../src/main/cliMain.ts'
+stopWhenParentExits()
+
+const inRepository = existsSync(new URL('../src/main/cliMain.ts', import.meta.url))
+
+let entry = new URL(inRepository ? '../out/cli/opstation.mjs' : '../dist/cli.js', import.meta.url).href
+if (inRepository) {
+  const { bundleCli, isCliBundleFresh } = await import('../scripts/bundleCli.mjs')
+  try {
+    if (!isCliBundleFresh()) await bundleCli()
+  } catch (err) {
+    process.stderr.write(
+      `opstation: could not bundle the CLI (${err.message.split('\n')[0]}); running from source\n`,
+    )
+    const { register } = await import('tsx/esm/api')
+    register()
+    entry = new URL('../src/main/cliMain.ts', import.meta.url).href
+  }
 }
-await import(entry === CLI_BUNDLE ? new URL('../out/cli/opstation.mjs', import.meta.url).href : entry)
+await import(entry)

@@ -1,5 +1,6 @@
 // Builds the console (src/renderer → out/renderer) when it is missing or older than its sources,
 // so `npm run serve` and `npm start` always serve the current console. Quiet when nothing to do.
+// Returns 'fresh', 'built' or 'failed' (the package build stops on a failed one).
 import { spawnSync } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -11,7 +12,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const output = path.join(root, 'out', 'renderer', 'index.html')
 
 export function buildConsoleIfStale() {
-  if (!existsSync(path.join(root, 'src', 'renderer', 'index.html'))) return
+  if (!existsSync(path.join(root, 'src', 'renderer', 'index.html'))) return 'fresh'
   const sources = Math.max(
     newestMtime(path.join(root, 'src', 'renderer')),
     newestMtime(path.join(root, 'src', 'shared')),
@@ -19,7 +20,7 @@ export function buildConsoleIfStale() {
       ? statSync(path.join(root, 'vite.renderer.config.ts')).mtimeMs
       : 0,
   )
-  if (existsSync(output) && statSync(output).mtimeMs >= sources) return
+  if (existsSync(output) && statSync(output).mtimeMs >= sources) return 'fresh'
   process.stderr.write('opstation: building the console (src/renderer → out/renderer)…\n')
   const result = spawnSync(
     process.execPath,
@@ -40,9 +41,10 @@ export function buildConsoleIfStale() {
     process.stderr.write(
       'opstation: the console build failed; the service runs, /console/ will say it is not built\n',
     )
-    return
+    return 'failed'
   }
   publishConsole()
+  return 'built'
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) buildConsoleIfStale()

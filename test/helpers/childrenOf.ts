@@ -14,3 +14,14 @@ export function childrenOf(pid: number): number[] {
     })
     .map(Number)
 }
+
+/** The anvils this test process started (its children running anvil). */
+export function childAnvils(): number[] {
+  return childrenOf(process.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('anvil')
+    } catch {
+      return false
+    }
+  })
+}

@@ -1,21 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { createPublicClient, http } from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { describe, expect, it } from 'vitest'
 import { type StartOpstationOptions, startOpstation } from '../../../src/main/api'
 import type { ServiceConfigInput } from '../../../src/main/service/config'
-import { childrenOf } from '../../helpers/childrenOf'
+import { childAnvils } from '../../helpers/childrenOf'
 import { sendSponsoredV07Through } from '../paymaster/paymasterTestKit'
-
-/** The anvils this test process started. */
-const childAnvils = () =>
-  childrenOf(process.pid).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('anvil')
-    } catch {
-      return false
-    }
-  })
 
 describe('startOpstation (the programmatic API)', () => {
   it('starts two instances side by side on fresh folders; a dApp made by createDapp gets a sponsored operation mined; stop leaves no process, port or folder', async () => {
