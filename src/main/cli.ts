@@ -30,6 +30,8 @@ Options:
                            (without it, an unreadable store stops the start)
   --setup <file>           apply this setup file (dApps, contracts, webhooks, policies, gas tanks, token
                            prices, funded accounts) before reporting ready; applying it again changes nothing
+  -h, --help               show this help
+  -v, --version            show the version
 
 Environment:
   OPSTATION_DATA_DIR       data folder (--data-dir wins)
@@ -38,8 +40,6 @@ Environment:
   OPSTATION_FORK_BLOCK     same as --fork-block (the flag wins)
   OPSTATION_SETUP          same as --setup (the flag wins)
   OPSTATION_CONSOLE_DIR    folder of the built console served at /console/ (default: out/renderer of the package)
-  -h, --help               show this help
-  -v, --version            show the version
 
 When ready it prints one line: "opstation ready " followed by a JSON object with the URLs.`
 
