@@ -13,6 +13,14 @@ stopWhenParentExits()
 const inRepository = existsSync(new URL('../src/main/cliMain.ts', import.meta.url))
 
 let entry = new URL(inRepository ? '../out/cli/opstation.mjs' : '../dist/cli.js', import.meta.url).href
+if (!inRepository && !existsSync(new URL(entry))) {
+  // A tarball made by a plain `npm pack` in the repository, whose .npmrc turns scripts (and so prepack) off.
+  process.stderr.write(
+    'opstation: this package holds no build (dist/cli.js): it was packed without its prepack step; in the ' +
+      'repository, pack it with: npm pack --ignore-scripts=false\n',
+  )
+  process.exit(1)
+}
 if (inRepository) {
   const { bundleCli, isCliBundleFresh } = await import('../scripts/bundleCli.mjs')
   try {
