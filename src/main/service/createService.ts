@@ -189,13 +189,14 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
 
     const rpcMethods = {
       bundler: createMethodRegistry(createBundlerMethods(getBundler)),
-      // Some clients ask the paymaster URL for gas prices (permissionless' paymaster-as-bundler setups).
+      // Some clients ask the paymaster URL for gas prices (permissionless' paymaster-as-bundler setups). Registered
+      // with or without a chain, as at the bundler URL (without one they answer its error), so that the methods, and
+      // the OpenRPC document written from a service without a chain, are the same everywhere.
       paymaster: createMethodRegistry([
         ethChainId,
         ...paymaster.methods,
-        ...(bundler
-          ? [pimlicoGetUserOperationGasPrice(getBundler), zdGetUserOperationGasPrice(getBundler)]
-          : []),
+        pimlicoGetUserOperationGasPrice(getBundler),
+        zdGetUserOperationGasPrice(getBundler),
       ] as RpcMethod[]),
     }
     app = await buildServer({

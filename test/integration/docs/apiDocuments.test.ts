@@ -225,6 +225,10 @@ describe('the OpenRPC document (/docs/openrpc.json)', () => {
     const byName = new Map(openrpc.methods.map((m) => [m.name, m]))
     expect(byName.get('debug_bundler_clearState')?.tags.map((t) => t.name)).toEqual(['bundler', 'admin'])
     expect(byName.get('eth_call')?.tags.map((t) => t.name)).toEqual(['bundler', 'chain'])
+    // The paymaster URL answers the gas price methods clients send it, also on a service without a chain (whose
+    // documents the package ships).
+    for (const name of ['pimlico_getUserOperationGasPrice', 'zd_getUserOperationGasPrice'])
+      expect(byName.get(name)?.tags.map((t) => t.name)).toEqual(['bundler', 'paymaster'])
     expect(byName.get('eth_sendUserOperation')?.params.map((p) => [p.name, p.required])).toEqual([
       ['userOperation', true],
       ['entryPoint', true],
