@@ -53,12 +53,15 @@ export function quantitySchema({ bits = 256, field }: QuantitySchemaOptions = {}
   const range = field
     ? `${field} must be at most 2^${bits} - 1 (a uint${bits})`
     : `value does not fit in uint${bits}`
-  return z.union([z.string(), z.number()], { error: format }).transform((value, ctx): bigint => {
-    const read = readQuantity(value, max)
-    if (read.ok) return read.value
-    ctx.addIssue({ code: 'custom', message: read.problem === 'range' ? range : format })
-    return z.NEVER
-  })
+  return z
+    .union([z.string(), z.number()], { error: format })
+    .meta({ description: `A uint${bits}: 0x-hex, decimal string or JSON integer` })
+    .transform((value, ctx): bigint => {
+      const read = readQuantity(value, max)
+      if (read.ok) return read.value
+      ctx.addIssue({ code: 'custom', message: read.problem === 'range' ? range : format })
+      return z.NEVER
+    })
 }
 
 /** A uint256 quantity (0x-hex, decimal string or safe JSON integer) as a bigint. */
