@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
+import { AUTH_TOKEN_REQUIRED, UNKNOWN_API_KEY } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { NotFoundError } from '../errors'
@@ -68,7 +68,7 @@ export async function registerSponsorshipRoutes(
         summary: `The paymaster's sponsorship decisions, newest first${alias}`,
         query: ListQuery,
         data: z.object({ items: z.array(SponsorshipViewSchema) }),
-        errors: { 404: 'Unknown apiKey ("Paymaster not found for this apiKey")' },
+        errors: { 404: `Unknown apiKey ("${UNKNOWN_API_KEY}")` },
       }),
       async (request, reply) => {
         const account = authenticateConsole(store, request)
@@ -77,7 +77,7 @@ export async function registerSponsorshipRoutes(
         let scope = dapps
         if (query.apiKey) {
           const dapp = findDappByApiKey(store, query.apiKey, account.id)
-          if (!dapp) throw new NotFoundError('Paymaster not found for this apiKey')
+          if (!dapp) throw new NotFoundError(UNKNOWN_API_KEY)
           scope = [dapp]
         }
         const byId = new Map(dapps.map((d) => [d.id, d]))

@@ -9,6 +9,8 @@ import type { Account, Dapp } from '../store/schema'
 export const AUTH_AND_API_KEY_REQUIRED = 'Auth token and API key is required in the headers'
 export const AUTH_TOKEN_REQUIRED = 'Auth token is required in the headers'
 export const INVALID_AUTH_TOKEN = 'Invalid auth token'
+/** An apiKey no dApp of the account holds (spec 4.4/4.5/4.3: the create and read routes' wording). */
+export const UNKNOWN_API_KEY = 'Paymaster not found for this apiKey'
 
 export type AuthRule = {
   /** Whether the route is dApp-scoped and needs the `apiKey` header. */
@@ -35,7 +37,7 @@ export function authenticate(store: Store, request: FastifyRequest, rule: AuthRu
   const account = requireAccount(store, authToken)
   if (!rule.apiKey || !apiKey) return { account, dapp: undefined }
   const dapp = findDappByApiKey(store, apiKey, account.id)
-  if (!dapp) throw new NotFoundError(rule.unknownApiKeyMessage ?? 'Paymaster not found for this apiKey')
+  if (!dapp) throw new NotFoundError(rule.unknownApiKeyMessage ?? UNKNOWN_API_KEY)
   return { account, dapp }
 }
 

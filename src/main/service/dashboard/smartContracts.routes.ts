@@ -10,7 +10,7 @@ import {
   listSmartContracts,
   updateWhitelistedMethods,
 } from '../store/smartContracts.repo'
-import { AUTH_AND_API_KEY_REQUIRED, type AuthRule, authenticateDapp } from './auth'
+import { AUTH_AND_API_KEY_REQUIRED, type AuthRule, authenticateDapp, UNKNOWN_API_KEY } from './auth'
 import { jsonObject, parseInput, requiredAddress, requiredString, stringArray } from './fields'
 
 const PATH = '/api/v2/public/sdk/smart-contract'
@@ -22,7 +22,7 @@ const rule: AuthRule = {
   missingMessage: AUTH_AND_API_KEY_REQUIRED,
   unknownApiKeyMessage: NOT_FOUND,
 }
-const createRule: AuthRule = { ...rule, unknownApiKeyMessage: 'Paymaster not found for this apiKey' }
+const createRule: AuthRule = { ...rule, unknownApiKeyMessage: UNKNOWN_API_KEY }
 
 const whitelistedMethods = stringArray('whitelistedMethods').meta({
   description: 'Names of the ABI methods the dApp sponsors',
@@ -90,7 +90,7 @@ export async function registerSmartContractRoutes(
       body: CreateBody,
       errors: {
         400: 'Invalid input (`message` names the field), a whitelisted method that is not in the ABI, or the address or name is taken ("Smart contract address already exists")',
-        404: 'Unknown apiKey ("Paymaster not found for this apiKey")',
+        404: `Unknown apiKey ("${UNKNOWN_API_KEY}")`,
       },
     }),
     async (request, reply) => {
@@ -113,7 +113,7 @@ export async function registerSmartContractRoutes(
       ...DOC,
       summary: "List the dApp's smart contracts",
       data: z.array(SmartContractViewSchema),
-      errors: { 404: 'Unknown apiKey ("Paymaster not found for this apiKey")' },
+      errors: { 404: `Unknown apiKey ("${UNKNOWN_API_KEY}")` },
     }),
     async (request, reply) => {
       const { dapp } = authenticateDapp(store, request, createRule)

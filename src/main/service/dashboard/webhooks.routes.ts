@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
+import { isHttpUrl } from '../schemas/isHttpUrl'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 import { type Webhook, WebhookSchema } from '../store/schema'
@@ -11,7 +12,13 @@ import {
   listWebhooks,
   setWebhookActive,
 } from '../store/webhooks.repo'
-import { AUTH_AND_API_KEY_REQUIRED, AUTH_TOKEN_REQUIRED, type AuthRule, authenticateDapp } from './auth'
+import {
+  AUTH_AND_API_KEY_REQUIRED,
+  AUTH_TOKEN_REQUIRED,
+  type AuthRule,
+  authenticateDapp,
+  UNKNOWN_API_KEY,
+} from './auth'
 import { jsonObject, parseInput } from './fields'
 
 const PATH = '/api/v2/public/sdk/webhook'
@@ -20,7 +27,7 @@ const NOT_FOUND = 'Webhook not found'
 const createRule: AuthRule = {
   apiKey: true,
   missingMessage: AUTH_AND_API_KEY_REQUIRED,
-  unknownApiKeyMessage: 'Paymaster not found for this apiKey',
+  unknownApiKeyMessage: UNKNOWN_API_KEY,
 }
 const getRule: AuthRule = { ...createRule, missingMessage: AUTH_TOKEN_REQUIRED }
 const changeRule: AuthRule = {
@@ -79,15 +86,6 @@ const DOC = {
   missingCredentialMessage: AUTH_AND_API_KEY_REQUIRED,
 } as const satisfies Partial<RouteDoc>
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value)
-    return url.protocol === 'http:' || url.protocol === 'https:'
-  } catch {
-    return false
-  }
-}
-
 export function toWebhookView(webhook: Webhook): WebhookView {
   return {
     webhookId: webhook.webhookId,
@@ -108,7 +106,7 @@ export async function registerWebhookRoutes(app: FastifyInstance, options: { sto
       summary: "Register the dApp's webhook",
       body: CreateBody,
       data: WebhookViewSchema,
-      errors: { 404: 'Unknown apiKey ("Paymaster not found for this apiKey")' },
+      errors: { 404: `Unknown apiKey ("${UNKNOWN_API_KEY}")` },
     }),
     async (request, reply) => {
       const { dapp } = authenticateDapp(store, request, createRule)
@@ -130,7 +128,7 @@ export async function registerWebhookRoutes(app: FastifyInstance, options: { sto
       missingCredentialMessage: AUTH_TOKEN_REQUIRED,
       query: GetQuery,
       data: z.array(WebhookViewSchema),
-      errors: { 404: `Unknown apiKey ("Paymaster not found for this apiKey") or webhookId ("${NOT_FOUND}")` },
+      errors: { 404: `Unknown apiKey ("${UNKNOWN_API_KEY}") or webhookId ("${NOT_FOUND}")` },
     }),
     async (request, reply) => {
       const { dapp } = authenticateDapp(store, request, getRule)

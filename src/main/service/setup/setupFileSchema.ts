@@ -3,6 +3,7 @@ import { GAS_TANK_VERSIONS } from '../chain/gasTank/gasTankPaymaster'
 import { InvalidInputError } from '../errors'
 import { checkUsdPrice } from '../paymaster/tokenPrices'
 import { assertMethodsInAbi, parseContractAbi } from '../policy/parseContractAbi'
+import { isHttpUrl } from '../schemas/isHttpUrl'
 
 /**
  * The setup file (`opstation serve --setup setup.json`, `startOpstation({ setup })`, the console's import): what a
@@ -349,14 +350,5 @@ function checkUnique<T>(
         message: `is the same as ${list}[${first}].${field}`,
       })
     else seen.set(key, index)
-  }
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value)
-    return url.protocol === 'http:' || url.protocol === 'https:'
-  } catch {
-    return false
   }
 }
