@@ -12,28 +12,21 @@ import {
 const setup = withClientTestService()
 
 /** viem's own account implementations, as a dApp calls them (client, owner, and the version viem's types require). */
-describe("viem's toCoinbaseSmartAccount (Coinbase Smart Wallet v1, EntryPoint 0.6)", () => {
+describe.each([
+  ['1', 'Coinbase Smart Wallet v1'],
+  ['1.1', 'Coinbase Smart Wallet v1.1'],
+] as const)("viem's toCoinbaseSmartAccount version %s (%s, EntryPoint 0.6)", (version, account) => {
   const create: CreateAccount = (client, owner) =>
-    toCoinbaseSmartAccount({ client, owners: [owner], version: '1' })
+    toCoinbaseSmartAccount({ client, owners: [owner], version })
 
   it('deploys the wallet and calls a contract, sponsored through ERC-7677, and Activity names it', async (context) => {
-    proveClientCell(context, {
-      client: 'viem',
-      account: 'Coinbase Smart Wallet v1',
-      entryPoint: '0.6',
-      payment: 'sponsored',
-    })
+    proveClientCell(context, { client: 'viem', account, entryPoint: '0.6', payment: 'sponsored' })
     const { hash } = await expectSponsoredMint(setup, create)
-    expect(await accountTypeOf(setup, hash)).toBe('Coinbase Smart Wallet v1')
+    expect(await accountTypeOf(setup, hash)).toBe(account)
   })
 
   it('deploys the wallet with a batch of two calls, paying for its own gas', async (context) => {
-    proveClientCell(context, {
-      client: 'viem',
-      account: 'Coinbase Smart Wallet v1',
-      entryPoint: '0.6',
-      payment: 'self-paid',
-    })
+    proveClientCell(context, { client: 'viem', account, entryPoint: '0.6', payment: 'self-paid' })
     await expectSelfPaidMint(setup, create)
   })
 })

@@ -66,6 +66,13 @@ const kinds: ZooKind[] = [
     sdk: (client, owner) => toCoinbaseSmartAccount({ client, owners: [owner], version: '1' }),
   },
   {
+    type: 'COINBASE_V1_1',
+    entryPoint: '0.6',
+    factory: 'coinbaseSmartWalletFactoryV1_1',
+    activityName: 'Coinbase Smart Wallet v1.1',
+    sdk: (client, owner) => toCoinbaseSmartAccount({ client, owners: [owner], version: '1.1' }),
+  },
+  {
     // account-kit's createMultiOwnerModularAccount (salt 0, the owner alone); its own tests are in test/sdk-clients.
     type: 'MODULAR_ACCOUNT_V1',
     entryPoint: '0.6',

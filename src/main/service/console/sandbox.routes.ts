@@ -188,6 +188,7 @@ const SHORT_LABELS: Record<(typeof SANDBOX_ACCOUNT_TYPES)[number], string> = {
   TRUST: 'Trust',
   THIRDWEB_V06: 'thirdweb v0.6',
   COINBASE_V1: 'Coinbase',
+  COINBASE_V1_1: 'Coinbase v1.1',
   ETHERSPOT: 'Etherspot',
   THIRDWEB_V07: 'thirdweb v0.7',
   MODULAR_ACCOUNT_V1: 'MA v1',

@@ -12,8 +12,9 @@ type Deployment = { factory: Address; factoryData: Hex }
 
 /**
  * An EntryPoint v0.6 account deployed by a factory call and owned by one ECDSA key that signs the userOpHash
- * (EIP-191): LightAccount v1.1, Trust (Barz), thirdweb v0.6, Kernel v2 and Modular Account v1 differ only in their
- * factory call, their call encoding, how the signature is wrapped and, for thirdweb, where the address is read.
+ * (EIP-191): LightAccount v1.1, Trust (Barz), thirdweb v0.6, Kernel v2, Modular Account v1 and the Coinbase Smart
+ * Wallet differ only in their factory call, their call encoding, how the signature is wrapped, where the address is
+ * read (thirdweb, Coinbase) and, for Coinbase, that the owner signs the bare hash.
  */
 export function defineEcdsaAccountV06(options: {
   type: SandboxAccountType
@@ -23,8 +24,16 @@ export function defineEcdsaAccountV06(options: {
   encodeCalls?: (calls: Call[]) => Hex
   /** What the account expects around the owner's signature (Kernel v2's sudo mode prefix). */
   wrapSignature?: (signature: Hex) => Hex
+  /** What the owner signs: the EIP-191 message of the userOpHash (default) or the userOpHash itself. */
+  signs?: 'message' | 'hash'
 }): SandboxAccountKind {
-  const { type, deploymentOf, encodeCalls = encodeExecuteCalls, wrapSignature = (s: Hex) => s } = options
+  const {
+    type,
+    deploymentOf,
+    encodeCalls = encodeExecuteCalls,
+    wrapSignature = (s: Hex) => s,
+    signs = 'message',
+  } = options
   const getAddress =
     options.getAddress ??
     ((chain: Chain, owner: Address, index: number) => {
@@ -47,6 +56,6 @@ export function defineEcdsaAccountV06(options: {
       })
     },
     signUserOperation: (chain, account, input) =>
-      signOperationV06Message(chain, account, input, wrapSignature),
+      signOperationV06Message(chain, account, input, wrapSignature, signs),
   }
 }

@@ -1,5 +1,5 @@
 import type { SandboxAccountType } from '../../../../shared/sandbox'
-import { coinbaseV1 } from './coinbaseV1'
+import { coinbaseV1, coinbaseV1_1 } from './coinbaseSmartWallet'
 import { etherspot } from './etherspot'
 import { kernelV2_4 } from './kernelV2_4'
 import { kernelV3_1 } from './kernelV3_1'
@@ -35,6 +35,7 @@ export const SANDBOX_ACCOUNT_KINDS: Record<SandboxAccountType, SandboxAccountKin
   TRUST: trustBarz,
   THIRDWEB_V06: thirdwebV06,
   COINBASE_V1: coinbaseV1,
+  COINBASE_V1_1: coinbaseV1_1,
   ETHERSPOT: etherspot,
   THIRDWEB_V07: thirdwebV07,
   MODULAR_ACCOUNT_V1: modularAccountV1,

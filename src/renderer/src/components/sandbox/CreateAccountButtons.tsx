@@ -15,6 +15,7 @@ const BUTTONS: Record<SandboxAccountType, { testId: string; text: string }> = {
   TRUST: { testId: 'sandbox-create-trust', text: 'Trust (Barz)' },
   THIRDWEB_V06: { testId: 'sandbox-create-thirdweb-v06', text: 'thirdweb' },
   COINBASE_V1: { testId: 'sandbox-create-coinbase', text: 'Coinbase Smart Wallet' },
+  COINBASE_V1_1: { testId: 'sandbox-create-coinbase-v1-1', text: 'Coinbase Smart Wallet v1.1' },
   MODULAR_ACCOUNT_V1: { testId: 'sandbox-create-modular-v1', text: 'Modular Account v1' },
   SIMPLE_ACCOUNT_V07: { testId: 'sandbox-create-simple-v07', text: 'SimpleAccount' },
   SAFE_V07: { testId: 'sandbox-create-safe', text: 'Safe 1.4.1' },
