@@ -23,6 +23,7 @@ export const SANDBOX_ACCOUNT_TYPES = [
   'THIRDWEB_V07',
   'MODULAR_ACCOUNT_V1',
   'MODULAR_ACCOUNT_V2',
+  'SOLADY_V07',
 ] as const
 export type SandboxAccountType = (typeof SANDBOX_ACCOUNT_TYPES)[number]
 
@@ -46,6 +47,7 @@ export const SANDBOX_ACCOUNT_LABELS: Record<SandboxAccountType, string> = {
   THIRDWEB_V07: 'thirdweb (v0.7)',
   MODULAR_ACCOUNT_V1: 'Alchemy Modular Account v1 (v0.6)',
   MODULAR_ACCOUNT_V2: 'Alchemy Modular Account v2 (v0.7)',
+  SOLADY_V07: 'Solady account (v0.7)',
 }
 
 /** The EntryPoint version each sandbox account type runs on. */
@@ -69,6 +71,7 @@ export const SANDBOX_ACCOUNT_ENTRY_POINT: Record<SandboxAccountType, '0.6' | '0.
   THIRDWEB_V07: '0.7',
   MODULAR_ACCOUNT_V1: '0.6',
   MODULAR_ACCOUNT_V2: '0.7',
+  SOLADY_V07: '0.7',
 }
 
 /**

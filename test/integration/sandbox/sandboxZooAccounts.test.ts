@@ -6,7 +6,8 @@ import {
   toSafeSmartAccount,
   toThirdwebSmartAccount,
 } from 'permissionless/accounts'
-import { parseAbi } from 'viem'
+import { concat, pad, parseAbi } from 'viem'
+import { toSoladySmartAccount } from 'viem/account-abstraction'
 import { describe } from 'vitest'
 import { getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
 import { describeZooKinds, v07, withSandboxService, type ZooKind } from './sandboxZooKit'
@@ -72,6 +73,15 @@ const kinds: ZooKind[] = [
         functionName: 'getAddressSemiModular',
         args: [owner, 0n],
       }),
+  },
+  {
+    // viem's own: a salt that starts with the owner (Solady's factory takes no other but zero, which anyone claims)
+    type: 'SOLADY_V07',
+    entryPoint: '0.7',
+    factory: 'soladyAccountFactoryV07',
+    activityName: 'Solady account',
+    sdk: (client, owner) =>
+      toSoladySmartAccount({ client, owner, salt: concat([owner.address, pad('0x00', { size: 12 })]) }),
   },
 ]
 

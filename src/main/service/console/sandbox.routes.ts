@@ -193,6 +193,7 @@ const SHORT_LABELS: Record<(typeof SANDBOX_ACCOUNT_TYPES)[number], string> = {
   THIRDWEB_V07: 'thirdweb v0.7',
   MODULAR_ACCOUNT_V1: 'MA v1',
   MODULAR_ACCOUNT_V2: 'MA v2',
+  SOLADY_V07: 'Solady',
 }
 
 const MAX_FAUCET_ETH = 1000n * 10n ** 18n

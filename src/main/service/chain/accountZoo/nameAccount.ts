@@ -42,6 +42,7 @@ function getAccountNames(): AccountNames {
     [zoo('nexusV1_2AccountFactory'), 'Nexus 1.2'],
     [zoo('multiOwnerModularAccountFactoryV1'), 'Modular Account v1'],
     [zoo('modularAccountV2Factory'), 'Modular Account v2'],
+    [zoo('soladyAccountFactoryV07'), 'Solady account'],
   ])
   const byImplementation = new Map<string, string>([
     [firstCreatedBy(canonicalAddresses.simpleAccountFactory).toLowerCase(), 'SimpleAccount v0.6'],
@@ -68,6 +69,7 @@ function getAccountNames(): AccountNames {
     [zoo('nexusV1_2Implementation'), 'Nexus 1.2'],
     [zoo('modularAccountV1'), 'Modular Account v1'],
     [zoo('semiModularAccountBytecodeV2'), 'Modular Account v2'],
+    [zoo('soladyAccountV07'), 'Solady account'],
     [firstCreatedBy(getZooAddress('thirdwebFactoryV06')).toLowerCase(), 'thirdweb'],
     [firstCreatedBy(getZooAddress('thirdwebFactoryV07')).toLowerCase(), 'thirdweb'],
   ])

@@ -15,6 +15,7 @@ export type ZooAccountFamily =
   | 'nexus'
   | 'coinbase'
   | 'alchemy'
+  | 'solady'
 
 /** The deployer each deployment is sent to. */
 export function getZooDeployerAddress(deployer: ZooDeployment['deployer']): Address {

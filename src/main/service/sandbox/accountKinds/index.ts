@@ -14,6 +14,7 @@ import { simple7702V08 } from './simple7702V08'
 import { simpleAccountV06 } from './simpleAccountV06'
 import { simpleAccountV07 } from './simpleAccountV07'
 import { smartAccountV2 } from './smartAccountV2'
+import { soladyV07 } from './soladyV07'
 import { thirdwebV06 } from './thirdwebV06'
 import { thirdwebV07 } from './thirdwebV07'
 import { trustBarz } from './trustBarz'
@@ -40,6 +41,7 @@ export const SANDBOX_ACCOUNT_KINDS: Record<SandboxAccountType, SandboxAccountKin
   THIRDWEB_V07: thirdwebV07,
   MODULAR_ACCOUNT_V1: modularAccountV1,
   MODULAR_ACCOUNT_V2: modularAccountV2,
+  SOLADY_V07: soladyV07,
 }
 
 export type { Call, SandboxAccountKind, WireOperation } from './types'
