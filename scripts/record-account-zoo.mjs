@@ -25,7 +25,7 @@
  * see ALCHEMY_MODULAR_ACCOUNT.
  *
  * Usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus>
- *   <bcnmy/mee-contracts> <alchemyplatform/modular-account> (git dirs or checkouts)
+ *   <bcnmy/mee-contracts> <alchemyplatform/modular-account> <alchemyplatform/multisig-plugin> (git dirs or checkouts)
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -186,15 +186,40 @@ const ALCHEMY_MODULAR_ACCOUNT = [
   ],
 ]
 
+/**
+ * Alchemy's multisig Modular Account v1 (account-kit's createMultisigModularAccount): the MultisigPlugin and its
+ * factory, MultisigModularAccountFactory(owner, plugin, Modular Account v1's implementation, manifest hash, EntryPoint
+ * v0.6), from the mainnet broadcast of alchemyplatform/multisig-plugin (GPL-3.0-or-later), same row shape.
+ */
+const ALCHEMY_MULTISIG = [
+  [
+    'ALCHEMY_MA_V1_MULTISIG_PLUGIN',
+    'b9308ba1d4b344df8dce3353db2882e29d63c4b4',
+    'broadcast/Deploy.s.sol/1/run-1713228147.json',
+    'MultisigPlugin',
+    'multisigPluginV1',
+    '0x000000000000A53f64b7bcf4Cd59624943C43Fc7',
+  ],
+  [
+    'ALCHEMY_MA_V1_MULTISIG_FACTORY',
+    'b9308ba1d4b344df8dce3353db2882e29d63c4b4',
+    'broadcast/Deploy.s.sol/1/run-1713228147.json',
+    'MultisigModularAccountFactory',
+    'multisigModularAccountFactoryV1',
+    '0x000000000000204327E6669f00901a57CE15aE15',
+  ],
+]
+
 /** The release each commit's broadcasts deployed. */
 const ALCHEMY_VERSIONS = {
   '1ceb7935b3d8642283f0dc8fd0a7a7f00132be9d':
     'v1.0.1 (branch v1.0.x; SessionKeyPlugin v1.0.1, the rest v1.0.0)',
   d1fec4f76ddadbbe410a47cb8cf459ff016fb9cd: 'v2.0.0',
+  b9308ba1d4b344df8dce3353db2882e29d63c4b4: 'multisig-plugin v1.0.0',
 }
 
 const ALCHEMY_MODULAR_ACCOUNT_ROWS = () =>
-  ALCHEMY_MODULAR_ACCOUNT.map(([constant, , , , name, address]) => [
+  [...ALCHEMY_MODULAR_ACCOUNT, ...ALCHEMY_MULTISIG].map(([constant, , , , name, address]) => [
     constant,
     'alchemy',
     'create2Deployer',
@@ -661,10 +686,10 @@ function readAt(source, commit, path) {
   return readFileSync(file, 'utf8')
 }
 
-function readAlchemyBroadcasts(source) {
+function readAlchemyBroadcasts(source, rows) {
   const constants = {}
   const commits = new Set()
-  for (const [constant, commit, path, contractName, , address] of ALCHEMY_MODULAR_ACCOUNT) {
+  for (const [constant, commit, path, contractName, , address] of rows) {
     const run = JSON.parse(readAt(source, commit, path))
     const tx = run.transactions.find(
       (t) =>
@@ -830,10 +855,10 @@ const SYSTEM_CONTRACTS = new Set([
 
 const toWord = (hex) => `0x${BigInt(hex).toString(16).padStart(64, '0')}`
 
-const [source, coinbaseSource, nexusSource, meeSource, alchemySource] = process.argv.slice(2)
-if (!source || !coinbaseSource || !nexusSource || !meeSource || !alchemySource) {
+const [source, coinbaseSource, nexusSource, meeSource, alchemySource, multisigSource] = process.argv.slice(2)
+if (!source || !coinbaseSource || !nexusSource || !meeSource || !alchemySource || !multisigSource) {
   console.error(
-    'usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus> <bcnmy/mee-contracts> <alchemyplatform/modular-account> (git dirs or checkouts)',
+    'usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus> <bcnmy/mee-contracts> <alchemyplatform/modular-account> <alchemyplatform/multisig-plugin> (git dirs or checkouts)',
   )
   process.exit(2)
 }
@@ -845,7 +870,8 @@ const biconomy = readBiconomyArtifacts({
   'bcnmy/mee-contracts': resolve(meeSource),
 })
 const etherspotV1 = readEtherspotV1(resolve(source))
-const alchemy = readAlchemyBroadcasts(resolve(alchemySource))
+const alchemy = readAlchemyBroadcasts(resolve(alchemySource), ALCHEMY_MODULAR_ACCOUNT)
+const multisig = readAlchemyBroadcasts(resolve(multisigSource), ALCHEMY_MULTISIG)
 const constants = {
   ...permissionlessConstants,
   ...etherspotV1,
@@ -853,6 +879,7 @@ const constants = {
   ...rebuilt.constants,
   ...biconomy.constants,
   ...alchemy.constants,
+  ...multisig.constants,
 }
 for (const name of [...DEPLOYMENTS.map((d) => d[0]), ...ETCHED.map((e) => e[1]), ...PREREQUISITES]) {
   if (!constants[name]) throw new Error(`constant ${name} not found in ${CONSTANTS_DIR}`)
@@ -905,7 +932,8 @@ ${rebuilt.records
   .join(
     '',
   )}// https://github.com/bcnmy/nexus and https://github.com/bcnmy/mee-contracts build artifacts (MIT licence, Biconomy), commits in zooSources
-// https://github.com/alchemyplatform/modular-account mainnet broadcasts (GPL-3.0-or-later, Alchemy Insights, Inc.), commits in zooSources:
+// https://github.com/alchemyplatform/modular-account and https://github.com/alchemyplatform/multisig-plugin mainnet broadcasts
+// (GPL-3.0-or-later, Alchemy Insights, Inc.), commits in zooSources:
 // each contract's creation code as Alchemy broadcast it, deployed as a separate program on the local chain; its source
 // is public at those commits.
 `
@@ -939,6 +967,13 @@ export const zooSources = ${JSON.stringify(
     ),
     ...alchemy.commits.map((commit) => ({
       repository: 'alchemyplatform/modular-account',
+      commit,
+      version: ALCHEMY_VERSIONS[commit],
+      path: 'broadcast/',
+      licence: 'GPL-3.0-or-later',
+    })),
+    ...multisig.commits.map((commit) => ({
+      repository: 'alchemyplatform/multisig-plugin',
       commit,
       version: ALCHEMY_VERSIONS[commit],
       path: 'broadcast/',

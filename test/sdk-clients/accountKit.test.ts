@@ -3,6 +3,7 @@ import {
   createLightAccountClient,
   createModularAccountV2Client,
   createMultiOwnerModularAccountClient,
+  createMultisigModularAccountClient,
 } from '@account-kit/smart-contracts'
 import { type Address, defineChain, type Hex, http, parseAbi, parseEther, zeroAddress } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
@@ -10,10 +11,18 @@ import { describe, expect, it } from 'vitest'
 import { fundEth } from '../../src/main/service/chain'
 import { publicClientOf, randomAddress } from '../integration/bundler/bundlerTestKit'
 import { proveClientCell } from '../integration/clients/clientMatrix'
-import { accountTypeOf, withClientTestService } from '../integration/clients/clientTestKit'
+import {
+  accountTypeOf,
+  type ClientTestSetup,
+  withClientTestService,
+} from '../integration/clients/clientTestKit'
 import { tokenBalance } from '../integration/paymaster/paymasterTestKit'
 
-const setup = withClientTestService()
+/**
+ * A service on the default chain id, and one on 1337: account-kit's multisig client finds its MultisigPlugin by chain
+ * id and knows it on 1337 (Geth's dev chain id) but not on 31337 (anvil's), and takes no address for it.
+ */
+const setups = { 31337: withClientTestService(), 1337: withClientTestService({ chainId: 1337 }) }
 
 const client = '@account-kit 4'
 const funding = parseEther('1')
@@ -32,13 +41,20 @@ const paymasterMethods = ['pm_getPaymasterStubData', 'pm_getPaymasterData']
 type ClientParameters = ReturnType<typeof clientParameters>
 
 type AccountKitCase = {
-  account: 'LightAccount 1.1.0' | 'LightAccount 2.0.0' | 'Modular Account v1' | 'Modular Account v2'
+  account:
+    | 'LightAccount 1.1.0'
+    | 'LightAccount 2.0.0'
+    | 'Modular Account v1'
+    | 'Modular Account v1 multisig'
+    | 'Modular Account v2'
   /** The account-kit function that builds the client. */
   clientFunction: string
   entryPoint: '0.6' | '0.7'
   /** How Activity names the account's type (as for permissionless' LightAccount). */
   type: string
   create: (parameters: ClientParameters) => Promise<AccountKitClient>
+  /** The service's chain id (31337 unless the client needs another). */
+  chainId?: 1337
 }
 
 const accountKitCases: AccountKitCase[] = [
@@ -65,6 +81,23 @@ const accountKitCases: AccountKitCase[] = [
     create: (parameters) => createMultiOwnerModularAccountClient(parameters),
   },
   {
+    // Its defaults: the MultisigModularAccountFactory and MultisigPlugin (alchemyplatform/multisig-plugin), one
+    // owner, threshold 1: each operation carries all its signatures (signature type ACTUAL).
+    account: 'Modular Account v1 multisig',
+    clientFunction: 'createMultisigModularAccountClient',
+    entryPoint: '0.6',
+    type: 'Modular Account v1',
+    chainId: 1337,
+    create: async (parameters) => {
+      const multisig = await createMultisigModularAccountClient({ ...parameters, owners: [], threshold: 1n })
+      return {
+        ...multisig,
+        sendUserOperation: ({ uo }) =>
+          multisig.sendUserOperation({ uo, context: { userOpSignatureType: 'ACTUAL' } }),
+      }
+    },
+  },
+  {
     // Its default mode: the semi-modular account of Modular Account v2.0.0 (its owner in the proxy's bytecode).
     account: 'Modular Account v2',
     clientFunction: 'createModularAccountV2Client',
@@ -79,7 +112,7 @@ const accountKitCases: AccountKitCase[] = [
  * methods to the bundler URL, ERC-7677 methods to the dApp's paymaster URL, the rest to the chain's RPC), a fresh
  * local owner key, and `erc7677Middleware` when sponsored.
  */
-function clientParameters(sponsored: boolean) {
+function clientParameters(setup: ClientTestSetup, sponsored: boolean) {
   const info = setup.service.info()
   const rpcUrl = info.rpcUrl!
   const chain = defineChain({
@@ -123,8 +156,8 @@ async function sendCalls(accountClient: AccountKitClient, calls: { to: Address; 
 }
 
 /** Deploys the account with a sponsored mint, and checks it on chain. */
-async function expectSponsoredMint(create: AccountKitCase['create']) {
-  const accountClient = await create(clientParameters(true))
+async function expectSponsoredMint(setup: ClientTestSetup, create: AccountKitCase['create']) {
+  const accountClient = await create(clientParameters(setup, true))
   const address = accountClient.account.address
   const chain = publicClientOf(setup.service)
   expect(await chain.getCode({ address })).toBeUndefined()
@@ -140,8 +173,8 @@ async function expectSponsoredMint(create: AccountKitCase['create']) {
 }
 
 /** Deploys the account with a self-paid batch of two mints, and checks it on chain. */
-async function expectSelfPaidMint(create: AccountKitCase['create']) {
-  const accountClient = await create(clientParameters(false))
+async function expectSelfPaidMint(setup: ClientTestSetup, create: AccountKitCase['create']) {
+  const accountClient = await create(clientParameters(setup, false))
   const address = accountClient.account.address
   await fundEth(setup.service.chain!, address, funding)
   const alice = randomAddress()
@@ -164,16 +197,17 @@ async function expectSelfPaidMint(create: AccountKitCase['create']) {
 
 describe.each(accountKitCases)(
   "account-kit's $clientFunction, $account (EntryPoint $entryPoint)",
-  ({ account, entryPoint, type, create }) => {
+  ({ account, entryPoint, type, create, chainId }) => {
+    const setup = setups[chainId ?? 31337]
     it('deploys the account and calls a contract, sponsored through erc7677Middleware, and Activity names it', async (context) => {
       proveClientCell(context, { client, account, entryPoint, payment: 'sponsored' })
-      const { hash } = await expectSponsoredMint(create)
+      const { hash } = await expectSponsoredMint(setup, create)
       expect(await accountTypeOf(setup, hash)).toBe(type)
     })
 
     it('deploys the account with a batch of two calls, paying for its own gas', async (context) => {
       proveClientCell(context, { client, account, entryPoint, payment: 'self-paid' })
-      await expectSelfPaidMint(create)
+      await expectSelfPaidMint(setup, create)
     })
   },
 )

@@ -12,6 +12,7 @@ import { createBundlerClient, createPaymasterClient, type SmartAccount } from 'v
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { fundEth, testTokenAbi } from '../../../src/main/service/chain'
+import type { ServiceConfigInput } from '../../../src/main/service/config'
 import { startTestService, type TestService } from '../../helpers/startTestService'
 import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
 import { callConsole, createDapp, registerToken, tokenBalance } from '../paymaster/paymasterTestKit'
@@ -32,10 +33,10 @@ export type ClientTestSetup = {
  * One service for the file's client tests (started before them, disposed after), with a dApp whose whitelist
  * sponsors the test token's `mint`. Read the fields inside tests, once the setup has run.
  */
-export function withClientTestService(): ClientTestSetup {
+export function withClientTestService(overrides: Partial<ServiceConfigInput> = {}): ClientTestSetup {
   const setup = {} as ClientTestSetup
   beforeAll(async () => {
-    setup.service = await startTestService()
+    setup.service = await startTestService(overrides)
     setup.dapp = await createDapp(setup.service)
     setup.token = await registerToken(setup.service, setup.dapp.apiKey, ['mint'])
     setup.mint = (to, amount) => ({

@@ -41,6 +41,7 @@ function getAccountNames(): AccountNames {
     [zoo('coinbaseSmartWalletFactoryV1_1'), 'Coinbase Smart Wallet v1.1'],
     [zoo('nexusV1_2AccountFactory'), 'Nexus 1.2'],
     [zoo('multiOwnerModularAccountFactoryV1'), 'Modular Account v1'],
+    [zoo('multisigModularAccountFactoryV1'), 'Modular Account v1'],
     [zoo('modularAccountV2Factory'), 'Modular Account v2'],
     [zoo('soladyAccountFactoryV07'), 'Solady account'],
   ])

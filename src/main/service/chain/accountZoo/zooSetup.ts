@@ -70,5 +70,7 @@ export const zooStakes: readonly ZooStake[] = [
   // Alchemy's: v1's initializes the account's MultiOwnerPlugin, storage associated with the account in another
   // contract, which ERC-7562 allows during deployment only with a staked factory [STO-022].
   { factory: 'multiOwnerModularAccountFactoryV1', entryPoint: canonicalAddresses.entryPoint },
+  // v1's multisig factory initializes the account's MultisigPlugin the same way (staked on mainnet too).
+  { factory: 'multisigModularAccountFactoryV1', entryPoint: canonicalAddresses.entryPoint },
   { factory: 'modularAccountV2Factory', entryPoint: canonicalAddresses.entryPointV07 },
 ]
