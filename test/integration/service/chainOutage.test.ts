@@ -82,14 +82,40 @@ describe('a chain outage is a 503 with the envelope message on every route, neve
     const service = await startTestService({ rpcUrl: anvil.url })
     services.push(service)
     const probes = await prepareProbes(service)
+    const known = new Promise<void>((resolve) => {
+      service.events.on('chain.status', ({ state }) => {
+        if (state === 'unreachable') resolve()
+      })
+    })
     anvil.child.kill('SIGKILL')
     await new Promise((resolve) => anvil.child.once('exit', resolve))
+    // Once the service knows (its watch looks every second), nothing answers from what it read before, within the
+    // second its fee cache would otherwise keep (biconomy_getGasFeeValues answered 200 from it).
+    await known
     for (const probe of probes) expectOutageAnswer(probe.name, await probe.send())
     // What does not need the node still answers.
     const list = await requestJson(`${service.baseUrl}/api/v2/public/sdk/paymaster`, {
       headers: { authToken: service.authToken() },
     })
     expect(list.status).toBe(200)
+  })
+
+  it('answers no fee it read before the node went away, once it knows the node is away', async () => {
+    const anvil = await startPlainAnvil(31337)
+    stops.push(() => anvil.child.kill('SIGKILL'))
+    const service = await startTestService({ rpcUrl: anvil.url })
+    services.push(service)
+    const fees = () =>
+      requestJson(service.info().bundlerUrl, {
+        method: 'POST',
+        headers: { accept: 'application/json' },
+        body: { jsonrpc: '2.0', id: 1, method: 'biconomy_getGasFeeValues', params: [] },
+      })
+    expect((await fees()).status).toBe(200) // the latest block is now cached for a second
+    anvil.child.kill('SIGKILL')
+    await new Promise((resolve) => anvil.child.once('exit', resolve))
+    expect(await service.chain!.watch()).toMatchObject({ state: 'unreachable' })
+    expectOutageAnswer('biconomy_getGasFeeValues', await fees())
   })
 
   it('the embedded anvil restarting: no 500 while it is away (a 5xx is the 503), and 200 again once it is back', async () => {

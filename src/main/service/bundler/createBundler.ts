@@ -303,6 +303,15 @@ export function createBundler({
   // before it, a reset node starts over: the executor's nonce may be off our counter. What waits in the mempool is
   // bundled (simulated first: an operation that no longer validates is dropped with its reason).
   const stopChainEvents = chain.onEvent((event) => {
+    // While the node is away no fee is answered from the cache: the fee calls refuse with the outage as every other.
+    if (
+      event.type === 'chain.exited' ||
+      event.type === 'chain.unreachable' ||
+      event.type === 'chain.wrongChain' ||
+      event.type === 'chain.recovering'
+    ) {
+      gasPrices.invalidate()
+    }
     if (
       event.type === 'chain.restarted' ||
       event.type === 'chain.reachable' ||
