@@ -24,6 +24,7 @@ export const SANDBOX_ACCOUNT_TYPES = [
   'MODULAR_ACCOUNT_V1',
   'MODULAR_ACCOUNT_V2',
   'SOLADY_V07',
+  'MODULAR_ACCOUNT_V1_MULTISIG',
 ] as const
 export type SandboxAccountType = (typeof SANDBOX_ACCOUNT_TYPES)[number]
 
@@ -48,6 +49,7 @@ export const SANDBOX_ACCOUNT_LABELS: Record<SandboxAccountType, string> = {
   MODULAR_ACCOUNT_V1: 'Alchemy Modular Account v1 (v0.6)',
   MODULAR_ACCOUNT_V2: 'Alchemy Modular Account v2 (v0.7)',
   SOLADY_V07: 'Solady account (v0.7)',
+  MODULAR_ACCOUNT_V1_MULTISIG: 'Alchemy Modular Account v1 multisig (v0.6)',
 }
 
 /** The EntryPoint version each sandbox account type runs on. */
@@ -72,6 +74,7 @@ export const SANDBOX_ACCOUNT_ENTRY_POINT: Record<SandboxAccountType, '0.6' | '0.
   MODULAR_ACCOUNT_V1: '0.6',
   MODULAR_ACCOUNT_V2: '0.7',
   SOLADY_V07: '0.7',
+  MODULAR_ACCOUNT_V1_MULTISIG: '0.6',
 }
 
 /**

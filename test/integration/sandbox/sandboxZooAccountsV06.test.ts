@@ -86,6 +86,23 @@ const kinds: ZooKind[] = [
         args: [0n, [owner]],
       }),
   },
+  {
+    // account-kit's createMultisigModularAccount (salt 0, the owner alone, threshold 1); its own tests are in
+    // test/sdk-clients.
+    type: 'MODULAR_ACCOUNT_V1_MULTISIG',
+    entryPoint: '0.6',
+    factory: 'multisigModularAccountFactoryV1',
+    activityName: 'Modular Account v1',
+    address: (client, owner) =>
+      client.readContract({
+        address: getZooAddress('multisigModularAccountFactoryV1'),
+        abi: parseAbi([
+          'function getAddress(uint256 salt, address[] owners, uint128 threshold) view returns (address)',
+        ]),
+        functionName: 'getAddress',
+        args: [0n, [owner], 1n],
+      }),
+  },
 ]
 
 /**

@@ -194,6 +194,7 @@ const SHORT_LABELS: Record<(typeof SANDBOX_ACCOUNT_TYPES)[number], string> = {
   MODULAR_ACCOUNT_V1: 'MA v1',
   MODULAR_ACCOUNT_V2: 'MA v2',
   SOLADY_V07: 'Solady',
+  MODULAR_ACCOUNT_V1_MULTISIG: 'MA v1 multisig',
 }
 
 const MAX_FAUCET_ETH = 1000n * 10n ** 18n

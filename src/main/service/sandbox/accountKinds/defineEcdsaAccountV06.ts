@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem'
 import type { SandboxAccountType } from '../../../../shared/sandbox'
-import type { Chain } from '../../chain/types'
+import type { Chain, UserOperationV06 } from '../../chain/types'
 import { entryPointV06 } from '../../entryPoint'
 import { encodeExecuteCalls } from './encodeExecuteCalls'
 import { readSenderAddress } from './readSenderAddress'
@@ -24,6 +24,11 @@ export function defineEcdsaAccountV06(options: {
   encodeCalls?: (calls: Call[]) => Hex
   /** What the account expects around the owner's signature (Kernel v2's sudo mode prefix). */
   wrapSignature?: (signature: Hex) => Hex
+  /**
+   * For an account whose signature also carries fields of the operation (Modular Account v1 multisig's gas limits):
+   * its dummy signature, and the signature built from the owner's and the operation. Replaces `wrapSignature`.
+   */
+  signatureWithOperation?: { dummy: Hex; wrap: (signature: Hex, op: UserOperationV06) => Hex }
   /** What the owner signs: the EIP-191 message of the userOpHash (default) or the userOpHash itself. */
   signs?: 'message' | 'hash'
 }): SandboxAccountKind {
@@ -33,7 +38,10 @@ export function defineEcdsaAccountV06(options: {
     encodeCalls = encodeExecuteCalls,
     wrapSignature = (s: Hex) => s,
     signs = 'message',
+    signatureWithOperation,
   } = options
+  const dummySignature = signatureWithOperation?.dummy ?? wrapSignature(DUMMY_ECDSA_SIGNATURE)
+  const wrap = signatureWithOperation?.wrap ?? wrapSignature
   const getAddress =
     options.getAddress ??
     ((chain: Chain, owner: Address, index: number) => {
@@ -52,10 +60,9 @@ export function defineEcdsaAccountV06(options: {
           entryPointV06,
           parts.deployed ? null : deploymentOf(account.owner, account.index),
         ),
-        signature: wrapSignature(DUMMY_ECDSA_SIGNATURE),
+        signature: dummySignature,
       })
     },
-    signUserOperation: (chain, account, input) =>
-      signOperationV06Message(chain, account, input, wrapSignature, signs),
+    signUserOperation: (chain, account, input) => signOperationV06Message(chain, account, input, wrap, signs),
   }
 }

@@ -6,6 +6,7 @@ import { kernelV3_1 } from './kernelV3_1'
 import { lightAccountV1_1 } from './lightAccountV1_1'
 import { lightAccountV2 } from './lightAccountV2'
 import { modularAccountV1 } from './modularAccountV1'
+import { modularAccountV1Multisig } from './modularAccountV1Multisig'
 import { modularAccountV2 } from './modularAccountV2'
 import { nexusV1 } from './nexusV1'
 import { safeV06 } from './safeV06'
@@ -42,6 +43,7 @@ export const SANDBOX_ACCOUNT_KINDS: Record<SandboxAccountType, SandboxAccountKin
   MODULAR_ACCOUNT_V1: modularAccountV1,
   MODULAR_ACCOUNT_V2: modularAccountV2,
   SOLADY_V07: soladyV07,
+  MODULAR_ACCOUNT_V1_MULTISIG: modularAccountV1Multisig,
 }
 
 export type { Call, SandboxAccountKind, WireOperation } from './types'

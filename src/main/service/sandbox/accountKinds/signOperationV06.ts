@@ -66,21 +66,23 @@ export function readOperationV06(
 /**
  * Signs a v0.6 operation as the owner: the EIP-191 message of its userOpHash (what SimpleAccount, LightAccount
  * v1.1, Kernel v2's ECDSA validator, Trust and thirdweb recover), or the userOpHash itself (`signs: 'hash'`: the
- * Coinbase Smart Wallet), shaped by `wrap` when the account prefixes or encodes it.
+ * Coinbase Smart Wallet), shaped by `wrap` when the account prefixes or encodes it (with the operation, for an account
+ * whose signature carries some of its fields).
  */
 export async function signOperationV06Message(
   chain: Chain,
   account: { ownerPrivateKey: Hex },
   input: unknown,
-  wrap: (signature: Hex) => Hex = (signature) => signature,
+  wrap: (signature: Hex, op: UserOperationV06) => Hex = (signature) => signature,
   signs: 'message' | 'hash' = 'message',
 ): Promise<{ userOperation: WireOperation; userOpHash: Hash; signature: Hex }> {
-  const { wire, userOpHash } = readOperationV06(chain, input)
+  const { wire, op, userOpHash } = readOperationV06(chain, input)
   const owner = privateKeyToAccount(account.ownerPrivateKey)
   const signature = wrap(
     signs === 'hash'
       ? await owner.sign({ hash: userOpHash })
       : await owner.signMessage({ message: { raw: userOpHash } }),
+    op,
   )
   return { userOperation: { ...wire, signature }, userOpHash, signature }
 }

@@ -26,6 +26,10 @@ const BUTTONS: Record<SandboxAccountType, { testId: string; text: string }> = {
   THIRDWEB_V07: { testId: 'sandbox-create-thirdweb-v07', text: 'thirdweb' },
   MODULAR_ACCOUNT_V2: { testId: 'sandbox-create-modular-v2', text: 'Modular Account v2' },
   SOLADY_V07: { testId: 'sandbox-create-solady', text: 'Solady' },
+  MODULAR_ACCOUNT_V1_MULTISIG: {
+    testId: 'sandbox-create-modular-v1-multisig',
+    text: 'Modular Account v1 multisig',
+  },
   SIMPLE_7702_V08: { testId: 'sandbox-create-7702', text: 'EIP-7702 account' },
 }
 
