@@ -211,3 +211,55 @@ describe.each(accountKitCases)(
     })
   },
 )
+
+/**
+ * A 2-of-2 multisig as account-kit's docs run it: the first owner proposes the operation (its signature over upper
+ * limits of the gas price and preVerificationGas), the second sends it with both signatures.
+ */
+describe("account-kit's createMultisigModularAccountClient, two owners, threshold 2", () => {
+  it('deploys the account with an operation the first owner proposes and the second signs and sends, paying for its own gas', async () => {
+    const setup = setups[1337]
+    const [first, second] = [clientParameters(setup, false), clientParameters(setup, false)]
+    const [firstAddress, secondAddress] = await Promise.all([
+      first.signer.getAddress(),
+      second.signer.getAddress(),
+    ])
+    const proposer = await createMultisigModularAccountClient({
+      ...first,
+      owners: [secondAddress],
+      threshold: 2n,
+    })
+    const sender = await createMultisigModularAccountClient({
+      ...second,
+      owners: [firstAddress],
+      threshold: 2n,
+    })
+    const address = proposer.account.address
+    expect(sender.account.address).toBe(address)
+    await fundEth(setup.service.chain!, address, funding)
+
+    const alice = randomAddress()
+    const mint = setup.mint(alice, 5n)
+    const { request, aggregatedSignature, signatureObj } = await proposer.proposeUserOperation({
+      uo: { target: mint.to, data: mint.data },
+    })
+    const { hash } = await sender.sendUserOperation({
+      uo: request.callData,
+      overrides: {
+        callGasLimit: request.callGasLimit,
+        verificationGasLimit: request.verificationGasLimit,
+        preVerificationGas: request.preVerificationGas,
+        maxFeePerGas: request.maxFeePerGas,
+        maxPriorityFeePerGas: request.maxPriorityFeePerGas,
+      },
+      context: { aggregatedSignature, signatures: [signatureObj], userOpSignatureType: 'UPPERLIMIT' },
+    })
+    const txHash = await sender.waitForUserOperationTransaction({ hash })
+    const receipt = await sender.getUserOperationReceipt(hash)
+    expect(receipt?.receipt.transactionHash).toBe(txHash)
+    expect(receipt?.success).toBe(true)
+    expect(receipt?.sender.toLowerCase()).toBe(address.toLowerCase())
+    expect(await tokenBalance(setup.service, setup.token, alice)).toBe(5n)
+    expect(await accountTypeOf(setup, hash)).toBe('Modular Account v1')
+  })
+})
