@@ -194,7 +194,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return command === undefined ? 1 : 0
   }
   if (command === '-v' || command === '--version') {
-    const { readPackageVersion } = await import('./service/packageRoot')
+    const { readPackageVersion } = await import('./service/util/packageRoot')
     process.stdout.write(`${readPackageVersion()}\n`)
     return 0
   }

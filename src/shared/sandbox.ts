@@ -1,3 +1,4 @@
+import type { EntryPointVersion } from './entryPointVersions'
 /**
  * The sandbox console API (`/console/api/sandbox/*`): local smart accounts whose owner keys the service
  * holds. The renderer never sees a private key; it asks the service to build and sign UserOperations.
@@ -53,7 +54,7 @@ export const SANDBOX_ACCOUNT_LABELS: Record<SandboxAccountType, string> = {
 }
 
 /** The EntryPoint version each sandbox account type runs on. */
-export const SANDBOX_ACCOUNT_ENTRY_POINT: Record<SandboxAccountType, '0.6' | '0.7' | '0.8'> = {
+export const SANDBOX_ACCOUNT_ENTRY_POINT: Record<SandboxAccountType, EntryPointVersion> = {
   SMART_ACCOUNT_V2: '0.6',
   SIMPLE_ACCOUNT: '0.6',
   SIMPLE_ACCOUNT_V07: '0.7',
@@ -101,7 +102,7 @@ export type SandboxAccount = {
   label: string
   /** The owner EOA (its key stays in the data folder); for an EIP-7702 account, the account itself. */
   owner: string
-  entryPointVersion: '0.6' | '0.7' | '0.8'
+  entryPointVersion: EntryPointVersion
   index: number
   createdAt: string
   /** Live chain state; null when the chain is not running. */
@@ -145,7 +146,7 @@ export type BuildUserOperationResponse = {
    */
   userOperation: UserOperationJson
   entryPoint: string
-  entryPointVersion: '0.6' | '0.7' | '0.8'
+  entryPointVersion: EntryPointVersion
   deployed: boolean
 }
 

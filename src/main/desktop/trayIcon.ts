@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import type { NativeImage } from 'electron'
-import { findPackageRoot } from '../service/packageRoot'
+import { findPackageRoot } from '../service/util/packageRoot'
 import type { DesktopElectron } from './electronApi'
 
 /**

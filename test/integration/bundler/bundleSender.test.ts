@@ -5,7 +5,7 @@ import { createGasPrices } from '../../../src/main/service/bundler/gasPrices'
 import { type Chain, mine, requestRpc, setAutomine } from '../../../src/main/service/chain'
 import { registerNodeRequest } from '../../../src/main/service/chain/node/requestRpc'
 import { entryPointV06 } from '../../../src/main/service/entryPoint'
-import { silentLogger } from '../../../src/main/service/log'
+import { silentLogger } from '../../../src/main/service/log/logger'
 import { withEmbeddedChain } from '../chain/userOpHelpers'
 
 /** The executor's pipeline on the embedded anvil: the sync send, and what happens when blocks do not come. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { isProcessAlive } from '../../../src/main/service/isProcessAlive'
+import { isProcessAlive } from '../../../src/main/service/util/process/isProcessAlive'
 import { makeTempDir } from '../../helpers/makeTempDir'
 import { spawnCli } from '../../helpers/spawnCli'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { StateOverrideSchema } from '../../../src/main/service/bundler/stateOverrideSchema'
-import { describeZodError } from '../../../src/main/service/describeZodError'
+import { describeZodError } from '../../../src/main/service/schemas/describeZodError'
 
 const account = '0x00000000000000000000000000000000000b0b0b'
 const slot = `0x${'0'.repeat(63)}1`

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { dumpState } from '../../../src/main/service/chain/anvil/dumpState'
 import { startStateSaver } from '../../../src/main/service/chain/anvil/saveStateOnChange'
 import type { NodeRequest } from '../../../src/main/service/chain/node/nodeRpcError'
-import type { Logger } from '../../../src/main/service/log'
+import type { Logger } from '../../../src/main/service/log/logger'
 import { makeTempDir } from '../../helpers/makeTempDir'
 
 const log = { debug: () => {}, warn: () => {} } as unknown as Logger

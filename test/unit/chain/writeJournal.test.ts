@@ -5,7 +5,7 @@ import { createWriteGate } from '../../../src/main/service/chain/journal/createW
 import { type JournalEntry, openWriteJournal } from '../../../src/main/service/chain/journal/openWriteJournal'
 import { replayWrites } from '../../../src/main/service/chain/journal/replayWrites'
 import type { NodeRequest } from '../../../src/main/service/chain/node/nodeRpcError'
-import type { Logger } from '../../../src/main/service/log'
+import type { Logger } from '../../../src/main/service/log/logger'
 import { makeTempDir } from '../../helpers/makeTempDir'
 
 const log = { warn: () => {}, info: () => {}, debug: () => {} } as unknown as Logger

@@ -7,7 +7,7 @@ import {
   type RpcContext,
 } from '../../../src/main/service/jsonrpc/defineMethod'
 import { dispatchRpcRequest } from '../../../src/main/service/jsonrpc/dispatchRpcRequest'
-import { silentLogger } from '../../../src/main/service/log'
+import { silentLogger } from '../../../src/main/service/log/logger'
 
 const registry = createMethodRegistry([
   defineMethod({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { describeZodError } from '../../../src/main/service/describeZodError'
+import { describeZodError } from '../../../src/main/service/schemas/describeZodError'
 import {
   describeNodeCallProblem,
   findNodeCallProblem,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { describeZodError } from '../../../src/main/service/describeZodError'
+import { describeZodError } from '../../../src/main/service/schemas/describeZodError'
 import { MAX_UINT256, QuantitySchema, quantitySchema } from '../../../src/main/service/schemas/quantitySchema'
 
 const read = (schema: z.ZodType, value: unknown) => {

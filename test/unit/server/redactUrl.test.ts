@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { redactUrl } from '../../../src/main/service/redactUrl'
+import { redactUrl } from '../../../src/main/service/log/redactUrl'
 
 describe('redactUrl', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { createPublicClient, createWalletClient, defineChain } from 'viem'
 import { ChainError } from '../errors'
-import { silentLogger } from '../log'
+import { silentLogger } from '../log/logger'
 import { redactForkUrl } from './anvil/prepareFork'
 import { type EmbeddedNode, startEmbeddedNode } from './anvil/startEmbeddedNode'
 import { defaults } from './constants'

@@ -9,7 +9,7 @@ import type {
   WalletClient,
 } from 'viem'
 import type { OpstationAddresses, OpstationToken } from '../../api/types'
-import type { Logger } from '../log'
+import type { Logger } from '../log/logger'
 import type { NodeVerdict } from './health/judgeNode'
 import type { NodeRequest } from './node/nodeRpcError'
 import type { NonceManagers } from './transactions/createNonceManagers'

@@ -1,9 +1,10 @@
 import type { Address } from 'viem'
+import { ENTRY_POINT_VERSIONS, type EntryPointVersion } from '../../../shared/entryPointVersions'
 import type { ChainAddresses } from './types'
 
 /** The EntryPoint versions the chain deploys, each with its own paymasters. */
-export const ENTRY_POINT_VERSIONS = ['0.6', '0.7', '0.8'] as const
-export type EntryPointVersionName = (typeof ENTRY_POINT_VERSIONS)[number]
+export { ENTRY_POINT_VERSIONS }
+export type EntryPointVersionName = EntryPointVersion
 
 /** A deployed contract: its address and its name in the deployment plan (`chain.missing` / `mismatched`). */
 export type NamedContract = { name: string; address: Address }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { type Address, getAddress, type Hex, isAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { z } from 'zod'
+import { EntryPointVersionSchema } from '../../../shared/entryPointVersions'
 import {
   type BuildUserOperationResponse,
   type FaucetResponse,
@@ -99,14 +100,13 @@ const FaucetBody = jsonObject({
 })
 
 const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
-const entryPointVersionSchema = z.enum(['0.6', '0.7', '0.8'])
 
 const SandboxAccountSchema = z.object({
   address: addressSchema.meta({ description: 'The smart account (counterfactual until deployed)' }),
   type: z.enum(SANDBOX_ACCOUNT_TYPES),
   label: z.string(),
   owner: addressSchema.meta({ description: 'The owner EOA, whose key stays in the data folder' }),
-  entryPointVersion: entryPointVersionSchema,
+  entryPointVersion: EntryPointVersionSchema,
   index: z.number().int(),
   createdAt: z.string(),
   deployed: z.boolean().nullable(),
@@ -136,7 +136,7 @@ const BuildUserOperationResponseSchema = z.object({
     description: 'With a dummy signature, no paymaster, and the deployment while the account is undeployed',
   }),
   entryPoint: addressSchema,
-  entryPointVersion: entryPointVersionSchema,
+  entryPointVersion: EntryPointVersionSchema,
   deployed: z.boolean(),
 })
 type _CheckedBuildUserOperationResponse = Covers<

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { EntryPointVersionSchema } from '../../../shared/entryPointVersions'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
@@ -33,7 +34,7 @@ const ListQuery = z.object({
 
 /** A record as the console shows it (toView). */
 const UserOperationViewSchema = UserOperationRecordSchema.extend({
-  entryPointVersion: z.enum(['0.6', '0.7', '0.8']).nullable(),
+  entryPointVersion: EntryPointVersionSchema.nullable(),
   gasLimitTotal: z.string().meta({ description: 'Every gas limit the operation carried, summed (decimal)' }),
   gasUsedPercent: z
     .number()

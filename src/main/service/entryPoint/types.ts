@@ -1,12 +1,13 @@
 import type { Abi, Address, Hash, Hex, RpcStateOverride, SignedAuthorization } from 'viem'
 import type { z } from 'zod'
+import type { EntryPointVersion } from '../../../shared/entryPointVersions'
 import type { SimulationOptions } from '../chain/entryPoint/simulateEntryPoint'
 import type { ValidationResult } from '../chain/entryPoint/simulateValidation'
 import type { TraceCallRequest } from '../chain/node/traceCall'
 import type { Chain } from '../chain/types'
 
-/** The EntryPoint versions Opstation serves, one folder each (`v06/`, `v07/`, `v08/`). */
-export type EntryPointVersion = '0.6' | '0.7' | '0.8'
+/** The EntryPoint versions Opstation serves, one folder each (`v06/`, `v07/`, `v08/`); spelled in src/shared. */
+export type { EntryPointVersion }
 
 /** The fields every version's UserOperation has (numbers as bigint), which version-blind code may read. */
 export type UserOperationBase = {

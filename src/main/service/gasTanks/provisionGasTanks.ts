@@ -7,7 +7,7 @@ import {
   readDepositedGasTanks,
 } from '../chain'
 import type { GasTankVersion } from '../chain/gasTank/gasTankPaymaster'
-import type { Logger } from '../log'
+import type { Logger } from '../log/logger'
 import { markGasTanksFunded, setDappPaymasterId } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
 import type { Dapp } from '../store/schema'

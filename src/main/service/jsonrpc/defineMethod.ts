@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Logger } from '../log'
+import type { Logger } from '../log/logger'
 import type { Account, Dapp } from '../store/schema'
 
 /** What a method handler knows about the request beyond its params. */

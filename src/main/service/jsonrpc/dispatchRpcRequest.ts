@@ -1,5 +1,5 @@
-import { describeZodError } from '../describeZodError'
 import { RpcError } from '../errors'
+import { describeZodError } from '../schemas/describeZodError'
 import { RpcCode } from './codes'
 import type { RpcContext, RpcMethodRegistry } from './defineMethod'
 import { type RpcErrorObject, toRpcError } from './toRpcError'

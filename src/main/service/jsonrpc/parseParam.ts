@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { describeZodError } from '../describeZodError'
 import { RpcError } from '../errors'
+import { describeZodError } from '../schemas/describeZodError'
 import { RpcCode } from './codes'
 
 /**

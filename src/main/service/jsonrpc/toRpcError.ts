@@ -1,6 +1,6 @@
-import { classifyError } from '../classifyError'
 import { AppError } from '../errors'
-import type { Logger } from '../log'
+import { classifyError } from '../errors/classifyError'
+import type { Logger } from '../log/logger'
 import { RpcCode } from './codes'
 
 export type RpcErrorObject = { code: number; message: string; data?: unknown }

@@ -1,7 +1,7 @@
 import type { Chain } from '../chain'
 import { ChainError } from '../errors'
 import type { EventBus } from '../events'
-import type { Logger } from '../log'
+import type { Logger } from '../log/logger'
 import type { UsageTracker } from '../policy/trackSponsorshipUsage'
 import type { Store } from '../store/openStore'
 

@@ -1,5 +1,5 @@
 import type { EventBus } from '../events'
-import type { Logger } from '../log'
+import type { Logger } from '../log/logger'
 import type { Store } from '../store/openStore'
 import type { Dapp } from '../store/schema'
 import { listWebhooks } from '../store/webhooks.repo'

@@ -11,7 +11,7 @@ import {
 import type { Chain } from '../chain'
 import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
 import { ENTRY_POINT_VERSIONS, getVersionContracts, holdsContracts } from '../chain/versionContracts'
-import type { Logger } from '../log'
+import type { Logger } from '../log/logger'
 import type { Store } from '../store/openStore'
 import type { SponsorshipUsage } from '../store/schema'
 import { addSponsorshipUsage, getLastUsageBlock } from '../store/sponsorshipUsage.repo'

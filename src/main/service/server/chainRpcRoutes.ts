@@ -3,7 +3,6 @@ import { NODE_METHODS } from '../bundler/methods/forwardToNode'
 import type { Chain } from '../chain'
 import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
 import { NodeRpcError } from '../chain/node/nodeRpcError'
-import { classifyError } from '../classifyError'
 import {
   JsonRpcErrorResponseSchema,
   JsonRpcRequestSchema,
@@ -11,6 +10,7 @@ import {
 } from '../docs/jsonRpcSchemas'
 import { withDoc } from '../docs/routeDoc'
 import { ChainUnavailableError } from '../errors'
+import { classifyError } from '../errors/classifyError'
 import { RpcCode } from '../jsonrpc/codes'
 import { describeNodeCallProblem, findNodeCallProblem } from '../schemas/nodeCallSchema'
 import { isSameOrigin } from './hostGuard'

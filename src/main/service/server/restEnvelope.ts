@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply } from 'fastify'
-import { classifyError } from '../classifyError'
 import { AppError, ChainUnavailableError } from '../errors'
-import type { Logger } from '../log'
+import { classifyError } from '../errors/classifyError'
+import type { Logger } from '../log/logger'
 
 export type RestEnvelope = { statusCode: number; message: string; data?: unknown }
 

@@ -11,7 +11,7 @@ import {
 } from '../chain'
 import { ChainError, ConflictError, InvalidInputError } from '../errors'
 import { provisionGasTank } from '../gasTanks/provisionGasTanks'
-import type { Logger } from '../log'
+import type { Logger } from '../log/logger'
 import { readPriceTable } from '../paymaster/tokenPrices'
 import { setDappPolicies } from '../store/dappPolicies.repo'
 import {

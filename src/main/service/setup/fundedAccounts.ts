@@ -2,7 +2,7 @@ import path from 'node:path'
 import { type Address, getAddress } from 'viem'
 import { z } from 'zod'
 import { writeFileAtomic } from '../chain/writeFileAtomic'
-import { readDataFile } from '../readDataFile'
+import { readDataFile } from '../store/dataFolder/readDataFile'
 
 export const FUNDED_ACCOUNTS_FILE_NAME = 'funded-accounts.json'
 

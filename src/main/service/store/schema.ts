@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EntryPointVersionSchema } from '../../../shared/entryPointVersions'
 import { UserOperationRecordSchema } from './userOperationRecord'
 
 /** The version this build writes. Older documents are migrated forward on load (see migrations.ts). */
@@ -55,7 +56,7 @@ export const DappSchema = z.object({
    * purpose stays empty). Unset for dApps from before it was kept: their deposits are read from the chain once.
    * Emptied when the chain is reset (new genesis): every tank is funded again as on first start.
    */
-  gasTanksFunded: z.array(z.enum(['0.6', '0.7', '0.8'])).optional(),
+  gasTanksFunded: z.array(EntryPointVersionSchema).optional(),
   policies: DappPoliciesSchema.default({
     limits: [],
     validAfter: null,
@@ -107,7 +108,7 @@ export const SponsorshipSchema = z.object({
   method: z.string(),
   mode: z.enum(['SPONSORED', 'ERC20']),
   /** The EntryPoint version the operation is for (decisions from before v0.7 came are v0.6). */
-  entryPointVersion: z.enum(['0.6', '0.7', '0.8']).default('0.6'),
+  entryPointVersion: EntryPointVersionSchema.default('0.6'),
   sender: address,
   /** Decimal. */
   nonce: z.string(),

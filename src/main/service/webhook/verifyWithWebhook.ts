@@ -1,5 +1,5 @@
 import type { EventBus } from '../events'
-import type { Logger } from '../log'
+import type { Logger } from '../log/logger'
 import { generateId } from '../store/ids'
 import type { Store } from '../store/openStore'
 import type { Webhook, WebhookCall } from '../store/schema'

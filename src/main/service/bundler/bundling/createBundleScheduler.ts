@@ -1,5 +1,5 @@
 import { isNodeUnreachable } from '../../chain/node/isNodeUnreachable'
-import type { Logger } from '../../log'
+import type { Logger } from '../../log/logger'
 import type { BundlingMode } from '../bundlerOptions'
 import type { BundleRunner } from './createBundleRunner'
 

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import type { EntryPointModule } from '../../entryPoint/types'
 import { RpcCode } from '../../jsonrpc/codes'
-import type { Logger } from '../../log'
+import type { Logger } from '../../log/logger'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import { parseBundleLogs } from '../bundling/parseBundleLogs'

@@ -8,7 +8,7 @@ import {
   parseAbi,
   parseEther,
 } from 'viem'
-import type { Logger } from '../../log'
+import type { Logger } from '../../log/logger'
 import { entryPointAbi } from '../abis/entryPoint'
 import { canonicalAddresses, defaults } from '../constants'
 import { requestRpc } from '../node/requestRpc'

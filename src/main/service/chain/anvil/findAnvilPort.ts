@@ -1,4 +1,4 @@
-import type { Logger } from '../../log'
+import type { Logger } from '../../log/logger'
 import { findFreePort, isPortFree } from './findFreePort'
 
 /**

@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises'
-import { isProcessAlive } from '../../isProcessAlive'
-import type { Logger } from '../../log'
-import { readProcessIdentity } from '../../readProcessIdentity'
+import type { Logger } from '../../log/logger'
+import { isProcessAlive } from '../../util/process/isProcessAlive'
+import { readProcessIdentity } from '../../util/process/readProcessIdentity'
 
 /**
  * An anvil left running by a service that died hard (kill -9 skips every exit hook) would keep dumping its state

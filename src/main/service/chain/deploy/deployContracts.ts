@@ -1,5 +1,5 @@
 import { type Address, concat, type Hex, keccak256, numberToHex, type PublicClient } from 'viem'
-import type { Logger } from '../../log'
+import type { Logger } from '../../log/logger'
 import { deployAccountZoo } from '../accountZoo/deployAccountZoo'
 import { canonicalAddresses, create2DeployerRuntimeCode, defaults, testTokens } from '../constants'
 import { requestRpc } from '../node/requestRpc'

@@ -1,5 +1,5 @@
 import { type Abi, type Address, encodeFunctionData, type PublicClient } from 'viem'
-import type { Logger } from '../../log'
+import type { Logger } from '../../log/logger'
 import { entryPointAbi } from '../abis/entryPoint'
 import { packedTokenPaymasterAbi, packedVerifyingPaymasterAbi } from '../abis/packedPaymasters'
 import { smartAccountFactoryAbi } from '../abis/smartAccount'

@@ -1,6 +1,6 @@
 import { type Address, type Hash, numberToHex } from 'viem'
-import { type ConcurrencyLimit, createConcurrencyLimit } from '../../createConcurrencyLimit'
 import { ChainError } from '../../errors'
+import { type ConcurrencyLimit, createConcurrencyLimit } from '../../util/createConcurrencyLimit'
 import { requestRpc } from '../node/requestRpc'
 import { submitTransaction } from '../transactions/submitTransaction'
 import type { Chain } from '../types'

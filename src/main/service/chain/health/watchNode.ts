@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import type { Logger } from '../../log'
+import type { Logger } from '../../log/logger'
 import { isNodeUnreachable } from '../node/isNodeUnreachable'
 import type { NodeRequest } from '../node/nodeRpcError'
 import type { NamedContract } from '../versionContracts'

@@ -1,4 +1,4 @@
-import type { Logger } from '../../log'
+import type { Logger } from '../../log/logger'
 import type { NodeRequest } from '../node/nodeRpcError'
 import type { JournalEntry } from './openWriteJournal'
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../../log'
+import type { Logger } from '../../log/logger'
 
 /**
  * The node says the nonce is not the account's next one: someone else used the account (a transaction of theirs

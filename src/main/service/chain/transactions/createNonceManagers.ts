@@ -1,5 +1,5 @@
 import { type Address, type Hex, hexToNumber, type PublicClient } from 'viem'
-import type { Logger } from '../../log'
+import type { Logger } from '../../log/logger'
 import { requestRpc } from '../node/requestRpc'
 import { createNonceManager, type NonceManager } from './createNonceManager'
 

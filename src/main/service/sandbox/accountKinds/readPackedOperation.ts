@@ -1,10 +1,10 @@
 import type { Hash, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Chain } from '../../chain/types'
-import { describeZodError } from '../../describeZodError'
 import type { EntryPointModule } from '../../entryPoint'
 import type { UserOperationV07 } from '../../entryPoint/v07/userOperation'
 import { InvalidInputError } from '../../errors'
+import { describeZodError } from '../../schemas/describeZodError'
 
 /** A v0.7/v0.8 wire operation parsed by its EntryPoint's schema (any signature), with its userOpHash. */
 export function readPackedOperation(

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { z } from 'zod'
-import { StartupError } from './errors'
+import { StartupError } from '../../errors'
 
 /**
  * A small JSON file of the data folder read against its schema: `null` when it does not exist yet; a file that does

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createConcurrencyLimit } from '../../src/main/service/createConcurrencyLimit'
+import { createConcurrencyLimit } from '../../../src/main/service/util/createConcurrencyLimit'
 
 describe('createConcurrencyLimit', () => {
   it('runs at most the limit at once, the rest in arrival order, and keeps going after a task fails', async () => {

@@ -1,5 +1,5 @@
-import type { ChainStatus } from '../../shared/serviceInfo'
-import type { ChainEvent } from './chain/types'
+import type { ChainStatus } from '../../../shared/serviceInfo'
+import type { ChainEvent } from '../chain/types'
 
 const clock = (date: Date) => date.toISOString().slice(11, 19)
 

@@ -1,5 +1,5 @@
-import { isNodeUnreachable } from './chain/node/isNodeUnreachable'
-import { AppError, ChainUnavailableError } from './errors'
+import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
+import { AppError, ChainUnavailableError } from './'
 
 /**
  * A thrown value as the two error mappers (toRpcError, toHttpError) see it: a failure to reach the chain's node,

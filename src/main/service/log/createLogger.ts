@@ -1,5 +1,5 @@
 import { type Logger as PinoLogger, pino } from 'pino'
-import type { ServiceConfig } from './config'
+import type { ServiceConfig } from '../config'
 import { REDACTED, redactUrl } from './redactUrl'
 
 type LoggedRequest = {
