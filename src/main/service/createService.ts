@@ -11,14 +11,8 @@ import {
 } from './bundler/methods/getUserOperationGasPrice'
 import { type Chain, startChain } from './chain'
 import { DEFAULT_CHAIN_ID, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
-import { registerAccountRoutes } from './console/account.routes'
-import { registerDappRoutes } from './console/dapps.routes'
 import { describeChainEvent } from './console/describeChainEvent'
-import { registerEventStreamRoutes } from './console/events.routes'
-import { registerSandboxRoutes } from './console/sandbox.routes'
-import { registerSettingsRoutes } from './console/settings.routes'
-import { registerSetupRoutes } from './console/setup.routes'
-import { registerUserOperationRoutes } from './console/userOperations.routes'
+import { registerConsoleRoutes } from './console/registerConsoleRoutes'
 import { ChainError, StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
 import { provisionGasTank, provisionGasTanks } from './gasTanks/provisionGasTanks'
@@ -214,21 +208,19 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       getChain: () => chain,
       provisionDapp,
       plugins: [
-        (scope) => registerAccountRoutes(scope, { store, session }),
-        (scope) => registerDappRoutes(scope, { store }),
-        (scope) => registerEventStreamRoutes(scope, { store, events, session }),
-        (scope) => paymaster.registerRoutes(scope),
-        (scope) => registerSandboxRoutes(scope, { store, dataDir: config.dataDir, getChain: () => chain }),
         (scope) =>
-          registerUserOperationRoutes(scope, { store, getUserOperations: () => bundler?.userOperations }),
-        (scope) => registerSetupRoutes(scope, { store, setups }),
-        (scope) =>
-          registerSettingsRoutes(scope, {
+          registerConsoleRoutes(scope, {
             store,
+            session,
             events,
+            log,
+            dataDir: config.dataDir,
+            getChain: () => chain,
+            getUserOperations: () => bundler?.userOperations,
+            getWebhookTimeoutMs: () => runtime.webhookTimeoutMs,
+            setups,
             runtime,
             runningRpcUrl: config.noChain ? null : (config.rpcUrl ?? null),
-            dataDir: config.dataDir,
           }),
       ],
     })

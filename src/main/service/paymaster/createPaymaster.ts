@@ -1,10 +1,4 @@
-import type { FastifyInstance } from 'fastify'
 import type { Chain } from '../chain'
-import { registerDappPolicyRoutes } from '../console/dappPolicies.routes'
-import { registerGasTankRoutes } from '../console/gasTank.routes'
-import { registerSponsorshipRoutes } from '../console/sponsorships.routes'
-import { registerTokenPriceRoutes } from '../console/tokenPrices.routes'
-import { registerWebhookCallRoutes } from '../console/webhookCalls.routes'
 import type { EventBus } from '../events'
 import type { RpcMethod } from '../jsonrpc/defineMethod'
 import type { Logger } from '../log/logger'
@@ -32,8 +26,6 @@ export type Paymaster = {
   deps: PaymasterDeps
   /** The paymaster endpoint's JSON-RPC methods (register next to eth_chainId). */
   methods: RpcMethod[]
-  /** Console API routes of the paymaster (pass to buildServer's `plugins`). */
-  registerRoutes: (app: FastifyInstance) => Promise<void>
   /** Starts following mined sponsored operations (spending limits). */
   start: () => void
   /** Counts the sponsored operations of a bundle the bundler mined, from its receipt (spending limits). */
@@ -42,7 +34,7 @@ export type Paymaster = {
   stop: () => Promise<void>
 }
 
-/** The paymaster: JSON-RPC methods, the sponsorship-usage tracker and the console routes for its data. */
+/** The paymaster: JSON-RPC methods and the sponsorship-usage tracker (its console routes are in console/). */
 export function createPaymaster(params: CreatePaymasterParameters): Paymaster {
   const usage = createUsageTracker({
     store: params.store,
@@ -67,19 +59,6 @@ export function createPaymaster(params: CreatePaymasterParameters): Paymaster {
       pmGetPaymasterData(deps),
       pmSupportedEntryPoints(deps),
     ],
-    async registerRoutes(app) {
-      const { store } = params
-      await registerSponsorshipRoutes(app, { store })
-      await registerWebhookCallRoutes(app, {
-        store,
-        events: params.events,
-        log: params.log,
-        getWebhookTimeoutMs: params.getWebhookTimeoutMs,
-      })
-      await registerDappPolicyRoutes(app, { store })
-      await registerGasTankRoutes(app, { store, getChain: params.getChain })
-      await registerTokenPriceRoutes(app, { store, getChain: params.getChain })
-    },
     start: () => usage.start(),
     observeMinedBundle: (receipt) => usage.observeReceipt(receipt),
     async stop() {

@@ -1,4 +1,3 @@
-import type { PublicClient } from 'viem'
 import type { NodeRequest, ReadResponseBody } from './nodeRpcError'
 
 /** Clients whose calls go straight to the node transport (see registerNodeRequest). */
@@ -19,7 +18,9 @@ export function registerNodeRequest(client: object, request: NodeRequest): void 
  * reads the response text in place of JSON.parse where the transport has the text (IPC and node:http).
  */
 export async function requestRpc<T = unknown>(
-  client: PublicClient,
+  // Any viem client: typed loosely on purpose, since relating two PublicClient instantiations (a chain-typed one to
+  // the default) costs the type checker seconds per call site.
+  client: { request: unknown },
   method: string,
   params: unknown[] = [],
   readBody?: ReadResponseBody,
