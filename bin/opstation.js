@@ -6,7 +6,7 @@
 // Under npm (`npx opstation serve`, an npm script) it stops when npm stops: npm's shell exits on a SIGTERM without
 // passing it on, which would leave the service and its anvil running.
 import { existsSync } from 'node:fs'
-import { stopWhenParentExits } from '../scripts/stopWhenParentExits.mjs'
+import { stopWhenParentExits } from './stopWhenParentExits.mjs'
 
 stopWhenParentExits()
 

@@ -1,8 +1,9 @@
 // `npm run serve`: the console rebuilt if its sources changed, then the headless service in this same process,
 // stopped like a direct SIGTERM when npm stops (stopWhenParentExits.mjs), so that it stops its anvil and frees the
 // port and the data folder's lock.
+
+import { stopWhenParentExits } from '../bin/stopWhenParentExits.mjs'
 import { buildConsoleIfStale } from './buildConsoleIfStale.mjs'
-import { stopWhenParentExits } from './stopWhenParentExits.mjs'
 
 stopWhenParentExits()
 buildConsoleIfStale()

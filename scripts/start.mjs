@@ -5,9 +5,9 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { stopWhenParentExits } from '../bin/stopWhenParentExits.mjs'
 import { buildConsoleIfStale } from './buildConsoleIfStale.mjs'
 import { publishConsole } from './publishConsole.mjs'
-import { stopWhenParentExits } from './stopWhenParentExits.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)

@@ -107,7 +107,7 @@ describe('the npm package (npm pack, installed into a fresh project)', () => {
 
   it('holds only what runs: the built CLI, API and types, the console; no sources, maps or build tools', () => {
     const allowed =
-      /^(README\.md|package\.json|bin\/opstation\.js|scripts\/stopWhenParentExits\.mjs|dist\/.+|out\/renderer\/.+)$/
+      /^(README\.md|package\.json|bin\/opstation\.js|bin\/stopWhenParentExits\.mjs|dist\/.+|out\/renderer\/.+)$/
     expect(tarball.files.filter((file) => !allowed.test(file))).toEqual([])
     expect(tarball.files).toEqual(
       expect.arrayContaining([

@@ -8,7 +8,7 @@ const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..')
 
 it('an installed package without its build (packed with scripts off) says how to pack it, in one line, exit 1', async () => {
   const pkg = await makeTempDir('opstation-nobuild-')
-  for (const file of ['bin/opstation.js', 'scripts/stopWhenParentExits.mjs']) {
+  for (const file of ['bin/opstation.js', 'bin/stopWhenParentExits.mjs']) {
     mkdirSync(path.dirname(path.join(pkg, file)), { recursive: true })
     copyFileSync(path.join(repoRoot, file), path.join(pkg, file))
   }

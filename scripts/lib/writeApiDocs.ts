@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { createService } from '../createService'
+import { createService } from '../../src/main/service/createService'
 
 /** The files writeApiDocs writes, as the service serves them under /docs/. */
 const DOCUMENTS = [
