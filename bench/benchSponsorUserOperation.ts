@@ -64,10 +64,12 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number
 }
 
-/** Creates a dApp (with its gas tank) and times `operations` sponsor requests against it. */
-export async function benchSponsorUserOperation(params: BenchSponsorParameters): Promise<BenchSponsorResult> {
-  const operations = params.operations ?? 200
-  const concurrency = params.concurrency ?? 1
+/** Creates a dApp (with its gas tank) through the dashboard API; its paymaster URL. */
+export async function createBenchDapp(params: {
+  baseUrl: string
+  authToken: string
+  chainId: number
+}): Promise<string> {
   const created = await fetch(`${params.baseUrl}/api/v2/public/sdk/paymaster`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authToken: params.authToken },
@@ -79,7 +81,14 @@ export async function benchSponsorUserOperation(params: BenchSponsorParameters):
     }),
   })
   const apiKey = ((await created.json()) as { data: { apiKey: string } }).data.apiKey
-  const paymasterUrl = `${params.baseUrl}/api/v1/${params.chainId}/${apiKey}`
+  return `${params.baseUrl}/api/v1/${params.chainId}/${apiKey}`
+}
+
+/** Creates a dApp (with its gas tank) and times `operations` sponsor requests against it. */
+export async function benchSponsorUserOperation(params: BenchSponsorParameters): Promise<BenchSponsorResult> {
+  const operations = params.operations ?? 200
+  const concurrency = params.concurrency ?? 1
+  const paymasterUrl = await createBenchDapp(params)
   const client = createPublicClient({ transport: http(params.rpcUrl) })
   const block = await client.getBlock()
   const fees = {

@@ -22,9 +22,11 @@ import {
 } from 'viem'
 import { entryPoint06Abi, entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { benchSdkLoop } from './benchSdkLoop'
 import { benchSponsorUserOperation } from './benchSponsorUserOperation'
 import { createBenchClient, type Op, type Timings } from './createBenchClient'
 import { createRpc, waitForReceipt } from './createRpc'
+import { BENCH_TABLE_HEADER, formatTable } from './formatTable'
 import { measureHttpFloor } from './measureHttpFloor'
 import { runHistoryBench } from './runHistoryBench'
 import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
@@ -303,6 +305,8 @@ const loadAtStart = os.loadavg()
 const modes = (process.env.BENCH_MODES ?? (HISTORY > 0 ? '' : 'safe,unsafe')).split(',')
 if (modes.includes('safe')) await benchMode(false)
 if (modes.includes('unsafe')) await benchMode(true)
+// The sequential SDK loop, on a service of its own (BENCH_SDK_LOOP=0 leaves it out: bench:compare runs it apart).
+if (modes.includes('unsafe') && process.env.BENCH_SDK_LOOP !== '0') rows.push(...(await benchSdkLoop()))
 if (HISTORY > 0) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-bench-history-'))
   try {
@@ -323,16 +327,7 @@ rows.push([
   `${CLIENTS} callers, a server that answers a constant: CPU µs/request: server ${floor.serverCpuUs.toFixed(0)}, caller ${floor.clientCpuUs.toFixed(0)} (every request to the service pays at least this)`,
 ])
 
-const header = ['mode', 'measure', 'p50', 'p95', 'ops/s', 'note']
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-const line = (cells: string[]) =>
-  cells
-    .map((c, i) => c.padEnd(widths[i] ?? 0))
-    .join('  ')
-    .trimEnd()
 console.log(
   `\nOpstation bundler benchmark: ${OPERATIONS} UserOperations a loop, ${CLIENTS} concurrent clients${GROW > 0 ? `, after ${GROW} operations grew the chain` : ''}${HISTORY > 0 ? `; history: ${HISTORY} operations, then a restart` : ''}; "cold:" rows are the first loop after start, the others follow ${WARMUP} unmeasured operations; automine, ${os.cpus().length} CPUs, Node ${process.version}, load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}\n`,
 )
-console.log(line(header))
-console.log(line(widths.map((w) => '-'.repeat(w))))
-for (const row of rows) console.log(line(row))
+console.log(formatTable(BENCH_TABLE_HEADER, rows))

@@ -1,6 +1,6 @@
-import type { ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { spawnCli } from '../test/helpers/spawnCli'
+import path from 'node:path'
 
 export type ServiceProcess = {
   pid: number
@@ -23,20 +23,27 @@ export type ServiceProcess = {
   stop: () => Promise<void>
 }
 
-/** Starts `opstation serve` (bin/opstation.js) as its own process on a free port and waits for its ready line. */
+const THIS_TREE = path.resolve(import.meta.dirname, '..')
+const READY_TIMEOUT_MS = 60_000
+
+/**
+ * Starts `opstation serve` (bin/opstation.js) as its own process on a free port and waits for its ready line.
+ * `tree`: the checkout whose service to start (default this one; `bench:compare` drives another commit's service
+ * with this tree's clients).
+ */
 export async function startServiceProcess(params: {
   dataDir: string
   unsafe: boolean
+  tree?: string
 }): Promise<ServiceProcess> {
-  const args = ['--port', '0', '--data-dir', params.dataDir]
+  const args = ['serve', '--port', '0', '--data-dir', params.dataDir]
   if (params.unsafe) args.push('--unsafe')
   const spawnedAt = performance.now()
-  const { child, ready } = await spawnCli(args, {
-    timeoutMs: 60_000,
-    // BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the service process.
-    nodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
-    env: { ...process.env },
-  })
+  // BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the service process.
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  const bin = path.join(params.tree ?? THIS_TREE, 'bin/opstation.js')
+  const child = spawn(process.execPath, [...nodeArgs, bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const ready = await readReadyLine(child)
   const readyMs = performance.now() - spawnedAt
   const pid = child.pid as number
   const releaseOnExit = stopWithThisProcess(child)
@@ -80,6 +87,39 @@ export async function startServiceProcess(params: {
         child.kill('SIGTERM')
       }),
   }
+}
+
+/** What the bench reads of the service's ready line (every version since the bench began prints these). */
+type ReadyLine = { bundlerUrl: string; rpcUrl: string; dashboardUrl: string; authToken: string }
+
+/** The JSON of the service's `opstation ready {...}` line; rejects if it exits first or prints none in time. */
+function readReadyLine(child: ChildProcess): Promise<ReadyLine> {
+  let stdout = ''
+  let stderr = ''
+  child.stderr?.on('data', (d) => {
+    stderr += d
+  })
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM')
+      reject(new Error(`the service printed no ready line in ${READY_TIMEOUT_MS} ms; stderr:\n${stderr}`))
+    }, READY_TIMEOUT_MS)
+    const onExit = (code: number | null) => {
+      clearTimeout(timer)
+      reject(new Error(`the service exited (${code}) before it was ready; stderr:\n${stderr}`))
+    }
+    child.once('exit', onExit)
+    child.stdout?.on('data', (d) => {
+      stdout += d
+      const line = stdout.split('\n').find((l) => l.startsWith('opstation ready '))
+      if (!line) return
+      clearTimeout(timer)
+      child.off('exit', onExit)
+      child.stdout?.removeAllListeners('data')
+      child.stdout?.resume()
+      resolve(JSON.parse(line.slice('opstation ready '.length)))
+    })
+  })
 }
 
 /**

@@ -107,6 +107,27 @@ describe('openWriteJournal', () => {
     journal.close()
   })
 
+  it('notes where a transaction landed from the receipt eth_sendRawTransactionSync answers, with no receipt read', async () => {
+    const dir = await makeTempDir('opstation-journal-')
+    const calls: string[] = []
+    const receipt = { transactionHash: '0xabc', blockNumber: '0x2a', blockTimestamp: '0x65' }
+    const request = (async (method: string) => {
+      calls.push(method)
+      return method === 'eth_sendRawTransactionSync' ? receipt : null
+    }) as NodeRequest
+    const journal = openWriteJournal({ dir, save: async () => {} })
+    expect(await journal.wrap(request)('eth_sendRawTransactionSync', ['0x01'])).toEqual(receipt)
+    const reopened = openWriteJournal({ dir, save: async () => {} })
+    expect(reopened.pending().map((e) => [e.method, e.hash, e.block, e.timestamp])).toEqual([
+      ['eth_sendRawTransactionSync', '0xabc', 42, 101],
+    ])
+    reopened.close()
+    // Nothing left to look up a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    expect(calls).toEqual(['eth_sendRawTransactionSync'])
+    journal.close()
+  })
+
   it('checkpoints while a transaction waits for its block (eth_sendRawTransactionSync with automine off), so a dev call can mine it', async () => {
     const dir = await makeTempDir('opstation-journal-')
     let mine = () => {}

@@ -2,6 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyBaseLogger } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { ChainRpcRequest } from '../../../src/main/service/server/chainRpcRoutes'
 import { createRpcFastPath } from '../../../src/main/service/server/rpcFastPath'
 import type { AnswerRpc } from '../../../src/main/service/server/rpcRoutes'
 import { requestRaw } from '../../helpers/requestRaw'
@@ -18,12 +19,19 @@ async function serve(options: { level?: string; closing?: boolean; bodyLimit?: n
     answered.push(request)
     return { httpStatus: 200, body: { jsonrpc: '2.0', id: 1, result: request.body.length } }
   }
+  const chainAnswered: ChainRpcRequest[] = []
+  const answerChain = async (request: ChainRpcRequest) => {
+    chainAnswered.push(request)
+    if (request.body === 'fail') throw new Error('a bug')
+    return { status: 403, body: { jsonrpc: '2.0', id: 2, error: { code: -32001, message: 'refused' } } }
+  }
   const fastPath = createRpcFastPath({
     answer,
+    answerChain,
     isAllowedHost: (host) => host?.startsWith('127.0.0.1') ?? false,
     bodyLimit: options.bodyLimit ?? 1000,
     isClosing: () => options.closing ?? false,
-    log: { level: options.level ?? 'warn' } as FastifyBaseLogger,
+    log: { level: options.level ?? 'warn', error: () => {} } as unknown as FastifyBaseLogger,
   })
   const server = http.createServer((req, res) => {
     if (!fastPath(req, res)) {
@@ -38,7 +46,7 @@ async function serve(options: { level?: string; closing?: boolean; bodyLimit?: n
     path: string,
     init: { method?: string; body?: string; headers?: Record<string, string>; chunked?: boolean } = {},
   ) => requestRaw(`http://127.0.0.1:${port}${path}`, init)
-  return { send, answered }
+  return { send, answered, chainAnswered }
 }
 
 describe('createRpcFastPath', () => {
@@ -56,8 +64,46 @@ describe('createRpcFastPath', () => {
     ])
   })
 
+  it("answers a sized POST to the chain RPC (/rpc) with the chain's answer, its status and the request's origin and type", async () => {
+    const { send, answered, chainAnswered } = await serve()
+    const headers = { origin: 'http://evil.example', 'content-type': 'application/json' }
+    const refused = await send('/rpc', { body: '{"method":"anvil_mine"}', headers })
+    expect(refused.status).toBe(403)
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      error: { code: -32001, message: 'refused' },
+    })
+    expect(refused.headers['access-control-allow-origin']).toBe('*')
+    await send('/rpc/?x=1', { body: '[]' })
+    expect(
+      chainAnswered.map(({ body, origin, contentType, host }) => ({ body, origin, contentType, host })),
+    ).toEqual([
+      {
+        body: '{"method":"anvil_mine"}',
+        origin: 'http://evil.example',
+        contentType: 'application/json',
+        host: expect.stringMatching(/^127\.0\.0\.1:/),
+      },
+      {
+        body: '[]',
+        origin: undefined,
+        contentType: undefined,
+        host: expect.stringMatching(/^127\.0\.0\.1:/),
+      },
+    ])
+    expect(answered).toEqual([])
+    const failed = await send('/rpc', { body: 'fail' })
+    expect(failed.status).toBe(500)
+    expect(JSON.parse(failed.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32603, message: 'Internal error' },
+    })
+  })
+
   it('leaves everything else to the fallback (Fastify): other methods and paths, chunked or oversized bodies, a foreign host', async () => {
-    const { send, answered } = await serve()
+    const { send, answered, chainAnswered } = await serve()
     const cases = [
       send('/api/v2/31337/key', { method: 'OPTIONS' }),
       send('/api/v2/31337/key', { method: 'GET' }),
@@ -67,9 +113,14 @@ describe('createRpcFastPath', () => {
       send('/api/v2/31337/key', { body: '{}', chunked: true }),
       send('/api/v2/31337/key', { body: 'x'.repeat(1001) }),
       send('/api/v2/31337/key', { body: '{}', headers: { host: 'evil.example' } }),
+      send('/rpc', { method: 'OPTIONS' }),
+      send('/rpc/x', { body: '{}' }),
+      send('/rpc', { body: '{}', chunked: true }),
+      send('/rpc', { body: '{}', headers: { host: 'evil.example' } }),
     ]
     for (const res of await Promise.all(cases)) expect(res.body).toBe('fallback')
     expect(answered).toEqual([])
+    expect(chainAnswered).toEqual([])
   })
 
   it('steps aside while the server closes and when Fastify logs every request (info level and below)', async () => {

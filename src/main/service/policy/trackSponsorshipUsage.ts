@@ -14,7 +14,11 @@ import { ENTRY_POINT_VERSIONS, getVersionContracts, holdsContracts } from '../ch
 import type { Logger } from '../log/logger'
 import type { Store } from '../store/openStore'
 import type { SponsorshipUsage } from '../store/schema'
-import { addSponsorshipUsage, getLastUsageBlock } from '../store/sponsorshipUsage.repo'
+import {
+  addSponsorshipUsage,
+  addSponsorshipUsageSoon,
+  getLastUsageBlock,
+} from '../store/sponsorshipUsage.repo'
 
 const userOperationEvent = parseAbiItem(
   'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
@@ -266,10 +270,7 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
       mapDappsByPaymasterId(store),
       () => minedAt,
     )
-    if (entries.length)
-      void addSponsorshipUsage(store, entries).catch((err) =>
-        log.warn({ err }, 'recording sponsorship usage failed'),
-      )
+    addSponsorshipUsageSoon(store, entries)
   }
 
   return {

@@ -20,7 +20,7 @@ import type { RpcMethodRegistry } from '../jsonrpc/defineMethod'
 import type { Store } from '../store/openStore'
 import type { Dapp } from '../store/schema'
 import { answerClientError } from './answerClientError'
-import { registerChainRpcRoutes } from './chainRpcRoutes'
+import { answerChainRpc, registerChainRpcRoutes } from './chainRpcRoutes'
 import { registerConsoleRoutes } from './consoleRoutes'
 import type { ConsoleSession } from './consoleSession'
 import { createHostCheck, isSameOrigin } from './hostGuard'
@@ -78,6 +78,7 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
   let closing = false
   const rpcFastPath = createRpcFastPath({
     answer: answerRpc,
+    answerChain: (request) => answerChainRpc(request, params.getChain),
     isAllowedHost,
     bodyLimit: params.bodyLimit,
     isClosing: () => closing,

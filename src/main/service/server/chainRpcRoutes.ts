@@ -96,39 +96,69 @@ export async function registerChainRpcRoutes(
     },
   })
   app.post(CHAIN_RPC_ROUTE, doc, async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.headers(RPC_CORS_HEADERS)
-    const fail = (status: number, code: number, message: string, id: unknown = null) =>
-      reply.code(status).send({ jsonrpc: '2.0', id: toId(id), error: { code, message } })
-    const origin = request.headers.origin
-    if (origin !== undefined && !isJson(request.headers['content-type']))
-      return fail(415, RpcCode.invalidRequest, 'Content-Type must be application/json')
-    let payload: unknown
-    try {
-      payload = JSON.parse(typeof request.body === 'string' ? request.body : '')
-    } catch {
-      return fail(400, RpcCode.parseError, 'Parse error: the request body is not valid JSON')
-    }
-    const calls = (Array.isArray(payload) ? payload : [payload]) as Call[]
-    if (calls.length === 0) return fail(400, RpcCode.invalidRequest, 'Invalid request: empty batch')
-    if (origin !== undefined && !isSameOrigin(origin, request.headers.host)) {
-      const refused = calls.find(
-        (call) => typeof call?.method !== 'string' || !CROSS_ORIGIN_METHODS.has(call.method),
-      )
-      if (refused)
-        return fail(
-          403,
-          RpcCode.unauthorized,
-          `${String(refused?.method)} is not available to web pages of other origins on this chain RPC`,
-          refused?.id,
-        )
-    }
-    const chain = options.getChain()
-    if (!chain) return fail(503, RpcCode.internalError, 'No chain is running (started with --no-chain)')
-    const answers = await Promise.all(calls.map((call) => forwardCall(chain, call)))
-    const away = answers.find((a) => a instanceof ChainUnavailableError)
-    if (away) return fail(503, RpcCode.resourceUnavailable, away.shortMessage)
-    return reply.code(200).send(Array.isArray(payload) ? answers : answers[0])
+    const answer = await answerChainRpc(
+      {
+        body: typeof request.body === 'string' ? request.body : '',
+        origin: request.headers.origin,
+        contentType: request.headers['content-type'],
+        host: request.headers.host,
+      },
+      options.getChain,
+    )
+    return reply.code(answer.status).headers(RPC_CORS_HEADERS).send(answer.body)
   })
+}
+
+/** What the chain RPC needs of a request. */
+export type ChainRpcRequest = {
+  body: string
+  origin: string | undefined
+  contentType: string | undefined
+  host: string | undefined
+}
+
+/**
+ * The chain RPC's answer to one POST (a call or a batch): the HTTP status and the JSON-RPC body, with every guard of
+ * the route (registerChainRpcRoutes) applied. Used by the Fastify route and by the fast path (rpcFastPath.ts). Throws
+ * only on a failure of the service itself (answered 500 by either).
+ */
+export async function answerChainRpc(
+  request: ChainRpcRequest,
+  getChain: () => Chain | undefined,
+): Promise<{ status: number; body: unknown }> {
+  const fail = (status: number, code: number, message: string, id: unknown = null) => ({
+    status,
+    body: { jsonrpc: '2.0', id: toId(id), error: { code, message } },
+  })
+  const { origin } = request
+  if (origin !== undefined && !isJson(request.contentType))
+    return fail(415, RpcCode.invalidRequest, 'Content-Type must be application/json')
+  let payload: unknown
+  try {
+    payload = JSON.parse(request.body)
+  } catch {
+    return fail(400, RpcCode.parseError, 'Parse error: the request body is not valid JSON')
+  }
+  const calls = (Array.isArray(payload) ? payload : [payload]) as Call[]
+  if (calls.length === 0) return fail(400, RpcCode.invalidRequest, 'Invalid request: empty batch')
+  if (origin !== undefined && !isSameOrigin(origin, request.host)) {
+    const refused = calls.find(
+      (call) => typeof call?.method !== 'string' || !CROSS_ORIGIN_METHODS.has(call.method),
+    )
+    if (refused)
+      return fail(
+        403,
+        RpcCode.unauthorized,
+        `${String(refused?.method)} is not available to web pages of other origins on this chain RPC`,
+        refused?.id,
+      )
+  }
+  const chain = getChain()
+  if (!chain) return fail(503, RpcCode.internalError, 'No chain is running (started with --no-chain)')
+  const answers = await Promise.all(calls.map((call) => forwardCall(chain, call)))
+  const away = answers.find((a) => a instanceof ChainUnavailableError)
+  if (away) return fail(503, RpcCode.resourceUnavailable, away.shortMessage)
+  return { status: 200, body: Array.isArray(payload) ? answers : answers[0] }
 }
 
 async function forwardCall(chain: Chain, call: Call): Promise<object | ChainUnavailableError> {

@@ -18,9 +18,18 @@ export type Store = {
   readonly recovery: StoreSetAside | undefined
   /** Applies `change` to the document and resolves once the result is durably on disk. */
   update: <R>(change: (doc: StoreDocument) => R) => Promise<R>
+  /**
+   * Applies `change` to the document at once (every reader sees it) and writes it with the next write, at most
+   * DEFERRED_WRITE_MS later: one write carries every such change of that time. For records the service can read
+   * again from the chain if it is killed before they are written (what the chain's receipts say).
+   */
+  updateSoon: <R>(change: (doc: StoreDocument) => R) => R
   /** Resolves once every change so far is on disk. */
   flush: () => Promise<void>
 }
+
+/** How long a change made with `updateSoon` may wait for its write (ms). */
+export const DEFERRED_WRITE_MS = 250
 
 export type OpenStoreParameters = {
   dataDir: string
@@ -78,6 +87,14 @@ export async function openStore({
   await db.write()
 
   let lastWrite: Promise<void> = Promise.resolve()
+  let deferred: NodeJS.Timeout | undefined
+  /** Writes the whole document (with whatever `updateSoon` changed meanwhile). */
+  const write = () => {
+    clearTimeout(deferred)
+    deferred = undefined
+    lastWrite = db.write()
+    return lastWrite
+  }
   return {
     path: filename,
     get data() {
@@ -86,13 +103,23 @@ export async function openStore({
     recovery,
     async update(change) {
       const result = change(db.data)
-      lastWrite = db.write()
-      await lastWrite
+      await write()
+      return result
+    },
+    updateSoon(change) {
+      const result = change(db.data)
+      if (!deferred) {
+        deferred = setTimeout(
+          () => void write().catch((err) => log.warn({ err }, 'writing the store failed')),
+          DEFERRED_WRITE_MS,
+        )
+        deferred.unref()
+      }
       return result
     },
     async flush() {
       await lastWrite.catch(() => {})
-      await db.write()
+      await write()
     },
   }
 }

@@ -1,5 +1,5 @@
 import type { Store } from './openStore'
-import type { SponsorshipUsage } from './schema'
+import type { SponsorshipUsage, StoreDocument } from './schema'
 
 /** Mined sponsored operations kept for spending limits; the oldest are dropped first. */
 export const MAX_SPONSORSHIP_USAGE = 5_000
@@ -7,7 +7,21 @@ export const MAX_SPONSORSHIP_USAGE = 5_000
 /** Adds mined operations not yet recorded (by userOpHash). Returns how many were new. */
 export async function addSponsorshipUsage(store: Store, entries: SponsorshipUsage[]): Promise<number> {
   if (entries.length === 0) return 0
-  return store.update((doc) => {
+  return store.update(addNewEntries(entries))
+}
+
+/**
+ * addSponsorshipUsage for what a bundle's receipt says: counted at once (spending limits see it), written with the
+ * store's next write (within DEFERRED_WRITE_MS; if the service is killed before, the next sync reads it from the
+ * chain's logs again, from the last block the store holds). Returns how many were new.
+ */
+export function addSponsorshipUsageSoon(store: Store, entries: SponsorshipUsage[]): number {
+  if (entries.length === 0) return 0
+  return store.updateSoon(addNewEntries(entries))
+}
+
+function addNewEntries(entries: SponsorshipUsage[]) {
+  return (doc: StoreDocument): number => {
     const known = new Set(doc.sponsorshipUsage.map((u) => u.userOpHash.toLowerCase()))
     let added = 0
     for (const entry of entries) {
@@ -20,7 +34,7 @@ export async function addSponsorshipUsage(store: Store, entries: SponsorshipUsag
       doc.sponsorshipUsage.splice(0, doc.sponsorshipUsage.length - MAX_SPONSORSHIP_USAGE)
     }
     return added
-  })
+  }
 }
 
 /** Mined operations of a dApp since `sinceUnix` (inclusive). */

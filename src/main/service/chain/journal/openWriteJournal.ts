@@ -161,6 +161,9 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
       const journal = async () => {
         const result = await request(method, params, readBody)
         const entry: JournalEntry = { seq: ++seq, method, params, kind, hash: readTransactionHash(result) }
+        // eth_sendRawTransactionSync answers with the receipt: where it landed goes in the same line.
+        const landing = readLanding(result)
+        if (landing) Object.assign(entry, { block: landing.block, timestamp: landing.timestamp })
         append(entry)
         return { ...entry, result }
       }
@@ -171,7 +174,7 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
       // Where the transaction landed is noted from the first receipt anyone reads of it (the bundler, the faucet and
       // wallets all read it; a receipt carries its block's timestamp), else looked up a moment later: never on the
       // caller's path. A kill before the note leaves the transaction replayed at the time of the replay.
-      if (entry.hash) {
+      if (entry.hash && entry.block === undefined) {
         awaitingLanding.set(entry.hash, { seq: entry.seq, at: Date.now() })
         lookUpLandingsLater(request)
       }

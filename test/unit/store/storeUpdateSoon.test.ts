@@ -1,0 +1,57 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DEFERRED_WRITE_MS, openStore, type Store } from '../../../src/main/service/store/openStore'
+import type { SponsorshipUsage } from '../../../src/main/service/store/schema'
+import {
+  addSponsorshipUsageSoon,
+  listSponsorshipUsage,
+} from '../../../src/main/service/store/sponsorshipUsage.repo'
+
+const dirs: string[] = []
+async function freshStore(): Promise<Store> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'opstation-soon-'))
+  dirs.push(dir)
+  return openStore({ dataDir: dir })
+}
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
+})
+
+const usage = (userOpHash: string): SponsorshipUsage => ({
+  userOpHash,
+  dappId: 'd1',
+  paymasterId: '0x00000f79B7FaF42EEBAdbA19aCc07cD08Af44789',
+  sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',
+  gasCostWei: '1000',
+  success: true,
+  blockNumber: 7,
+  minedAt: 1_700_000_000,
+})
+const onDisk = async (store: Store) => JSON.parse(await readFile(store.path, 'utf8')).sponsorshipUsage
+
+describe('store.updateSoon', () => {
+  it('applies the change at once and writes it with one write within DEFERRED_WRITE_MS', async () => {
+    const store = await freshStore()
+    expect(addSponsorshipUsageSoon(store, [usage('0xa')])).toBe(1)
+    expect(addSponsorshipUsageSoon(store, [usage('0xa'), usage('0xb')])).toBe(1)
+    expect(listSponsorshipUsage(store, 'd1').map((u) => u.userOpHash)).toEqual(['0xa', '0xb'])
+    expect(await onDisk(store)).toEqual([])
+    await new Promise((resolve) => setTimeout(resolve, DEFERRED_WRITE_MS + 200))
+    await store.flush()
+    expect((await onDisk(store)).map((u: SponsorshipUsage) => u.userOpHash)).toEqual(['0xa', '0xb'])
+  })
+
+  it('is on disk once flush or any later update resolves', async () => {
+    const store = await freshStore()
+    addSponsorshipUsageSoon(store, [usage('0xa')])
+    await store.flush()
+    expect(await onDisk(store)).toHaveLength(1)
+    addSponsorshipUsageSoon(store, [usage('0xb')])
+    await store.update((doc) => {
+      doc.tokenPrices = []
+    })
+    expect(await onDisk(store)).toHaveLength(2)
+  })
+})
