@@ -3,6 +3,14 @@
  * function takes the returned `Chain` first (viem style).
  */
 
+export { computeUserOpHash, getUserOpHash } from '../entryPoint/v06/computeUserOpHash'
+export type { SimulationOptions } from '../entryPoint/v06/simulateEntryPoint'
+export { type ExecutionResult, simulateHandleOp } from '../entryPoint/v06/simulateHandleOp'
+export {
+  type StakeInfo,
+  simulateValidation,
+  type ValidationResult,
+} from '../entryPoint/v06/simulateValidation'
 // ABIs
 export { entryPointAbi } from './abis/entryPoint'
 export { simpleAccountAbi, simpleAccountFactoryAbi } from './abis/simpleAccount'
@@ -16,10 +24,6 @@ export { FailedOpError, SimulationRevertedError } from './entryPoint/errors'
 export { type DepositInfo, getDepositInfo, getEntryPointBalance } from './entryPoint/getDepositInfo'
 // EntryPoint
 export { getNonce } from './entryPoint/getNonce'
-export { computeUserOpHash, getUserOpHash } from './entryPoint/getUserOpHash'
-export type { SimulationOptions } from './entryPoint/simulateEntryPoint'
-export { type ExecutionResult, simulateHandleOp } from './entryPoint/simulateHandleOp'
-export { type StakeInfo, simulateValidation, type ValidationResult } from './entryPoint/simulateValidation'
 // Faucet
 export { fundEth } from './faucet/fundEth'
 export { mintToken } from './faucet/mintToken'

@@ -1,6 +1,6 @@
 import { type Address, getAddress } from 'viem'
 import { RpcError } from '../errors'
-import { RpcCode } from '../jsonrpc/codes'
+import { RpcCode } from '../errors/rpcCodes'
 import type { EntryPointModule, EntryPoints, EntryPointVersion } from './types'
 import { entryPointV06 } from './v06'
 import { entryPointV07 } from './v07'

@@ -1,10 +1,10 @@
 import type { Abi, Address, Hash, Hex, RpcStateOverride, SignedAuthorization } from 'viem'
 import type { z } from 'zod'
 import type { EntryPointVersion } from '../../../shared/entryPointVersions'
-import type { SimulationOptions } from '../chain/entryPoint/simulateEntryPoint'
-import type { ValidationResult } from '../chain/entryPoint/simulateValidation'
 import type { TraceCallRequest } from '../chain/node/traceCall'
 import type { Chain } from '../chain/types'
+import type { SimulationOptions } from './v06/simulateEntryPoint'
+import type { ValidationResult } from './v06/simulateValidation'
 
 /** The EntryPoint versions Opstation serves, one folder each (`v06/`, `v07/`, `v08/`); spelled in src/shared. */
 export type { EntryPointVersion }

@@ -1,9 +1,9 @@
 import { decodeErrorResult, type Hex, type RpcStateOverride } from 'viem'
-import { decodeEntryPointError } from '../../chain/entryPoint/decodeEntryPointError'
 import { decodeRevertReason, getRevertData } from '../../chain/entryPoint/decodeRevert'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
 import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
+import { decodeEntryPointError } from '../../entryPoint/v06/decodeEntryPointError'
 
 export type SimulateHandleOpsReturnType =
   | { ok: true }

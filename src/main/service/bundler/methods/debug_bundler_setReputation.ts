@@ -1,6 +1,6 @@
 import { z } from 'zod'
+import { AddressSchema, QuantitySchema } from '../../entryPoint/v06/userOperation'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { AddressSchema, QuantitySchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
 
 const ReputationEntrySchema = z.object({

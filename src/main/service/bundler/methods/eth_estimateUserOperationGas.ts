@@ -1,8 +1,8 @@
 import { z } from 'zod'
+import { AddressSchema, PartialUserOperationSchema } from '../../entryPoint/v06/userOperation'
 import { PartialUserOperationV07Schema } from '../../entryPoint/v07/userOperation'
 import { defineMethod, parsedLater } from '../../jsonrpc/defineMethod'
 import { StateOverrideSchema } from '../stateOverrideSchema'
-import { AddressSchema, PartialUserOperationSchema } from '../userOperationSchema'
 
 const hex = z.string().meta({ description: '0x-hex' })
 

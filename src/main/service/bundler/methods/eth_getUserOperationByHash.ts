@@ -1,7 +1,7 @@
 import { z } from 'zod'
+import { HashSchema } from '../../entryPoint/v06/userOperation'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { WireUserOperationSchema, WireUserOperationV07Schema } from '../../store/userOperationRecord'
-import { HashSchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod'
+import { AddressSchema, UserOperationSchema } from '../../entryPoint/v06/userOperation'
 import { UserOperationV07Schema } from '../../entryPoint/v07/userOperation'
 import { defineMethod, parsedLater } from '../../jsonrpc/defineMethod'
-import { AddressSchema, UserOperationSchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
 
 /** Biconomy SDK v4 always sends `{simulation_type: 'validation'}` as a third parameter. */

@@ -1,12 +1,18 @@
 import { type Abi, decodeFunctionData } from 'viem'
-import { calculatePreVerificationGas } from '../../bundler/estimation/calculatePreVerificationGas'
-import {
-  estimateUserOperationGas,
-  simulateExecution,
-} from '../../bundler/estimation/estimateUserOperationGas'
 import { bundleGasOf } from '../../bundler/mempool/mempool'
-import { readEntities } from '../../bundler/readEntities'
-import { invalidFields } from '../../bundler/userOperationErrors'
+import { entryPointAbi } from '../../chain/abis/entryPoint'
+import { canonicalAddresses } from '../../chain/constants'
+import type { UserOperationV06 } from '../../chain/types'
+import { parseParam } from '../../schemas/parseParam'
+import { invalidFields } from '../errors'
+import type { EntryPointModule } from '../types'
+import { calculatePreVerificationGas } from './calculatePreVerificationGas'
+import { computeUserOpHash } from './computeUserOpHash'
+import { decodeValidationOutput } from './decodeValidationOutput'
+import { encodeHandleOps, encodeSimulateValidation } from './encodeEntryPointCalls'
+import { estimateUserOperationGas, simulateExecution } from './estimateUserOperationGas'
+import { readEntities } from './readEntities'
+import { simulateValidation } from './simulateValidation'
 import {
   fromWireUserOperation,
   PartialUserOperationSchema,
@@ -14,16 +20,7 @@ import {
   toWireUserOperation,
   UserOperationSchema,
   type WireUserOperation,
-} from '../../bundler/userOperationSchema'
-import { entryPointAbi } from '../../chain/abis/entryPoint'
-import { canonicalAddresses } from '../../chain/constants'
-import { encodeHandleOps, encodeSimulateValidation } from '../../chain/entryPoint/encodeEntryPointCall'
-import { computeUserOpHash } from '../../chain/entryPoint/getUserOpHash'
-import { simulateValidation } from '../../chain/entryPoint/simulateValidation'
-import type { UserOperationV06 } from '../../chain/types'
-import { parseParam } from '../../jsonrpc/parseParam'
-import type { EntryPointModule } from '../types'
-import { decodeValidationOutput } from './decodeValidationOutput'
+} from './userOperation'
 
 const UINT120_MAX = (1n << 120n) - 1n
 

@@ -1,15 +1,12 @@
 import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
 import type { z } from 'zod'
-import {
-  nonZeroBytesOfLength,
-  preVerificationGasOfEncoded,
-} from '../../bundler/estimation/calculatePreVerificationGas'
-import { executionReverted, invalidFields } from '../../bundler/userOperationErrors'
-import { toHexQuantity } from '../../bundler/userOperationSchema'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import type { Chain } from '../../chain/types'
-import { parseParam } from '../../jsonrpc/parseParam'
+import { parseParam } from '../../schemas/parseParam'
+import { executionReverted, invalidFields } from '../errors'
 import type { EntryPointModule, EntryPointVersion } from '../types'
+import { nonZeroBytesOfLength, preVerificationGasOfEncoded } from '../v06/calculatePreVerificationGas'
+import { toHexQuantity } from '../v06/userOperation'
 import {
   attachEip7702Delegations,
   checkEip7702Authorization,
@@ -22,14 +19,14 @@ import {
   type EstimateUserOperationGasV07Parameters,
   type EstimateUserOperationGasV07ReturnType,
   estimateUserOperationGasV07,
-} from './estimateUserOperationGasV07'
+} from './estimateUserOperationGas'
 import { type PackedUserOperation, packUserOperation, unpackUserOperation } from './packUserOperation'
 import {
   decodeValidationOutputV07,
   type SimulationTarget,
   simulateValidationV07,
   withSimulationCode,
-} from './simulateEntryPointV07'
+} from './simulateEntryPoint'
 import {
   EIP7702_FACTORY_MARKER,
   type PartialUserOperationV07,

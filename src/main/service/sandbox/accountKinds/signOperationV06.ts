@@ -1,9 +1,9 @@
 import { getAddress, type Hash, type Hex, numberToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { z } from 'zod'
-import { computeUserOpHash } from '../../chain/entryPoint/getUserOpHash'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { parseInput, requiredAddress } from '../../dashboard/fields'
+import { computeUserOpHash } from '../../entryPoint/v06/computeUserOpHash'
 import type { WireOperation } from './types'
 
 const hex = (field: string) =>

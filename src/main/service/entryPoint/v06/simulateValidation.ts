@@ -1,5 +1,5 @@
-import type { Chain, UserOperationV06 } from '../types'
-import { encodeSimulateValidation } from './encodeEntryPointCall'
+import type { Chain, UserOperationV06 } from '../../chain/types'
+import { encodeSimulateValidation } from './encodeEntryPointCalls'
 import { callEntryPointSimulation, type SimulationOptions } from './simulateEntryPoint'
 
 export type StakeInfo = { stake: bigint; unstakeDelaySec: bigint }

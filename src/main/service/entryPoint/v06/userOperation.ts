@@ -1,7 +1,7 @@
 import { getAddress, type Hex } from 'viem'
 import { z } from 'zod'
-import type { UserOperationV06 } from '../chain/types'
-import { QuantitySchema } from '../schemas/quantitySchema'
+import type { UserOperationV06 } from '../../chain/types'
+import { QuantitySchema } from '../../schemas/quantitySchema'
 
 /**
  * A uint256 on the wire: 0x-hex (`"0x0"`, also the bare `"0x"` some clients send for zero), a decimal string

@@ -1,7 +1,7 @@
 import { type Address, type Hex, zeroAddress } from 'viem'
-import type { Chain, UserOperationV06 } from '../types'
-import { decodeRevertReason } from './decodeRevert'
-import { encodeSimulateHandleOp } from './encodeEntryPointCall'
+import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
+import type { Chain, UserOperationV06 } from '../../chain/types'
+import { encodeSimulateHandleOp } from './encodeEntryPointCalls'
 import { callEntryPointSimulation, type SimulationOptions } from './simulateEntryPoint'
 
 export type ExecutionResult = {

@@ -1,5 +1,5 @@
 import { type Address, type Hex, toFunctionSelector } from 'viem'
-import type { UserOperationV06 } from '../types'
+import type { UserOperationV06 } from '../../chain/types'
 
 /**
  * ABI encoding of the EntryPoint v0.6 calls the bundler makes for every operation (simulateValidation,

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
-import { encodeUserOperationTuple } from '../../chain/entryPoint/encodeEntryPointCall'
 import type { UserOperationV06 } from '../../chain/types'
+import { encodeUserOperationTuple } from './encodeEntryPointCalls'
 
 /** Gas overheads of a handleOps bundle that the EntryPoint cannot measure (eth-infinitism's defaults). */
 export const preVerificationGasOverheads = {

@@ -1,9 +1,9 @@
 import type { Abi, Hex, RpcStateOverride } from 'viem'
-import { requestRpc } from '../node/requestRpc'
-import type { Chain } from '../types'
+import { decodeRevertReason, getRevertData } from '../../chain/entryPoint/decodeRevert'
+import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
+import { requestRpc } from '../../chain/node/requestRpc'
+import type { Chain } from '../../chain/types'
 import { type DecodedEntryPointError, decodeEntryPointError } from './decodeEntryPointError'
-import { decodeRevertReason, getRevertData } from './decodeRevert'
-import { FailedOpError, SimulationRevertedError } from './errors'
 
 export type SimulationOptions = {
   /** geth-style state override set (RPC format) for the eth_call. */
