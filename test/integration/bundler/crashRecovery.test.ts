@@ -82,17 +82,20 @@ describe('UserOperation records across a crash (records reach the disk in batche
         rpcUrls: { default: { http: [rpcUrl] } },
       })
       const client = createPublicClient({ chain, transport: http(rpcUrl) })
-      const bundlers = await Promise.all(
-        Array.from({ length: 3 }, async () => {
-          const account = await toSimpleSmartAccount({
-            client,
-            owner: privateKeyToAccount(generatePrivateKey()),
-            entryPoint: { address: entryPoint06Address, version: '0.6' },
-          })
-          await rpc(rpcUrl, 'anvil_setBalance', [account.address, `0x${(10n ** 20n).toString(16)}`])
-          return createBundlerClient({ client, account, transport: http(bundlerUrl), pollingInterval: 20 })
-        }),
-      )
+      // Built one after another: a Promise.all over async factories of bundler clients costs the type checker
+      // minutes (it infers Awaited<> of viem's deep client type through the tuple overloads).
+      const bundlers = []
+      for (let i = 0; i < 3; i++) {
+        const account = await toSimpleSmartAccount({
+          client,
+          owner: privateKeyToAccount(generatePrivateKey()),
+          entryPoint: { address: entryPoint06Address, version: '0.6' },
+        })
+        await rpc(rpcUrl, 'anvil_setBalance', [account.address, `0x${(10n ** 20n).toString(16)}`])
+        bundlers.push(
+          createBundlerClient({ client, account, transport: http(bundlerUrl), pollingInterval: 20 }),
+        )
+      }
       for (let round = 0; round < 3; round++) {
         await Promise.all(
           bundlers.map(async (bundler) => {

@@ -1,6 +1,6 @@
 import type { Hex, RpcStateOverride } from 'viem'
 import { z } from 'zod'
-import { toHexQuantity } from '../entryPoint/v06/userOperation'
+import { toHexQuantity } from '../schemas/hexSchemas'
 import { quantitySchema } from '../schemas/quantitySchema'
 
 /** Longest code an override may place (256 KiB, EIP-7907's limit; mainnet's own is 24 KiB). */

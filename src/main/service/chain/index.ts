@@ -3,14 +3,6 @@
  * function takes the returned `Chain` first (viem style).
  */
 
-export { computeUserOpHash, getUserOpHash } from '../entryPoint/v06/computeUserOpHash'
-export type { SimulationOptions } from '../entryPoint/v06/simulateEntryPoint'
-export { type ExecutionResult, simulateHandleOp } from '../entryPoint/v06/simulateHandleOp'
-export {
-  type StakeInfo,
-  simulateValidation,
-  type ValidationResult,
-} from '../entryPoint/v06/simulateValidation'
 // ABIs
 export { entryPointAbi } from './abis/entryPoint'
 export { simpleAccountAbi, simpleAccountFactoryAbi } from './abis/simpleAccount'

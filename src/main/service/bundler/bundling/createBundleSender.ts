@@ -4,7 +4,7 @@ import { signTransaction } from '../../chain/keys/signTransaction'
 import { requestRpc } from '../../chain/node/requestRpc'
 import { isNonceError } from '../../chain/transactions/createNonceManager'
 import type { Chain } from '../../chain/types'
-import type { GasFees } from '../../entryPoint/v06/estimateUserOperationGas'
+import type { GasFees } from '../../entryPoint/types'
 import type { Logger } from '../../log/logger'
 import type { RpcLog } from './parseBundleLogs'
 

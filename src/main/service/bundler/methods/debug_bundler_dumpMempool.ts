@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { AddressSchema } from '../../entryPoint/v06/userOperation'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { AddressSchema } from '../../schemas/hexSchemas'
 import { WireUserOperationSchema, WireUserOperationV07Schema } from '../../store/userOperationRecord'
 import type { GetBundler } from './bundlerAccess'
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { AddressSchema, toHexQuantity } from '../../entryPoint/v06/userOperation'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { AddressSchema, toHexQuantity } from '../../schemas/hexSchemas'
 import type { GetBundler } from './bundlerAccess'
 
 /**

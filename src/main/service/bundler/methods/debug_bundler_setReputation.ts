@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { AddressSchema, QuantitySchema } from '../../entryPoint/v06/userOperation'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { AddressSchema } from '../../schemas/hexSchemas'
+import { QuantitySchema } from '../../schemas/quantitySchema'
 import type { GetBundler } from './bundlerAccess'
 
 const ReputationEntrySchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Covers } from '../../docs/routeDoc'
-import { HashSchema } from '../../entryPoint/v06/userOperation'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { HashSchema } from '../../schemas/hexSchemas'
 import type { formatBiconomyReceipt, formatStandardReceipt } from '../receipts/formatUserOperationReceipt'
 import type { GetBundler } from './bundlerAccess'
 

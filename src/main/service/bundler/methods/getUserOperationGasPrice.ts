@@ -1,6 +1,6 @@
 import { numberToHex } from 'viem'
 import { z } from 'zod'
-import type { GasFees } from '../../entryPoint/v06/estimateUserOperationGas'
+import type { GasFees } from '../../entryPoint/types'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import type { GetBundler } from './bundlerAccess'
 

@@ -1,8 +1,8 @@
 import { type Abi, decodeFunctionData } from 'viem'
-import { bundleGasOf } from '../../bundler/mempool/mempool'
 import { entryPointAbi } from '../../chain/abis/entryPoint'
 import { canonicalAddresses } from '../../chain/constants'
 import type { UserOperationV06 } from '../../chain/types'
+import { toHexQuantity } from '../../schemas/hexSchemas'
 import { parseParam } from '../../schemas/parseParam'
 import { invalidFields } from '../errors'
 import type { EntryPointModule } from '../types'
@@ -16,13 +16,22 @@ import { simulateValidation } from './simulateValidation'
 import {
   fromWireUserOperation,
   PartialUserOperationSchema,
-  toHexQuantity,
   toWireUserOperation,
   UserOperationSchema,
   type WireUserOperation,
 } from './userOperation'
 
 const UINT120_MAX = (1n << 120n) - 1n
+
+/**
+ * Gas a v0.6 handleOps transaction must carry for one operation: its validation (up to verificationGasLimit), then
+ * the EntryPoint insists on callGasLimit + verificationGasLimit + 5000 left before executing it (else the
+ * whole bundle fails with AA95), plus a third verificationGasLimit for a paymaster's postOp.
+ */
+function bundleGasOf(op: UserOperationV06): bigint {
+  const multiplier = op.paymasterAndData.length >= 42 ? 3n : 2n
+  return op.preVerificationGas + op.verificationGasLimit * multiplier + op.callGasLimit + 10_000n
+}
 
 /**
  * EntryPoint v0.6: `UserOperation` with initCode and paymasterAndData, simulations on the EntryPoint itself
@@ -33,6 +42,7 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   address: canonicalAddresses.entryPoint,
   abi: entryPointAbi as Abi,
   userOperationSchema: UserOperationSchema,
+  partialUserOperationSchema: PartialUserOperationSchema,
   toWire: toWireUserOperation,
   fromWire: (wire) => fromWireUserOperation(wire as WireUserOperation),
   computeUserOpHash: (op, chainId) => computeUserOpHash(op, chainId, canonicalAddresses.entryPoint),

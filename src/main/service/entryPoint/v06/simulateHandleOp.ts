@@ -1,8 +1,9 @@
 import { type Address, type Hex, zeroAddress } from 'viem'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
 import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { SimulationOptions } from '../types'
 import { encodeSimulateHandleOp } from './encodeEntryPointCalls'
-import { callEntryPointSimulation, type SimulationOptions } from './simulateEntryPoint'
+import { callEntryPointSimulation } from './simulateEntryPoint'
 
 export type ExecutionResult = {
   preOpGas: bigint

@@ -2,11 +2,17 @@ import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
 import type { z } from 'zod'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import type { Chain } from '../../chain/types'
+import { toHexQuantity } from '../../schemas/hexSchemas'
 import { parseParam } from '../../schemas/parseParam'
 import { executionReverted, invalidFields } from '../errors'
+import {
+  FEE_FIELD_PLACEHOLDER,
+  GAS_FIELD_PLACEHOLDER,
+  MIN_SIGNATURE_LENGTH,
+  nonZeroBytesOfLength,
+  preVerificationGasOfEncoded,
+} from '../estimation/preVerificationGas'
 import type { EntryPointModule, EntryPointVersion } from '../types'
-import { nonZeroBytesOfLength, preVerificationGasOfEncoded } from '../v06/calculatePreVerificationGas'
-import { toHexQuantity } from '../v06/userOperation'
 import {
   attachEip7702Delegations,
   checkEip7702Authorization,
@@ -72,10 +78,6 @@ export type PackedEntryPointModule = EntryPointModule<UserOperationV07> & {
 const UINT128_MAX = (1n << 128n) - 1n
 /** Gas of an EIP-7702 authorization in the bundle transaction (PER_EMPTY_ACCOUNT_COST), paid through pvg. */
 export const EIP7702_AUTHORIZATION_GAS = 25_000n
-/** Wide stand-ins for gas fields whose values are not known yet (see calculatePreVerificationGas). */
-const GAS_FIELD_PLACEHOLDER = 0xffff_ffffn
-const FEE_FIELD_PLACEHOLDER = 0xff_ffff_ffffn
-const MIN_SIGNATURE_LENGTH = 65
 
 /**
  * The shared implementation of the EntryPoints that take `PackedUserOperation` (v0.7 and v0.8): the RPC operation

@@ -11,8 +11,7 @@ import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/e
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
-import type { SimulationOptions } from '../v06/simulateEntryPoint'
-import type { ValidationResult } from '../v06/simulateValidation'
+import type { SimulationOptions, ValidationResult } from '../types'
 import { entryPointSimulationsAbi } from './encodeEntryPointCalls'
 
 /** The EntryPoint a simulation runs on: its address and the EntryPointSimulations code put there for the call. */
