@@ -90,12 +90,16 @@ describe('paymasters on the embedded chain', () => {
   it('creates, tops up and withdraws from a gas tank as its own paymasterId', async () => {
     const { paymasterId, balance } = await createGasTank(chain)
     expect(balance).toBe(parseEther('10'))
-    expect((await depositToGasTank(chain, paymasterId, parseEther('1'), '0.6')).balance).toBe(parseEther('11'))
+    expect((await depositToGasTank(chain, paymasterId, parseEther('1'), '0.6')).balance).toBe(
+      parseEther('11'),
+    )
     const to = privateKeyToAccount(generatePrivateKey()).address
     const { balance: after } = await withdrawFromGasTank(chain, paymasterId, to, parseEther('4'), '0.6')
     expect(after).toBe(parseEther('7'))
     expect(await chain.publicClient.getBalance({ address: to })).toBe(parseEther('4'))
-    await expect(withdrawFromGasTank(chain, paymasterId, to, parseEther('100'), '0.6')).rejects.toThrow(/holds/)
+    await expect(withdrawFromGasTank(chain, paymasterId, to, parseEther('100'), '0.6')).rejects.toThrow(
+      /holds/,
+    )
   })
 
   it('sponsors an undeployed account with a v1.1.0 verifying paymasterAndData; postOp charges the gas tank', async () => {

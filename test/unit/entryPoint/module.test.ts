@@ -104,11 +104,10 @@ describe.each(rows.map((row) => [`v${row.module.version}`, row] as const))(
           chainId: CHAIN_ID,
           entryPointAddress: module.address,
           entryPointVersion: module.version,
-          userOperation: {
-            ...op,
-            factory: op.factory ?? undefined,
-            paymaster: op.paymaster ?? undefined,
-          } as never,
+          // viem reads an absent factory / paymaster as undefined, where v0.7's domain form has null.
+          userOperation: Object.fromEntries(
+            Object.entries(op).map(([key, value]) => [key, value ?? undefined]),
+          ) as never,
         }),
       )
     })
