@@ -1,9 +1,9 @@
 import { type Address, encodeAbiParameters, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { estimateUserOperationGas } from '../../../src/main/service/bundler/estimation/estimateUserOperationGas'
-import { createFirstCheckGuesses } from '../../../src/main/service/bundler/estimation/firstCheckGuesses'
 import { type Chain, fundEth } from '../../../src/main/service/chain'
+import { estimateUserOperationGas } from '../../../src/main/service/entryPoint/v06/estimateUserOperationGas'
+import { createFirstCheckGuesses } from '../../../src/main/service/entryPoint/v06/firstCheckGuesses'
 import {
   encodeSmartAccountExecute,
   getFees,

@@ -17,8 +17,8 @@ import {
   type UserOperationV06,
   verifyingPaymasterAbi,
 } from '../../../src/main/service/chain'
-import { encodeSimulateValidation } from '../../../src/main/service/chain/entryPoint/encodeEntryPointCall'
 import { entryPointV06 } from '../../../src/main/service/entryPoint'
+import { encodeSimulateValidation } from '../../../src/main/service/entryPoint/v06/encodeEntryPointCalls'
 import {
   buildOp,
   encodeSmartAccountExecute,

@@ -13,12 +13,12 @@ import {
   revert,
   setAutomine,
   setIntervalMining,
-  simulateHandleOp,
-  simulateValidation,
   snapshot,
   testTokenAbi,
   traceCall,
 } from '../../../src/main/service/chain'
+import { simulateHandleOp } from '../../../src/main/service/entryPoint/v06/simulateHandleOp'
+import { simulateValidation } from '../../../src/main/service/entryPoint/v06/simulateValidation'
 import {
   buildOp,
   getSmartAccountAddress,

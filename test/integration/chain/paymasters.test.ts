@@ -18,7 +18,6 @@ import {
   getDepositInfo,
   getGasTankBalance,
   mintToken,
-  simulateValidation,
   smartAccountAbi,
   testTokenAbi,
   tokenPaymasterAbi,
@@ -26,6 +25,7 @@ import {
   verifyingPaymasterAbi,
   withdrawFromGasTank,
 } from '../../../src/main/service/chain'
+import { simulateValidation } from '../../../src/main/service/entryPoint/v06/simulateValidation'
 import {
   buildOp,
   getSmartAccountAddress,
@@ -90,12 +90,16 @@ describe('paymasters on the embedded chain', () => {
   it('creates, tops up and withdraws from a gas tank as its own paymasterId', async () => {
     const { paymasterId, balance } = await createGasTank(chain)
     expect(balance).toBe(parseEther('10'))
-    expect((await depositToGasTank(chain, paymasterId, parseEther('1'))).balance).toBe(parseEther('11'))
+    expect((await depositToGasTank(chain, paymasterId, parseEther('1'), '0.6')).balance).toBe(
+      parseEther('11'),
+    )
     const to = privateKeyToAccount(generatePrivateKey()).address
-    const { balance: after } = await withdrawFromGasTank(chain, paymasterId, to, parseEther('4'))
+    const { balance: after } = await withdrawFromGasTank(chain, paymasterId, to, parseEther('4'), '0.6')
     expect(after).toBe(parseEther('7'))
     expect(await chain.publicClient.getBalance({ address: to })).toBe(parseEther('4'))
-    await expect(withdrawFromGasTank(chain, paymasterId, to, parseEther('100'))).rejects.toThrow(/holds/)
+    await expect(withdrawFromGasTank(chain, paymasterId, to, parseEther('100'), '0.6')).rejects.toThrow(
+      /holds/,
+    )
   })
 
   it('sponsors an undeployed account with a v1.1.0 verifying paymasterAndData; postOp charges the gas tank', async () => {
@@ -132,12 +136,12 @@ describe('paymasters on the embedded chain', () => {
     expect(validation.returnInfo.validUntil).toBe(validUntil)
     expect(validation.paymasterInfo.unstakeDelaySec).toBeGreaterThanOrEqual(86_400n)
 
-    const before = await getGasTankBalance(chain, paymasterId)
+    const before = await getGasTankBalance(chain, paymasterId, '0.6')
     const depositBefore = (await getDepositInfo(chain, chain.addresses.verifyingPaymaster)).deposit
     const { receipt, events } = await sendHandleOps(chain, [op])
     expect(events[0]?.success).toBe(true)
     expect(events[0]?.paymaster).toBe(chain.addresses.verifyingPaymaster)
-    const after = await getGasTankBalance(chain, paymasterId)
+    const after = await getGasTankBalance(chain, paymasterId, '0.6')
     const actualGasCost = events[0]?.actualGasCost ?? 0n
     expect(actualGasCost).toBeGreaterThan(0n)
     expect(depositBefore - (await getDepositInfo(chain, chain.addresses.verifyingPaymaster)).deposit).toBe(

@@ -68,7 +68,7 @@ describe('embedded anvil supervision', () => {
         args: [funded],
       }),
     ).toBe(parseUnits('42', 6))
-    expect(await getGasTankBalance(chain, paymasterId)).toBe(parseEther('3'))
+    expect(await getGasTankBalance(chain, paymasterId, '0.6')).toBe(parseEther('3'))
     expect(
       await chain.publicClient.readContract({
         address: deployed,

@@ -3,14 +3,13 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import {
   type Chain,
-  computeUserOpHash,
   entryPointAbi,
   fundEth,
   getRevertData,
-  getUserOpHash,
   simpleAccountAbi,
   simpleAccountFactoryAbi,
 } from '../../../src/main/service/chain'
+import { computeUserOpHash, getUserOpHash } from '../../../src/main/service/entryPoint/v06/computeUserOpHash'
 import { buildOp, sendHandleOps, withEmbeddedChain } from './userOpHelpers'
 
 describe('SimpleAccount v0.6 on the embedded chain', () => {

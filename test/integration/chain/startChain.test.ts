@@ -198,7 +198,7 @@ describe('startChain (embedded anvil)', () => {
     expect(chain.rpcUrl).not.toBe('')
     expect(typeof firstUrl).toBe('string')
     expect(await chain.publicClient.getBalance({ address: funded })).toBe(parseEther('3'))
-    expect(await getGasTankBalance(chain, paymasterId)).toBe(parseEther('2'))
+    expect(await getGasTankBalance(chain, paymasterId, '0.6')).toBe(parseEther('2'))
     expect(chain.getPaymasterIdAccount(paymasterId)?.address).toBe(paymasterId)
   })
 })

@@ -14,7 +14,6 @@ import {
 import { afterAll, beforeAll } from 'vitest'
 import {
   type Chain,
-  computeUserOpHash,
   ecdsaModuleAbi,
   entryPointAbi,
   smartAccountAbi,
@@ -22,6 +21,7 @@ import {
   startChain,
   type UserOperationV06,
 } from '../../../src/main/service/chain'
+import { computeUserOpHash } from '../../../src/main/service/entryPoint/v06/computeUserOpHash'
 
 /** A fresh data folder for one test file. */
 export async function makeDataDir(): Promise<{ dir: string; remove: () => Promise<void> }> {

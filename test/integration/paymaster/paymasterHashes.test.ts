@@ -5,11 +5,11 @@ import {
   type Chain,
   createGasTank,
   mintToken,
-  simulateValidation,
   tokenPaymasterAbi,
   type UserOperationV06,
   verifyingPaymasterAbi,
 } from '../../../src/main/service/chain'
+import { simulateValidation } from '../../../src/main/service/entryPoint/v06/simulateValidation'
 import {
   getTokenPaymasterHash,
   PriceSource,

@@ -35,6 +35,6 @@ describe('the service on its embedded chain', () => {
     })
     const dapp = list.body.data.find((d: { name: string }) => d.name === 'tank')
     expect(dapp.paymasterId).toMatch(/^0x[0-9a-fA-F]{40}$/)
-    expect(await getGasTankBalance(service.chain!, dapp.paymasterId)).toBe(parseEther('10'))
+    expect(await getGasTankBalance(service.chain!, dapp.paymasterId, '0.6')).toBe(parseEther('10'))
   })
 })

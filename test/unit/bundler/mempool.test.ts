@@ -1,12 +1,12 @@
 import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
-  bundleGasOf,
   isValidReplacement,
   Mempool,
   type MempoolEntry,
 } from '../../../src/main/service/bundler/mempool/mempool'
 import type { UserOperationV06 } from '../../../src/main/service/chain/types'
+import { entryPointV06 } from '../../../src/main/service/entryPoint'
 
 const A = '0xaAaAaAaaAaAaAaaAaAAAAAAAAaaaAaAaAaaAaaAa'
 const B = '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB'
@@ -31,7 +31,7 @@ function entry(sender: `0x${string}`, nonce: bigint, extra: Partial<MempoolEntry
     userOpHash: `0x${counter.toString(16).padStart(64, '0')}` as Hex,
     userOperation,
     entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
-    bundleGas: bundleGasOf(userOperation),
+    bundleGas: entryPointV06.bundleGasOf(userOperation),
     state: 'pending',
     validated: true,
     rulesCheckedBy: 'none',

@@ -1,10 +1,10 @@
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import type { CallFrame } from '../../../src/main/service/bundler/callFrame'
 import {
   type StructLog,
   traceFromStructLogs,
 } from '../../../src/main/service/bundler/validation/traceFromStructLogs'
+import type { CallFrame } from '../../../src/main/service/entryPoint/estimation/callFrame'
 
 const ENTRY_POINT = '0x5ff137d4b0fdcd49dca30c7cf57e578a026d2789'
 const ACCOUNT = '0x1111111111111111111111111111111111111111'

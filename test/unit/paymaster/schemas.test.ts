@@ -78,13 +78,16 @@ describe('paymaster wire schemas', () => {
 
   it('answers the sponsor result with both MODE and mode, preVerificationGas as a decimal string and the limits as numbers', () => {
     expect(
-      formatSponsorResult({
-        mode: 'SPONSORED',
-        paymasterAndData: '0x',
-        callGasLimit: 108_848n,
-        verificationGasLimit: 57_121n,
-        preVerificationGas: 75_388n,
-      }),
+      formatSponsorResult(
+        {
+          mode: 'SPONSORED',
+          paymasterAndData: '0x',
+          callGasLimit: 108_848n,
+          verificationGasLimit: 57_121n,
+          preVerificationGas: 75_388n,
+        },
+        '0.6',
+      ),
     ).toEqual({
       mode: 'SPONSORED',
       MODE: 'SPONSORED',

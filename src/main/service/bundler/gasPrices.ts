@@ -1,7 +1,7 @@
 import type { Hex, PublicClient } from 'viem'
 import { hexToBigInt } from 'viem'
 import { requestRpc } from '../chain/node/requestRpc'
-import type { GasFees } from './estimation/estimateUserOperationGas'
+import type { GasFees } from '../entryPoint/types'
 
 export type LatestBlock = {
   number: bigint

@@ -1,7 +1,7 @@
 import type { Hex, RpcStateOverride } from 'viem'
 import { z } from 'zod'
+import { toHexQuantity } from '../schemas/hexSchemas'
 import { quantitySchema } from '../schemas/quantitySchema'
-import { toHexQuantity } from './userOperationSchema'
 
 /** Longest code an override may place (256 KiB, EIP-7907's limit; mainnet's own is 24 KiB). */
 const MAX_CODE_BYTES = 256 * 1024

@@ -16,10 +16,6 @@ export { FailedOpError, SimulationRevertedError } from './entryPoint/errors'
 export { type DepositInfo, getDepositInfo, getEntryPointBalance } from './entryPoint/getDepositInfo'
 // EntryPoint
 export { getNonce } from './entryPoint/getNonce'
-export { computeUserOpHash, getUserOpHash } from './entryPoint/getUserOpHash'
-export type { SimulationOptions } from './entryPoint/simulateEntryPoint'
-export { type ExecutionResult, simulateHandleOp } from './entryPoint/simulateHandleOp'
-export { type StakeInfo, simulateValidation, type ValidationResult } from './entryPoint/simulateValidation'
 // Faucet
 export { fundEth } from './faucet/fundEth'
 export { mintToken } from './faucet/mintToken'

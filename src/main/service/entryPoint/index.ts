@@ -1,6 +1,7 @@
 import { type Address, getAddress } from 'viem'
+import { z } from 'zod'
 import { RpcError } from '../errors'
-import { RpcCode } from '../jsonrpc/codes'
+import { RpcCode } from '../errors/rpcCodes'
 import type { EntryPointModule, EntryPoints, EntryPointVersion } from './types'
 import { entryPointV06 } from './v06'
 import { entryPointV07 } from './v07'
@@ -39,6 +40,17 @@ export function createEntryPoints(available?: (module: EntryPointModule) => bool
   }
 }
 
+/**
+ * The forms a parameter takes, one per EntryPoint version, each described by its version: the schema the API
+ * documents show for a parameter the handler parses by version (`pick`: the module's complete or partial schema).
+ */
+export function documentVersionForms(pick: (module: EntryPointModule) => z.ZodType): z.ZodType {
+  const forms = allEntryPoints.map((module) =>
+    pick(module).meta({ description: `EntryPoint v${module.version}` }),
+  )
+  return z.union(forms as [z.ZodType, z.ZodType, ...z.ZodType[]])
+}
+
 /** The deployment name of a version's EntryPoint (as the chain reports it in `missing` / `mismatched`). */
 export function getEntryPointContractName(module: Pick<EntryPointModule, 'version'>): string {
   return module.version === '0.6' ? 'entryPoint' : `entryPointV0${module.version.slice(2)}`
@@ -61,5 +73,14 @@ export function listServedEntryPoints(chain: {
   return allEntryPoints.filter((module) => hasEntryPoint(chain, module))
 }
 
+export { decodeHandleOpsRevert } from './decodeHandleOpsRevert'
 export type { EntryPointModule, EntryPoints, EntryPointVersion, UserOperationBase } from './types'
+
+/**
+ * What a client of one version builds its operations with (the sandbox's account kinds sign Safe's packed fields and
+ * delegate EIP-7702 accounts): exported here so nothing outside entryPoint/ reaches into a version's folder.
+ */
+export { packUserOperation } from './v07/packUserOperation'
+export type { Eip7702Auth, UserOperationV07 } from './v07/userOperation'
+export { delegationCode } from './v08/eip7702'
 export { entryPointV06, entryPointV07, entryPointV08 }

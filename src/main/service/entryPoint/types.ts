@@ -1,8 +1,6 @@
 import type { Abi, Address, Hash, Hex, RpcStateOverride, SignedAuthorization } from 'viem'
 import type { z } from 'zod'
 import type { EntryPointVersion } from '../../../shared/entryPointVersions'
-import type { SimulationOptions } from '../chain/entryPoint/simulateEntryPoint'
-import type { ValidationResult } from '../chain/entryPoint/simulateValidation'
 import type { TraceCallRequest } from '../chain/node/traceCall'
 import type { Chain } from '../chain/types'
 
@@ -46,6 +44,11 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   readonly abi: Abi
   /** A complete operation (eth_sendUserOperation). */
   readonly userOperationSchema: z.ZodType<Op, unknown>
+  /**
+   * A partial operation (eth_estimateUserOperationGas and every paymaster method): gas limits and fees may be left
+   * out. The bundler and the paymaster parse with this one schema, so both URLs take the same operations.
+   */
+  readonly partialUserOperationSchema: z.ZodType<unknown, unknown>
   /** The RPC form (what eth_getUserOperationByHash returns, what records keep). */
   toWire(op: Op): WireUserOperation
   /** Reads a stored wire operation back (throws when it is not this version's shape). */
@@ -112,12 +115,15 @@ export type BundlePlan = {
   invalid: { index: number; reason: string }[]
 }
 
+/** The fee fields of an operation (wei per gas). */
+export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+
 export type EstimateParameters = {
   chain: Chain
   /** The partial operation as the client sent it (gas fields and fees may be missing). */
   userOperation: unknown
   /** Fees to simulate with where the operation has none. */
-  gasFees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+  gasFees: GasFees
   stateOverride?: RpcStateOverride
   /** Largest gas an eth_call may use (the block gas limit). */
   maxSimulationGas: bigint
@@ -133,4 +139,31 @@ export type EntryPoints = {
   byVersion: (version: EntryPointVersion) => EntryPointModule
 }
 
-export type { SimulationOptions, ValidationResult }
+/** Options of an EntryPoint simulation made with eth_call. */
+export type SimulationOptions = {
+  /** geth-style state override set (RPC format) for the eth_call. */
+  stateOverride?: RpcStateOverride
+  blockTag?: 'latest' | 'pending'
+  /** Extra ABI to decode custom errors with (e.g. a paymaster's). */
+  extraAbi?: Abi
+}
+
+export type StakeInfo = { stake: bigint; unstakeDelaySec: bigint }
+
+export type ValidationResult = {
+  returnInfo: {
+    preOpGas: bigint
+    prefund: bigint
+    sigFailed: boolean
+    /** Which signature failed, where the EntryPoint tells (v0.7+ return each entity's validationData). */
+    sigFailedBy?: 'account' | 'paymaster'
+    validAfter: number
+    validUntil: number
+    paymasterContext: `0x${string}`
+  }
+  senderInfo: StakeInfo
+  factoryInfo: StakeInfo
+  paymasterInfo: StakeInfo
+  /** Present when the account uses a signature aggregator (`ValidationResultWithAggregation`). */
+  aggregatorInfo?: { aggregator: `0x${string}`; stakeInfo: StakeInfo }
+}

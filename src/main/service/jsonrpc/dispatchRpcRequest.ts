@@ -1,6 +1,6 @@
 import { RpcError } from '../errors'
+import { RpcCode } from '../errors/rpcCodes'
 import { describeZodError } from '../schemas/describeZodError'
-import { RpcCode } from './codes'
 import type { RpcContext, RpcMethodRegistry } from './defineMethod'
 import { type RpcErrorObject, toRpcError } from './toRpcError'
 

@@ -1,7 +1,7 @@
 import { AppError } from '../errors'
 import { classifyError } from '../errors/classifyError'
+import { RpcCode } from '../errors/rpcCodes'
 import type { Logger } from '../log/logger'
-import { RpcCode } from './codes'
 
 export type RpcErrorObject = { code: number; message: string; data?: unknown }
 

@@ -1,5 +1,5 @@
 import { AppError, type AppErrorOptions } from '../errors'
-import { RpcCode } from '../jsonrpc/codes'
+import { RpcCode } from '../errors/rpcCodes'
 
 /**
  * The dApp's policies do not sponsor this op (EIP-1474 -32003 "transaction rejected"; HTTP 400 so the Biconomy

@@ -1,6 +1,6 @@
 import type { Hex, RpcStateOverride } from 'viem'
-import { estimateUserOperationGas } from '../bundler/estimation/estimateUserOperationGas'
 import type { Chain, UserOperationV06 } from '../chain'
+import { estimateUserOperationGas } from '../entryPoint/v06/estimateUserOperationGas'
 import type { GasLimits, PartialUserOperation } from './types'
 
 /** A 65-byte signature of non-zero bytes: sizes a paymasterAndData for preVerificationGas before it is signed. */

@@ -31,7 +31,7 @@ export function formatUserOperation(op: PartialUserOperation): Record<string, st
  * ERC-7769's fields instead: `paymaster`, `paymasterData` and every limit as 0x-hex (no paymaster fields when
  * not sponsored).
  */
-export function formatSponsorResult(result: SponsorResult, entryPointVersion: EntryPointVersion = '0.6') {
+export function formatSponsorResult(result: SponsorResult, entryPointVersion: EntryPointVersion) {
   if (entryPointVersion !== '0.6')
     return { mode: result.mode, MODE: result.mode, ...formatHexSponsorResult(result) }
   return {

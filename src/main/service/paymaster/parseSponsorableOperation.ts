@@ -9,7 +9,7 @@ import {
 } from '../entryPoint'
 import type { PackedEntryPointModule } from '../entryPoint/v07/createPackedEntryPoint'
 import { InvalidInputError } from '../errors'
-import { parseParam } from '../jsonrpc/parseParam'
+import { parseParam } from '../schemas/parseParam'
 import { bindOperationV06 } from './entryPoint/v06/bindOperationV06'
 import { bindOperationV07, type GivenGasV07 } from './entryPoint/v07/bindOperationV07'
 import { PartialUserOperationSchema } from './schemas'

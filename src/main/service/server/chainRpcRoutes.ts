@@ -11,7 +11,7 @@ import {
 import { withDoc } from '../docs/routeDoc'
 import { ChainUnavailableError } from '../errors'
 import { classifyError } from '../errors/classifyError'
-import { RpcCode } from '../jsonrpc/codes'
+import { RpcCode } from '../errors/rpcCodes'
 import { describeNodeCallProblem, findNodeCallProblem } from '../schemas/nodeCallSchema'
 import { isSameOrigin } from './hostGuard'
 import { RPC_CORS_HEADERS } from './rpcRoutes'

@@ -1,8 +1,8 @@
 import { traceCall } from '../../chain/node/traceCall'
 import type { Chain } from '../../chain/types'
+import type { CallFrame } from '../../entryPoint/estimation/callFrame'
 import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 import { SIMULATION_GAS } from '../bundlerOptions'
-import type { CallFrame } from '../callFrame'
 
 /**
  * Which signature failed when a paymaster is present (simulateValidation only says that one did): the account's

@@ -4,8 +4,8 @@ import { signTransaction } from '../../chain/keys/signTransaction'
 import { requestRpc } from '../../chain/node/requestRpc'
 import { isNonceError } from '../../chain/transactions/createNonceManager'
 import type { Chain } from '../../chain/types'
+import type { GasFees } from '../../entryPoint/types'
 import type { Logger } from '../../log/logger'
-import type { GasFees } from '../estimation/estimateUserOperationGas'
 import type { RpcLog } from './parseBundleLogs'
 
 /** A transaction receipt as JSON-RPC returns it. */

@@ -1,8 +1,8 @@
-import { decodeErrorResult, type Hex, type RpcStateOverride } from 'viem'
-import { decodeEntryPointError } from '../../chain/entryPoint/decodeEntryPointError'
-import { decodeRevertReason, getRevertData } from '../../chain/entryPoint/decodeRevert'
+import type { RpcStateOverride } from 'viem'
+import { getRevertData } from '../../chain/entryPoint/decodeRevert'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
+import { decodeHandleOpsRevert } from '../../entryPoint'
 import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 
 export type SimulateHandleOpsReturnType =
@@ -30,30 +30,6 @@ export async function simulateHandleOps(
   } catch (err) {
     const revertData = getRevertData(err)
     if (!revertData) throw err
-    try {
-      const decoded = decodeEntryPointError(revertData)
-      if (decoded.errorName === 'FailedOp')
-        return { ok: false, opIndex: Number(decoded.args[0]), reason: decoded.args[1] }
-      return { ok: false, opIndex: null, reason: decoded.errorName }
-    } catch {
-      // v0.7+: FailedOpWithRevert (the inner revert of the account or paymaster) names the operation too.
-      try {
-        const decoded = decodeErrorResult({ abi: entryPoint.abi, data: revertData })
-        if (decoded.errorName === 'FailedOpWithRevert') {
-          const [opIndex, reason, inner] = decoded.args as [bigint, string, Hex]
-          const innerReason = decodeRevertReason(inner)
-          return {
-            ok: false,
-            opIndex: Number(opIndex),
-            reason: innerReason ? `${reason}: ${innerReason}` : reason,
-          }
-        }
-      } catch {}
-      return {
-        ok: false,
-        opIndex: null,
-        reason: decodeRevertReason(revertData) ?? `reverted with ${revertData.slice(0, 74)}`,
-      }
-    }
+    return { ok: false, ...decodeHandleOpsRevert(entryPoint, revertData) }
   }
 }

@@ -1,5 +1,4 @@
 import type { Address, Hex } from 'viem'
-import type { UserOperationV06 } from '../../chain/types'
 import type { UserOperationBase } from '../../entryPoint/types'
 
 export type MempoolEntry = {
@@ -44,16 +43,6 @@ export function isValidReplacement(
     next.maxFeePerGas >= bumped(current.maxFeePerGas) &&
     next.maxPriorityFeePerGas >= bumped(current.maxPriorityFeePerGas)
   )
-}
-
-/**
- * Gas a v0.6 handleOps transaction must carry for one operation: its validation (up to verificationGasLimit), then
- * the EntryPoint insists on callGasLimit + verificationGasLimit + 5000 left before executing it (else the
- * whole bundle fails with AA95), plus a third verificationGasLimit for a paymaster's postOp.
- */
-export function bundleGasOf(op: UserOperationV06): bigint {
-  const multiplier = op.paymasterAndData.length >= 42 ? 3n : 2n
-  return op.preVerificationGas + op.verificationGasLimit * multiplier + op.callGasLimit + 10_000n
 }
 
 /**

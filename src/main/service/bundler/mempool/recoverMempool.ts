@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import type { EntryPointModule } from '../../entryPoint/types'
-import { RpcCode } from '../../jsonrpc/codes'
+import { RpcCode } from '../../errors/rpcCodes'
 import type { Logger } from '../../log/logger'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { HashSchema } from '../userOperationSchema'
+import { HashSchema } from '../../schemas/hexSchemas'
 import type { GetBundler } from './bundlerAccess'
 import { BiconomyReceiptSchema, StandardReceiptSchema } from './eth_getUserOperationReceipt'
 

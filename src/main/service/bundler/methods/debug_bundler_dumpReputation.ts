@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { AddressSchema } from '../userOperationSchema'
+import { AddressSchema } from '../../schemas/hexSchemas'
 import type { GetBundler } from './bundlerAccess'
 
 /** `debug_bundler_dumpReputation([entryPoint])`: `[{address, opsSeen, opsIncluded, status}]` (v0.6 without it). */

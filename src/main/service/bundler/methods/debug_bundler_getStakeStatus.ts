@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { AddressSchema, toHexQuantity } from '../userOperationSchema'
+import { AddressSchema, toHexQuantity } from '../../schemas/hexSchemas'
 import type { GetBundler } from './bundlerAccess'
 
 /**

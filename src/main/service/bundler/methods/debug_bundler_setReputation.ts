@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { AddressSchema, QuantitySchema } from '../userOperationSchema'
+import { AddressSchema } from '../../schemas/hexSchemas'
+import { QuantitySchema } from '../../schemas/quantitySchema'
 import type { GetBundler } from './bundlerAccess'
 
 const ReputationEntrySchema = z.object({

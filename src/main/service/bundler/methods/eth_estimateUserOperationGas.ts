@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { PartialUserOperationV07Schema } from '../../entryPoint/v07/userOperation'
+import { documentVersionForms } from '../../entryPoint'
 import { defineMethod, parsedLater } from '../../jsonrpc/defineMethod'
+import { AddressSchema } from '../../schemas/hexSchemas'
 import { StateOverrideSchema } from '../stateOverrideSchema'
-import { AddressSchema, PartialUserOperationSchema } from '../userOperationSchema'
 
 const hex = z.string().meta({ description: '0x-hex' })
 
@@ -48,10 +48,7 @@ export const ethEstimateUserOperationGas = (getBundler: GetBundler) =>
     params: z.tuple([
       parsedLater(
         z.record(z.string(), z.unknown()),
-        z.union([
-          PartialUserOperationSchema.meta({ description: 'EntryPoint v0.6' }),
-          PartialUserOperationV07Schema.meta({ description: 'EntryPoint v0.7 and v0.8 (ERC-7769)' }),
-        ]),
+        documentVersionForms((module) => module.partialUserOperationSchema),
       ).meta({
         title: 'userOperation',
         description: "In its EntryPoint version's form; the signature need only have the right length",

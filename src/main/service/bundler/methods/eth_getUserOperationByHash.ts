@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { HashSchema } from '../../schemas/hexSchemas'
 import { WireUserOperationSchema, WireUserOperationV07Schema } from '../../store/userOperationRecord'
-import { HashSchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
 
 /**

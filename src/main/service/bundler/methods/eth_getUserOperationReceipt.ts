@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import type { Covers } from '../../docs/routeDoc'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { HashSchema } from '../../schemas/hexSchemas'
 import type { formatBiconomyReceipt, formatStandardReceipt } from '../receipts/formatUserOperationReceipt'
-import { HashSchema } from '../userOperationSchema'
 import type { GetBundler } from './bundlerAccess'
 
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/)

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { UserOperationV07Schema } from '../../entryPoint/v07/userOperation'
+import { documentVersionForms } from '../../entryPoint'
 import { defineMethod, parsedLater } from '../../jsonrpc/defineMethod'
-import { AddressSchema, UserOperationSchema } from '../userOperationSchema'
+import { AddressSchema } from '../../schemas/hexSchemas'
 import type { GetBundler } from './bundlerAccess'
 
 /** Biconomy SDK v4 always sends `{simulation_type: 'validation'}` as a third parameter. */
@@ -18,10 +18,7 @@ export const ethSendUserOperation = (getBundler: GetBundler) =>
     params: z.tuple([
       parsedLater(
         z.record(z.string(), z.unknown()),
-        z.union([
-          UserOperationSchema.meta({ description: 'EntryPoint v0.6' }),
-          UserOperationV07Schema.meta({ description: 'EntryPoint v0.7 and v0.8 (ERC-7769)' }),
-        ]),
+        documentVersionForms((module) => module.userOperationSchema),
       ).meta({
         title: 'userOperation',
         description: "In its EntryPoint version's form: v0.6, or ERC-7769's v0.7/v0.8 form",

@@ -1,7 +1,7 @@
 import { numberToHex } from 'viem'
 import { z } from 'zod'
+import type { GasFees } from '../../entryPoint/types'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import type { GasFees } from '../estimation/estimateUserOperationGas'
 import type { GetBundler } from './bundlerAccess'
 
 const FeeTierSchema = z.object({

@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem'
 import { nameAccountByDelegate, nameAccountByFactory } from '../../chain/accountZoo/nameAccount'
 import { checksumAddress } from '../../chain/checksumAddress'
+import { readAaCode } from '../../entryPoint/errors'
 import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 import { AppError } from '../../errors'
 import type { EventBus } from '../../events'
@@ -14,7 +15,6 @@ import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { ReceiptFormat } from '../bundlerOptions'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import type { UserOperationOutcome } from '../bundling/parseBundleLogs'
-import { readAaCode } from '../userOperationErrors'
 
 export type UserOperationRecords = {
   /** The EntryPoint whose operations these records are. */

@@ -1,5 +1,5 @@
+import { invalidFields } from '../../entryPoint/errors'
 import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
-import { invalidFields } from '../userOperationErrors'
 
 export type CheckUserOperationFieldsParameters = {
   entryPoint: EntryPointModule

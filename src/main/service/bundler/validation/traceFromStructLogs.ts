@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import type { CallFrame } from '../callFrame'
+import type { CallFrame } from '../../entryPoint/estimation/callFrame'
 import type { StorageAccess, ValidationFrame, ValidationTrace } from './validationTracer'
 
 /** One step of geth's struct logger, as anvil and geth return it with `disableStack: true`. */

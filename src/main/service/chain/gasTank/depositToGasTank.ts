@@ -19,7 +19,7 @@ export async function depositToGasTank(
   chain: Chain,
   paymasterId: Address,
   wei: bigint,
-  version: GasTankVersion = '0.6',
+  version: GasTankVersion,
 ): Promise<{ hash: Hash; balance: bigint }> {
   if (wei <= 0n) throw new InvalidInputError('Deposit must be more than 0 wei')
   // The paymaster keeps every tank in its one EntryPoint deposit, a uint112 (v0.6's layout): past it depositFor reverts.

@@ -6,7 +6,7 @@ import { type GasTankVersion, gasTankAbi, getGasTankPaymaster } from './gasTankP
 export function getGasTankBalance(
   chain: Chain,
   paymasterId: Address,
-  version: GasTankVersion = '0.6',
+  version: GasTankVersion,
 ): Promise<bigint> {
   return chain.publicClient.readContract({
     address: getGasTankPaymaster(chain, version),

@@ -19,7 +19,7 @@ export async function withdrawFromGasTank(
   paymasterId: Address,
   to: Address,
   wei: bigint,
-  version: GasTankVersion = '0.6',
+  version: GasTankVersion,
 ): Promise<{ hash: Hash; balance: bigint }> {
   if (wei <= 0n) throw new InvalidInputError('Withdrawal must be more than 0 wei')
   const current = await getGasTankBalance(chain, paymasterId, version)

@@ -1,10 +1,7 @@
 import type { Hex } from 'viem'
-import { userOperationRejected } from '../../bundler/userOperationErrors'
-import {
-  type DecodedEntryPointError,
-  decodeEntryPointError,
-} from '../../chain/entryPoint/decodeEntryPointError'
-import type { ValidationResult } from '../../chain/entryPoint/simulateValidation'
+import { userOperationRejected } from '../errors'
+import type { ValidationResult } from '../types'
+import { type DecodedEntryPointError, decodeEntryPointError } from './decodeEntryPointError'
 
 /** The revert data of a traced v0.6 simulateValidation (it always reverts) as its ValidationResult, or the rejection. */
 export function decodeValidationOutput(output: Hex): ValidationResult {

@@ -1,31 +1,37 @@
 import { type Abi, decodeFunctionData } from 'viem'
-import { calculatePreVerificationGas } from '../../bundler/estimation/calculatePreVerificationGas'
-import {
-  estimateUserOperationGas,
-  simulateExecution,
-} from '../../bundler/estimation/estimateUserOperationGas'
-import { bundleGasOf } from '../../bundler/mempool/mempool'
-import { readEntities } from '../../bundler/readEntities'
-import { invalidFields } from '../../bundler/userOperationErrors'
+import { entryPointAbi } from '../../chain/abis/entryPoint'
+import { canonicalAddresses } from '../../chain/constants'
+import type { UserOperationV06 } from '../../chain/types'
+import { toHexQuantity } from '../../schemas/hexSchemas'
+import { parseParam } from '../../schemas/parseParam'
+import { invalidFields } from '../errors'
+import type { EntryPointModule } from '../types'
+import { calculatePreVerificationGas } from './calculatePreVerificationGas'
+import { computeUserOpHash } from './computeUserOpHash'
+import { decodeValidationOutput } from './decodeValidationOutput'
+import { encodeHandleOps, encodeSimulateValidation } from './encodeEntryPointCalls'
+import { estimateUserOperationGas, simulateExecution } from './estimateUserOperationGas'
+import { readEntities } from './readEntities'
+import { simulateValidation } from './simulateValidation'
 import {
   fromWireUserOperation,
   PartialUserOperationSchema,
-  toHexQuantity,
   toWireUserOperation,
   UserOperationSchema,
   type WireUserOperation,
-} from '../../bundler/userOperationSchema'
-import { entryPointAbi } from '../../chain/abis/entryPoint'
-import { canonicalAddresses } from '../../chain/constants'
-import { encodeHandleOps, encodeSimulateValidation } from '../../chain/entryPoint/encodeEntryPointCall'
-import { computeUserOpHash } from '../../chain/entryPoint/getUserOpHash'
-import { simulateValidation } from '../../chain/entryPoint/simulateValidation'
-import type { UserOperationV06 } from '../../chain/types'
-import { parseParam } from '../../jsonrpc/parseParam'
-import type { EntryPointModule } from '../types'
-import { decodeValidationOutput } from './decodeValidationOutput'
+} from './userOperation'
 
 const UINT120_MAX = (1n << 120n) - 1n
+
+/**
+ * Gas a v0.6 handleOps transaction must carry for one operation: its validation (up to verificationGasLimit), then
+ * the EntryPoint insists on callGasLimit + verificationGasLimit + 5000 left before executing it (else the
+ * whole bundle fails with AA95), plus a third verificationGasLimit for a paymaster's postOp.
+ */
+function bundleGasOf(op: UserOperationV06): bigint {
+  const multiplier = op.paymasterAndData.length >= 42 ? 3n : 2n
+  return op.preVerificationGas + op.verificationGasLimit * multiplier + op.callGasLimit + 10_000n
+}
 
 /**
  * EntryPoint v0.6: `UserOperation` with initCode and paymasterAndData, simulations on the EntryPoint itself
@@ -36,6 +42,7 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   address: canonicalAddresses.entryPoint,
   abi: entryPointAbi as Abi,
   userOperationSchema: UserOperationSchema,
+  partialUserOperationSchema: PartialUserOperationSchema,
   toWire: toWireUserOperation,
   fromWire: (wire) => fromWireUserOperation(wire as WireUserOperation),
   computeUserOpHash: (op, chainId) => computeUserOpHash(op, chainId, canonicalAddresses.entryPoint),

@@ -1,14 +1,17 @@
 import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
 import type { z } from 'zod'
-import {
-  nonZeroBytesOfLength,
-  preVerificationGasOfEncoded,
-} from '../../bundler/estimation/calculatePreVerificationGas'
-import { executionReverted, invalidFields } from '../../bundler/userOperationErrors'
-import { toHexQuantity } from '../../bundler/userOperationSchema'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import type { Chain } from '../../chain/types'
-import { parseParam } from '../../jsonrpc/parseParam'
+import { toHexQuantity } from '../../schemas/hexSchemas'
+import { parseParam } from '../../schemas/parseParam'
+import { executionReverted, invalidFields } from '../errors'
+import {
+  FEE_FIELD_PLACEHOLDER,
+  GAS_FIELD_PLACEHOLDER,
+  MIN_SIGNATURE_LENGTH,
+  nonZeroBytesOfLength,
+  preVerificationGasOfEncoded,
+} from '../estimation/preVerificationGas'
 import type { EntryPointModule, EntryPointVersion } from '../types'
 import {
   attachEip7702Delegations,
@@ -22,14 +25,14 @@ import {
   type EstimateUserOperationGasV07Parameters,
   type EstimateUserOperationGasV07ReturnType,
   estimateUserOperationGasV07,
-} from './estimateUserOperationGasV07'
+} from './estimateUserOperationGas'
 import { type PackedUserOperation, packUserOperation, unpackUserOperation } from './packUserOperation'
 import {
   decodeValidationOutputV07,
   type SimulationTarget,
   simulateValidationV07,
   withSimulationCode,
-} from './simulateEntryPointV07'
+} from './simulateEntryPoint'
 import {
   EIP7702_FACTORY_MARKER,
   type PartialUserOperationV07,
@@ -75,10 +78,6 @@ export type PackedEntryPointModule = EntryPointModule<UserOperationV07> & {
 const UINT128_MAX = (1n << 128n) - 1n
 /** Gas of an EIP-7702 authorization in the bundle transaction (PER_EMPTY_ACCOUNT_COST), paid through pvg. */
 export const EIP7702_AUTHORIZATION_GAS = 25_000n
-/** Wide stand-ins for gas fields whose values are not known yet (see calculatePreVerificationGas). */
-const GAS_FIELD_PLACEHOLDER = 0xffff_ffffn
-const FEE_FIELD_PLACEHOLDER = 0xff_ffff_ffffn
-const MIN_SIGNATURE_LENGTH = 65
 
 /**
  * The shared implementation of the EntryPoints that take `PackedUserOperation` (v0.7 and v0.8): the RPC operation

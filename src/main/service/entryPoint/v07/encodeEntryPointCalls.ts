@@ -1,6 +1,6 @@
 import { type Abi, type Address, decodeFunctionData, type Hex, toFunctionSelector, zeroAddress } from 'viem'
 import { entryPointSimulationsV07Artifact } from '../../chain/artifacts'
-import { encodeBytes, uintWord } from '../../chain/entryPoint/encodeEntryPointCall'
+import { encodeBytes, uintWord } from '../abiWords'
 import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
 import type { PackedUserOperation } from './packUserOperation'
 

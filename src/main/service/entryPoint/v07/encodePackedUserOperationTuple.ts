@@ -1,4 +1,4 @@
-import { encodeBytes, uintWord } from '../../chain/entryPoint/encodeEntryPointCall'
+import { encodeBytes, uintWord } from '../abiWords'
 import type { PackedUserOperation } from './packUserOperation'
 
 /** Head of the PackedUserOperation tuple: 9 words (bytes fields hold their offsets). */

@@ -1,6 +1,7 @@
 import { type Address, getAddress, type Hex } from 'viem'
 import { z } from 'zod'
-import { AddressSchema, BytesSchema, QuantitySchema, toHexQuantity } from '../../bundler/userOperationSchema'
+import { AddressSchema, BytesSchema, toHexQuantity } from '../../schemas/hexSchemas'
+import { QuantitySchema } from '../../schemas/quantitySchema'
 
 /** An EIP-7702 authorization as ERC-7769 carries it in `eip7702Auth` (EntryPoint v0.8). */
 export type Eip7702Auth = {

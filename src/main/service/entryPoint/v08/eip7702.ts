@@ -1,8 +1,8 @@
 import { type Address, type Hex, hexToBigInt, type SignedAuthorization } from 'viem'
 import { recoverAuthorizationAddress } from 'viem/utils'
-import { invalidFields, userOperationRejected } from '../../bundler/userOperationErrors'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
+import { invalidFields, userOperationRejected } from '../errors'
 import type { BundleTransaction } from '../types'
 import { EIP7702_FACTORY_MARKER, type Eip7702Auth, type UserOperationV07 } from '../v07/userOperation'
 

@@ -1,19 +1,14 @@
 import { z } from 'zod'
 import type { Covers } from '../../docs/routeDoc'
-import { PartialUserOperationV07Schema } from '../../entryPoint/v07/userOperation'
+import { documentVersionForms } from '../../entryPoint'
 import { defineMethod, parsedLater } from '../../jsonrpc/defineMethod'
-import { parseParam } from '../../jsonrpc/parseParam'
+import { parseParam } from '../../schemas/parseParam'
 import { formatHexSponsorResult, formatSponsorResult } from '../formatUserOperation'
 import { parseSponsorableOperation, selectEntryPoint } from '../parseSponsorableOperation'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { rejectSponsorship } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
-import {
-  addressSchema,
-  Erc7677ContextSchema,
-  PartialUserOperationSchema,
-  PaymasterContextSchema,
-} from '../schemas'
+import { addressSchema, Erc7677ContextSchema, PaymasterContextSchema } from '../schemas'
 import { sponsorUserOperation } from '../sponsorUserOperation'
 import { sponsorUserOperationWithToken } from '../sponsorUserOperationWithToken'
 import type { SponsorResult } from '../types'
@@ -21,10 +16,7 @@ import type { SponsorResult } from '../types'
 /** The operation of a paymaster request, documented: v0.6 or v0.7/v0.8 form, gas limits and fees optional. */
 export const PaymasterUserOperationParam = parsedLater(
   z.unknown(),
-  z.union([
-    PartialUserOperationSchema.meta({ description: 'EntryPoint v0.6' }),
-    PartialUserOperationV07Schema.meta({ description: 'EntryPoint v0.7 and v0.8 (ERC-7769)' }),
-  ]),
+  documentVersionForms((module) => module.partialUserOperationSchema),
 ).meta({
   title: 'userOperation',
   description:

@@ -1,8 +1,7 @@
 import type { Hash, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Chain } from '../../chain/types'
-import type { EntryPointModule } from '../../entryPoint'
-import type { UserOperationV07 } from '../../entryPoint/v07/userOperation'
+import type { EntryPointModule, UserOperationV07 } from '../../entryPoint'
 import { InvalidInputError } from '../../errors'
 import { describeZodError } from '../../schemas/describeZodError'
 

@@ -1,9 +1,9 @@
 import { getAddress, type Hash, type Hex, numberToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { z } from 'zod'
-import { computeUserOpHash } from '../../chain/entryPoint/getUserOpHash'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { parseInput, requiredAddress } from '../../dashboard/fields'
+import { entryPointV06 } from '../../entryPoint'
 import type { WireOperation } from './types'
 
 const hex = (field: string) =>
@@ -58,7 +58,7 @@ export function readOperationV06(
     paymasterAndData: parsed.paymasterAndData as Hex,
     signature: '0x',
   }
-  const userOpHash = computeUserOpHash(op, chain.chainId, chain.addresses.entryPoint)
+  const userOpHash = entryPointV06.computeUserOpHash(op, chain.chainId)
   const { signature: _signature, ...wire } = { ...parsed, sender: op.sender }
   return { wire, op, userOpHash }
 }

@@ -2,9 +2,8 @@ import { encodePacked, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { getZooAddress } from '../../chain/accountZoo/zooContracts'
 import type { Chain, UserOperationV06 } from '../../chain/types'
-import { entryPointV06, entryPointV07 } from '../../entryPoint'
-import { packUserOperation } from '../../entryPoint/v07/packUserOperation'
-import type { UserOperationV07 } from '../../entryPoint/v07/userOperation'
+import type { UserOperationV07 } from '../../entryPoint'
+import { entryPointV06, entryPointV07, packUserOperation } from '../../entryPoint'
 
 const VALIDITY_FIELDS = [
   { type: 'bytes', name: 'paymasterAndData' },

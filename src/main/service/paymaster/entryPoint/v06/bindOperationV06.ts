@@ -1,6 +1,7 @@
 import { zeroAddress } from 'viem'
-import { type Chain, computeUserOpHash } from '../../../chain'
+import type { Chain } from '../../../chain'
 import { getVersionContracts } from '../../../chain/versionContracts'
+import { computeUserOpHash } from '../../../entryPoint/v06/computeUserOpHash'
 import { InvalidInputError } from '../../../errors'
 import { getMaxOperationCost } from '../../../policy/checkGasTank'
 import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from '../../estimateGasLimits'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { calculatePreVerificationGas } from '../../../src/main/service/bundler/estimation/calculatePreVerificationGas'
-import { entryPointV07, entryPointV08 } from '../../../src/main/service/entryPoint'
-import type { UserOperationV07 } from '../../../src/main/service/entryPoint/v07/userOperation'
+import { entryPointV07, entryPointV08 } from '../../../../src/main/service/entryPoint'
+import { calculatePreVerificationGas } from '../../../../src/main/service/entryPoint/v06/calculatePreVerificationGas'
+import type { UserOperationV07 } from '../../../../src/main/service/entryPoint/v07/userOperation'
 
 const base = {
   sender: '0x1111111111111111111111111111111111111111',

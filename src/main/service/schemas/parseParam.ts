@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { RpcError } from '../errors'
-import { describeZodError } from '../schemas/describeZodError'
-import { RpcCode } from './codes'
+import { RpcCode } from '../errors/rpcCodes'
+import { describeZodError } from './describeZodError'
 
 /**
  * Parses one JSON-RPC parameter whose schema depends on another (a UserOperation's shape on its EntryPoint's

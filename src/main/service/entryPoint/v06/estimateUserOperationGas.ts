@@ -6,22 +6,13 @@ import {
   toFunctionSelector,
   zeroAddress,
 } from 'viem'
-import {
-  type DecodedEntryPointError,
-  decodeEntryPointError,
-} from '../../chain/entryPoint/decodeEntryPointError'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
-import { encodeSimulateHandleOp } from '../../chain/entryPoint/encodeEntryPointCall'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { traceCall } from '../../chain/node/traceCall'
 import type { Chain, UserOperationV06 } from '../../chain/types'
 import { ChainError } from '../../errors'
-import type { CallFrame } from '../callFrame'
-import { readEntities } from '../readEntities'
-import { executionReverted, userOperationRejected } from '../userOperationErrors'
-import type { PartialUserOperation } from '../userOperationSchema'
-import { calculatePreVerificationGas } from './calculatePreVerificationGas'
-import { type FirstCheck, type FirstCheckGuesses, firstCheckGuessesOf } from './firstCheckGuesses'
+import { executionReverted, userOperationRejected } from '../errors'
+import type { CallFrame } from '../estimation/callFrame'
 import {
   CALL_MARGIN_MIN,
   CALL_MARGIN_PERCENT,
@@ -33,7 +24,13 @@ import {
   VERIFICATION_MARGIN_MIN,
   VERIFICATION_MARGIN_PERCENT,
   withMargin,
-} from './gasMargins'
+} from '../estimation/gasMargins'
+import { calculatePreVerificationGas } from './calculatePreVerificationGas'
+import { type DecodedEntryPointError, decodeEntryPointError } from './decodeEntryPointError'
+import { encodeSimulateHandleOp } from './encodeEntryPointCalls'
+import { type FirstCheck, type FirstCheckGuesses, firstCheckGuessesOf } from './firstCheckGuesses'
+import { readEntities } from './readEntities'
+import type { PartialUserOperation } from './userOperation'
 
 export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 

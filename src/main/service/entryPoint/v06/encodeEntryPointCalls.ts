@@ -1,5 +1,6 @@
 import { type Address, type Hex, toFunctionSelector } from 'viem'
-import type { UserOperationV06 } from '../types'
+import type { UserOperationV06 } from '../../chain/types'
+import { addressWord, encodeBytes, uintWord, word } from '../abiWords'
 
 /**
  * ABI encoding of the EntryPoint v0.6 calls the bundler makes for every operation (simulateValidation,
@@ -20,7 +21,6 @@ const selectors = {
   ).slice(2),
 }
 
-const ZERO_WORD = '0'.repeat(64)
 /** Head of the tuple: 11 words (bytes fields hold their offsets). */
 const TUPLE_HEAD_BYTES = 11 * 32
 
@@ -79,28 +79,4 @@ export function encodeUserOperationTuple(op: UserOperationV06): string {
     paymasterAndData +
     signature
   )
-}
-
-/** `bytes` in ABI form (hex without 0x): its length word, then the data padded right to whole words. */
-export function encodeBytes(data: Hex): string {
-  const body = data.slice(2).toLowerCase()
-  if (body.length % 2 !== 0) throw new Error(`odd-length hex ${data.slice(0, 20)}…`)
-  const length = body.length / 2
-  const padding = (64 - (body.length % 64)) % 64
-  return word(length) + body + '0'.repeat(padding)
-}
-
-function word(value: number): string {
-  return value.toString(16).padStart(64, '0')
-}
-
-/** A uint256 as one ABI word (hex without 0x). */
-export function uintWord(value: bigint): string {
-  if (value < 0n || value >= 1n << 256n) throw new Error(`uint256 out of range: ${value}`)
-  return value === 0n ? ZERO_WORD : value.toString(16).padStart(64, '0')
-}
-
-function addressWord(address: Address): string {
-  if (address.length !== 42) throw new Error(`not an address: ${address}`)
-  return `000000000000000000000000${address.slice(2).toLowerCase()}`
 }

@@ -6,7 +6,14 @@ import {
   toFunctionSelector,
   zeroAddress,
 } from 'viem'
-import type { CallFrame } from '../../bundler/callFrame'
+import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
+import { FailedOpError } from '../../chain/entryPoint/errors'
+import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
+import { traceCall } from '../../chain/node/traceCall'
+import type { Chain } from '../../chain/types'
+import { ChainError } from '../../errors'
+import { executionReverted, userOperationRejected } from '../errors'
+import type { CallFrame } from '../estimation/callFrame'
 import {
   CALL_MARGIN_MIN,
   CALL_MARGIN_PERCENT,
@@ -17,15 +24,8 @@ import {
   VERIFICATION_MARGIN_MIN,
   VERIFICATION_MARGIN_PERCENT,
   withMargin,
-} from '../../bundler/estimation/gasMargins'
-import { createShapeCache, perChain } from '../../bundler/estimation/shapeCache'
-import { executionReverted, userOperationRejected } from '../../bundler/userOperationErrors'
-import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
-import { FailedOpError } from '../../chain/entryPoint/errors'
-import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
-import { traceCall } from '../../chain/node/traceCall'
-import type { Chain } from '../../chain/types'
-import { ChainError } from '../../errors'
+} from '../estimation/gasMargins'
+import { createShapeCache, perChain } from '../estimation/shapeCache'
 import { encodeSimulateHandleOpV07, entryPointSimulationsAbi } from './encodeEntryPointCalls'
 import { packUserOperation } from './packUserOperation'
 import {
@@ -33,7 +33,7 @@ import {
   type SimulationTarget,
   toSimulationError,
   withSimulationCode,
-} from './simulateEntryPointV07'
+} from './simulateEntryPoint'
 import type { PartialUserOperationV07, UserOperationV07 } from './userOperation'
 
 export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }

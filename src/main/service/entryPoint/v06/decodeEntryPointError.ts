@@ -1,5 +1,5 @@
 import { type AbiParameter, decodeAbiParameters, decodeErrorResult, type Hex, toFunctionSelector } from 'viem'
-import { entryPointAbi } from '../abis/entryPoint'
+import { entryPointAbi } from '../../chain/abis/entryPoint'
 
 export type DecodedEntryPointError = ReturnType<typeof decodeErrorResult<typeof entryPointAbi>>
 

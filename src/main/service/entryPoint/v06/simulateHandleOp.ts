@@ -1,8 +1,9 @@
 import { type Address, type Hex, zeroAddress } from 'viem'
-import type { Chain, UserOperationV06 } from '../types'
-import { decodeRevertReason } from './decodeRevert'
-import { encodeSimulateHandleOp } from './encodeEntryPointCall'
-import { callEntryPointSimulation, type SimulationOptions } from './simulateEntryPoint'
+import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
+import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { SimulationOptions } from '../types'
+import { encodeSimulateHandleOp } from './encodeEntryPointCalls'
+import { callEntryPointSimulation } from './simulateEntryPoint'
 
 export type ExecutionResult = {
   preOpGas: bigint

@@ -1,4 +1,4 @@
-import type { CallFrame } from '../callFrame'
+import type { CallFrame } from './callFrame'
 
 /** Balance given to a sender without paymaster during estimation, so a missing prefund does not fail it. */
 export const ESTIMATION_SENDER_BALANCE = 1n << 100n

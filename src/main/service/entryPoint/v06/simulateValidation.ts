@@ -1,26 +1,7 @@
-import type { Chain, UserOperationV06 } from '../types'
-import { encodeSimulateValidation } from './encodeEntryPointCall'
-import { callEntryPointSimulation, type SimulationOptions } from './simulateEntryPoint'
-
-export type StakeInfo = { stake: bigint; unstakeDelaySec: bigint }
-
-export type ValidationResult = {
-  returnInfo: {
-    preOpGas: bigint
-    prefund: bigint
-    sigFailed: boolean
-    /** Which signature failed, where the EntryPoint tells (v0.7+ return each entity's validationData). */
-    sigFailedBy?: 'account' | 'paymaster'
-    validAfter: number
-    validUntil: number
-    paymasterContext: `0x${string}`
-  }
-  senderInfo: StakeInfo
-  factoryInfo: StakeInfo
-  paymasterInfo: StakeInfo
-  /** Present when the account uses a signature aggregator (`ValidationResultWithAggregation`). */
-  aggregatorInfo?: { aggregator: `0x${string}`; stakeInfo: StakeInfo }
-}
+import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { SimulationOptions, ValidationResult } from '../types'
+import { encodeSimulateValidation } from './encodeEntryPointCalls'
+import { callEntryPointSimulation } from './simulateEntryPoint'
 
 /**
  * `EntryPoint.simulateValidation(op)` with eth_call, decoded. Throws FailedOpError (`AA..` reason) when the

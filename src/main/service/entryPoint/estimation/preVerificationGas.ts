@@ -1,6 +1,4 @@
 import type { Hex } from 'viem'
-import { encodeUserOperationTuple } from '../../chain/entryPoint/encodeEntryPointCall'
-import type { UserOperationV06 } from '../../chain/types'
 
 /** Gas overheads of a handleOps bundle that the EntryPoint cannot measure (eth-infinitism's defaults). */
 export const preVerificationGasOverheads = {
@@ -20,22 +18,10 @@ export const preVerificationGasOverheads = {
  * Stand-ins for the numeric gas fields, so the result does not depend on values that are still being estimated
  * (or that a client may raise later): each is wider than any realistic value.
  */
-const GAS_FIELD_PLACEHOLDER = 0xffff_ffffn
-const FEE_FIELD_PLACEHOLDER = 0xff_ffff_ffffn
-const MIN_SIGNATURE_LENGTH = 65
-
-export type CalculatePreVerificationGasParameters = {
-  userOperation: Pick<
-    UserOperationV06,
-    'sender' | 'nonce' | 'initCode' | 'callData' | 'signature' | 'paymasterAndData'
-  >
-  /**
-   * Count paymasterAndData (true: an estimate for the op as it will be sent). The send-side floor leaves it
-   * out, because the Biconomy flow with `calculateGasLimits: false` estimates without paymasterAndData and
-   * the paymaster then signs those limits unchanged.
-   */
-  includePaymasterAndData?: boolean
-}
+export const GAS_FIELD_PLACEHOLDER = 0xffff_ffffn
+export const FEE_FIELD_PLACEHOLDER = 0xff_ffff_ffffn
+/** A signature is counted as at least this long (an ECDSA signature), whatever the stub sent. */
+export const MIN_SIGNATURE_LENGTH = 65
 
 /**
  * Non-zero bytes of the value's length: how preVerificationGas counts the bytes whose values change once signed
@@ -43,35 +29,6 @@ export type CalculatePreVerificationGasParameters = {
  */
 export function nonZeroBytesOfLength(value: Hex): Hex {
   return `0x${'ff'.repeat((value.length - 2) / 2)}`
-}
-
-/**
- * preVerificationGas: the calldata cost of the UserOperation inside handleOps plus the fixed and per-op
- * overheads. Deterministic for a given sender, nonce, initCode, callData, signature length and (optionally)
- * paymasterAndData length: the signature (at least 65 bytes) and paymasterAndData are counted as non-zero bytes of
- * their length, and the gas fields as wide placeholders, so an estimate made with a dummy signature and stub
- * paymaster data gives what the signed operation needs, whatever bytes its signatures hold.
- */
-export function calculatePreVerificationGas({
-  userOperation,
-  includePaymasterAndData = true,
-}: CalculatePreVerificationGasParameters): bigint {
-  const signatureLength = Math.max(MIN_SIGNATURE_LENGTH, (userOperation.signature.length - 2) / 2)
-  // abi.encode(op): the tuple's offset word, then the tuple.
-  const encoded = `${'0'.repeat(62)}20${encodeUserOperationTuple({
-    sender: userOperation.sender,
-    nonce: userOperation.nonce,
-    initCode: userOperation.initCode,
-    callData: userOperation.callData,
-    callGasLimit: GAS_FIELD_PLACEHOLDER,
-    verificationGasLimit: GAS_FIELD_PLACEHOLDER,
-    preVerificationGas: GAS_FIELD_PLACEHOLDER,
-    maxFeePerGas: FEE_FIELD_PLACEHOLDER,
-    maxPriorityFeePerGas: FEE_FIELD_PLACEHOLDER,
-    paymasterAndData: includePaymasterAndData ? nonZeroBytesOfLength(userOperation.paymasterAndData) : '0x',
-    signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
-  })}`
-  return preVerificationGasOfEncoded(encoded)
 }
 
 /**

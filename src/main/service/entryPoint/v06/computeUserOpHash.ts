@@ -1,7 +1,7 @@
 import type { Address, Hash, Hex } from 'viem'
-import { entryPointAbi } from '../abis/entryPoint'
-import { keccak256Words } from '../keccak256'
-import type { Chain, UserOperationV06 } from '../types'
+import { entryPointAbi } from '../../chain/abis/entryPoint'
+import { keccak256Words } from '../../chain/keccak256'
+import type { Chain, UserOperationV06 } from '../../chain/types'
 
 /** `EntryPoint.getUserOpHash(op)` read from the chain. */
 export function getUserOpHash(chain: Chain, op: UserOperationV06): Promise<Hash> {

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import { RpcError } from '../errors'
-import { Erc7769Code, RpcCode } from '../jsonrpc/codes'
+import { Erc7769Code, RpcCode } from '../errors/rpcCodes'
 
 /** Machine-readable detail sent as JSON-RPC `error.data` and kept with the recorded UserOperation. */
 export type RejectionData = {

@@ -8,11 +8,10 @@ import {
 } from 'viem'
 import { decodeRevertReason, getRevertData } from '../../chain/entryPoint/decodeRevert'
 import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
-import type { SimulationOptions } from '../../chain/entryPoint/simulateEntryPoint'
-import type { ValidationResult } from '../../chain/entryPoint/simulateValidation'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
+import type { SimulationOptions, ValidationResult } from '../types'
 import { entryPointSimulationsAbi } from './encodeEntryPointCalls'
 
 /** The EntryPoint a simulation runs on: its address and the EntryPointSimulations code put there for the call. */

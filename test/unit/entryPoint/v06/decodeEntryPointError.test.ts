@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { decodeErrorResult, encodeErrorResult, type Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { entryPointAbi } from '../../../src/main/service/chain/abis/entryPoint'
-import { decodeEntryPointError } from '../../../src/main/service/chain/entryPoint/decodeEntryPointError'
+import { entryPointAbi } from '../../../../src/main/service/chain/abis/entryPoint'
+import { decodeEntryPointError } from '../../../../src/main/service/entryPoint/v06/decodeEntryPointError'
 
 const randomHex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}` as Hex
 const randomUint = (bits: number) => BigInt(randomHex(bits / 8))

@@ -1,17 +1,10 @@
-import type { Abi, Hex, RpcStateOverride } from 'viem'
-import { requestRpc } from '../node/requestRpc'
-import type { Chain } from '../types'
+import type { Hex } from 'viem'
+import { decodeRevertReason, getRevertData } from '../../chain/entryPoint/decodeRevert'
+import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
+import { requestRpc } from '../../chain/node/requestRpc'
+import type { Chain } from '../../chain/types'
+import type { SimulationOptions } from '../types'
 import { type DecodedEntryPointError, decodeEntryPointError } from './decodeEntryPointError'
-import { decodeRevertReason, getRevertData } from './decodeRevert'
-import { FailedOpError, SimulationRevertedError } from './errors'
-
-export type SimulationOptions = {
-  /** geth-style state override set (RPC format) for the eth_call. */
-  stateOverride?: RpcStateOverride
-  blockTag?: 'latest' | 'pending'
-  /** Extra ABI to decode custom errors with (e.g. a paymaster's). */
-  extraAbi?: Abi
-}
 
 export type DecodedEntryPointRevert = DecodedEntryPointError
 

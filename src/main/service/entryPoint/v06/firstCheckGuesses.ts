@@ -1,7 +1,7 @@
 import type { Hex, RpcStateOverride } from 'viem'
 import type { Chain } from '../../chain/types'
-import type { PartialUserOperation } from '../userOperationSchema'
-import { createShapeCache, perChain, type ShapeCache } from './shapeCache'
+import { createShapeCache, perChain, type ShapeCache } from '../estimation/shapeCache'
+import type { PartialUserOperation } from './userOperation'
 
 /** The limits of an estimate's first exact-limits simulation. */
 export type FirstCheck = { verificationGasLimit: bigint; callGasLimit: bigint }

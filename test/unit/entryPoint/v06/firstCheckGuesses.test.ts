@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { createFirstCheckGuesses } from '../../../src/main/service/bundler/estimation/firstCheckGuesses'
-import type { PartialUserOperation } from '../../../src/main/service/bundler/userOperationSchema'
+import { createFirstCheckGuesses } from '../../../../src/main/service/entryPoint/v06/firstCheckGuesses'
+import type { PartialUserOperation } from '../../../../src/main/service/entryPoint/v06/userOperation'
 
 const op = (fields: Partial<PartialUserOperation> = {}): PartialUserOperation =>
   ({

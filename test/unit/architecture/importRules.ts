@@ -1,0 +1,44 @@
+import type { ImportRule } from './importGraph'
+
+const service = 'src/main/service'
+
+/** An import rule with an import it must refuse (the rule checker is tested on it, so no row can match nothing). */
+export type ImportRuleRow = ImportRule & { example: { from: string; to: string } }
+
+/**
+ * The layering the service keeps (ARCHITECTURE.md, "Layering" and decision 4). One row per rule: a file matching
+ * `from` (and not `except`) never imports a file matching `to`. Add a row to add a rule.
+ */
+export const importRules: readonly ImportRuleRow[] = [
+  {
+    from: 'src/**',
+    except: `${service}/entryPoint/**`,
+    to: `${service}/entryPoint/v[0-9]*/**`,
+    why: 'A version folder is reached only through its module (entryPoint/index.ts, entryPoint/types.ts): nothing outside entryPoint/ knows which versions exist or how they are written',
+    example: {
+      from: `${service}/bundler/createBundler.ts`,
+      to: `${service}/entryPoint/v06/userOperation.ts`,
+    },
+  },
+  {
+    from: `${service}/entryPoint/**`,
+    to: `${service}/{bundler,paymaster,jsonrpc}/**`,
+    why: 'entryPoint/ sits below the bundler, the paymaster and the JSON-RPC layer, which all use it',
+    example: { from: `${service}/entryPoint/v06/index.ts`, to: `${service}/bundler/mempool/mempool.ts` },
+  },
+]
+
+/**
+ * Imports that still break a rule, to be moved behind the seam (issue 28 part 1, step 4: the paymaster's binding of
+ * each version into its module). The test holds the list exact: a new violation fails it, and so does one that is
+ * gone but still listed, so the list only shrinks.
+ */
+export const knownViolations: readonly string[] = [
+  `${service}/paymaster/entryPoint/v06/bindOperationV06.ts -> ${service}/entryPoint/v06/computeUserOpHash.ts`,
+  `${service}/paymaster/entryPoint/v07/bindOperationV07.ts -> ${service}/entryPoint/v07/createPackedEntryPoint.ts`,
+  `${service}/paymaster/entryPoint/v07/bindOperationV07.ts -> ${service}/entryPoint/v07/packUserOperation.ts`,
+  `${service}/paymaster/entryPoint/v07/bindOperationV07.ts -> ${service}/entryPoint/v07/userOperation.ts`,
+  `${service}/paymaster/entryPoint/v07/packedPaymasterData.ts -> ${service}/entryPoint/v07/packUserOperation.ts`,
+  `${service}/paymaster/estimateGasLimits.ts -> ${service}/entryPoint/v06/estimateUserOperationGas.ts`,
+  `${service}/paymaster/parseSponsorableOperation.ts -> ${service}/entryPoint/v07/createPackedEntryPoint.ts`,
+]
