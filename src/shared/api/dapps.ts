@@ -27,6 +27,13 @@ export const DappPoliciesSchema = z.object({
 })
 export type DappPolicies = z.infer<typeof DappPoliciesSchema>
 
+/** A spending limit as the console edits it and `PATCH …/policies` takes it: a new limit has no id yet. */
+export type SpendingLimitDraft = Omit<SpendingLimit, 'id'> & { id?: string }
+/** The policies as the console edits them (the answer's, with limits that may be new). */
+export type DappPoliciesDraft = Omit<DappPolicies, 'limits'> & { limits: SpendingLimitDraft[] }
+/** What `PATCH /console/api/dapps/:apiKey/policies` takes: the fields to change. */
+export type DappPoliciesPatch = Partial<DappPoliciesDraft>
+
 export const DappSchema = z.object({
   id: z.string().min(1),
   accountId: z.string().min(1),

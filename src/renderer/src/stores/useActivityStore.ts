@@ -170,7 +170,7 @@ export const useActivityStore = create<ActivityState>()((set, get) => ({
     if (cursor === null || get().loadingOlder) return
     set({ loadingOlder: true })
     try {
-      const page = (await consoleApi.listUserOperations({ limit: 500, before: String(cursor) })) as {
+      const page = (await consoleApi.listUserOperations({ limit: 500, before: cursor })) as {
         nextBefore?: number | null
       }
       set((s) => ({

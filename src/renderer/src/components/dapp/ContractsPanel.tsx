@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react'
-import type { SmartContract } from '../../api/dashboard'
+import type { SmartContractView } from '../../../../shared/api/smartContracts'
 import { errorMessage } from '../../api/http'
 import { parseAbiText } from '../../lib/abi'
 import { testTokenAbiText } from '../../lib/sampleAbis'
@@ -188,7 +188,7 @@ function AddContractForm({ apiKey }: { apiKey: string }) {
   )
 }
 
-function ContractRow({ apiKey, contract }: { apiKey: string; contract: SmartContract }) {
+function ContractRow({ apiKey, contract }: { apiKey: string; contract: SmartContractView }) {
   const updateWhitelist = useContractsStore((s) => s.updateWhitelist)
   const remove = useContractsStore((s) => s.remove)
   const [draft, setDraft] = useState<Set<string>>(() => new Set(contract.whitelistedMethods))

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { EntryPointVersion } from '../../api/console'
+import { ENTRY_POINT_VERSIONS, type EntryPointVersion } from '../../../../shared/entryPointVersions'
 import { errorMessage } from '../../api/http'
 import { formatEth, parseUnits, toBigInt } from '../../lib/format'
 import { useGasTankStore } from '../../stores/useGasTankStore'
@@ -8,8 +8,6 @@ import { Badge, ErrorBanner, NotAvailable, Spinner } from '../Feedback'
 import { Kv } from '../Kv'
 import { Section } from '../Layout'
 import { Hex } from '../Mono'
-
-const VERSIONS: EntryPointVersion[] = ['0.6', '0.7', '0.8']
 
 /**
  * The dApp's gas tanks, one per EntryPoint version on that version's verifying paymaster under the one paymasterId:
@@ -128,7 +126,7 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
                 value={version}
                 onChange={(e) => setVersion(e.target.value as EntryPointVersion)}
               >
-                {VERSIONS.map((v) => (
+                {ENTRY_POINT_VERSIONS.map((v) => (
                   <option key={v} value={v}>
                     EntryPoint v{v}
                   </option>
