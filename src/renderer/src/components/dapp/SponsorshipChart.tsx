@@ -1,6 +1,10 @@
 import { useEffect, useMemo } from 'react'
+import {
+  type FeedEntry,
+  subscribeToActivity,
+  useActivityStore,
+} from '../../features/activity/useActivityStore'
 import { formatEth, maxBigInt } from '../../lib/format'
-import { type FeedEntry, subscribeToActivity, useActivityStore } from '../../stores/useActivityStore'
 import { usePaymaster } from '../../stores/usePaymastersStore'
 import { NotAvailable } from '../Feedback'
 import { Section } from '../Layout'

@@ -1,23 +1,23 @@
 import { useEffect, useMemo, useState } from 'react'
-import { AaExplanation } from '../components/AaExplanation'
-import { Badge, Empty, ErrorBanner, NotAvailable, Spinner } from '../components/Feedback'
-import { JsonView } from '../components/JsonView'
-import { Kv } from '../components/Kv'
-import { PageHeader, Section } from '../components/Layout'
-import { Link } from '../components/Link'
-import { Hex } from '../components/Mono'
-import { VirtualTable } from '../components/VirtualTable'
-import { formatDateTime, formatEth, formatNumber, formatTime, keyed, shortHex } from '../lib/format'
-import { useCallNames } from '../lib/useCallNames'
+import { AaExplanation } from '../../components/AaExplanation'
+import { Badge, Empty, ErrorBanner, NotAvailable, Spinner } from '../../components/Feedback'
+import { JsonView } from '../../components/JsonView'
+import { Kv } from '../../components/Kv'
+import { PageHeader, Section } from '../../components/Layout'
+import { Link } from '../../components/Link'
+import { Hex } from '../../components/Mono'
+import { VirtualTable } from '../../components/VirtualTable'
+import { formatDateTime, formatEth, formatNumber, formatTime, keyed, shortHex } from '../../lib/format'
+import { useCallNames } from '../../lib/useCallNames'
+import { useEventStreamStore } from '../../stores/useEventStreamStore'
+import { useRouteStore } from '../../stores/useRouteStore'
 import {
   type FeedEntry,
   OP_STATUS_LABELS,
   type Raw,
   subscribeToActivity,
   useActivityStore,
-} from '../stores/useActivityStore'
-import { useEventStreamStore } from '../stores/useEventStreamStore'
-import { useRouteStore } from '../stores/useRouteStore'
+} from './useActivityStore'
 
 function statusTone(status: string): 'ok' | 'bad' | 'warn' | 'neutral' | 'info' {
   if (status === 'mined' || status === 'sponsored') return 'ok'

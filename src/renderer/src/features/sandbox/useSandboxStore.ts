@@ -4,11 +4,11 @@ import type {
   SandboxAccountType,
   SandboxCall,
   UserOperationJson,
-} from '../../../shared/sandbox'
-import { consoleApi } from '../api/console'
-import { ApiError, errorMessage, requestJson } from '../api/http'
-import { type RpcExchange, rpcRequest } from '../api/rpc'
-import { failed, idle, type Loadable, loaded, loading } from './loadable'
+} from '../../../../shared/sandbox'
+import { consoleApi } from '../../api/console'
+import { ApiError, errorMessage, requestJson } from '../../api/http'
+import { type RpcExchange, rpcRequest } from '../../api/rpc'
+import { failed, idle, type Loadable, loaded, loading } from '../../stores/loadable'
 
 export type SandboxMode = 'SPONSORED' | 'ERC20' | 'SELF'
 export type StepId = 'build' | 'fees' | 'estimate' | 'quote' | 'sponsor' | 'sign' | 'send' | 'receipt'

@@ -1,8 +1,12 @@
 import { create } from 'zustand'
-import { consoleApi } from '../api/console'
-import { errorMessage, isNotAvailable } from '../api/http'
-import { failed, type Loadable, loaded, loading } from './loadable'
-import { isEventStreamOpen, subscribeToServiceEvents, useEventStreamStore } from './useEventStreamStore'
+import { consoleApi } from '../../api/console'
+import { errorMessage, isNotAvailable } from '../../api/http'
+import { failed, type Loadable, loaded, loading } from '../../stores/loadable'
+import {
+  isEventStreamOpen,
+  subscribeToServiceEvents,
+  useEventStreamStore,
+} from '../../stores/useEventStreamStore'
 
 /**
  * The live feed: UserOperations (bundler, `/console/api/user-operations`) and sponsorship decisions

@@ -3,22 +3,22 @@ import {
   SANDBOX_ACCOUNT_LABELS,
   SANDBOX_ACCOUNT_SAFE_MODE_REFUSALS,
   type SandboxAccount,
-} from '../../../shared/sandbox'
-import { AaExplanation } from '../components/AaExplanation'
-import { DappPicker } from '../components/DappPicker'
-import { Badge, Empty, ErrorBanner, NotAvailable, Spinner } from '../components/Feedback'
-import { JsonView } from '../components/JsonView'
-import { Kv } from '../components/Kv'
-import { PageHeader, Section } from '../components/Layout'
-import { Link } from '../components/Link'
-import { Hex } from '../components/Mono'
-import { CallBuilder, type CallDraft } from '../components/sandbox/CallBuilder'
-import { CreateAccountButtons } from '../components/sandbox/CreateAccountButtons'
-import { SafeModeRefusal } from '../components/sandbox/SafeModeRefusal'
-import { formatEth, formatUnits, keyed } from '../lib/format'
-import { usePaymastersStore } from '../stores/usePaymastersStore'
-import { type SandboxMode, type Step, useSandboxStore } from '../stores/useSandboxStore'
-import { paymasterUrlFor, useServiceStore } from '../stores/useServiceStore'
+} from '../../../../shared/sandbox'
+import { AaExplanation } from '../../components/AaExplanation'
+import { DappPicker } from '../../components/DappPicker'
+import { Badge, Empty, ErrorBanner, NotAvailable, Spinner } from '../../components/Feedback'
+import { JsonView } from '../../components/JsonView'
+import { Kv } from '../../components/Kv'
+import { PageHeader, Section } from '../../components/Layout'
+import { Link } from '../../components/Link'
+import { Hex } from '../../components/Mono'
+import { formatEth, formatUnits, keyed } from '../../lib/format'
+import { usePaymastersStore } from '../../stores/usePaymastersStore'
+import { paymasterUrlFor, useServiceStore } from '../../stores/useServiceStore'
+import { CallBuilder, type CallDraft } from './CallBuilder'
+import { CreateAccountButtons } from './CreateAccountButtons'
+import { SafeModeRefusal } from './SafeModeRefusal'
+import { type SandboxMode, type Step, useSandboxStore } from './useSandboxStore'
 
 type TokenInfo = { symbol: string; address: string; decimals: number }
 
