@@ -1,9 +1,6 @@
 import { useEffect, useMemo } from 'react'
-import {
-  type FeedEntry,
-  subscribeToActivity,
-  useActivityStore,
-} from '../../features/activity/useActivityStore'
+import type { FeedEntry } from '../../features/activity/feedEntries'
+import { subscribeToActivity, useActivityStore } from '../../features/activity/useActivityStore'
 import { formatEth, maxBigInt } from '../../lib/format'
 import { usePaymaster } from '../../stores/usePaymastersStore'
 import { NotAvailable } from '../Feedback'
