@@ -90,7 +90,7 @@ describe('feed entries of the activity feed', () => {
     const fresh = toOperationEntry(userOperationView({ status: 'included' }))
     const shown = withFreshRecord(row, fresh)
     expect(shown).toMatchObject({ status: 'received', dappName: 'Shop' })
-    expect(shown.record.status).toBe('included')
+    expect(shown.kind === 'userOperation' && shown.record.status).toBe('included')
     const decision = toDecisionEntry(sponsorshipView())
     expect(withFreshRecord(row, decision)).toBe(decision)
   })
