@@ -1,12 +1,15 @@
 // Writes the .d.ts of the programmatic API (dist/index.d.ts, dist/prool.d.ts and the files they import) with the
-// TypeScript compiler: declarations of src/main/api/ only. Its public types (api/types.ts) import nothing of the
-// service, so the declarations stand alone; a check below refuses any that reach outside the folder.
+// TypeScript compiler: declarations of src/main/api/ and of the src/shared/ files they import (the data types the
+// service and the console share, under dist/shared/). Its public types (api/types.ts) import nothing of the service,
+// so the declarations stand alone; a check below refuses any that reach outside those.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const apiDir = path.join(root, 'src', 'main', 'api')
+const srcDir = path.join(root, 'src')
+const apiDir = path.join(srcDir, 'main', 'api')
+const sharedDir = path.join(srcDir, 'shared')
 
 /** Bare imports a declaration may have: the package's own dependency (viem) and its optional peer (prool). */
 const ALLOWED_PACKAGES = new Set(['viem', 'prool'])
@@ -22,21 +25,29 @@ export async function writeApiTypes({ outDir = path.join(root, 'dist') } = {}) {
       noEmit: false,
       declaration: true,
       emitDeclarationOnly: true,
-      rootDir: apiDir,
+      rootDir: srcDir,
       outDir,
     },
   )
-  const apiFiles = program.getSourceFiles().filter((file) => path.dirname(file.fileName) === apiDir)
+  const emittedDirs = [apiDir, sharedDir]
+  const apiFiles = program
+    .getSourceFiles()
+    .filter((file) => emittedDirs.includes(path.dirname(path.resolve(file.fileName))))
   const written = []
   const diagnostics = []
   for (const file of apiFiles) {
     diagnostics.push(...program.getSemanticDiagnostics(file), ...program.getSyntacticDiagnostics(file))
     const emitted = program.emit(
       file,
-      (name, text) => {
-        if (!name.endsWith('.d.ts')) return
+      (emittedName, text) => {
+        if (!emittedName.endsWith('.d.ts')) return
+        // src/main/api/x → dist/x, src/shared/x → dist/shared/x (and the API's imports of src/shared follow).
+        const fromApi = path.relative(path.join(outDir, 'main', 'api'), emittedName)
+        const inApi = !fromApi.startsWith('..')
+        const name = inApi ? path.join(outDir, fromApi) : emittedName
+        const declaration = inApi ? text.replace(/(['"])\.\.\/\.\.\/shared\//g, '$1./shared/') : text
         mkdirSync(path.dirname(name), { recursive: true })
-        writeFileSync(name, text)
+        writeFileSync(name, declaration)
         written.push(name)
       },
       undefined,
@@ -44,8 +55,6 @@ export async function writeApiTypes({ outDir = path.join(root, 'dist') } = {}) {
     )
     diagnostics.push(...emitted.diagnostics)
   }
-  // Only this folder's declarations are emitted: that the service lies outside `rootDir` does not matter here.
-  diagnostics.splice(0, Infinity, ...diagnostics.filter((d) => d.code !== 6059))
   if (diagnostics.length > 0) {
     throw new Error(
       ts.formatDiagnostics(diagnostics, {

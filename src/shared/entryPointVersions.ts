@@ -8,4 +8,5 @@ export const ENTRY_POINT_VERSIONS = ['0.6', '0.7', '0.8'] as const
 
 export type EntryPointVersion = (typeof ENTRY_POINT_VERSIONS)[number]
 
-export const EntryPointVersionSchema = z.enum(ENTRY_POINT_VERSIONS)
+/** Pure: a console that imports only the list above bundles no zod. */
+export const EntryPointVersionSchema = /* @__PURE__ */ z.enum(ENTRY_POINT_VERSIONS)

@@ -1,3 +1,5 @@
+import type { OpstationAddresses } from './chainAddresses'
+
 /** What the service says about itself: the ready line, `/console/api/status` and the console's overview. */
 export type ServiceInfo = {
   version: string
@@ -51,7 +53,8 @@ export type ChainStatus = {
     | 'wrong-chain'
     | 'stalled'
     | 'none'
-  addresses: Record<string, unknown> | null
+  /** The chain's contracts and test tokens; null without a chain. */
+  addresses: OpstationAddresses | null
   missing: string[]
   /** What happened last (an outage, a restart, a recovery), for the console. */
   message?: string

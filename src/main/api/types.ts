@@ -1,12 +1,13 @@
 import type { Chain } from 'viem'
+import type { OpstationAddresses } from '../../shared/chainAddresses.js'
+
+export type { OpstationAddresses, OpstationToken } from '../../shared/chainAddresses.js'
 
 /**
  * The public types of `opstation` (this file imports nothing of the service, so its .d.ts ships on its own). The
- * chain's addresses and tokens are the service's own types (chain/types.ts); the options are checked against the
- * service's config in test/integration/api/startOpstation.test.ts.
+ * chain's addresses and tokens are data types the service and the console share (src/shared/chainAddresses.ts);
+ * the options are checked against the service's config in test/integration/api/startOpstation.test.ts.
  */
-
-type Hex = `0x${string}`
 
 /** Every `opstation serve` option, by its config name (`opstation serve --help` describes each). */
 export type StartOpstationOptions = {
@@ -99,32 +100,6 @@ export type OpstationSetup = {
   tokenPrices?: { tokenAddress: string; usdPrice: string | number; logoUrl?: string | null }[]
   /** Addresses with an ETH balance (set exactly on a dev node). */
   accounts?: { address: string; balanceEth: EthAmount }[]
-}
-
-export type OpstationToken = { name: string; symbol: string; address: Hex; decimals: number }
-
-/** The contracts on the chain, at the addresses real SDKs expect. */
-export type OpstationAddresses = {
-  create2Deployer: Hex
-  entryPoint: Hex
-  simpleAccountFactory: Hex
-  smartAccountFactory: Hex
-  smartAccountImplementation: Hex
-  fallbackHandler: Hex
-  ecdsaModule: Hex
-  verifyingPaymaster: Hex
-  tokenPaymaster: Hex
-  entryPointV07: Hex
-  simpleAccountFactoryV07: Hex
-  entryPointV08: Hex
-  simpleAccountFactoryV08: Hex
-  simple7702AccountV08: Hex
-  /** Opstation's paymasters of EntryPoint v0.7 and v0.8 (per-dApp gas tanks; ERC20 mode). */
-  verifyingPaymasterV07: Hex
-  tokenPaymasterV07: Hex
-  verifyingPaymasterV08: Hex
-  tokenPaymasterV08: Hex
-  tokens: OpstationToken[]
 }
 
 export type OpstationDapp = { name: string; apiKey: string; paymasterUrl: string }

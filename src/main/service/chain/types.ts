@@ -8,7 +8,7 @@ import type {
   Chain as ViemChain,
   WalletClient,
 } from 'viem'
-import type { OpstationAddresses, OpstationToken } from '../../api/types'
+import type { OpstationAddresses, OpstationToken } from '../../../shared/chainAddresses'
 import type { Logger } from '../log/logger'
 import type { NodeVerdict } from './health/judgeNode'
 import type { NodeRequest } from './node/nodeRpcError'
@@ -45,8 +45,8 @@ export type ChainConfig = {
 }
 
 /**
- * The chain's tokens and contract addresses: the types `opstation`'s programmatic API publishes (api/types.ts, which
- * imports nothing of the service so that its .d.ts ships on its own) are the service's own.
+ * The chain's tokens and contract addresses: data types the service, its programmatic API (api/types.ts) and the
+ * console share (src/shared/chainAddresses.ts).
  */
 export type TokenInfo = OpstationToken
 export type ChainAddresses = OpstationAddresses

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import type { DappPoliciesPatch } from '../../../shared/api/dapps'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
-import { type RouteDoc, withDoc } from '../docs/routeDoc'
+import { type Accepts, type RouteDoc, withDoc } from '../docs/routeDoc'
 import { InvalidInputError } from '../errors'
 import { quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
@@ -72,6 +73,8 @@ const PatchBody = z.object(
   },
   { error: 'Request body must be a JSON object' },
 )
+
+type _CheckedPatchBody = Accepts<typeof PatchBody, DappPoliciesPatch>
 
 /** What the two routes share in the OpenAPI document. */
 const DOC = {

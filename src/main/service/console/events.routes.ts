@@ -1,19 +1,15 @@
 import type { ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
+import type { StreamedEvent } from '../../../shared/api/events'
 import { authenticateHeaderOrQuery } from '../dashboard/auth'
 import { withDoc } from '../docs/routeDoc'
-import type { EventBus, ServiceEventName, ServiceEvents } from '../events'
+import type { EventBus } from '../events'
 import type { ConsoleSession } from '../server/consoleSession'
 import { findAccountByAuthToken } from '../store/accounts.repo'
 import type { Store } from '../store/openStore'
 
 export const EVENTS_AUTH_TOKEN_REQUIRED =
   'Auth token is required (the authToken header or the authToken query parameter)'
-
-/** One element of a streamed batch. `events.dropped` stands for what a full batch left out. */
-export type StreamedEvent =
-  | { [K in ServiceEventName]: { name: K; payload: ServiceEvents[K]; at: string } }[ServiceEventName]
-  | { name: 'events.dropped'; payload: { count: number }; at: string }
 
 export type EventStreamRoutesOptions = {
   store: Store

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { type Address, formatEther, getAddress, isAddress } from 'viem'
 import { z } from 'zod'
+import { GasTankChangeSchema, type GasTankView, GasTankViewSchema } from '../../../shared/api/gasTanks'
 import {
   type Chain,
   createGasTank,
@@ -41,27 +42,6 @@ const ChangeBody = z.object(
   },
   { error: 'Request body must be a JSON object' },
 )
-
-const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
-
-const TankSchema = z.object({
-  entryPointVersion: z.enum(GAS_TANK_VERSIONS),
-  verifyingPaymaster: addressSchema.meta({ description: "The EntryPoint version's verifying paymaster" }),
-  balanceWei: z.string().nullable().meta({ description: 'Decimal; null without a paymasterId' }),
-  balanceEth: z.string().nullable(),
-})
-
-/** The dApp's gas tanks: the v0.6 tank's fields at the top level (as before v0.7 came), every tank in `tanks`. */
-const GasTankViewSchema = z.object({
-  paymasterId: addressSchema
-    .nullable()
-    .meta({ description: 'The gas tank id; null before the first deposit' }),
-  balanceWei: z.string().nullable().meta({ description: 'The v0.6 tank, decimal' }),
-  balanceEth: z.string().nullable(),
-  verifyingPaymaster: addressSchema,
-  tanks: z.array(TankSchema),
-})
-type GasTankView = z.output<typeof GasTankViewSchema>
 
 /** What the two routes share in the OpenAPI document. */
 const DOC = {
@@ -109,9 +89,7 @@ export async function registerGasTankRoutes(
       ...DOC,
       summary: 'Deposit to or withdraw from a gas tank (a first deposit creates the paymasterId)',
       body: ChangeBody,
-      data: GasTankViewSchema.extend({
-        transactionHash: z.string().meta({ description: 'The deposit or withdrawal' }),
-      }),
+      data: GasTankChangeSchema,
       errors: {
         400: 'Invalid input (`message` names the field), an EntryPoint version without a verifying paymaster, or a withdrawal without a gas tank',
         404: `Unknown apiKey ("${DAPP_NOT_FOUND}")`,

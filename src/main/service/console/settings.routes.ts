@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { type Settings, type SettingsView, SettingsViewSchema } from '../../../shared/api/settings'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { jsonObject, parseInput } from '../dashboard/fields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import type { EventBus } from '../events'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import { type Settings, SettingsSchema } from '../store/schema'
 
 export type SettingsRoutesOptions = {
   store: Store
@@ -36,18 +36,6 @@ const PatchBody = jsonObject({
     .max(600_000, { error: 'webhookTimeoutMs must be at most 600000' })
     .optional(),
 })
-
-const SettingsViewSchema = z.object({
-  saved: SettingsSchema.meta({
-    description: 'What the console saved (applies at start unless a flag says otherwise)',
-  }),
-  effective: SettingsSchema.meta({
-    description: 'What applies now; rpcUrl is the node in use (null: embedded anvil)',
-  }),
-  dataDir: z.string(),
-  restartRequired: z.boolean().meta({ description: 'The saved rpcUrl differs from the node in use' }),
-})
-type SettingsView = z.output<typeof SettingsViewSchema>
 
 /** What the two routes share in the OpenAPI document. */
 const DOC = {

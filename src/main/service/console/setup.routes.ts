@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { ApplySetupResultSchema } from '../../../shared/api/setup'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
 import { withDoc } from '../docs/routeDoc'
 import { sendOk } from '../server/restEnvelope'
@@ -11,15 +12,6 @@ import { authenticateConsole } from './consoleDapp'
 
 const SETUP_FILE_DESCRIPTION =
   'A setup file (its JSON Schema: setup.schema.json in the package, docs/setup.schema.json in the repository)'
-
-const ApplySetupResultSchema = z.object({
-  changes: z
-    .array(z.string())
-    .meta({ description: 'One line per change made, in order; empty when nothing changed' }),
-  warnings: z.array(z.string()).meta({
-    description: 'What the setup asks that this node cannot do (lower a balance without dev methods)',
-  }),
-})
 
 /**
  * The service's setup in the setup file's format: `GET /console/api/setup` exports it, `PUT` with a setup file as

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import {
+  SponsorshipListSchema,
+  type SponsorshipView,
+  SponsorshipViewSchema,
+} from '../../../shared/api/sponsorships'
 import { AUTH_TOKEN_REQUIRED, UNKNOWN_API_KEY } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
@@ -7,7 +12,7 @@ import { NotFoundError } from '../errors'
 import { sendOk } from '../server/restEnvelope'
 import { findDappByApiKey, listDapps } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import { type Dapp, type Sponsorship, SponsorshipSchema } from '../store/schema'
+import type { Dapp, Sponsorship } from '../store/schema'
 import { findSponsorship, listSponsorships } from '../store/sponsorships.repo'
 import { authenticateConsole } from './consoleDapp'
 
@@ -28,14 +33,6 @@ const ListQuery = z.object({
     .optional()
     .meta({ description: "Only this account's" }),
 })
-
-/** A decision as the console shows it: the record plus the dApp's apiKey and name, and `at` (ISO time). */
-export const SponsorshipViewSchema = SponsorshipSchema.extend({
-  at: z.string().meta({ description: 'When it was decided (ISO 8601)' }),
-  apiKey: z.string().nullable(),
-  dappName: z.string().nullable(),
-})
-export type SponsorshipView = z.output<typeof SponsorshipViewSchema>
 
 const PARAMS = z.object({ id: z.string().meta({ description: 'The decision' }) })
 
@@ -67,7 +64,7 @@ export async function registerSponsorshipRoutes(
         ...DOC,
         summary: `The paymaster's sponsorship decisions, newest first${alias}`,
         query: ListQuery,
-        data: z.object({ items: z.array(SponsorshipViewSchema) }),
+        data: SponsorshipListSchema,
         errors: { 404: `Unknown apiKey ("${UNKNOWN_API_KEY}")` },
       }),
       async (request, reply) => {

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { EntryPointVersionSchema } from '../../../shared/entryPointVersions'
+import {
+  UserOperationPageSchema,
+  type UserOperationRecord,
+  type UserOperationView,
+  UserOperationViewSchema,
+} from '../../../shared/api/userOperations'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
@@ -8,7 +13,6 @@ import { allEntryPoints } from '../entryPoint'
 import { NotFoundError } from '../errors'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import { type UserOperationRecord, UserOperationRecordSchema } from '../store/userOperationRecord'
 import type { UserOperationLog } from '../store/userOperations.repo'
 
 export type UserOperationRoutesOptions = {
@@ -31,17 +35,6 @@ const ListQuery = z.object({
     .optional()
     .meta({ description: 'The `seq` of the last item seen (`nextBefore` of the previous page)' }),
 })
-
-/** A record as the console shows it (toView). */
-const UserOperationViewSchema = UserOperationRecordSchema.extend({
-  entryPointVersion: EntryPointVersionSchema.nullable(),
-  gasLimitTotal: z.string().meta({ description: 'Every gas limit the operation carried, summed (decimal)' }),
-  gasUsedPercent: z
-    .number()
-    .nullable()
-    .meta({ description: 'actualGasUsed as a percentage of gasLimitTotal' }),
-})
-type UserOperationView = z.output<typeof UserOperationViewSchema>
 
 /** What the two routes share in the OpenAPI document. */
 const DOC = {
@@ -71,14 +64,7 @@ export async function registerUserOperationRoutes(
       ...DOC,
       summary: 'Every UserOperation the bundler saw, newest first, a page at a time',
       query: ListQuery,
-      data: z.object({
-        items: z.array(UserOperationViewSchema),
-        nextBefore: z
-          .number()
-          .int()
-          .nullable()
-          .meta({ description: 'The `before` of the next page; null at the end' }),
-      }),
+      data: UserOperationPageSchema,
     }),
     async (request, reply) => {
       authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })

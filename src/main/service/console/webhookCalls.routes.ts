@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { zeroAddress } from 'viem'
 import { z } from 'zod'
+import {
+  type WebhookCall,
+  WebhookCallListSchema,
+  type WebhookCallView,
+  WebhookCallViewSchema,
+} from '../../../shared/api/webhooks'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
 import { parseInput } from '../dashboard/fields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
@@ -10,7 +16,6 @@ import type { Logger } from '../log/logger'
 import { boundedJsonObjectSchema } from '../schemas/boundedJsonSchema'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import { type WebhookCall, WebhookCallSchema } from '../store/schema'
 import { listWebhookCalls } from '../store/webhookCalls.repo'
 import { getWebhook } from '../store/webhooks.repo'
 import { verifyWithWebhook } from '../webhook/verifyWithWebhook'
@@ -38,17 +43,6 @@ const TestBody = z.object(
   },
   { error: 'Request body must be a JSON object' },
 )
-
-/** A logged call with the names the console reads (`at`, `request`, `response`, `httpStatus`, `verdict`). */
-const WebhookCallViewSchema = WebhookCallSchema.extend({
-  at: z.string().meta({ description: 'When it was called (ISO 8601)' }),
-  webhookUrl: z.string(),
-  request: z.object({ method: z.enum(['GET', 'POST']), url: z.string(), body: z.string().nullable() }),
-  response: z.object({ status: z.number().int().nullable(), body: z.string().nullable() }),
-  httpStatus: z.number().int().nullable(),
-  verdict: z.enum(['verified', 'not verified']),
-})
-type WebhookCallView = z.output<typeof WebhookCallViewSchema>
 
 /** What the two routes share in the OpenAPI document. */
 const DOC = {
@@ -86,7 +80,7 @@ export async function registerWebhookCallRoutes(
       summary: "The calls to the dApp's webhooks, newest first, with what was sent and received",
       params: ConsoleDappParams,
       query: ListQuery,
-      data: z.object({ items: z.array(WebhookCallViewSchema) }),
+      data: WebhookCallListSchema,
       errors: { 404: `Unknown apiKey ("${DAPP_NOT_FOUND}")` },
     }),
     async (request, reply) => {

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { CreatedPaymasterSchema, type PaymasterView, PaymasterViewSchema } from '../../../shared/api/dapps'
 import { withDoc } from '../docs/routeDoc'
 import { InvalidInputError } from '../errors'
 import type { Logger } from '../log/logger'
 import { sendOk } from '../server/restEnvelope'
 import { createDapp, listDapps } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import { type Dapp, DappSchema } from '../store/schema'
+import type { Dapp } from '../store/schema'
 import { AUTH_AND_API_KEY_REQUIRED, AUTH_TOKEN_REQUIRED, authenticate } from './auth'
 import { jsonObject, parseInput, requiredString } from './fields'
 
@@ -36,29 +37,6 @@ const CreatePaymasterBody = jsonObject({
     description: 'Version of the paymaster, e.g. 1.1.0',
   }),
 })
-
-/** A dApp as the dashboard API shows it: the spec's fields first, then Opstation's own. */
-export const PaymasterViewSchema = DappSchema.pick({
-  name: true,
-  chainId: true,
-  apiKey: true,
-  type: true,
-  version: true,
-  active: true,
-  paymasterId: true,
-  createdAt: true,
-}).extend({
-  apiKey: DappSchema.shape.apiKey.meta({
-    description: 'Goes in the apiKey header of dApp-scoped calls and in the paymaster URL',
-  }),
-  active: DappSchema.shape.active.meta({ description: 'An inactive dApp sponsors nothing' }),
-  paymasterId: DappSchema.shape.paymasterId.meta({
-    description: 'Its gas tank on the verifying paymaster; null until the chain has created it',
-  }),
-})
-export type PaymasterView = z.output<typeof PaymasterViewSchema>
-
-const CreatedPaymasterSchema = PaymasterViewSchema.pick({ name: true, chainId: true, apiKey: true })
 
 /** The dApp as the dashboard API shows it. */
 export function toPaymasterView(dapp: Dapp): PaymasterView {

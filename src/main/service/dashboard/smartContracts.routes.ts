@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { type SmartContractView, SmartContractViewSchema } from '../../../shared/api/smartContracts'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import { type SmartContract, SmartContractSchema } from '../store/schema'
+import type { SmartContract } from '../store/schema'
 import {
   createSmartContract,
   deleteSmartContract,
@@ -44,19 +45,6 @@ const UpdateBody = jsonObject({
   whitelistedMethods,
 })
 const DeleteBody = jsonObject({ address: requiredAddress('address') })
-
-/** A contract as the dashboard API shows it (spec 2.10). */
-export const SmartContractViewSchema = SmartContractSchema.pick({
-  name: true,
-  address: true,
-  abi: true,
-  whitelistedMethods: true,
-  methods: true,
-}).extend({
-  address: SmartContractSchema.shape.address.meta({ description: 'Checksummed' }),
-  methods: SmartContractSchema.shape.methods.meta({ description: 'Every state-changing method of the ABI' }),
-})
-export type SmartContractView = z.output<typeof SmartContractViewSchema>
 
 /** What the four routes share in the OpenAPI document. */
 const DOC = {

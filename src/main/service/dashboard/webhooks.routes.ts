@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { type WebhookView, WebhookViewSchema } from '../../../shared/api/webhooks'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { isHttpUrl } from '../schemas/isHttpUrl'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import { type Webhook, WebhookSchema } from '../store/schema'
+import type { Webhook } from '../store/schema'
 import {
   createWebhook,
   deleteWebhook,
@@ -67,17 +68,6 @@ const GetQuery = z.object({
 })
 const UpdateBody = jsonObject({ webhookId, active: z.boolean({ error: 'active must be a boolean value' }) })
 const DeleteBody = jsonObject({ webhookId })
-
-/** A webhook as the dashboard API shows it (spec 2.8). */
-export const WebhookViewSchema = WebhookSchema.pick({
-  webhookId: true,
-  webhookUrl: true,
-  requestType: true,
-  active: true,
-}).extend({
-  active: WebhookSchema.shape.active.meta({ description: 'Only an active webhook is called' }),
-})
-export type WebhookView = z.output<typeof WebhookViewSchema>
 
 /** What the four routes share in the OpenAPI document. */
 const DOC = {

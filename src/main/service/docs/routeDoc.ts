@@ -80,6 +80,12 @@ declare module 'fastify' {
  */
 export type Covers<S extends z.ZodType, T extends z.output<S>> = T
 
+/**
+ * Checks that a request body schema takes what a client sends (a shared request type): `type _Checked =
+ * Accepts<typeof PatchBody, DappPoliciesPatch>` stops compiling when they drift apart.
+ */
+export type Accepts<S extends z.ZodType, T extends z.input<S>> = T
+
 /** Route options that carry `doc`: `app.post(path, withDoc({...}), handler)`. */
 export function withDoc(doc: RouteDoc): { config: { doc: RouteDoc } } {
   return { config: { doc } }

@@ -3,6 +3,7 @@ import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { type Session, SessionSchema } from '../../../shared/api/session'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
 import { type Covers, type RouteDoc, withDoc } from '../docs/routeDoc'
 import { UnauthorizedError } from '../errors'
@@ -39,12 +40,6 @@ const LoginBody = z.object({
     .max(512)
     .meta({ description: 'The token of the login URL printed at start, or the auth token' }),
 })
-
-const SessionSchema = z.object({
-  authToken: z.string().meta({ description: 'The auth token, for the authToken header of the other routes' }),
-  accountId: z.string(),
-})
-type Session = z.output<typeof SessionSchema>
 
 const ChainStatusSchema = z.object({
   kind: z.enum(['embedded', 'external', 'none']),

@@ -11,8 +11,8 @@ import {
   writeFile,
 } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { UserOperationRecord } from '../../../shared/api/userOperations'
 import { type CompactReceipt, compactReceipt, expandReceipt, type NodeReceipt } from './compactReceipt'
-import type { UserOperationRecord } from './userOperationRecord'
 
 /**
  * What the service keeps of mined UserOperations once the chain no longer holds them: the embedded chain keeps the

@@ -1,129 +1,14 @@
-import { z } from 'zod'
-
-const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/)
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
-const hex = z.string().regex(/^0x[0-9a-fA-F]*$/)
-const decimal = z.string().regex(/^\d+$/)
-
-/** Where a UserOperation is in its life. */
-export const UserOperationStatusSchema = z.enum([
-  /** In the mempool. */
-  'pending',
-  /** In a bundle transaction that is not mined yet. */
-  'submitted',
-  /** Mined; its call phase succeeded. */
-  'included',
-  /** Mined; its call phase reverted (the EntryPoint still charged it). */
-  'failed',
-  /** Accepted, then removed before mining (it would have reverted the bundle, or the mempool was cleared). */
-  'dropped',
-  /** Refused by eth_sendUserOperation. */
-  'rejected',
-  /** Replaced by an operation with the same sender and nonce and higher fees. */
-  'replaced',
-])
-export type UserOperationStatus = z.infer<typeof UserOperationStatusSchema>
-
-/** Pending or submitted: the operation may still be mined. Every other status is final. */
-export const isUnfinished = (status: UserOperationStatus): boolean =>
-  status === 'pending' || status === 'submitted'
-
-export const WireUserOperationSchema = z.object({
-  sender: address,
-  nonce: hex,
-  initCode: hex,
-  callData: hex,
-  callGasLimit: hex,
-  verificationGasLimit: hex,
-  preVerificationGas: hex,
-  maxFeePerGas: hex,
-  maxPriorityFeePerGas: hex,
-  paymasterAndData: hex,
-  signature: hex,
-})
-
-/** A v0.7 / v0.8 UserOperation in its ERC-7769 wire form (the factory and paymaster groups when present). */
-export const WireUserOperationV07Schema = z.object({
-  sender: address,
-  nonce: hex,
-  factory: z
-    .string()
-    .regex(/^0x(7702|[0-9a-fA-F]{40})$/)
-    .optional(),
-  factoryData: hex.optional(),
-  callData: hex,
-  callGasLimit: hex,
-  verificationGasLimit: hex,
-  preVerificationGas: hex,
-  maxFeePerGas: hex,
-  maxPriorityFeePerGas: hex,
-  paymaster: address.optional(),
-  paymasterVerificationGasLimit: hex.optional(),
-  paymasterPostOpGasLimit: hex.optional(),
-  paymasterData: hex.optional(),
-  signature: hex,
-  eip7702Auth: z.object({ chainId: hex, address, nonce: hex, yParity: hex, r: hex, s: hex }).optional(),
-})
-
 /**
- * One UserOperation the bundler saw (accepted or rejected), with its timeline. Compact on purpose: the full
- * operation is kept only until it is mined (a mined one is read back from its bundle transaction).
+ * The bundler's UserOperation records are defined beside the console's view of them, in src/shared/api (the console
+ * reads their types). This module keeps the bundler's imports working while its EntryPoint rework is under way;
+ * new code imports src/shared/api/userOperations.ts.
  */
-export const UserOperationRecordSchema = z.object({
-  /** Monotonic insertion number (cursor of the activity feed). */
-  seq: z.number().int().nonnegative(),
-  userOpHash: hash,
-  entryPoint: address,
-  sender: address,
-  /** Full nonce, decimal. */
-  nonce: decimal,
-  status: UserOperationStatusSchema,
-  /** The operation in its version's wire form (v0.6, or v0.7/v0.8 by the EntryPoint), until it is mined. */
-  userOperation: z.union([WireUserOperationSchema, WireUserOperationV07Schema]).nullable(),
-  /** The account's type (e.g. 'Safe 1.4.1', 'Kernel v3.1'), when Opstation knows it; older records have none. */
-  account: z.string().nullable().optional(),
-  factory: address.nullable(),
-  paymaster: address.nullable(),
-  /** dApp whose key was in the bundler URL, if any. */
-  dappId: z.string().nullable(),
-  /** Calls the account makes (decoded callData), when the account's execute function is known. */
-  calls: z.array(z.object({ to: address, value: decimal, selector: hex.nullable() })).nullable(),
-  /** Gas limits and fees the operation carried (the estimate, when it came from eth_estimateUserOperationGas). */
-  gas: z.object({
-    callGasLimit: decimal,
-    verificationGasLimit: decimal,
-    preVerificationGas: decimal,
-    maxFeePerGas: decimal,
-    maxPriorityFeePerGas: decimal,
-    /** v0.7 / v0.8 with a paymaster. */
-    paymasterVerificationGasLimit: decimal.optional(),
-    paymasterPostOpGasLimit: decimal.optional(),
-  }),
-  /** v0.8 EIP-7702: the address the account (an EOA) delegates to through the operation's authorization. */
-  eip7702Delegate: address.nullable().optional(),
-  /** From the UserOperationEvent once mined. */
-  actualGasUsed: decimal.nullable(),
-  actualGasCost: decimal.nullable(),
-  transactionHash: hash.nullable(),
-  blockNumber: z.number().int().nonnegative().nullable(),
-  blockHash: hash.nullable(),
-  /** [first, last] index of this operation's logs in the bundle receipt. */
-  logRange: z.tuple([z.number().int(), z.number().int()]).nullable(),
-  /** Decoded revert reason of a failed call phase. */
-  revertReason: z.string().nullable(),
-  /** Why it was rejected or dropped. */
-  failure: z
-    .object({
-      code: z.number().int(),
-      aaCode: z.string().nullable(),
-      reason: z.string(),
-      rules: z.array(z.string()).optional(),
-    })
-    .nullable(),
-  /** Receipt shape its client reads: Biconomy's (spec section 2.4) or ERC-4337 RPC. */
-  receiptFormat: z.enum(['biconomy', 'standard']),
-  timeline: z.array(z.object({ status: z.string(), at: z.string(), note: z.string().optional() })),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-})
-export type UserOperationRecord = z.infer<typeof UserOperationRecordSchema>
+export {
+  isUnfinished,
+  type UserOperationRecord,
+  UserOperationRecordSchema,
+  type UserOperationStatus,
+  UserOperationStatusSchema,
+  WireUserOperationSchema,
+  WireUserOperationV07Schema,
+} from '../../../shared/api/userOperations'

@@ -1,7 +1,7 @@
+import { isUnfinished, type UserOperationRecord } from '../../../shared/api/userOperations'
 import type { NodeReceipt } from './compactReceipt'
 import type { Store } from './openStore'
 import type { UserOperationHistory } from './userOperationHistory'
-import { isUnfinished, type UserOperationRecord } from './userOperationRecord'
 
 export type UserOperationLog = {
   /** A record of the store document (the recent ones, and every unfinished one). */

@@ -1,3 +1,12 @@
+import type { DappPolicies, DappPoliciesPatch, PaymasterView } from '../../../shared/api/dapps'
+import type { GasTankChange, GasTankView } from '../../../shared/api/gasTanks'
+import type { Session } from '../../../shared/api/session'
+import type { Settings, SettingsView } from '../../../shared/api/settings'
+import type { ApplySetupResult } from '../../../shared/api/setup'
+import type { SponsorshipList, SponsorshipView } from '../../../shared/api/sponsorships'
+import type { UserOperationPage, UserOperationView } from '../../../shared/api/userOperations'
+import type { WebhookCallList, WebhookCallView } from '../../../shared/api/webhooks'
+import type { EntryPointVersion } from '../../../shared/entryPointVersions'
 import type {
   BuildUserOperationRequest,
   BuildUserOperationResponse,
@@ -9,61 +18,12 @@ import type {
   SignUserOperationResponse,
 } from '../../../shared/sandbox'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
-import type { Paymaster } from './dashboard'
 import { requestJson } from './http'
 
-/** The console's own API (`/console/api/*`): what dApps do not need but the operator does. */
-
-export type Session = { authToken: string | null; accountId: string | null }
-
-export type SpendingLimit = {
-  id?: string
-  type: 'PAYMASTER' | 'SMART_ACCOUNT'
-  thresholdType: 'COUNT' | 'NATIVE_ASSET'
-  threshold: string
-  cycleDuration: { value: number; unit: 'hour' | 'day' }
-  active?: boolean
-}
-
-export type DappPolicies = {
-  limits: SpendingLimit[]
-  validAfter: number | null
-  validUntil: number | null
-  premiumPercentage: number
-}
-
-export type EntryPointVersion = '0.6' | '0.7' | '0.8'
-/** One EntryPoint version's tank of the dApp (same paymasterId, that version's verifying paymaster). */
-export type GasTankOfVersion = {
-  entryPointVersion: EntryPointVersion
-  verifyingPaymaster: string
-  balanceWei: string | null
-  balanceEth: string | null
-}
-export type GasTank = {
-  paymasterId: string | null
-  /** The v0.6 tank's balance (the top-level fields predate v0.7/v0.8). */
-  balanceWei: string | null
-  tanks?: GasTankOfVersion[]
-  [key: string]: unknown
-}
-
-export type EditableSettings = {
-  /** External node; null = embedded anvil. Takes effect at the next start. */
-  rpcUrl: string | null
-  bundlingMode: 'auto' | 'interval' | 'manual'
-  unsafe: boolean
-  webhookTimeoutMs: number
-}
-
-export type SettingsView = {
-  /** What is saved (applied at start unless a command-line flag overrides it). */
-  saved: EditableSettings
-  /** What the running service uses now. */
-  effective: Omit<EditableSettings, 'rpcUrl'> & { rpcUrl: string | null }
-  dataDir: string
-  restartRequired: boolean
-}
+/**
+ * The console's own API (`/console/api/*`): what dApps do not need but the operator does. Its answers are typed by
+ * the service's own schemas (src/shared/api), so a change to an answer breaks the type check here.
+ */
 
 const enc = encodeURIComponent
 
@@ -78,39 +38,48 @@ export const consoleApi = {
 
   /** Activates or deactivates a dApp; returns it as the dashboard list shows it. */
   setDappActive: (apiKey: string, active: boolean) =>
-    requestJson<Paymaster>(`/console/api/dapps/${enc(apiKey)}`, { method: 'PATCH', body: { active } }),
+    requestJson<PaymasterView>(`/console/api/dapps/${enc(apiKey)}`, { method: 'PATCH', body: { active } }),
 
   getPolicies: (apiKey: string) => requestJson<DappPolicies>(`/console/api/dapps/${enc(apiKey)}/policies`),
-  updatePolicies: (apiKey: string, policies: Partial<DappPolicies>) =>
+  updatePolicies: (apiKey: string, policies: DappPoliciesPatch) =>
     requestJson<DappPolicies>(`/console/api/dapps/${enc(apiKey)}/policies`, {
       method: 'PATCH',
       body: policies,
     }),
 
-  getGasTank: (apiKey: string) => requestJson<GasTank>(`/console/api/dapps/${enc(apiKey)}/gas-tank`),
+  getGasTank: (apiKey: string) => requestJson<GasTankView>(`/console/api/dapps/${enc(apiKey)}/gas-tank`),
   changeGasTank: (
     apiKey: string,
-    body: { action: 'deposit' | 'withdraw'; amountWei: string; entryPointVersion?: EntryPointVersion },
-  ) => requestJson<GasTank>(`/console/api/dapps/${enc(apiKey)}/gas-tank`, { method: 'POST', body }),
+    body: { action: 'deposit' | 'withdraw'; amountWei: string; entryPointVersion: EntryPointVersion },
+  ) => requestJson<GasTankChange>(`/console/api/dapps/${enc(apiKey)}/gas-tank`, { method: 'POST', body }),
 
-  listUserOperations: (query: { limit?: number; before?: string } = {}) =>
-    requestJson<unknown>('/console/api/user-operations', { query }),
-  getUserOperation: (hash: string) => requestJson<unknown>(`/console/api/user-operations/${enc(hash)}`),
-  listSponsorshipDecisions: (query: { limit?: number; apiKey?: string } = {}) =>
-    requestJson<unknown>('/console/api/sponsorship-decisions', { query }),
+  listUserOperations: (query: { limit?: number; before?: number } = {}) =>
+    requestJson<UserOperationPage>('/console/api/user-operations', { query }),
+  getUserOperation: (hash: string) =>
+    requestJson<UserOperationView>(`/console/api/user-operations/${enc(hash)}`),
+  listSponsorshipDecisions: (query: { limit?: number; apiKey?: string; sender?: string } = {}) =>
+    requestJson<SponsorshipList>('/console/api/sponsorship-decisions', { query }),
   getSponsorshipDecision: (id: string) =>
-    requestJson<unknown>(`/console/api/sponsorship-decisions/${enc(id)}`),
+    requestJson<SponsorshipView>(`/console/api/sponsorship-decisions/${enc(id)}`),
   listWebhookCalls: (apiKey: string) =>
-    requestJson<unknown>(`/console/api/dapps/${enc(apiKey)}/webhook-calls`, { query: { limit: 1000 } }),
+    requestJson<WebhookCallList>(`/console/api/dapps/${enc(apiKey)}/webhook-calls`, {
+      query: { limit: 1000 },
+    }),
   testWebhook: (apiKey: string, webhookId: string, webhookData: unknown) =>
-    requestJson<unknown>(`/console/api/dapps/${enc(apiKey)}/webhooks/${enc(webhookId)}/test`, {
+    requestJson<WebhookCallView>(`/console/api/dapps/${enc(apiKey)}/webhooks/${enc(webhookId)}/test`, {
       method: 'POST',
       body: { webhookData },
     }),
 
   getSettings: () => requestJson<SettingsView>('/console/api/settings'),
-  updateSettings: (patch: Partial<EditableSettings>) =>
+  updateSettings: (patch: Partial<Settings>) =>
     requestJson<SettingsView>('/console/api/settings', { method: 'PATCH', body: patch }),
+
+  /** The setup in the setup file's format (OpstationSetup: the service answers it as a JSON object). */
+  exportSetup: () => requestJson<Record<string, unknown>>('/console/api/setup'),
+  /** Applies a setup file as parsed from JSON (the service names what is wrong with it). */
+  applySetup: (setup: unknown) =>
+    requestJson<ApplySetupResult>('/console/api/setup', { method: 'PUT', body: setup }),
 
   sandbox: {
     listAccounts: () => requestJson<SandboxAccount[]>('/console/api/sandbox/accounts'),

@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { subscribeToActivity, useActivityStore } from '../stores/useActivityStore'
+import { subscribeToActivity, useActivityStore } from '../features/activity/useActivityStore'
 import { useContractsStore } from '../stores/useContractsStore'
 import { usePaymastersStore } from '../stores/usePaymastersStore'
 import { useWebhooksStore } from '../stores/useWebhooksStore'

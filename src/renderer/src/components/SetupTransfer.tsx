@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react'
-import { errorMessage, requestJson } from '../api/http'
+import type { ApplySetupResult } from '../../../shared/api/setup'
+import { consoleApi } from '../api/console'
+import { errorMessage } from '../api/http'
 import { usePaymastersStore } from '../stores/usePaymastersStore'
 import { ErrorBanner } from './Feedback'
-
-type ApplySetupResult = { changes: string[]; warnings: string[] }
 
 /** Saves `text` as a file the browser downloads. */
 function download(fileName: string, text: string) {
@@ -33,7 +33,7 @@ export function SetupTransfer() {
     setError(null)
     setResult(null)
     try {
-      const setup = await requestJson<unknown>('/console/api/setup')
+      const setup = await consoleApi.exportSetup()
       download('setup.json', `${JSON.stringify(setup, null, 2)}\n`)
     } catch (err) {
       setError(errorMessage(err))
@@ -53,10 +53,7 @@ export function SetupTransfer() {
       } catch (err) {
         throw new Error(`${file.name} is not valid JSON (${errorMessage(err)})`)
       }
-      const applied = await requestJson<ApplySetupResult>('/console/api/setup', {
-        method: 'PUT',
-        body: setup,
-      })
+      const applied = await consoleApi.applySetup(setup)
       setResult({ ...applied, fileName: file.name })
       await reloadPaymasters()
     } catch (err) {

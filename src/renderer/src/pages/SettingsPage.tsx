@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react'
-import type { EditableSettings, SettingsView } from '../api/console'
+import type { Settings, SettingsView } from '../../../shared/api/settings'
 import { errorMessage } from '../api/http'
 import { CopyButton } from '../components/CopyButton'
 import { ErrorBanner, NotAvailable, Spinner } from '../components/Feedback'
@@ -50,7 +50,7 @@ function SettingsForm({ view }: { view: SettingsView }) {
     setBusy(true)
     setError(null)
     setSaved(false)
-    const patch: Partial<EditableSettings> = {
+    const patch: Partial<Settings> = {
       rpcUrl: chainKind === 'external' ? rpcUrl.trim() : null,
       bundlingMode,
       unsafe,
@@ -128,7 +128,7 @@ function SettingsForm({ view }: { view: SettingsView }) {
             <select
               data-testid="setting-bundling-mode"
               value={bundlingMode}
-              onChange={(e) => setBundlingMode(e.target.value as EditableSettings['bundlingMode'])}
+              onChange={(e) => setBundlingMode(e.target.value as Settings['bundlingMode'])}
             >
               <option value="auto">auto</option>
               <option value="interval">interval</option>

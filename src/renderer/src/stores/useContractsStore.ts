@@ -1,10 +1,11 @@
 import { create } from 'zustand'
-import { dashboardApi, type SmartContract } from '../api/dashboard'
+import type { SmartContractView } from '../../../shared/api/smartContracts'
+import { dashboardApi } from '../api/dashboard'
 import { failed, type Loadable, loaded, loading } from './loadable'
 
 type ContractsState = {
   /** Smart contracts per dApp apiKey. */
-  byApiKey: Record<string, Loadable<SmartContract[]>>
+  byApiKey: Record<string, Loadable<SmartContractView[]>>
   load: (apiKey: string) => Promise<void>
   create: (
     apiKey: string,
@@ -15,7 +16,7 @@ type ContractsState = {
 }
 
 export const useContractsStore = create<ContractsState>()((set, get) => {
-  const put = (apiKey: string, value: Loadable<SmartContract[]>) =>
+  const put = (apiKey: string, value: Loadable<SmartContractView[]>) =>
     set((s) => ({ byApiKey: { ...s.byApiKey, [apiKey]: value } }))
   return {
     byApiKey: {},

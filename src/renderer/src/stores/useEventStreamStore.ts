@@ -1,8 +1,12 @@
 import { create } from 'zustand'
+import type { StreamedEvent } from '../../../shared/api/events'
 import { absoluteUrl, getConnection } from '../api/http'
 
-/** One event of a pushed batch (`GET /console/api/events`): the service's event bus, `noun.pastTense` names. */
-export type ServiceEvent = { name: string; payload: unknown; at: string }
+/**
+ * One event of a pushed batch (`GET /console/api/events`): the service's event bus, `noun.pastTense` names, typed
+ * by the service's own event list (src/shared/api/events.ts).
+ */
+export type ServiceEvent = StreamedEvent
 
 /**
  * off: nobody listens. connecting: (re)connecting, screens poll meanwhile. open: events arrive, screens refresh

@@ -1,9 +1,11 @@
 import { create } from 'zustand'
-import { consoleApi, type EntryPointVersion, type GasTank } from '../api/console'
+import type { GasTankView } from '../../../shared/api/gasTanks'
+import type { EntryPointVersion } from '../../../shared/entryPointVersions'
+import { consoleApi } from '../api/console'
 import { failed, type Loadable, loaded, loading } from './loadable'
 
 type GasTankState = {
-  byApiKey: Record<string, Loadable<GasTank>>
+  byApiKey: Record<string, Loadable<GasTankView>>
   /** A deposit or withdrawal in flight (it waits for the transaction). */
   pending: Record<string, 'deposit' | 'withdraw' | undefined>
   load: (apiKey: string) => Promise<void>
@@ -11,12 +13,12 @@ type GasTankState = {
     apiKey: string,
     action: 'deposit' | 'withdraw',
     amountWei: bigint,
-    entryPointVersion?: EntryPointVersion,
+    entryPointVersion: EntryPointVersion,
   ) => Promise<void>
 }
 
 export const useGasTankStore = create<GasTankState>()((set, get) => {
-  const put = (apiKey: string, value: Loadable<GasTank>) =>
+  const put = (apiKey: string, value: Loadable<GasTankView>) =>
     set((s) => ({ byApiKey: { ...s.byApiKey, [apiKey]: value } }))
   return {
     byApiKey: {},
@@ -38,7 +40,7 @@ export const useGasTankStore = create<GasTankState>()((set, get) => {
             await consoleApi.changeGasTank(apiKey, {
               action,
               amountWei: amountWei.toString(),
-              ...(entryPointVersion ? { entryPointVersion } : {}),
+              entryPointVersion,
             }),
           ),
         )

@@ -1,10 +1,11 @@
 import { create } from 'zustand'
+import type { PaymasterView } from '../../../shared/api/dapps'
 import { consoleApi } from '../api/console'
-import { dashboardApi, type Paymaster } from '../api/dashboard'
+import { dashboardApi } from '../api/dashboard'
 import { failed, idle, type Loadable, loaded, loading } from './loadable'
 
 type PaymastersState = {
-  list: Loadable<Paymaster[]>
+  list: Loadable<PaymasterView[]>
   /** The dApp the Contracts / Webhooks / Sandbox screens work on. */
   selectedApiKey: string | null
   load: () => Promise<void>
@@ -57,6 +58,6 @@ export const usePaymastersStore = create<PaymastersState>()((set, get) => ({
   },
 }))
 
-export function usePaymaster(apiKey: string | null | undefined): Paymaster | undefined {
+export function usePaymaster(apiKey: string | null | undefined): PaymasterView | undefined {
   return usePaymastersStore((s) => s.list.data?.find((p) => p.apiKey === apiKey))
 }

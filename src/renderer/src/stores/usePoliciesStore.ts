@@ -1,11 +1,12 @@
 import { create } from 'zustand'
-import { consoleApi, type DappPolicies } from '../api/console'
+import type { DappPolicies, DappPoliciesPatch } from '../../../shared/api/dapps'
+import { consoleApi } from '../api/console'
 import { failed, type Loadable, loaded, loading } from './loadable'
 
 type PoliciesState = {
   byApiKey: Record<string, Loadable<DappPolicies>>
   load: (apiKey: string) => Promise<void>
-  save: (apiKey: string, policies: Partial<DappPolicies>) => Promise<void>
+  save: (apiKey: string, policies: DappPoliciesPatch) => Promise<void>
 }
 
 export const usePoliciesStore = create<PoliciesState>()((set, get) => {

@@ -5,6 +5,7 @@ import { ApiError, configureConnection, errorMessage, isNotAvailable } from '../
 import {
   isEventStreamOpen,
   reconnectEventStream,
+  type ServiceEvent,
   subscribeToServiceEvents,
   useEventStreamStore,
 } from './useEventStreamStore'
@@ -97,7 +98,7 @@ export const useServiceStore = create<ServiceState>()((set, get) => ({
 }))
 
 /** Pushed events after which the status (chain state, settings) is read again. */
-const STATUS_EVENTS = new Set(['chain.status', 'settings.changed'])
+const STATUS_EVENTS = new Set<ServiceEvent['name']>(['chain.status', 'settings.changed'])
 
 /**
  * Keeps the status fresh: refreshed on pushed `chain.status` / `settings.changed` events while the event stream is

@@ -1,12 +1,13 @@
 import { create } from 'zustand'
-import { consoleApi, type EditableSettings, type SettingsView } from '../api/console'
+import type { Settings, SettingsView } from '../../../shared/api/settings'
+import { consoleApi } from '../api/console'
 import { failed, idle, type Loadable, loaded, loading } from './loadable'
 
 type SettingsState = {
   settings: Loadable<SettingsView>
   load: () => Promise<void>
   /** Saves a change; throws with the server's message. */
-  save: (patch: Partial<EditableSettings>) => Promise<void>
+  save: (patch: Partial<Settings>) => Promise<void>
 }
 
 export const useSettingsStore = create<SettingsState>()((set, get) => ({

@@ -1,30 +1,19 @@
 import { create } from 'zustand'
+import type { WebhookCallView, WebhookView } from '../../../shared/api/webhooks'
 import { consoleApi } from '../api/console'
-import { dashboardApi, type Webhook } from '../api/dashboard'
-import { errorMessage } from '../api/http'
+import { dashboardApi } from '../api/dashboard'
+import { errorMessage, isNotAvailable } from '../api/http'
 import { failed, type Loadable, loaded, loading } from './loadable'
 
-export type WebhookCall = {
-  id: string
-  webhookId?: string
-  webhookUrl?: string
-  method?: string
-  at?: string
-  request?: unknown
-  response?: unknown
-  httpStatus?: number | null
-  latencyMs?: number | null
-  verdict?: string
-  error?: string | null
-  [key: string]: unknown
-}
-
-export type WebhookTestResult = { ok: boolean; result?: unknown; error?: string; notAvailable?: boolean }
+/** A test call's outcome: the logged call, or why there is none. */
+export type WebhookTestResult =
+  | { ok: true; call: WebhookCallView }
+  | { ok: false; error: string; notAvailable: boolean }
 
 type WebhooksState = {
-  byApiKey: Record<string, Loadable<Webhook[]>>
-  calls: Record<string, Loadable<WebhookCall[]>>
-  tests: Record<string, WebhookTestResult & { running: boolean }>
+  byApiKey: Record<string, Loadable<WebhookView[]>>
+  calls: Record<string, Loadable<WebhookCallView[]>>
+  tests: Record<string, { running: true } | (WebhookTestResult & { running: false })>
   load: (apiKey: string) => Promise<void>
   loadCalls: (apiKey: string) => Promise<void>
   create: (apiKey: string, input: { webhookUrl: string; requestType: 'GET' | 'POST' }) => Promise<void>
@@ -33,20 +22,10 @@ type WebhooksState = {
   test: (apiKey: string, webhookId: string, webhookData: unknown) => Promise<void>
 }
 
-/** Normalises the webhook-call log answer (an array, or `{items}`/`{calls}`) into an array. */
-function toCalls(value: unknown): WebhookCall[] {
-  const list = Array.isArray(value)
-    ? value
-    : ((value as { items?: unknown[]; calls?: unknown[] } | undefined)?.items ??
-      (value as { calls?: unknown[] } | undefined)?.calls ??
-      [])
-  return list.map((entry, i) => ({ id: String((entry as { id?: unknown }).id ?? i), ...(entry as object) }))
-}
-
 export const useWebhooksStore = create<WebhooksState>()((set, get) => {
-  const put = (apiKey: string, value: Loadable<Webhook[]>) =>
+  const put = (apiKey: string, value: Loadable<WebhookView[]>) =>
     set((s) => ({ byApiKey: { ...s.byApiKey, [apiKey]: value } }))
-  const putCalls = (apiKey: string, value: Loadable<WebhookCall[]>) =>
+  const putCalls = (apiKey: string, value: Loadable<WebhookCallView[]>) =>
     set((s) => ({ calls: { ...s.calls, [apiKey]: value } }))
   return {
     byApiKey: {},
@@ -63,7 +42,7 @@ export const useWebhooksStore = create<WebhooksState>()((set, get) => {
     async loadCalls(apiKey) {
       putCalls(apiKey, loading(get().calls[apiKey]))
       try {
-        putCalls(apiKey, loaded(toCalls(await consoleApi.listWebhookCalls(apiKey))))
+        putCalls(apiKey, loaded((await consoleApi.listWebhookCalls(apiKey)).items))
       } catch (err) {
         putCalls(apiKey, failed(get().calls[apiKey], err))
       }
@@ -81,13 +60,12 @@ export const useWebhooksStore = create<WebhooksState>()((set, get) => {
       await get().load(apiKey)
     },
     async test(apiKey, webhookId, webhookData) {
-      set((s) => ({ tests: { ...s.tests, [webhookId]: { ok: false, running: true } } }))
+      set((s) => ({ tests: { ...s.tests, [webhookId]: { running: true } } }))
       let outcome: WebhookTestResult
       try {
-        outcome = { ok: true, result: await consoleApi.testWebhook(apiKey, webhookId, webhookData) }
+        outcome = { ok: true, call: await consoleApi.testWebhook(apiKey, webhookId, webhookData) }
       } catch (err) {
-        const notAvailable = (err as { notAvailable?: boolean }).notAvailable === true
-        outcome = { ok: false, error: errorMessage(err), notAvailable }
+        outcome = { ok: false, error: errorMessage(err), notAvailable: isNotAvailable(err) }
       }
       set((s) => ({ tests: { ...s.tests, [webhookId]: { ...outcome, running: false } } }))
       if (outcome.ok) void get().loadCalls(apiKey)

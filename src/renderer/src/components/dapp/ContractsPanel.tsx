@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react'
-import type { SmartContract } from '../../api/dashboard'
+import type { SmartContractView } from '../../../../shared/api/smartContracts'
+import type { OpstationToken } from '../../../../shared/chainAddresses'
 import { errorMessage } from '../../api/http'
 import { parseAbiText } from '../../lib/abi'
 import { testTokenAbiText } from '../../lib/sampleAbis'
@@ -10,14 +11,11 @@ import { Empty, ErrorBanner, Spinner } from '../Feedback'
 import { Section } from '../Layout'
 import { Hex } from '../Mono'
 
-type TokenInfo = { name: string; symbol: string; address: string }
+const NO_TOKENS: OpstationToken[] = []
 
-function useTestTokens(): TokenInfo[] {
-  const addresses = useServiceStore((s) => s.status?.chain.addresses)
-  return useMemo(() => {
-    const tokens = (addresses as { tokens?: unknown } | null | undefined)?.tokens
-    return Array.isArray(tokens) ? (tokens as TokenInfo[]) : []
-  }, [addresses])
+/** The chain's test tokens (none without a chain). */
+function useTestTokens(): OpstationToken[] {
+  return useServiceStore((s) => s.status?.chain.addresses?.tokens ?? NO_TOKENS)
 }
 
 function MethodCheckboxes({
@@ -66,7 +64,7 @@ function AddContractForm({ apiKey }: { apiKey: string }) {
   const [error, setError] = useState<string | null>(null)
   const parsed = useMemo(() => (abiText.trim() ? parseAbiText(abiText) : null), [abiText])
 
-  function fillWithToken(token: TokenInfo) {
+  function fillWithToken(token: OpstationToken) {
     setName(token.symbol)
     setAddress(token.address)
     setAbiText(testTokenAbiText)
@@ -188,7 +186,7 @@ function AddContractForm({ apiKey }: { apiKey: string }) {
   )
 }
 
-function ContractRow({ apiKey, contract }: { apiKey: string; contract: SmartContract }) {
+function ContractRow({ apiKey, contract }: { apiKey: string; contract: SmartContractView }) {
   const updateWhitelist = useContractsStore((s) => s.updateWhitelist)
   const remove = useContractsStore((s) => s.remove)
   const [draft, setDraft] = useState<Set<string>>(() => new Set(contract.whitelistedMethods))

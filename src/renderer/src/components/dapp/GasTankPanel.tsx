@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { EntryPointVersion } from '../../api/console'
+import { ENTRY_POINT_VERSIONS, type EntryPointVersion } from '../../../../shared/entryPointVersions'
 import { errorMessage } from '../../api/http'
 import { formatEth, parseUnits, toBigInt } from '../../lib/format'
 import { useGasTankStore } from '../../stores/useGasTankStore'
@@ -8,8 +8,6 @@ import { Badge, ErrorBanner, NotAvailable, Spinner } from '../Feedback'
 import { Kv } from '../Kv'
 import { Section } from '../Layout'
 import { Hex } from '../Mono'
-
-const VERSIONS: EntryPointVersion[] = ['0.6', '0.7', '0.8']
 
 /**
  * The dApp's gas tanks, one per EntryPoint version on that version's verifying paymaster under the one paymasterId:
@@ -21,11 +19,18 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
   const load = useGasTankStore((s) => s.load)
   const change = useGasTankStore((s) => s.change)
   const [amount, setAmount] = useState('1')
-  const [version, setVersion] = useState<EntryPointVersion>('0.6')
+  const [chosenVersion, setVersion] = useState<EntryPointVersion | null>(null)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
     void load(apiKey)
   }, [apiKey, load])
+
+  const tank = state?.data
+  const tanks = tank?.tanks ?? []
+  // The first tank the service lists (the oldest version) until one is chosen.
+  const version = chosenVersion ?? tanks[0]?.entryPointVersion ?? ENTRY_POINT_VERSIONS[0]
+  const selected = tanks.find((t) => t.entryPointVersion === version)
+  const balance = tank ? (selected?.balanceWei ?? null) : undefined
 
   async function submit(action: 'deposit' | 'withdraw') {
     setError(null)
@@ -44,16 +49,9 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
     }
   }
 
-  const tank = state?.data
-  const tanks = tank?.tanks ?? []
-  const selected = tanks.find((t) => t.entryPointVersion === version)
-  const balance = tank
-    ? (selected?.balanceWei ??
-      (version === '0.6' ? (tank.balanceWei ?? (tank as { balance?: unknown }).balance) : null))
-    : undefined
   const shown = (value: unknown) =>
     state?.notAvailable ? '—' : toBigInt(value) !== null ? formatEth(value) : state?.loading ? '…' : '—'
-  const id = (tank?.paymasterId as string | undefined) ?? paymasterId ?? null
+  const id = tank?.paymasterId ?? paymasterId ?? null
   return (
     <Section title="Gas tank" testId="gas-tank" actions={state?.loading ? <Spinner /> : null}>
       <p className="hint" data-testid="gas-tank-hint">
@@ -126,9 +124,9 @@ export function GasTankPanel({ apiKey, paymasterId }: { apiKey: string; paymaste
               <select
                 data-testid="gas-tank-version"
                 value={version}
-                onChange={(e) => setVersion(e.target.value as EntryPointVersion)}
+                onChange={(e) => setVersion(ENTRY_POINT_VERSIONS.find((v) => v === e.target.value) ?? null)}
               >
-                {VERSIONS.map((v) => (
+                {ENTRY_POINT_VERSIONS.map((v) => (
                   <option key={v} value={v}>
                     EntryPoint v{v}
                   </option>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { DappPolicies, SpendingLimit } from '../../api/console'
+import type { DappPolicies, DappPoliciesDraft, SpendingLimitDraft } from '../../../../shared/api/dapps'
 import { errorMessage } from '../../api/http'
 import { usePoliciesStore } from '../../stores/usePoliciesStore'
 import { ErrorBanner, NotAvailable, Spinner } from '../Feedback'
@@ -18,7 +18,7 @@ function fromLocalInput(value: string): number | null {
   return Number.isNaN(ms) ? null : Math.floor(ms / 1000)
 }
 
-const NEW_LIMIT: SpendingLimit = {
+const NEW_LIMIT: SpendingLimitDraft = {
   type: 'SMART_ACCOUNT',
   thresholdType: 'COUNT',
   threshold: '10',
@@ -28,11 +28,11 @@ const NEW_LIMIT: SpendingLimit = {
 
 function PolicyEditor({ apiKey, initial }: { apiKey: string; initial: DappPolicies }) {
   const save = usePoliciesStore((s) => s.save)
-  const [draft, setDraft] = useState<DappPolicies>(initial)
+  const [draft, setDraft] = useState<DappPoliciesDraft>(initial)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
-  const setLimit = (index: number, change: Partial<SpendingLimit>) =>
+  const setLimit = (index: number, change: Partial<SpendingLimitDraft>) =>
     setDraft((d) => ({ ...d, limits: d.limits.map((l, i) => (i === index ? { ...l, ...change } : l)) }))
 
   async function submit() {
@@ -74,7 +74,7 @@ function PolicyEditor({ apiKey, initial }: { apiKey: string; initial: DappPolici
                 <td>
                   <select
                     value={limit.type}
-                    onChange={(e) => setLimit(i, { type: e.target.value as SpendingLimit['type'] })}
+                    onChange={(e) => setLimit(i, { type: e.target.value as SpendingLimitDraft['type'] })}
                   >
                     <option value="SMART_ACCOUNT">per smart account</option>
                     <option value="PAYMASTER">whole dApp</option>
@@ -93,7 +93,7 @@ function PolicyEditor({ apiKey, initial }: { apiKey: string; initial: DappPolici
                   <select
                     value={limit.thresholdType}
                     onChange={(e) =>
-                      setLimit(i, { thresholdType: e.target.value as SpendingLimit['thresholdType'] })
+                      setLimit(i, { thresholdType: e.target.value as SpendingLimitDraft['thresholdType'] })
                     }
                   >
                     <option value="COUNT">operations</option>

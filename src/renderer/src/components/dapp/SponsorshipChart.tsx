@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react'
+import type { FeedEntry } from '../../features/activity/feedEntries'
+import { subscribeToActivity, useActivityStore } from '../../features/activity/useActivityStore'
 import { formatEth, maxBigInt } from '../../lib/format'
-import { type FeedEntry, subscribeToActivity, useActivityStore } from '../../stores/useActivityStore'
 import { usePaymaster } from '../../stores/usePaymastersStore'
 import { NotAvailable } from '../Feedback'
 import { Section } from '../Layout'

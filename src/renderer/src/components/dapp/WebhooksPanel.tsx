@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react'
-import type { Webhook } from '../../api/dashboard'
+import type { WebhookCallView, WebhookView } from '../../../../shared/api/webhooks'
 import { errorMessage } from '../../api/http'
 import { formatTime } from '../../lib/format'
-import { useWebhooksStore, type WebhookCall } from '../../stores/useWebhooksStore'
+import { useWebhooksStore } from '../../stores/useWebhooksStore'
 import { ActionButton } from '../ActionButton'
 import { ConfirmButton } from '../ConfirmButton'
 import { Badge, Empty, ErrorBanner, NotAvailable, Spinner } from '../Feedback'
@@ -72,7 +72,7 @@ function RegisterWebhookForm({ apiKey }: { apiKey: string }) {
   )
 }
 
-function WebhookTest({ apiKey, webhook }: { apiKey: string; webhook: Webhook }) {
+function WebhookTest({ apiKey, webhook }: { apiKey: string; webhook: WebhookView }) {
   const test = useWebhooksStore((s) => s.test)
   const result = useWebhooksStore((s) => s.tests[webhook.webhookId])
   const [data, setData] = useState('{\n  "userId": "alice"\n}')
@@ -111,13 +111,13 @@ function WebhookTest({ apiKey, webhook }: { apiKey: string; webhook: Webhook }) 
       </button>
       {parseError ? <div className="field-error">{parseError}</div> : null}
       {result && !result.running ? (
-        result.notAvailable ? (
+        result.ok ? (
+          <TestOutcome call={result.call} />
+        ) : result.notAvailable ? (
           <NotAvailable
             what="Webhook test calls"
             endpoint="POST /console/api/dapps/:apiKey/webhooks/:webhookId/test"
           />
-        ) : result.ok ? (
-          <TestOutcome call={result.result as WebhookCall} />
         ) : (
           <ErrorBanner message={result.error} testId="webhook-test-error" />
         )
@@ -138,17 +138,17 @@ function withParsedBody(value: unknown): unknown {
   }
 }
 
-function TestOutcome({ call }: { call: WebhookCall }) {
+function TestOutcome({ call }: { call: WebhookCallView }) {
   return (
     <div className="stack" data-testid="webhook-test-result">
       <div className="inline-actions">
         <Badge tone={verdictTone(call)} testId="webhook-test-verdict">
-          {String(call.verdict ?? '—')}
+          {call.verdict}
         </Badge>
         <span className="muted small">
-          HTTP {String(call.httpStatus ?? '—')} · {call.latencyMs != null ? `${call.latencyMs} ms` : '—'}
+          HTTP {call.httpStatus ?? '—'} · {call.latencyMs} ms
         </span>
-        {call.error ? <span className="field-error">{String(call.error)}</span> : null}
+        {call.error ? <span className="field-error">{call.error}</span> : null}
       </div>
       <div className="grid-2">
         <div>
@@ -164,7 +164,7 @@ function TestOutcome({ call }: { call: WebhookCall }) {
   )
 }
 
-function WebhookCard({ apiKey, webhook }: { apiKey: string; webhook: Webhook }) {
+function WebhookCard({ apiKey, webhook }: { apiKey: string; webhook: WebhookView }) {
   const setActive = useWebhooksStore((s) => s.setActive)
   const remove = useWebhooksStore((s) => s.remove)
   const [busy, setBusy] = useState(false)
@@ -228,12 +228,8 @@ function WebhookCard({ apiKey, webhook }: { apiKey: string; webhook: Webhook }) 
   )
 }
 
-function verdictTone(call: WebhookCall): 'ok' | 'bad' | 'warn' | 'neutral' {
-  const v = String(call.verdict ?? '').toLowerCase()
-  if (v.includes('verified') && !v.includes('not')) return 'ok'
-  if (v === 'approved' || v === 'true' || v === 'pass') return 'ok'
-  if (v.includes('timeout') || v.includes('error')) return 'warn'
-  return v ? 'bad' : 'neutral'
+function verdictTone(call: WebhookCallView): 'ok' | 'bad' {
+  return call.verdict === 'verified' ? 'ok' : 'bad'
 }
 
 function WebhookCallLog({ apiKey }: { apiKey: string }) {
@@ -275,39 +271,37 @@ function WebhookCallLog({ apiKey }: { apiKey: string }) {
             id: 'at',
             header: 'Time',
             width: '90px',
-            render: (c) => formatTime(c.at ?? (c.createdAt as string)),
+            render: (c) => formatTime(c.at),
           },
           {
             id: 'method',
             header: 'Method',
             width: '72px',
-            render: (c) => String(c.method ?? c.requestType ?? '—'),
+            render: (c) => c.method,
           },
           {
             id: 'url',
             header: 'URL',
             width: 'minmax(160px, 1fr)',
-            render: (c) => <code className="mono">{String(c.webhookUrl ?? c.url ?? '—')}</code>,
+            render: (c) => <code className="mono">{c.webhookUrl}</code>,
           },
           {
             id: 'status',
             header: 'HTTP',
             width: '60px',
-            render: (c) => String(c.httpStatus ?? c.status ?? '—'),
+            render: (c) => String(c.httpStatus ?? '—'),
           },
           {
             id: 'latency',
             header: 'Latency',
             width: '80px',
-            render: (c) => (c.latencyMs != null ? `${c.latencyMs} ms` : '—'),
+            render: (c) => `${c.latencyMs} ms`,
           },
           {
             id: 'verdict',
             header: 'Verdict',
             width: '140px',
-            render: (c) => (
-              <Badge tone={verdictTone(c)}>{String(c.verdict ?? (c.error ? 'error' : '—'))}</Badge>
-            ),
+            render: (c) => <Badge tone={verdictTone(c)}>{c.verdict}</Badge>,
           },
         ]}
       />
@@ -315,12 +309,12 @@ function WebhookCallLog({ apiKey }: { apiKey: string }) {
         <div className="grid-2" data-testid="webhook-call-detail">
           <div>
             <h3>Request</h3>
-            <JsonView value={withParsedBody(current.request ?? current)} maxHeight={260} />
+            <JsonView value={withParsedBody(current.request)} maxHeight={260} />
           </div>
           <div>
             <h3>Response</h3>
-            {current.error ? <ErrorBanner message={String(current.error)} /> : null}
-            <JsonView value={withParsedBody(current.response ?? null)} maxHeight={260} />
+            {current.error ? <ErrorBanner message={current.error} /> : null}
+            <JsonView value={withParsedBody(current.response)} maxHeight={260} />
           </div>
         </div>
       ) : null}

@@ -1,3 +1,4 @@
+import { ENTRY_POINT_VERSIONS } from '../../../../shared/entryPointVersions'
 import {
   SANDBOX_ACCOUNT_ENTRY_POINT,
   SANDBOX_ACCOUNT_SAFE_MODE_REFUSALS,
@@ -34,7 +35,7 @@ const BUTTONS: Record<SandboxAccountType, { testId: string; text: string }> = {
 }
 
 /** The account types by the EntryPoint they run on, oldest first. */
-const GROUPS = (['0.6', '0.7', '0.8'] as const).map((version) => ({
+const GROUPS = ENTRY_POINT_VERSIONS.map((version) => ({
   version,
   types: SANDBOX_ACCOUNT_TYPES.filter((type) => SANDBOX_ACCOUNT_ENTRY_POINT[type] === version),
 }))

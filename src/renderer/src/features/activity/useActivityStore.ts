@@ -1,105 +1,19 @@
 import { create } from 'zustand'
-import { consoleApi } from '../api/console'
-import { errorMessage, isNotAvailable } from '../api/http'
-import { failed, type Loadable, loaded, loading } from './loadable'
-import { isEventStreamOpen, subscribeToServiceEvents, useEventStreamStore } from './useEventStreamStore'
+import { consoleApi } from '../../api/console'
+import { errorMessage, isNotAvailable } from '../../api/http'
+import { failed, type Loadable, loaded, loading } from '../../stores/loadable'
+import {
+  isEventStreamOpen,
+  type ServiceEvent,
+  subscribeToServiceEvents,
+  useEventStreamStore,
+} from '../../stores/useEventStreamStore'
+import { type FeedEntry, mergeEntries, parseEntryKey, toDecisionEntry, toOperationEntry } from './feedEntries'
 
 /**
- * The live feed: UserOperations (bundler, `/console/api/user-operations`) and sponsorship decisions
- * (paymaster, `/console/api/sponsorship-decisions`), normalised into one row shape; `raw` keeps the record.
+ * The live feed: UserOperations (bundler, `/console/api/user-operations`) and sponsorship decisions (paymaster,
+ * `/console/api/sponsorship-decisions`) as feed entries (feedEntries.ts), kept fresh while a screen shows them.
  */
-export type FeedEntry = {
-  key: string
-  kind: 'userOperation' | 'sponsorship'
-  id: string
-  /** ms since epoch */
-  at: number
-  /** received | bundled | mined | failed | rejected | dropped | replaced | sponsored | not sponsored */
-  status: string
-  sender: string | null
-  userOpHash: string | null
-  apiKey: string | null
-  dappName: string | null
-  sponsored: boolean | null
-  reason: string | null
-  mode: string | null
-  /** wei spent (mined ops), decimal string */
-  gasCostWei: string | null
-  seq: number | null
-  raw: Raw
-}
-
-export type Raw = Record<string, unknown>
-
-/** The bundler's record states in the words of the console. */
-export const OP_STATUS_LABELS: Record<string, string> = {
-  pending: 'received',
-  submitted: 'bundled',
-  included: 'mined',
-  failed: 'failed',
-  rejected: 'rejected',
-  dropped: 'dropped',
-  replaced: 'replaced',
-}
-
-function items(value: unknown): Raw[] {
-  if (Array.isArray(value)) return value as Raw[]
-  const list = (value as { items?: unknown } | null)?.items
-  return Array.isArray(list) ? (list as Raw[]) : []
-}
-
-const str = (v: unknown): string | null =>
-  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null
-const time = (v: unknown): number => {
-  const ms = typeof v === 'number' ? v : typeof v === 'string' ? new Date(v).getTime() : 0
-  return Number.isNaN(ms) ? 0 : ms
-}
-
-export function normaliseUserOperation(raw: Raw): FeedEntry {
-  const hash = str(raw.userOpHash) ?? ''
-  const status = str(raw.status) ?? 'unknown'
-  const failure = raw.failure as { reason?: string } | null | undefined
-  return {
-    key: `op:${hash}`,
-    id: hash,
-    kind: 'userOperation',
-    at: time(raw.updatedAt ?? raw.createdAt),
-    status: OP_STATUS_LABELS[status] ?? status,
-    sender: str(raw.sender),
-    userOpHash: hash || null,
-    apiKey: str(raw.apiKey),
-    dappName: str(raw.dappName),
-    sponsored: null,
-    reason: failure?.reason ?? str(raw.revertReason),
-    mode: null,
-    gasCostWei: str(raw.actualGasCost),
-    seq: typeof raw.seq === 'number' ? raw.seq : null,
-    raw,
-  }
-}
-
-export function normaliseDecision(raw: Raw): FeedEntry {
-  const id = str(raw.id) ?? ''
-  const sponsored = typeof raw.sponsored === 'boolean' ? raw.sponsored : null
-  return {
-    key: `dec:${id}`,
-    id,
-    kind: 'sponsorship',
-    at: time(raw.at ?? raw.time),
-    status: sponsored === null ? 'decided' : sponsored ? 'sponsored' : 'not sponsored',
-    sender: str(raw.sender),
-    userOpHash: str(raw.userOpHash),
-    apiKey: str(raw.apiKey),
-    dappName: str(raw.dappName),
-    sponsored,
-    reason: str(raw.reason),
-    mode: str(raw.mode),
-    gasCostWei: null,
-    seq: null,
-    raw,
-  }
-}
-
 type ActivityState = {
   /** By key, merged across polls and pages. */
   userOperations: Loadable<Map<string, FeedEntry>>
@@ -107,7 +21,8 @@ type ActivityState = {
   /** More (older) operations exist on the service. */
   olderCursor: number | null
   loadingOlder: boolean
-  details: Record<string, Loadable<Raw>>
+  /** The entries opened in the detail, read again on their own (by key). */
+  details: Record<string, Loadable<FeedEntry>>
   refresh: () => Promise<void>
   loadOlder: () => Promise<void>
   loadDetail: (key: string) => Promise<void>
@@ -115,12 +30,6 @@ type ActivityState = {
 
 const POLL_LIMIT = 200
 const DECISION_LIMIT = 2000
-
-function merge(previous: Map<string, FeedEntry> | undefined, entries: FeedEntry[]): Map<string, FeedEntry> {
-  const next = new Map(previous)
-  for (const e of entries) next.set(e.key, e)
-  return next
-}
 
 function keepNotAvailable<T>(previous: Loadable<T>, reason: unknown): Loadable<T> {
   if (isNotAvailable(reason))
@@ -146,18 +55,17 @@ export const useActivityStore = create<ActivityState>()((set, get) => ({
     const current = get()
     const opsState =
       opsResult.status === 'fulfilled'
-        ? loaded(merge(current.userOperations.data, items(opsResult.value).map(normaliseUserOperation)))
+        ? loaded(mergeEntries(current.userOperations.data, opsResult.value.items.map(toOperationEntry)))
         : ops.notAvailable
           ? { ...ops, loading: false }
           : keepNotAvailable(current.userOperations, opsResult.reason)
     const decsState =
       decsResult.status === 'fulfilled'
-        ? loaded(merge(undefined, items(decsResult.value).map(normaliseDecision)))
+        ? loaded(mergeEntries(undefined, decsResult.value.items.map(toDecisionEntry)))
         : decs.notAvailable
           ? { ...decs, loading: false }
           : keepNotAvailable(current.decisions, decsResult.reason)
-    const firstPage =
-      opsResult.status === 'fulfilled' ? (opsResult.value as { nextBefore?: number | null }) : null
+    const firstPage = opsResult.status === 'fulfilled' ? opsResult.value : null
     set({
       userOperations: opsState,
       decisions: decsState,
@@ -170,15 +78,13 @@ export const useActivityStore = create<ActivityState>()((set, get) => ({
     if (cursor === null || get().loadingOlder) return
     set({ loadingOlder: true })
     try {
-      const page = (await consoleApi.listUserOperations({ limit: 500, before: String(cursor) })) as {
-        nextBefore?: number | null
-      }
+      const page = await consoleApi.listUserOperations({ limit: 500, before: cursor })
       set((s) => ({
         userOperations: {
           ...s.userOperations,
-          data: merge(s.userOperations.data, items(page).map(normaliseUserOperation)),
+          data: mergeEntries(s.userOperations.data, page.items.map(toOperationEntry)),
         },
-        olderCursor: page.nextBefore ?? null,
+        olderCursor: page.nextBefore,
       }))
     } catch (err) {
       set((s) => ({ userOperations: { ...s.userOperations, error: errorMessage(err) } }))
@@ -188,14 +94,17 @@ export const useActivityStore = create<ActivityState>()((set, get) => ({
   },
 
   async loadDetail(key) {
-    const put = (value: Loadable<Raw>) => set((s) => ({ details: { ...s.details, [key]: value } }))
+    const put = (value: Loadable<FeedEntry>) => set((s) => ({ details: { ...s.details, [key]: value } }))
     put(loading(get().details[key]))
-    const [kind, ...rest] = key.split(':')
-    const id = rest.join(':')
+    const { kind, id } = parseEntryKey(key)
     try {
-      const value =
-        kind === 'op' ? await consoleApi.getUserOperation(id) : await consoleApi.getSponsorshipDecision(id)
-      put(loaded(value as Raw))
+      put(
+        loaded(
+          kind === 'userOperation'
+            ? toOperationEntry(await consoleApi.getUserOperation(id))
+            : toDecisionEntry(await consoleApi.getSponsorshipDecision(id)),
+        ),
+      )
     } catch (err) {
       put(failed(get().details[key], err))
     }
@@ -203,7 +112,7 @@ export const useActivityStore = create<ActivityState>()((set, get) => ({
 }))
 
 /** Pushed events that change the feed. */
-const FEED_EVENTS = new Set(['userOperation.changed', 'sponsorship.decided'])
+const FEED_EVENTS = new Set<ServiceEvent['name']>(['userOperation.changed', 'sponsorship.decided'])
 /** Pushed refreshes run at most this often (a burst of batches becomes one refresh after another). */
 const MIN_REFRESH_GAP_MS = 500
 

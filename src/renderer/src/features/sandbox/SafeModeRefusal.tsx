@@ -4,8 +4,8 @@ import {
   SANDBOX_ACCOUNT_SAFE_MODE_REFUSALS,
   type SandboxAccountType,
 } from '../../../../shared/sandbox'
+import { Link } from '../../components/Link'
 import { useSettingsStore } from '../../stores/useSettingsStore'
-import { Link } from '../Link'
 
 /**
  * Says, for an account type a bundler in safe mode refuses, which ERC-7562 rule and why, whether the service is in

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useState } from 'react'
 import { type AbiFunction, encodeFunctionData } from 'viem'
 import type { SandboxCall } from '../../../../shared/sandbox'
+import { Link } from '../../components/Link'
 import { formatSignature, parseAbiText, parseArgument } from '../../lib/abi'
 import { keyed, parseUnits } from '../../lib/format'
 import { useContractsStore } from '../../stores/useContractsStore'
-import { Link } from '../Link'
 
 /** What the call is, or why there is none yet (`error`, its first problem). */
 export type CallDraft = { call: SandboxCall | null; error: string | null; summary: string }

@@ -1,0 +1,85 @@
+import { Badge } from '../../components/Feedback'
+import type { Column } from '../../components/VirtualTable'
+import { formatDateTime, formatTime, shortHex } from '../../lib/format'
+import { type FeedEntry, statusTone } from './feedEntries'
+
+/** The activity feed's columns: time, kind and EntryPoint, status, dApp, sender and account, hash or reason. */
+export const FEED_COLUMNS: Column<FeedEntry>[] = [
+  {
+    id: 'time',
+    header: 'Time',
+    width: '78px',
+    render: (r) => {
+      const [time, date] = formatTime(r.at).split(' ')
+      return (
+        <div className="cell-lines" title={formatDateTime(r.at)}>
+          <span>{time}</span>
+          {date ? <span className="muted small">{date.slice(5)}</span> : null}
+        </div>
+      )
+    },
+  },
+  {
+    id: 'kind',
+    header: 'Kind',
+    width: '78px',
+    render: (r) => (
+      <div className="cell-lines">
+        <span>{r.kind === 'userOperation' ? 'UserOp' : 'Decision'}</span>
+        {r.record.entryPointVersion ? (
+          <span className="muted small" data-testid="entry-point-version">
+            v{r.record.entryPointVersion}
+          </span>
+        ) : null}
+      </div>
+    ),
+  },
+  {
+    id: 'status',
+    header: 'Status',
+    width: '112px',
+    render: (r) => <Badge tone={statusTone(r.status)}>{r.status}</Badge>,
+  },
+  {
+    id: 'dapp',
+    header: 'dApp',
+    width: 'minmax(64px, 0.7fr)',
+    render: (r) =>
+      r.dappName ? <span title={r.dappName}>{r.dappName}</span> : <span className="muted">—</span>,
+  },
+  {
+    id: 'sender',
+    header: 'Sender and account',
+    width: 'minmax(192px, 1.3fr)',
+    render: (r) => (
+      <div className="cell-lines">
+        <code className="mono" title={r.sender ?? undefined}>
+          {shortHex(r.sender, 6, 4)}
+        </code>
+        {r.kind === 'userOperation' && typeof r.record.account === 'string' ? (
+          <span className="muted small" data-testid="feed-account">
+            {r.record.account}
+          </span>
+        ) : null}
+      </div>
+    ),
+  },
+  {
+    id: 'info',
+    header: 'Hash / reason',
+    width: 'minmax(156px, 1fr)',
+    render: (r) =>
+      r.reason && r.status !== 'mined' ? (
+        <span title={r.reason}>{r.reason}</span>
+      ) : (
+        <code className="mono" title={r.userOpHash ?? undefined}>
+          {shortHex(r.userOpHash, 10, 6)}
+        </code>
+      ),
+  },
+]
+
+/** The row's test id: `feed-op-<status>` or `feed-decision-<status>`, spaces as dashes. */
+export function feedRowTestId(r: FeedEntry): string {
+  return `feed-${r.kind === 'userOperation' ? 'op' : 'decision'}-${r.status.replace(/ /g, '-')}`
+}

@@ -1,0 +1,191 @@
+import { useEffect, useState } from 'react'
+import { DappPicker } from '../../components/DappPicker'
+import { ErrorBanner } from '../../components/Feedback'
+import { PageHeader, Section } from '../../components/Layout'
+import { Link } from '../../components/Link'
+import { usePaymastersStore } from '../../stores/usePaymastersStore'
+import { paymasterUrlFor, useServiceStore } from '../../stores/useServiceStore'
+import { AccountPanel } from './AccountPanel'
+import { CallBuilder, type CallDraft } from './CallBuilder'
+import { RunPanel } from './RunPanel'
+import type { SandboxMode } from './run'
+import { useChainTokens } from './useChainTokens'
+import { useSandboxStore } from './useSandboxStore'
+
+/**
+ * Sandbox: send a UserOperation the way a dApp does (an account, who pays, a call), one request at a time, and see
+ * each request and response.
+ */
+export function SandboxPage() {
+  const status = useServiceStore((s) => s.status)
+  const loadAccounts = useSandboxStore((s) => s.loadAccounts)
+  const selected = useSandboxStore((s) => s.selectedAddress)
+  const account = useSandboxStore((s) => s.accounts.data?.find((a) => a.address === selected))
+  const start = useSandboxStore((s) => s.start)
+  const busy = useSandboxStore((s) => s.busy)
+  const apiKey = usePaymastersStore((s) => s.selectedApiKey)
+  const paymasters = usePaymastersStore((s) => s.list.data)
+  const { tokens, tokenPaymasterFor } = useChainTokens()
+  const [mode, setMode] = useState<SandboxMode>('SPONSORED')
+  const [feeToken, setFeeToken] = useState<string>('')
+  const [webhookData, setWebhookData] = useState('{\n  "source": "opstation-sandbox"\n}')
+  const [draft, setDraft] = useState<CallDraft>({ call: null, error: null, summary: '' })
+  const [startError, setStartError] = useState<string | null>(null)
+  /** The user pressed Send or Step through: the call's problems show on every field, not only those left. */
+  const [submitted, setSubmitted] = useState(false)
+  useEffect(() => {
+    void loadAccounts()
+  }, [loadAccounts])
+
+  const chainReady = status?.chain.state === 'ready'
+  const token = feeToken || tokens[0]?.address || ''
+
+  function begin(runAllSteps: boolean) {
+    setStartError(null)
+    setSubmitted(true)
+    if (!account) return setStartError('Create or pick a smart account first.')
+    if (!apiKey && mode !== 'SELF') return setStartError('Pick a dApp: its paymaster URL is used.')
+    // The call builder shows what is wrong with the call next to its fields.
+    if (!draft.call) return
+    let data: unknown = {}
+    if (mode === 'SPONSORED' && webhookData.trim()) {
+      try {
+        data = JSON.parse(webhookData)
+      } catch (err) {
+        return setStartError(`webhookData is not valid JSON: ${(err as Error).message}`)
+      }
+    }
+    if (!status) return
+    start({
+      account,
+      apiKey: apiKey ?? '',
+      paymasterUrl: paymasterUrlFor(status, apiKey ?? ''),
+      bundlerUrl: status.bundlerUrl,
+      mode,
+      feeToken: mode === 'ERC20' ? token : null,
+      tokenPaymaster: tokenPaymasterFor(account.entryPointVersion),
+      calls: [draft.call],
+      webhookData: data,
+    })
+    if (runAllSteps) void useSandboxStore.getState().runAll()
+  }
+
+  return (
+    <div className="page" data-testid="sandbox-page">
+      <PageHeader
+        title="Sandbox"
+        subtitle="Send a UserOperation the way a dApp does, one request at a time, and see each request and response."
+        actions={<DappPicker />}
+      />
+      {!chainReady ? (
+        <ErrorBanner
+          message={
+            status?.chain.state === 'none'
+              ? 'No chain is running: the sandbox needs one.'
+              : `The chain is ${status?.chain.state ?? 'unknown'}.`
+          }
+        />
+      ) : null}
+      <div className="split">
+        <div>
+          <AccountPanel />
+          <Section title="Who pays" testId="sandbox-mode">
+            <div className="segmented">
+              {(
+                [
+                  ['SPONSORED', 'Sponsored (gas tank)'],
+                  ['ERC20', 'ERC20 token'],
+                  ['SELF', 'Self-paid (ETH)'],
+                ] as const
+              ).map(([id, label]) => (
+                <button
+                  key={id}
+                  type="button"
+                  className={`seg${mode === id ? ' seg-active' : ''}`}
+                  data-testid={`mode-${id}`}
+                  onClick={() => setMode(id)}
+                >
+                  {label}
+                </button>
+              ))}
+            </div>
+            {mode === 'SPONSORED' ? (
+              <label className="field" style={{ marginTop: 8 }}>
+                <span>webhookData (sent to the dApp's webhook, if one is active)</span>
+                <textarea
+                  className="mono"
+                  rows={3}
+                  value={webhookData}
+                  onChange={(e) => setWebhookData(e.target.value)}
+                  data-testid="sandbox-webhook-data"
+                />
+              </label>
+            ) : null}
+            {mode === 'ERC20' ? (
+              <div className="form-row" style={{ marginTop: 8 }}>
+                <label className="field">
+                  <span>Fee token</span>
+                  <select
+                    value={token}
+                    onChange={(e) => setFeeToken(e.target.value)}
+                    data-testid="sandbox-fee-token"
+                  >
+                    {tokens.map((t) => (
+                      <option key={t.address} value={t.address}>
+                        {t.symbol}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <div className="hint">
+                  The account approves the token paymaster in the same operation, then pays its fee in this
+                  token.
+                </div>
+              </div>
+            ) : null}
+            {mode === 'SELF' ? (
+              <p className="hint">No paymaster: the account pays gas from its own ETH (use the faucet).</p>
+            ) : null}
+            {paymasters && paymasters.length === 0 && mode !== 'SELF' ? (
+              <div className="muted">
+                No dApp yet: <Link to="paymasters">create one</Link> to get a paymaster.
+              </div>
+            ) : null}
+          </Section>
+        </div>
+        <div>
+          <Section title="Call" testId="sandbox-call">
+            <CallBuilder
+              apiKey={apiKey}
+              account={account?.address ?? null}
+              showErrors={submitted}
+              onChange={setDraft}
+            />
+            <div className="inline-actions" style={{ marginTop: 10 }}>
+              <button
+                type="button"
+                className="btn"
+                disabled={busy || !chainReady}
+                data-testid="sandbox-start"
+                onClick={() => begin(false)}
+              >
+                Step through
+              </button>
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={busy || !chainReady}
+                data-testid="sandbox-send"
+                onClick={() => begin(true)}
+              >
+                Send
+              </button>
+            </div>
+            <ErrorBanner message={startError} testId="sandbox-start-error" />
+          </Section>
+        </div>
+      </div>
+      <RunPanel />
+    </div>
+  )
+}

@@ -1,0 +1,148 @@
+import { create } from 'zustand'
+import type { SandboxAccount, SandboxAccountType } from '../../../../shared/sandbox'
+import { consoleApi } from '../../api/console'
+import { errorMessage } from '../../api/http'
+import { rpcRequest } from '../../api/rpc'
+import { failed, idle, type Loadable, loaded, loading } from '../../stores/loadable'
+import { createRun, type Exchange, nextStep, patchStep, type Run, type RunConfig, type StepId } from './run'
+import { rpcExchange } from './steps/stepContext'
+import { STEP_FUNCTIONS } from './steps/stepFunctions'
+
+type SandboxState = {
+  accounts: Loadable<SandboxAccount[]>
+  selectedAddress: string | null
+  creating: boolean
+  faucetBusy: string | null
+  faucetMessage: { ok: boolean; text: string } | null
+  run: Run | null
+  busy: boolean
+  loadAccounts: () => Promise<void>
+  createAccount: (type: SandboxAccountType) => Promise<void>
+  selectAccount: (address: string | null) => void
+  faucet: (asset: string, amount: string, symbol: string) => Promise<void>
+  start: (config: RunConfig) => void
+  reset: () => void
+  runNext: () => Promise<boolean>
+  runAll: () => Promise<void>
+  /** Manual / interval bundling: asks the bundler to bundle what is pending now. */
+  bundleNow: () => Promise<void>
+}
+
+const SELECTED_ACCOUNT = 'opstation.sandboxAccount'
+
+/**
+ * The sandbox: its accounts, and a run of the steps a dApp's SDK makes for one UserOperation, one step at a time
+ * (the steps are plain functions in steps/; this store sequences them and keeps what they report).
+ */
+export const useSandboxStore = create<SandboxState>()((set, get) => {
+  const changeRun = (change: (run: Run) => Run) => set((s) => (s.run ? { run: change(s.run) } : {}))
+  const addExchange = (id: StepId, exchange: Exchange) =>
+    changeRun((run) =>
+      patchStep(run, id, { exchanges: [...(run.steps.find((s) => s.id === id)?.exchanges ?? []), exchange] }),
+    )
+
+  return {
+    accounts: idle(),
+    selectedAddress: localStorage.getItem(SELECTED_ACCOUNT),
+    creating: false,
+    faucetBusy: null,
+    faucetMessage: null,
+    run: null,
+    busy: false,
+
+    async loadAccounts() {
+      set({ accounts: loading(get().accounts) })
+      try {
+        const list = await consoleApi.sandbox.listAccounts()
+        set({ accounts: loaded(list) })
+        const selected = get().selectedAddress
+        if (!selected || !list.some((a) => a.address === selected))
+          get().selectAccount(list[0]?.address ?? null)
+      } catch (err) {
+        set({ accounts: failed(get().accounts, err) })
+      }
+    },
+
+    async createAccount(type) {
+      set({ creating: true })
+      try {
+        const account = await consoleApi.sandbox.createAccount({ type })
+        await get().loadAccounts()
+        get().selectAccount(account.address)
+      } finally {
+        set({ creating: false })
+      }
+    },
+
+    selectAccount(address) {
+      if (address) localStorage.setItem(SELECTED_ACCOUNT, address)
+      set({ selectedAddress: address })
+    },
+
+    async faucet(asset, amount, symbol) {
+      const address = get().selectedAddress
+      if (!address) return
+      set({ faucetBusy: asset, faucetMessage: null })
+      try {
+        await consoleApi.sandbox.faucet({ address, asset, amount })
+        set({ faucetMessage: { ok: true, text: `Sent ${amount} ${symbol}.` } })
+        await get().loadAccounts()
+      } catch (err) {
+        set({ faucetMessage: { ok: false, text: errorMessage(err) } })
+      } finally {
+        set({ faucetBusy: null })
+      }
+    },
+
+    start(config) {
+      set({ run: createRun(config) })
+    },
+
+    reset() {
+      set({ run: null })
+    },
+
+    async runNext() {
+      const run = get().run
+      const step = run && nextStep(run)
+      if (!run || !step || get().busy) return false
+      const id = step.id
+      set({ busy: true })
+      changeRun((r) => patchStep(r, id, { status: 'running', error: null, exchanges: [], note: null }))
+      try {
+        await STEP_FUNCTIONS[id]({
+          run: get().run ?? run,
+          log: (exchange) => addExchange(id, exchange),
+          update: (change) => changeRun((r) => ({ ...r, ...change })),
+          note: (note) => changeRun((r) => patchStep(r, id, { note })),
+        })
+        changeRun((r) => patchStep(r, id, { status: 'done' }))
+        if (id === 'receipt' || id === 'send') void get().loadAccounts()
+        return true
+      } catch (err) {
+        changeRun((r) => patchStep(r, id, { status: 'failed', error: errorMessage(err) }))
+        return false
+      } finally {
+        set({ busy: false })
+      }
+    },
+
+    async bundleNow() {
+      const run = get().run
+      if (!run) return
+      try {
+        await rpcRequest(run.config.bundlerUrl, 'debug_bundler_sendBundleNow', [], (e) =>
+          addExchange('receipt', rpcExchange(e)),
+        )
+      } catch (err) {
+        changeRun((r) => patchStep(r, 'receipt', { note: `bundle now failed: ${errorMessage(err)}` }))
+      }
+    },
+
+    async runAll() {
+      while (get().run?.steps.some((s) => s.status !== 'done')) {
+        if (!(await get().runNext())) return
+      }
+    },
+  }
+})

@@ -1,0 +1,62 @@
+import { z } from 'zod'
+import { EntryPointVersionSchema } from '../entryPointVersions'
+import { addressSchema, isoDateSchema } from './fields'
+
+/** The paymaster's sponsorship decisions, as the store keeps them and as the console's activity API shows them. */
+
+/** One step of a sponsorship decision, in evaluation order (policy/evaluateSponsorship.ts). */
+export const SponsorshipStepSchema = z.object({
+  step: z.string().min(1),
+  outcome: z.enum(['pass', 'fail', 'skip']),
+  detail: z.string(),
+})
+export type SponsorshipStep = z.infer<typeof SponsorshipStepSchema>
+
+/** A recorded paymaster decision: why a UserOperation was or was not sponsored (bounded collection). */
+export const SponsorshipSchema = z.object({
+  id: z.string().min(1),
+  dappId: z.string().min(1),
+  time: isoDateSchema,
+  /** The wire method that asked (pm_sponsorUserOperation, pm_getPaymasterData, ...). */
+  method: z.string(),
+  mode: z.enum(['SPONSORED', 'ERC20']),
+  /** The EntryPoint version the operation is for (decisions from before v0.7 came are v0.6). */
+  entryPointVersion: EntryPointVersionSchema.default('0.6'),
+  sender: addressSchema,
+  /** Decimal. */
+  nonce: z.string(),
+  /** Set when every field of the signed operation is known. */
+  userOpHash: z.string().nullable(),
+  sponsored: z.boolean(),
+  steps: z.array(SponsorshipStepSchema),
+  /** Why not sponsored (the failing step's detail), null when sponsored. */
+  reason: z.string().nullable(),
+  paymasterAndData: z.string().nullable().default(null),
+  /** Gas limits returned (decimal strings). */
+  gas: z
+    .object({
+      callGasLimit: z.string(),
+      verificationGasLimit: z.string(),
+      preVerificationGas: z.string(),
+      /** v0.7+ with a paymaster. */
+      paymasterVerificationGasLimit: z.string().optional(),
+      paymasterPostOpGasLimit: z.string().optional(),
+    })
+    .nullable()
+    .default(null),
+  validUntil: z.number().int().nullable().default(null),
+  feeToken: addressSchema.nullable().default(null),
+  webhookCallId: z.string().nullable().default(null),
+})
+export type Sponsorship = z.infer<typeof SponsorshipSchema>
+
+/** A decision as the console shows it: the record plus the dApp's apiKey and name, and `at` (ISO time). */
+export const SponsorshipViewSchema = SponsorshipSchema.extend({
+  at: z.string().meta({ description: 'When it was decided (ISO 8601)' }),
+  apiKey: z.string().nullable(),
+  dappName: z.string().nullable(),
+})
+export type SponsorshipView = z.output<typeof SponsorshipViewSchema>
+
+export const SponsorshipListSchema = z.object({ items: z.array(SponsorshipViewSchema) })
+export type SponsorshipList = z.output<typeof SponsorshipListSchema>

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import {
+  createRun,
+  nextStep,
+  patchStep,
+  type RunConfig,
+  stepsFor,
+} from '../../../../src/renderer/src/features/sandbox/run'
+
+const config = (mode: RunConfig['mode']): RunConfig => ({
+  account: {
+    address: '0x1111111111111111111111111111111111111111',
+    label: 'one',
+    type: 'SIMPLE_ACCOUNT_V07',
+    entryPointVersion: '0.7',
+    owner: '0x2222222222222222222222222222222222222222',
+    index: 0,
+    deployed: false,
+    balanceWei: '0',
+    tokens: [],
+    createdAt: '2026-01-02T03:04:05.000Z',
+  },
+  apiKey: 'key.1',
+  paymasterUrl: 'http://paymaster',
+  bundlerUrl: 'http://bundler',
+  mode,
+  feeToken: null,
+  tokenPaymaster: null,
+  calls: [],
+  webhookData: {},
+})
+
+describe('a sandbox run', () => {
+  it("makes each mode's calls in the order the Biconomy SDK makes them", () => {
+    expect(stepsFor('SPONSORED')).toEqual(['build', 'fees', 'sponsor', 'sign', 'send', 'receipt'])
+    expect(stepsFor('ERC20')).toEqual([
+      'build',
+      'fees',
+      'estimate',
+      'quote',
+      'sponsor',
+      'sign',
+      'send',
+      'receipt',
+    ])
+    expect(stepsFor('SELF')).toEqual(['build', 'fees', 'estimate', 'sign', 'send', 'receipt'])
+  })
+
+  it('starts with every step idle and titled, nothing built yet', () => {
+    const run = createRun(config('SELF'), 42)
+    expect(run.steps.map((s) => [s.id, s.status, s.exchanges.length])).toEqual(
+      stepsFor('SELF').map((id) => [id, 'idle', 0]),
+    )
+    expect(run.steps[2]?.title).toBe('Estimate gas (eth_estimateUserOperationGas)')
+    expect(run).toMatchObject({ op: null, entryPoint: null, userOpHash: null, declined: null, startedAt: 42 })
+  })
+
+  it('runs the first step not done next, so a failed step is retried before the ones after it', () => {
+    let run = createRun(config('SPONSORED'))
+    expect(nextStep(run)?.id).toBe('build')
+    run = patchStep(patchStep(run, 'build', { status: 'done' }), 'fees', { status: 'failed', error: 'down' })
+    expect(nextStep(run)).toMatchObject({ id: 'fees', status: 'failed', error: 'down' })
+    for (const id of stepsFor('SPONSORED')) run = patchStep(run, id, { status: 'done' })
+    expect(nextStep(run)).toBeUndefined()
+  })
+
+  it('changes only the step it names', () => {
+    const run = createRun(config('SELF'))
+    const changed = patchStep(run, 'sign', { note: 'signed' })
+    expect(changed.steps.filter((s) => s.note !== null).map((s) => s.id)).toEqual(['sign'])
+    expect(run.steps.every((s) => s.note === null)).toBe(true)
+  })
+})
