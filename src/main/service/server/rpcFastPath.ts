@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
-import { RpcCode } from '../jsonrpc/codes'
+import { RpcCode } from '../errors/rpcCodes'
 import { toRpcError } from '../jsonrpc/toRpcError'
 import type { ChainRpcRequest } from './chainRpcRoutes'
 import type { ConnectionEnds } from './hostGuard'
