@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { childrenOf } from '../../helpers/childrenOf'
 import { rpcOverHttp as rpc } from '../../helpers/rpcOverHttp'
 import { spawnCli } from '../../helpers/spawnCli'
-import { startTestService } from '../../helpers/startTestService'
+import { seedWithChainTemplate, startTestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
 import { deployRuleTestAccount, toRpcOperation } from './ruleTestAccount'
 
@@ -69,6 +69,7 @@ describe('UserOperation records across a crash (records reach the disk in batche
 
   it('after kill -9 of the service and its anvil, every acknowledged and mined operation still has its receipt', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-crash-'))
+    await seedWithChainTemplate(dataDir)
     const first = await spawnCli(['--port', '0', '--data-dir', dataDir, '--unsafe'])
     const { bundlerUrl, rpcUrl } = first.ready as { bundlerUrl: string; rpcUrl: string }
     // Acknowledged (a hash came back) and mined (its receipt came back).
@@ -82,17 +83,20 @@ describe('UserOperation records across a crash (records reach the disk in batche
         rpcUrls: { default: { http: [rpcUrl] } },
       })
       const client = createPublicClient({ chain, transport: http(rpcUrl) })
-      const bundlers = await Promise.all(
-        Array.from({ length: 3 }, async () => {
-          const account = await toSimpleSmartAccount({
-            client,
-            owner: privateKeyToAccount(generatePrivateKey()),
-            entryPoint: { address: entryPoint06Address, version: '0.6' },
-          })
-          await rpc(rpcUrl, 'anvil_setBalance', [account.address, `0x${(10n ** 20n).toString(16)}`])
-          return createBundlerClient({ client, account, transport: http(bundlerUrl), pollingInterval: 20 })
-        }),
-      )
+      // Built one after another: a Promise.all over async factories of bundler clients costs the type checker
+      // minutes (it infers Awaited<> of viem's deep client type through the tuple overloads).
+      const bundlers = []
+      for (let i = 0; i < 3; i++) {
+        const account = await toSimpleSmartAccount({
+          client,
+          owner: privateKeyToAccount(generatePrivateKey()),
+          entryPoint: { address: entryPoint06Address, version: '0.6' },
+        })
+        await rpc(rpcUrl, 'anvil_setBalance', [account.address, `0x${(10n ** 20n).toString(16)}`])
+        bundlers.push(
+          createBundlerClient({ client, account, transport: http(bundlerUrl), pollingInterval: 20 }),
+        )
+      }
       for (let round = 0; round < 3; round++) {
         await Promise.all(
           bundlers.map(async (bundler) => {
