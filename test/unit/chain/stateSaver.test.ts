@@ -27,6 +27,12 @@ function busyNode(dumpMs: number) {
 }
 
 /**
+ * How long a test waits for its dumps. Each wait after a dump is twenty times what that dump took, and a loaded
+ * machine stretches a 1 ms dump (its file write, the event loop) to a hundred: seconds, not milliseconds.
+ */
+const SAVER_WAIT_MS = 30_000
+
+/**
  * Runs a saver over `busyNode(dumpMs)` (ticks every 10 ms, busy dumps every 50 ms) until it has dumped `count` times.
  * It waits for the dumps, not for a wall-clock window: a loaded machine stretches every dump (and so the saver's
  * waits), and how many fit in a given time is not the rule; their order and spacing are.
@@ -45,7 +51,7 @@ async function runSaverUntil(dumpMs: number, count: number) {
   })
   try {
     await vi.waitFor(() => expect(node.dumps.length).toBeGreaterThanOrEqual(count), {
-      timeout: 20_000,
+      timeout: SAVER_WAIT_MS,
       interval: 10,
     })
   } finally {
@@ -60,16 +66,24 @@ function gapsOf(startedAt: number, dumps: number[]): number[] {
 }
 
 describe('startStateSaver', () => {
-  it('dumps a busy chain every busyIntervalMs while dumps are cheap, and writes the state as plain JSON', async () => {
-    const { dumps, statePath, startedAt } = await runSaverUntil(1, 3)
-    // About one dump per 50 ms, the first after 50 ms, never one per 10 ms tick.
-    for (const gap of gapsOf(startedAt, dumps)) expect(gap).toBeGreaterThanOrEqual(45)
-    expect(await readFile(statePath, 'utf8')).toBe(STATE)
-  })
+  it(
+    'dumps a busy chain every busyIntervalMs while dumps are cheap, and writes the state as plain JSON',
+    async () => {
+      const { dumps, statePath, startedAt } = await runSaverUntil(1, 3)
+      // About one dump per 50 ms, the first after 50 ms, never one per 10 ms tick.
+      for (const gap of gapsOf(startedAt, dumps)) expect(gap).toBeGreaterThanOrEqual(45)
+      expect(await readFile(statePath, 'utf8')).toBe(STATE)
+    },
+    SAVER_WAIT_MS + 5_000,
+  )
 
-  it('waits twenty times as long as the last dump took before the next, however busy the chain', async () => {
-    const { dumps, startedAt } = await runSaverUntil(20, 3)
-    // A dump of at least 20 ms: the next starts no sooner than 20 + 20 × 20 ms after it began (not 50 ms).
-    for (const gap of gapsOf(startedAt, dumps).slice(1)) expect(gap).toBeGreaterThanOrEqual(420)
-  })
+  it(
+    'waits twenty times as long as the last dump took before the next, however busy the chain',
+    async () => {
+      const { dumps, startedAt } = await runSaverUntil(20, 3)
+      // A dump of at least 20 ms: the next starts no sooner than 20 + 20 × 20 ms after it began (not 50 ms).
+      for (const gap of gapsOf(startedAt, dumps).slice(1)) expect(gap).toBeGreaterThanOrEqual(420)
+    },
+    SAVER_WAIT_MS + 5_000,
+  )
 })
