@@ -57,8 +57,9 @@ export default defineConfig({
         test: {
           // The service's behaviour through its interfaces (bundler, paymaster, clients, SDKs, sandbox, REST):
           // the files of a worker share its loaded modules (isolate: false), so the service and its generated
-          // contract code are evaluated once per worker rather than once per file. Each file starts its own service
-          // (from the chain template) and leaves nothing behind in the process.
+          // contract code are evaluated once per worker rather than once per file. A file that only adds data of
+          // its own uses the worker's shared service (test/helpers/sharedTestService.ts); the others start their
+          // own from the chain template and dispose of it.
           name: 'integration',
           // test/sdk-clients is its own package (scripts/test.mjs installs it first).
           include: ['test/integration/**/*.test.ts', 'test/sdk-clients/**/*.test.ts'],
