@@ -2,8 +2,9 @@ import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
  * Integration files that start, stop, kill or restart a service or its chain as what they test (start-up, lock,
- * permissions, outage, fork, external node, desktop, CLI): the `lifecycle` project, after the others, each file with
- * services of its own.
+ * permissions, outage, fork, external node, desktop, CLI): the `lifecycle` project, each file with services of its
+ * own. It shares the integration group's two workers (the same groupOrder), so its long files run beside the others
+ * rather than after them.
  */
 const LIFECYCLE = [
   'test/integration/service/**/*.test.ts',
@@ -86,7 +87,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           maxWorkers: 2,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -97,7 +98,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           maxWorkers: 2,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -110,7 +111,7 @@ export default defineConfig({
           testTimeout: 300_000,
           hookTimeout: 600_000,
           maxWorkers: 1,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
