@@ -1,5 +1,32 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 
+/**
+ * Integration files that start, stop, kill or restart a service or its chain as what they test (start-up, lock,
+ * permissions, outage, fork, external node, desktop, CLI): the `lifecycle` project, each file with services of its
+ * own. It shares the integration group's two workers (the same groupOrder), so its long files run beside the others
+ * rather than after them.
+ */
+const LIFECYCLE = [
+  'test/integration/service/**/*.test.ts',
+  'test/integration/desktop/**/*.test.ts',
+  'test/integration/api/**/*.test.ts',
+  'test/integration/setup/**/*.test.ts',
+  'test/integration/chain/{startChain,restart,externalNode,forkMode,accountZoo}.test.ts',
+  'test/integration/bundler/crashRecovery.test.ts',
+]
+
+/** Files that mock a module the service imports (vi.mock): each loads its modules afresh, in a process of its own. */
+const MOCKING = [
+  'test/integration/desktop/electronEntry.test.ts',
+  'test/integration/docs/apiDocuments.test.ts',
+]
+
+/** The committed artifacts are what solc makes of contracts/ (a solc run of every contract). */
+const CONTRACTS_CHECK = 'test/unit/chain/artifacts.test.ts'
+
+/** The deployed chain, built once per run: each service starts from a copy (test/helpers/chainTemplate.ts). */
+const CHAIN_TEMPLATE_SETUP = 'test/integration/globalSetup.ts'
+
 export default defineConfig({
   test: {
     projects: [
@@ -7,22 +34,69 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, CONTRACTS_CHECK],
           environment: 'node',
-          // The artifacts check recompiles every contract with solc (tens of seconds).
+          // The files of a worker share its loaded modules: none mocks a module, and each restores what it stubs.
+          isolate: false,
+          // Some spawn a process or wait for timers: seconds on a loaded machine.
+          testTimeout: 60_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          // The artifacts check recompiles every contract with solc (tens of seconds): beside the unit tests in
+          // `npm test`, out of the quick loop (`npm run test:fast`).
+          name: 'contracts',
+          include: [CONTRACTS_CHECK],
+          environment: 'node',
           testTimeout: 180_000,
           sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
+          // The service's behaviour through its interfaces (bundler, paymaster, clients, SDKs, sandbox, REST):
+          // the files of a worker share its loaded modules (isolate: false), so the service and its generated
+          // contract code are evaluated once per worker rather than once per file. A file that only adds data of
+          // its own uses the worker's shared service (test/helpers/sharedTestService.ts); the others start their
+          // own from the chain template and dispose of it.
           name: 'integration',
           // test/sdk-clients is its own package (scripts/test.mjs installs it first).
           include: ['test/integration/**/*.test.ts', 'test/sdk-clients/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/integration/package/**'],
+          exclude: [...configDefaults.exclude, 'test/integration/package/**', ...LIFECYCLE, ...MOCKING],
+          environment: 'node',
+          globalSetup: [CHAIN_TEMPLATE_SETUP],
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Two files at a time, each with its service and chain, fit a 2-core machine.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'lifecycle',
+          include: LIFECYCLE,
+          exclude: [...configDefaults.exclude, ...MOCKING],
+          environment: 'node',
+          globalSetup: [CHAIN_TEMPLATE_SETUP],
+          // Modules shared by the files of a worker, as in `integration`: what a file starts is its own.
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'mocking',
+          include: MOCKING,
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Each file starts its own service and chain; two at a time fit a 2-core machine.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },

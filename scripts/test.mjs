@@ -1,5 +1,6 @@
 // `npm test`: every test — unit and integration (vitest, real anvil), then the console e2e tests
 // (Playwright in Debian's Chromium). Ends with one line "tests: N passed, N failed".
+// `node scripts/test.mjs <unit | integration | e2e | fast>` runs one selection (`fast`: npm run test:fast).
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -9,7 +10,19 @@ import { fileURLToPath } from 'node:url'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const results = path.join(root, 'test-results')
 mkdirSync(results, { recursive: true })
-const only = process.argv[2] // optional: unit | integration | e2e
+const only = process.argv[2] // optional: unit | integration | e2e | fast
+
+/**
+ * `npm run test:fast` (`fast`): the unit tests and these integration files, which drive the bundler, the paymaster and
+ * a client library against the shared service of each worker (test/helpers/sharedTestService.ts): a loop of about a
+ * minute for everyday work. `npm test` stays the full run and the CI gate.
+ */
+const FAST_INTEGRATION_FILES = [
+  'test/integration/bundler/viemClients.test.ts',
+  'test/integration/paymaster/viemPaymasterClient.test.ts',
+  'test/integration/paymaster/limits.test.ts',
+  'test/integration/clients/viemAccounts.test.ts',
+]
 
 let passed = 0
 let failed = 0
@@ -57,13 +70,19 @@ if (!only || only === 'integration') {
   }
 }
 
-if (!only || only === 'unit' || only === 'integration') {
+/** The vitest projects (vitest.config.ts) and file filters of each selection; none = every project. */
+const VITEST_SELECTION = {
+  unit: ['--project', 'unit', '--project', 'contracts'],
+  integration: ['--project', 'integration', '--project', 'lifecycle', '--project', 'mocking'],
+  fast: ['--project', 'unit', '--project', 'integration', 'test/unit/', ...FAST_INTEGRATION_FILES],
+}
+
+if (!only || only in VITEST_SELECTION) {
   const vitestJson = path.join(results, 'vitest.json')
-  const projects = only ? ['--project', only] : []
   run('vitest', process.execPath, [
     path.join(root, 'node_modules', 'vitest', 'vitest.mjs'),
     'run',
-    ...projects,
+    ...(only ? VITEST_SELECTION[only] : []),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${vitestJson}`,

@@ -1,4 +1,12 @@
-import { type Api, expect, type ServiceUnderTest, screenshot, test } from './fixtures'
+import {
+  type Api,
+  expect,
+  installPageClock,
+  passPageTime,
+  type ServiceUnderTest,
+  screenshot,
+  test,
+} from './fixtures'
 import { ActivityScreen } from './pages/ActivityScreen'
 import { ConsoleApp } from './pages/ConsoleApp'
 
@@ -163,19 +171,27 @@ test('the feed is pushed: with the event stream open it stops polling and shows 
   service,
   api,
 }) => {
-  const listCalls: number[] = []
+  await installPageClock(app)
+  let listCalls = 0
   app.on('request', (request) => {
-    if (request.url().includes('/console/api/sponsorship-decisions?')) listCalls.push(Date.now())
+    if (request.url().includes('/console/api/sponsorship-decisions?')) listCalls++
   })
   await new ConsoleApp(app).open('activity')
   await expect(app.getByTestId('activity-live')).toHaveAttribute('data-state', 'open')
   await expect(app.getByTestId('activity-live')).toHaveText('live')
 
-  // Quiet service, open stream: no polling.
-  await app.waitForTimeout(1000)
-  const quietFrom = Date.now()
-  await app.waitForTimeout(4000)
-  expect(listCalls.filter((t) => t >= quietFrom)).toEqual([])
+  // The reads that opening the feed and the stream cause are over once a second of the page's time sends none.
+  await expect
+    .poll(async () => {
+      const before = listCalls
+      await passPageTime(app, 1000)
+      return listCalls - before
+    })
+    .toBe(0)
+  // Quiet service, open stream: four more seconds of the page's time (its 1.5 s poll would read twice), no read.
+  const quietFrom = listCalls
+  await passPageTime(app, 4000)
+  expect(listCalls - quietFrom).toBe(0)
 
   await declineOneOperation(service, api, 'pushed')
   const activity = new ActivityScreen(app)

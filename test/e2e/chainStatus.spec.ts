@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { expect, screenshot, test } from './fixtures'
+import { expect, installPageClock, passPageTime, screenshot, test } from './fixtures'
 
 /** The embedded anvil's pid, as this test's service recorded it in its data folder (rpcUrl is the service's). */
 function findAnvilPid(dataDir: string): number {
@@ -11,6 +11,7 @@ test('the sidebar follows a chain restart from pushed events (no status polling 
   app,
   service,
 }) => {
+  await installPageClock(app)
   const status = app.getByTestId('nav-status')
   await expect(status).toContainText('chain ready')
   await app.getByTestId('nav-activity').click()
@@ -27,7 +28,8 @@ test('the sidebar follows a chain restart from pushed events (no status polling 
   expect(statusCalls.length).toBeGreaterThan(0)
   expect(statusCalls.length).toBeLessThanOrEqual(3)
   const afterRestart = statusCalls.length
-  await app.waitForTimeout(6000)
+  // Six seconds of the page's time: its status poll (every 5 s when the stream is closed) would read once.
+  await passPageTime(app, 6000)
   expect(statusCalls.length, 'no polling (every 5 s) while the stream is open').toBe(afterRestart)
   await screenshot(app, 'chain-restarted')
 })

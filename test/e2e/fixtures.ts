@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
+import { CHAIN_TEMPLATE_ENV, copyChainTemplate } from '../helpers/chainTemplate'
 import { spawnCli } from '../helpers/spawnCli'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -24,11 +25,16 @@ export type ServiceUnderTest = {
   logs: () => string
 }
 
-/** `opstation serve --port 0 --data-dir <fresh tmp>`: the real headless service, as a user runs it. */
+/**
+ * `opstation serve --port 0 --data-dir <new tmp>`: the real headless service, as a user runs it, on a data folder
+ * that holds the run's deployed chain (globalSetup.ts) and nothing else yet.
+ */
 async function startService(
   extraArgs: string[] = [],
 ): Promise<{ service: ServiceUnderTest; stop: () => Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-e2e-'))
+  const template = process.env[CHAIN_TEMPLATE_ENV]
+  if (template) await copyChainTemplate(template, dataDir)
   const { child, ready, stderr, exited } = await spawnCli(
     ['--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extraArgs],
     { timeoutMs: 90_000, env: { ...process.env, FORCE_COLOR: '0' } },
@@ -196,4 +202,29 @@ export async function screenshot(page: Page, name: string): Promise<void> {
     path: path.join(ROOT, 'test-results', 'screenshots', `${name}.png`),
     fullPage: true,
   })
+}
+
+/**
+ * Gives the console page a clock the test moves (Playwright's page.clock; time still flows as usual until moved) and
+ * loads the console again under it: for tests that check what the page's timers do (polls, retries) over seconds
+ * without waiting those seconds.
+ */
+export async function installPageClock(page: Page): Promise<void> {
+  await page.clock.install()
+  await page.reload()
+  await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
+}
+
+/**
+ * Moves the page's clock (installPageClock) `ms` forward at once, every timer due in that span firing, and returns
+ * once every request those timers sent has been seen: the page then sends a marker request, which comes after them.
+ */
+export async function passPageTime(page: Page, ms: number): Promise<void> {
+  await page.clock.runFor(ms)
+  const marker = `/console/api/e2e-marker-${Math.random().toString(36).slice(2)}`
+  const seen = page.waitForRequest((request) => request.url().includes(marker))
+  await page.evaluate((url) => {
+    void fetch(url).catch(() => {})
+  }, marker)
+  await seen
 }

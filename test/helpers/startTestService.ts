@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import type { ServiceConfigInput } from '../../src/main/service/config'
+import { inject } from 'vitest'
+import { DEFAULT_CHAIN_ID, type ServiceConfigInput } from '../../src/main/service/config'
 import { createService, type Service } from '../../src/main/service/createService'
+import { copyChainTemplate } from './chainTemplate'
 
 export type TestService = Service & {
   baseUrl: string
@@ -11,9 +13,27 @@ export type TestService = Service & {
   dispose: () => Promise<void>
 }
 
-/** Starts the real service on 127.0.0.1 with a free port and a fresh data folder. */
-export async function startTestService(overrides: Partial<ServiceConfigInput> = {}): Promise<TestService> {
-  const dataDir = overrides.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'opstation-test-')))
+export type TestServiceOptions = Partial<ServiceConfigInput> & {
+  /**
+   * A data folder that has never held a chain: the start deploys every contract itself. For tests of what a first
+   * start does (its deployment, the files it creates); the others start from the run's deployed chain.
+   */
+  fresh?: boolean
+}
+
+/**
+ * Starts the real service on 127.0.0.1 with a free port and a new data folder, which holds the run's deployed chain
+ * (seedWithChainTemplate) unless `fresh` is set or the service gets no embedded chain of the default id.
+ */
+export async function startTestService({
+  fresh = false,
+  ...overrides
+}: TestServiceOptions = {}): Promise<TestService> {
+  let dataDir = overrides.dataDir
+  if (dataDir === undefined) {
+    dataDir = await makeTestDataDir('opstation-test-')
+    if (!fresh && usesDefaultEmbeddedChain(overrides)) await seedWithChainTemplate(dataDir)
+  }
   const service = await createService({ port: 0, logLevel: 'silent', ...overrides, dataDir })
   return Object.assign(service, {
     baseUrl: service.info().dashboardUrl,
@@ -23,6 +43,32 @@ export async function startTestService(overrides: Partial<ServiceConfigInput> = 
       await rm(dataDir, { recursive: true, force: true })
     },
   })
+}
+
+/** A new empty temporary folder. */
+export function makeTestDataDir(prefix: string): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), prefix))
+}
+
+/** True when `config` starts the embedded anvil of the default chain id, the chain the template holds. */
+function usesDefaultEmbeddedChain(config: Partial<ServiceConfigInput>): boolean {
+  return (
+    !config.noChain &&
+    config.rpcUrl === undefined &&
+    config.forkUrl === undefined &&
+    (config.chainId === undefined || config.chainId === DEFAULT_CHAIN_ID)
+  )
+}
+
+/**
+ * Copies the run's deployed chain (the integration projects' globalSetup builds it: test/integration/globalSetup.ts)
+ * into `dataDir`, a new folder; returns false, leaving it empty, in a project without one.
+ */
+export async function seedWithChainTemplate(dataDir: string): Promise<boolean> {
+  const template = inject('chainTemplate')
+  if (!template) return false
+  await copyChainTemplate(template, dataDir)
+  return true
 }
 
 /** fetch() with JSON in and out, for driving the REST API the way any HTTP client would. */

@@ -1,19 +1,17 @@
 import { createSmartAccountClient } from '@biconomy/account'
 import { createWalletClient, encodeFunctionData, http } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { fundEth, testTokenAbi } from '../../../src/main/service/chain'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import type { TestService } from '../../helpers/startTestService'
 import { proveClientCell } from '../clients/clientMatrix'
 import { callBundler, publicClientOf, randomAddress } from './bundlerTestKit'
 
 let service: TestService
 
 beforeAll(async () => {
-  service = await startTestService()
-})
-afterAll(async () => {
-  await service?.dispose()
+  service = await getSharedTestService()
 })
 
 async function createBiconomyAccount() {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { childrenOf } from '../../helpers/childrenOf'
 import { rpcOverHttp as rpc } from '../../helpers/rpcOverHttp'
 import { spawnCli } from '../../helpers/spawnCli'
-import { startTestService } from '../../helpers/startTestService'
+import { seedWithChainTemplate, startTestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
 import { deployRuleTestAccount, toRpcOperation } from './ruleTestAccount'
 
@@ -69,6 +69,7 @@ describe('UserOperation records across a crash (records reach the disk in batche
 
   it('after kill -9 of the service and its anvil, every acknowledged and mined operation still has its receipt', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-crash-'))
+    await seedWithChainTemplate(dataDir)
     const first = await spawnCli(['--port', '0', '--data-dir', dataDir, '--unsafe'])
     const { bundlerUrl, rpcUrl } = first.ready as { bundlerUrl: string; rpcUrl: string }
     // Acknowledged (a hash came back) and mined (its receipt came back).

@@ -1,18 +1,16 @@
 import { http } from 'viem'
 import { createBundlerClient } from 'viem/account-abstraction'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Chain } from '../../../src/main/service/chain'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import type { TestService } from '../../helpers/startTestService'
 import { createSimpleAccountClient, randomAddress } from './bundlerTestKit'
 import { deployTestPaymasterV07 } from './ruleTestAccount'
 
 let service: TestService
 
 beforeAll(async () => {
-  service = await startTestService()
-})
-afterAll(async () => {
-  await service?.dispose()
+  service = await getSharedTestService()
 })
 
 describe.each(['0.7', '0.8'] as const)(

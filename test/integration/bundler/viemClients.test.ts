@@ -1,17 +1,15 @@
 import { encodeFunctionData, parseEther } from 'viem'
 import { InsufficientPrefundError, UserOperationExecutionError } from 'viem/account-abstraction'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import type { TestService } from '../../helpers/startTestService'
 import { createSimpleAccountClient, randomAddress } from './bundlerTestKit'
 
 let service: TestService
 
 beforeAll(async () => {
-  service = await startTestService()
-})
-afterAll(async () => {
-  await service?.dispose()
+  service = await getSharedTestService()
 })
 
 describe('viem bundler client with a permissionless SimpleAccount (EntryPoint v0.6), safe mode', () => {

@@ -22,6 +22,7 @@ import {
   type UserOperationV06,
 } from '../../../src/main/service/chain'
 import { computeUserOpHash } from '../../../src/main/service/entryPoint/v06/computeUserOpHash'
+import { seedWithChainTemplate } from '../../helpers/startTestService'
 
 /** A fresh data folder for one test file. */
 export async function makeDataDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
@@ -30,14 +31,15 @@ export async function makeDataDir(): Promise<{ dir: string; remove: () => Promis
 }
 
 /**
- * Starts an embedded chain in a fresh data folder before the tests of the enclosing describe (or file) and
- * stops it after them; `onStarted` receives it.
+ * Starts an embedded chain before the tests of the enclosing describe (or file), in a new data folder holding the
+ * run's deployed chain (seedWithChainTemplate), and stops it after them; `onStarted` receives it.
  */
 export function withEmbeddedChain(onStarted: (chain: Chain) => void): void {
   let dataDir: Awaited<ReturnType<typeof makeDataDir>> | undefined
   let chain: Chain | undefined
   beforeAll(async () => {
     dataDir = await makeDataDir()
+    await seedWithChainTemplate(dataDir.dir)
     chain = await startChain({ dataDir: dataDir.dir })
     onStarted(chain)
   })

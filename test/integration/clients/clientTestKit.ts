@@ -13,6 +13,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { fundEth, testTokenAbi } from '../../../src/main/service/chain'
 import type { ServiceConfigInput } from '../../../src/main/service/config'
+import { getSharedTestService } from '../../helpers/sharedTestService'
 import { startTestService, type TestService } from '../../helpers/startTestService'
 import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
 import { callConsole, createDapp, registerToken, tokenBalance } from '../paymaster/paymasterTestKit'
@@ -30,13 +31,15 @@ export type ClientTestSetup = {
 }
 
 /**
- * One service for the file's client tests (started before them, disposed after), with a dApp whose whitelist
- * sponsors the test token's `mint`. Read the fields inside tests, once the setup has run.
+ * A service for the file's client tests with a dApp of the file's own whose whitelist sponsors the test token's
+ * `mint`: the worker's shared service (getSharedTestService), or with `overrides` one of the file's own (started
+ * before its tests, disposed after). Read the fields inside tests, once the setup has run.
  */
 export function withClientTestService(overrides: Partial<ServiceConfigInput> = {}): ClientTestSetup {
   const setup = {} as ClientTestSetup
+  const own = Object.keys(overrides).length > 0
   beforeAll(async () => {
-    setup.service = await startTestService(overrides)
+    setup.service = own ? await startTestService(overrides) : await getSharedTestService()
     setup.dapp = await createDapp(setup.service)
     setup.token = await registerToken(setup.service, setup.dapp.apiKey, ['mint'])
     setup.mint = (to, amount) => ({
@@ -45,7 +48,7 @@ export function withClientTestService(overrides: Partial<ServiceConfigInput> = {
     })
   }, 60_000)
   afterAll(async () => {
-    await setup.service?.dispose()
+    if (own) await setup.service?.dispose()
   })
   return setup
 }

@@ -1,8 +1,9 @@
 import { PaymasterMode } from '@biconomy/account'
 import { parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { mintToken } from '../../../src/main/service/chain'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import type { TestService } from '../../helpers/startTestService'
 import { randomAddress } from '../bundler/bundlerTestKit'
 import { proveClientCell } from '../clients/clientMatrix'
 import {
@@ -16,10 +17,7 @@ import {
 let service: TestService
 
 beforeAll(async () => {
-  service = await startTestService()
-})
-afterAll(async () => {
-  await service?.dispose()
+  service = await getSharedTestService()
 })
 
 describe('Biconomy SDK v4, ERC20 mode (token paymaster)', () => {

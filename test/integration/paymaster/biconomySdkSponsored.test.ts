@@ -1,8 +1,9 @@
 import { PaymasterMode } from '@biconomy/account'
 import { encodeFunctionData, zeroAddress } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { fundEth, testTokenAbi } from '../../../src/main/service/chain'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import type { TestService } from '../../helpers/startTestService'
 import { randomAddress } from '../bundler/bundlerTestKit'
 import { proveClientCell } from '../clients/clientMatrix'
 import {
@@ -18,10 +19,7 @@ import {
 let service: TestService
 
 beforeAll(async () => {
-  service = await startTestService()
-})
-afterAll(async () => {
-  await service?.dispose()
+  service = await getSharedTestService()
 })
 
 const mint = (to: `0x${string}`, amount: bigint) =>

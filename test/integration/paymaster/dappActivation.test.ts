@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import { requestJson, type TestService } from '../../helpers/startTestService'
 import {
   buildSponsorRequestOp,
   callConsole,
@@ -11,10 +12,7 @@ import {
 let service: TestService
 
 beforeAll(async () => {
-  service = await startTestService()
-})
-afterAll(async () => {
-  await service?.dispose()
+  service = await getSharedTestService()
 })
 
 async function setActive(apiKey: string, body: unknown) {

@@ -1,7 +1,8 @@
 import { PaymasterMode } from '@biconomy/account'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { increaseTime, mine } from '../../../src/main/service/chain'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import type { TestService } from '../../helpers/startTestService'
 import { randomAddress } from '../bundler/bundlerTestKit'
 import {
   buildSponsorRequestOp,
@@ -15,10 +16,7 @@ import {
 let service: TestService
 
 beforeAll(async () => {
-  service = await startTestService()
-})
-afterAll(async () => {
-  await service?.dispose()
+  service = await getSharedTestService()
 })
 
 async function setLimits(apiKey: string, limits: unknown[]) {

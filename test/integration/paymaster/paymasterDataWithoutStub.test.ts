@@ -7,18 +7,16 @@ import {
   type UserOperation,
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import type { TestService } from '../../helpers/startTestService'
 import { callBundler, publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
 import { callPaymaster, createDapp, sponsoredContext } from './paymasterTestKit'
 
 let service: TestService
 
 beforeAll(async () => {
-  service = await startTestService()
-})
-afterAll(async () => {
-  await service?.dispose()
+  service = await getSharedTestService()
 })
 
 const LIMITS = ['callGasLimit', 'verificationGasLimit', 'preVerificationGas'] as const

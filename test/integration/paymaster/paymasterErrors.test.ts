@@ -1,7 +1,8 @@
 import { encodeFunctionData, parseEther } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import type { TestService } from '../../helpers/startTestService'
 import { randomAddress } from '../bundler/bundlerTestKit'
 import {
   buildSponsorRequestOp,
@@ -16,11 +17,8 @@ let service: TestService
 let apiKey: string
 
 beforeAll(async () => {
-  service = await startTestService()
+  service = await getSharedTestService()
   apiKey = (await createDapp(service)).apiKey
-})
-afterAll(async () => {
-  await service?.dispose()
 })
 
 async function error(method: string, params: unknown[], key = apiKey) {

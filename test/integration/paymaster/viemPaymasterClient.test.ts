@@ -2,9 +2,10 @@ import { toSimpleSmartAccount } from 'permissionless/accounts'
 import { encodeFunctionData, http } from 'viem'
 import { createBundlerClient, createPaymasterClient, entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import type { TestService } from '../../helpers/startTestService'
 import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
 import { proveClientCell } from '../clients/clientMatrix'
 import { createDapp, gasTankOf, readPaymasterEvents, registerToken, tokenBalance } from './paymasterTestKit'
@@ -12,10 +13,7 @@ import { createDapp, gasTankOf, readPaymasterEvents, registerToken, tokenBalance
 let service: TestService
 
 beforeAll(async () => {
-  service = await startTestService()
-})
-afterAll(async () => {
-  await service?.dispose()
+  service = await getSharedTestService()
 })
 
 async function createSponsoredClient(paymasterUrl: string, paymasterContext?: unknown) {

@@ -19,9 +19,10 @@ import {
   type UserOperation,
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { mintToken, testTokenAbi } from '../../../src/main/service/chain'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import type { TestService } from '../../helpers/startTestService'
 import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
 import { type ClientMatrixCell, proveClientCell } from '../clients/clientMatrix'
 import {
@@ -36,10 +37,7 @@ import {
 let service: TestService
 
 beforeAll(async () => {
-  service = await startTestService()
-})
-afterAll(async () => {
-  await service?.dispose()
+  service = await getSharedTestService()
 })
 
 type Version = '0.7' | '0.8' | '7702'

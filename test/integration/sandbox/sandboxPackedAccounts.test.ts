@@ -1,7 +1,8 @@
 import { entryPoint07Address, entryPoint08Address } from 'viem/account-abstraction'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { SandboxAccount } from '../../../src/shared/sandbox'
-import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import { requestJson, type TestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress } from '../bundler/bundlerTestKit'
 import { callPaymaster, createDapp } from '../paymaster/paymasterTestKit'
 
@@ -15,11 +16,8 @@ describe('sandbox accounts on EntryPoint v0.7 and v0.8', () => {
   const url = (path: string) => `${service.baseUrl}${path}`
 
   beforeAll(async () => {
-    service = await startTestService()
+    service = await getSharedTestService()
     headers = { authToken: service.authToken() }
-  })
-  afterAll(async () => {
-    await service?.dispose()
   })
 
   async function post(path: string, body: unknown) {

@@ -8,11 +8,12 @@ import {
 } from 'viem'
 import { entryPoint06Address, entryPoint07Address, type SmartAccount } from 'viem/account-abstraction'
 import { toAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
 import { getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
 import type { SandboxAccount, SandboxAccountType, SandboxCall } from '../../../src/shared/sandbox'
-import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import { requestJson, type TestService } from '../../helpers/startTestService'
 import { callBundler, publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
 import {
   callConsole,
@@ -66,19 +67,16 @@ export type SandboxService = {
 }
 
 /**
- * One service for the file (started before its tests, disposed after), with a dApp whose policy sponsors the test
+ * The worker's shared service (getSharedTestService) with a dApp of the file's own whose policy sponsors the test
  * token's `mint`: the paymaster must decode each account's callData to find it. Read the fields inside tests.
  */
 export function withSandboxService(): SandboxService {
   const setup = {} as SandboxService
   beforeAll(async () => {
-    setup.service = await startTestService()
+    setup.service = await getSharedTestService()
     setup.apiKey = (await createDapp(setup.service)).apiKey
     setup.token = await registerToken(setup.service, setup.apiKey, ['mint'])
   }, 60_000)
-  afterAll(async () => {
-    await setup.service?.dispose()
-  })
   return setup
 }
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../helpers/makeTempDir'
 import { rpcOverHttp as rpc } from '../../helpers/rpcOverHttp'
 import { type SpawnedCli, spawnCli } from '../../helpers/spawnCli'
-import { requestJson, startTestService } from '../../helpers/startTestService'
+import { requestJson, seedWithChainTemplate, startTestService } from '../../helpers/startTestService'
 import { createSimpleAccountClient, randomAddress, waitFor } from '../bundler/bundlerTestKit'
 
 /** The chain keeps its last 64 blocks (the least OPSTATION_HISTORY_BLOCKS takes) and compacts 256 blocks beyond. */
@@ -76,6 +76,7 @@ async function bundlerFor(ready: Record<string, any>, owner: ReturnType<typeof p
 describe('a chain used for a long time keeps a bounded history', () => {
   it("after its history is compacted and the service restarted, an old operation's receipt, operation and activity are served as before, the head, balances and nonces are intact, and new operations go through", async () => {
     const dataDir = await makeTempDir('opstation-history-')
+    await seedWithChainTemplate(dataDir)
     const owner = privateKeyToAccount(generatePrivateKey())
     let service = await start(dataDir)
     try {

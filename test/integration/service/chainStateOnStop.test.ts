@@ -6,6 +6,7 @@ import { childrenOf } from '../../helpers/childrenOf'
 import { makeTempDir } from '../../helpers/makeTempDir'
 import { rpcOverHttp as rpc } from '../../helpers/rpcOverHttp'
 import { spawnCli } from '../../helpers/spawnCli'
+import { seedWithChainTemplate } from '../../helpers/startTestService'
 
 const ADDRESS = '0x00000000000000000000000000000000000a11ce'
 const BALANCE = '0x4d2'
@@ -13,6 +14,7 @@ const BALANCE = '0x4d2'
 describe('the embedded chain state when the service stops', () => {
   it("a stop leaves the state the service saved, and no dump of anvil's own for the next start to read", async () => {
     const dataDir = await makeTempDir('opstation-stop-')
+    await seedWithChainTemplate(dataDir)
     const cli = await spawnCli(['--port', '0', '--data-dir', dataDir])
     await rpc(cli.ready.rpcUrl, 'anvil_setBalance', [ADDRESS, BALANCE])
     cli.child.kill('SIGTERM')
@@ -26,6 +28,7 @@ describe('the embedded chain state when the service stops', () => {
 
   it('Ctrl-C reaching the service and its anvil together keeps a change made just before', async () => {
     const dataDir = await makeTempDir('opstation-ctrl-c-')
+    await seedWithChainTemplate(dataDir)
     const first = await spawnCli(['--port', '0', '--data-dir', dataDir])
     await rpc(first.ready.rpcUrl, 'anvil_setBalance', [ADDRESS, BALANCE])
     // A terminal's Ctrl-C signals the whole foreground process group: the service and its anvil at once.

@@ -15,7 +15,7 @@ import { fundEth } from '../../../src/main/service/chain'
 import { childrenOf } from '../../helpers/childrenOf'
 import { makeTempDir } from '../../helpers/makeTempDir'
 import { spawnCli } from '../../helpers/spawnCli'
-import { requestJson, startTestService } from '../../helpers/startTestService'
+import { requestJson, seedWithChainTemplate, startTestService } from '../../helpers/startTestService'
 
 /** anvil's first dev account: funded on a fresh chain. */
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -101,6 +101,7 @@ async function expectStillThere(ready: Record<string, any>, acknowledged: Acknow
 describe('acknowledged chain writes survive hard kills', () => {
   it('kill -9 of the service and its anvil right after acknowledged writes, three times over, loses none of them', async () => {
     const dataDir = await makeTempDir('opstation-chain-kill-')
+    await seedWithChainTemplate(dataDir)
     const acknowledged: Acknowledged[] = []
     for (let round = 0; round < 3; round++) {
       const cli = await spawnCli(['--port', '0', '--data-dir', dataDir], { timeoutMs: 60_000 })

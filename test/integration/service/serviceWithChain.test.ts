@@ -5,11 +5,13 @@ import { requestJson, startTestService, type TestService } from '../../helpers/s
 
 let service: TestService
 beforeAll(async () => {
-  service = await startTestService()
+  // On an empty folder, as a user's first start: the service deploys every contract itself (the other files start
+  // from the run's deployed chain).
+  service = await startTestService({ fresh: true })
 })
 afterAll(async () => service.dispose())
 
-describe('the service on its embedded chain', () => {
+describe('the service on its embedded chain, started on an empty data folder', () => {
   it('reports the chain RPC URL and the canonical contract addresses', async () => {
     const info = service.info()
     expect(info.chain).toMatchObject({ kind: 'embedded', state: 'ready', missing: [] })

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../helpers/makeTempDir'
 import { spawnCli } from '../../helpers/spawnCli'
+import { seedWithChainTemplate } from '../../helpers/startTestService'
 
 /** Running, and not a zombie (an orphan's exit may never be reaped in a container without an init). */
 function isAlive(pid: number): boolean {
@@ -22,6 +23,7 @@ function isAlive(pid: number): boolean {
 describe('an anvil orphaned by a hard-killed service', () => {
   it('is stopped by the next start on the same data folder, so two anvils never write one state file', async () => {
     const dataDir = await makeTempDir('opstation-stale-')
+    await seedWithChainTemplate(dataDir)
     const first = await spawnCli(['--port', '0', '--data-dir', dataDir])
     const anvilPid = Number(await readFile(path.join(dataDir, 'chain', 'anvil.pid'), 'utf8'))
     first.child.kill('SIGKILL')
