@@ -118,7 +118,8 @@ describe('UserOperation records across a crash (records reach the disk in batche
         } catch {
           return null
         }
-      }, 20_000)
+        // The saver waits 20 times as long as its last dump took before the next: on a loaded machine, seconds.
+      }, 45_000)
       const anvils = childrenOf(first.child.pid as number)
       first.child.kill('SIGKILL')
       for (const pid of anvils) process.kill(pid, 'SIGKILL')
@@ -145,5 +146,7 @@ describe('UserOperation records across a crash (records reach the disk in batche
       expect(await second.exited).toBe(0)
       await rm(dataDir, { recursive: true, force: true })
     }
-  })
+    // Two service starts, three rounds of bundles and a saved state to wait for: more than the default minute on a
+    // loaded machine.
+  }, 120_000)
 })

@@ -4,6 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { writeApiDocs } from '../../../scripts/lib/writeApiDocs'
+import { ENTRY_POINT_VERSIONS } from '../../../src/shared/entryPointVersions'
 import { makeTempDir } from '../../helpers/makeTempDir'
 import { requestRaw } from '../../helpers/requestRaw'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
@@ -234,9 +235,14 @@ describe('the OpenRPC document (/docs/openrpc.json)', () => {
       ['entryPoint', true],
       ['simulation', false],
     ])
-    // A param the handler parses later is documented with the schema it is parsed with.
-    const userOperation = byName.get('eth_sendUserOperation')?.params[0]?.schema as { anyOf: unknown[] }
-    expect(userOperation.anyOf).toHaveLength(2)
+    // A param the handler parses later is documented with the schema it is parsed with: one form per EntryPoint
+    // version, from its module.
+    const userOperation = byName.get('eth_sendUserOperation')?.params[0]?.schema as {
+      anyOf: { description?: string }[]
+    }
+    expect(userOperation.anyOf.map((form) => form.description)).toEqual(
+      ENTRY_POINT_VERSIONS.map((version) => `EntryPoint v${version}`),
+    )
     expect(JSON.stringify(byName.get('pm_getFeeQuoteOrData')?.result.schema)).toContain('feeQuotes')
   })
 })
