@@ -2,10 +2,10 @@
 // (Playwright in Debian's Chromium). Ends with one line "tests: N passed, N failed".
 // `node scripts/test.mjs <unit | integration | e2e | fast>` runs one selection (`fast`: npm run test:fast).
 import { spawnSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { installSdkClients, SDK_CLIENTS_DIR } from './installSdkClients.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const results = path.join(root, 'test-results')
@@ -35,30 +35,16 @@ function run(label, command, args, env = {}) {
   return result.status
 }
 
-/**
- * The SDK client tests (test/sdk-clients) drive the service with client libraries whose dependency trees cannot
- * share the app's (peer conflicts, a second @noble/curves major): they live in their own test-only package,
- * installed here when its lock file changed since the last install, and type-checked on their own.
- */
+/** The SDK client test package (its own dependencies: scripts/installSdkClients.mjs), installed and type-checked. */
 function prepareSdkClients() {
-  const dir = path.join(root, 'test', 'sdk-clients')
-  const lock = readFileSync(path.join(dir, 'package-lock.json'))
-  const stamp = path.join(dir, 'node_modules', '.opstation-lock-hash')
-  const hash = createHash('sha256').update(lock).digest('hex')
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-    process.stdout.write('\n── installing the SDK client test package (test/sdk-clients)\n')
-    const install = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' })
-    if (install.status !== 0) return false
-    writeFileSync(stamp, hash)
-  }
+  if (!installSdkClients()) return false
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc')
   return (
     run('typecheck (SDK client tests)', process.execPath, [
       tsc,
       '--noEmit',
       '-p',
-      path.join(dir, 'tsconfig.json'),
+      path.join(SDK_CLIENTS_DIR, 'tsconfig.json'),
     ]) === 0
   )
 }

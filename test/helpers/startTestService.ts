@@ -6,6 +6,13 @@ import { DEFAULT_CHAIN_ID, type ServiceConfigInput } from '../../src/main/servic
 import { createService, type Service } from '../../src/main/service/createService'
 import { copyChainTemplate } from './chainTemplate'
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's chain template folder (test/helpers/chainTemplate.ts); absent in a project without this setup. */
+    chainTemplate?: string
+  }
+}
+
 export type TestService = Service & {
   baseUrl: string
   dataDir: string

@@ -1,17 +1,14 @@
 import type { TestProject } from 'vitest/node'
 import { buildChainTemplate, type ChainTemplate } from '../helpers/chainTemplate'
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The run's chain template folder (test/helpers/chainTemplate.ts); absent in a project without this setup. */
-    chainTemplate?: string
-  }
-}
-
 /** Held on the main process' global: the projects that name this setup share one template per run. */
 const holder = globalThis as { opstationChainTemplate?: { template: Promise<ChainTemplate>; users: number } }
 
-/** vitest globalSetup: builds the deployed chain once per run and provides its folder to the test files. */
+/**
+ * vitest globalSetup: builds the deployed chain once per run and provides its folder to the test files (the type of
+ * `chainTemplate` is declared beside its reader, test/helpers/startTestService.ts, so every tsconfig that reads it
+ * knows it).
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   holder.opstationChainTemplate ??= { template: buildChainTemplate(), users: 0 }
   const entry = holder.opstationChainTemplate
