@@ -54,6 +54,17 @@ export function buildImportGraph(root: string, dirs: readonly string[]): ImportE
   return edges
 }
 
+/** The files under `dirs` that import the package `name` (or a subpath of it), repository-relative. */
+export function findPackageImports(root: string, dirs: readonly string[], name: string): string[] {
+  const pattern = new RegExp(
+    `(?:from|import)\\s*\\(?\\s*['"]${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?:/[^'"]*)?['"]`,
+  )
+  return dirs
+    .flatMap((dir) => listSourceFiles(path.join(root, dir)))
+    .filter((file) => pattern.test(readFileSync(file, 'utf8')))
+    .map((file) => path.relative(root, file).split(path.sep).join('/'))
+}
+
 /** `*` within a segment, `**` across segments, `{a,b}` either, `[0-9]` a character class. */
 export function globToRegExp(glob: string): RegExp {
   let source = ''

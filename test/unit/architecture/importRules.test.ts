@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { buildImportGraph, findViolations, globToRegExp } from './importGraph'
+import { buildImportGraph, findPackageImports, findViolations, globToRegExp } from './importGraph'
 import { importRules, knownViolations } from './importRules'
 
 const root = path.resolve(import.meta.dirname, '../../..')
@@ -24,6 +24,30 @@ describe('import rules', () => {
       .map((v) => `${v.from} -> ${v.to}`)
       .filter((edge) => !knownViolations.includes(edge))
     expect(violations).toEqual([])
+  })
+
+  it('the domain, the EntryPoint seam, the chain and the store never import Fastify (only the edges do)', () => {
+    const below = [
+      'bundler',
+      'paymaster',
+      'policy',
+      'webhook',
+      'sandbox',
+      'setup',
+      'gasTanks',
+      'entryPoint',
+      'chain',
+      'store',
+    ]
+    expect(
+      findPackageImports(
+        root,
+        below.map((dir) => `src/main/service/${dir}`),
+        'fastify',
+      ),
+    ).toEqual([])
+    // The check sees a Fastify import where there is one.
+    expect(findPackageImports(root, ['src/main/service/server'], 'fastify').length).toBeGreaterThan(0)
   })
 
   it('every known violation still exists (fixed ones leave the list)', () => {

@@ -14,7 +14,7 @@ import {
   withdrawFromGasTank,
 } from '../chain'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
-import { parseInput } from '../dashboard/fields'
+import { parseInput } from '../schemas/inputFields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { ChainError, InvalidInputError } from '../errors'
 import { quantitySchema } from '../schemas/quantitySchema'

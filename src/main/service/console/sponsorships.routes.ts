@@ -6,7 +6,7 @@ import {
   SponsorshipViewSchema,
 } from '../../../shared/api/sponsorships'
 import { AUTH_TOKEN_REQUIRED, UNKNOWN_API_KEY } from '../dashboard/auth'
-import { parseInput } from '../dashboard/fields'
+import { parseInput } from '../schemas/inputFields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { NotFoundError } from '../errors'
 import { sendOk } from '../server/restEnvelope'

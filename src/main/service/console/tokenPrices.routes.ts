@@ -3,7 +3,7 @@ import { isAddress } from 'viem'
 import { z } from 'zod'
 import type { Chain } from '../chain'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
-import { parseInput } from '../dashboard/fields'
+import { parseInput } from '../schemas/inputFields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { ChainError, InvalidInputError } from '../errors'
 import {

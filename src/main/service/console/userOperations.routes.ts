@@ -7,7 +7,7 @@ import {
   UserOperationViewSchema,
 } from '../../../shared/api/userOperations'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
-import { parseInput } from '../dashboard/fields'
+import { parseInput } from '../schemas/inputFields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { allEntryPoints } from '../entryPoint'
 import { NotFoundError } from '../errors'

@@ -8,7 +8,7 @@ import {
   WebhookCallViewSchema,
 } from '../../../shared/api/webhooks'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
-import { parseInput } from '../dashboard/fields'
+import { parseInput } from '../schemas/inputFields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { NotFoundError } from '../errors'
 import type { EventBus } from '../events'

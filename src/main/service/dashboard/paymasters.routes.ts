@@ -9,7 +9,7 @@ import { createDapp, listDapps } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
 import type { Dapp } from '../store/schema'
 import { AUTH_AND_API_KEY_REQUIRED, AUTH_TOKEN_REQUIRED, authenticate } from './auth'
-import { jsonObject, parseInput, requiredString } from './fields'
+import { jsonObject, parseInput, requiredString } from '../schemas/inputFields'
 
 export type PaymasterRoutesOptions = {
   store: Store

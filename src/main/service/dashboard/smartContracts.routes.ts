@@ -12,7 +12,7 @@ import {
   updateWhitelistedMethods,
 } from '../store/smartContracts.repo'
 import { AUTH_AND_API_KEY_REQUIRED, type AuthRule, authenticateDapp, UNKNOWN_API_KEY } from './auth'
-import { jsonObject, parseInput, requiredAddress, requiredString, stringArray } from './fields'
+import { jsonObject, parseInput, requiredAddress, requiredString, stringArray } from '../schemas/inputFields'
 
 const PATH = '/api/v2/public/sdk/smart-contract'
 const NOT_FOUND = 'Smart contract not found'

@@ -20,7 +20,7 @@ import {
   authenticateDapp,
   UNKNOWN_API_KEY,
 } from './auth'
-import { jsonObject, parseInput } from './fields'
+import { jsonObject, parseInput } from '../schemas/inputFields'
 
 const PATH = '/api/v2/public/sdk/webhook'
 const NOT_FOUND = 'Webhook not found'

@@ -1,15 +1,10 @@
 import type { Chain } from '../chain'
 import type { EventBus } from '../events'
-import type { RpcMethod } from '../jsonrpc/defineMethod'
 import type { Logger } from '../log/logger'
 import { createUsageTracker, type MinedReceipt } from '../policy/trackSponsorshipUsage'
 import { flushBatchedAppenders } from '../store/batchedAppend'
 import type { Store } from '../store/openStore'
-import { pmGetFeeQuoteOrData } from './methods/pm_getFeeQuoteOrData'
-import { pmGetPaymasterData } from './methods/pm_getPaymasterData'
-import { pmGetPaymasterStubData } from './methods/pm_getPaymasterStubData'
-import { pmSponsorUserOperation } from './methods/pm_sponsorUserOperation'
-import { pmSupportedEntryPoints } from './methods/pm_supportedEntryPoints'
+import { createPaymasterMethods } from './methods'
 import type { PaymasterDeps } from './paymasterDeps'
 
 export type CreatePaymasterParameters = {
@@ -25,7 +20,7 @@ export type CreatePaymasterParameters = {
 export type Paymaster = {
   deps: PaymasterDeps
   /** The paymaster endpoint's JSON-RPC methods (register next to eth_chainId). */
-  methods: RpcMethod[]
+  methods: ReturnType<typeof createPaymasterMethods>
   /** Starts following mined sponsored operations (spending limits). */
   start: () => void
   /** Counts the sponsored operations of a bundle the bundler mined, from its receipt (spending limits). */
@@ -52,13 +47,7 @@ export function createPaymaster(params: CreatePaymasterParameters): Paymaster {
   }
   return {
     deps,
-    methods: [
-      pmSponsorUserOperation(deps),
-      pmGetFeeQuoteOrData(deps),
-      pmGetPaymasterStubData(deps),
-      pmGetPaymasterData(deps),
-      pmSupportedEntryPoints(deps),
-    ],
+    methods: createPaymasterMethods(deps),
     start: () => usage.start(),
     observeMinedBundle: (receipt) => usage.observeReceipt(receipt),
     async stop() {

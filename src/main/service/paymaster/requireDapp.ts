@@ -1,9 +1,8 @@
 import { UnauthorizedError } from '../errors'
-import type { RpcContext } from '../jsonrpc/defineMethod'
 import type { Dapp } from '../store/schema'
 
 /** The dApp of the paymaster URL's apiKey (the route resolves it; this only narrows the type). */
-export function requireDapp(ctx: RpcContext): Dapp {
+export function requireDapp(ctx: { dapp: Dapp | undefined }): Dapp {
   if (!ctx.dapp) throw new UnauthorizedError('This method needs a paymaster URL with a dApp apiKey')
   return ctx.dapp
 }

@@ -1,4 +1,4 @@
-import { parseContractAbi } from '../policy/parseContractAbi'
+import { parseContractAbi } from '../schemas/parseContractAbi'
 import type { DappPolicies, SmartContract, SpendingLimit, TokenPrice, Webhook } from '../store/schema'
 import type {
   SetupContract,

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { GAS_TANK_VERSIONS } from '../chain/gasTank/gasTankPaymaster'
 import { InvalidInputError } from '../errors'
 import { checkUsdPrice } from '../paymaster/tokenPrices'
-import { assertMethodsInAbi, parseContractAbi } from '../policy/parseContractAbi'
+import { assertMethodsInAbi, parseContractAbi } from '../schemas/parseContractAbi'
 import { isHttpUrl } from '../schemas/isHttpUrl'
 
 /**

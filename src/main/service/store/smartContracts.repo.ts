@@ -1,6 +1,6 @@
 import { getAddress } from 'viem'
 import { ConflictError, NotFoundError } from '../errors'
-import { assertMethodsInAbi, parseContractAbi } from '../policy/parseContractAbi'
+import { assertMethodsInAbi, parseContractAbi } from '../schemas/parseContractAbi'
 import { generateId } from './ids'
 import type { Store } from './openStore'
 import type { SmartContract } from './schema'

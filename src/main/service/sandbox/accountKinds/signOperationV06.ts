@@ -2,7 +2,7 @@ import { getAddress, type Hash, type Hex, numberToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { z } from 'zod'
 import type { Chain, UserOperationV06 } from '../../chain/types'
-import { parseInput, requiredAddress } from '../../dashboard/fields'
+import { parseInput, requiredAddress } from '../../schemas/inputFields'
 import { entryPointV06 } from '../../entryPoint'
 import type { WireOperation } from './types'
 

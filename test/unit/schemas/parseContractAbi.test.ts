@@ -1,6 +1,6 @@
 import { toFunctionSelector } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { assertMethodsInAbi, parseContractAbi } from '../../../src/main/service/policy/parseContractAbi'
+import { assertMethodsInAbi, parseContractAbi } from '../../../src/main/service/schemas/parseContractAbi'
 
 const abi = [
   { type: 'constructor', inputs: [] },
