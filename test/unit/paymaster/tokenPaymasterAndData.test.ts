@@ -8,7 +8,7 @@ import {
   signTokenPaymasterAndData,
   TOKEN_PAYMASTER_AND_DATA_SIZE,
   type TokenPaymasterFields,
-} from '../../../src/main/service/paymaster/tokenPaymasterAndData'
+} from '../../../src/main/service/entryPoint/v06/tokenPaymasterAndData'
 import type { SignableUserOperation } from '../../../src/main/service/paymaster/types'
 
 const op: SignableUserOperation = {

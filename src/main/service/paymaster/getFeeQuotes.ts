@@ -1,9 +1,9 @@
 import { type Address, formatUnits } from 'viem'
+import type { SponsorableOperation } from '../entryPoint/paymaster/sponsorableOperation'
+import { TOKEN_PAYMASTER_UNACCOUNTED_COST } from '../entryPoint/v06/tokenPaymasterAndData'
 import type { Dapp } from '../store/schema'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
-import type { SponsorableOperation } from './sponsorableOperation'
 import { getFees } from './sponsorUserOperation'
-import { TOKEN_PAYMASTER_UNACCOUNTED_COST } from './tokenPaymasterAndData'
 import {
   getExchangeRate,
   getNativeUsdPrice,

@@ -7,13 +7,13 @@ import {
   entryPointV08,
   listServedEntryPoints,
 } from '../entryPoint'
+import type { SponsorableOperation } from '../entryPoint/paymaster/sponsorableOperation'
+import { bindOperationV06 } from '../entryPoint/v06/bindPaymaster'
+import { bindOperationV07, type GivenGasV07 } from '../entryPoint/v07/bindPaymaster'
 import type { PackedEntryPointModule } from '../entryPoint/v07/createPackedEntryPoint'
 import { InvalidInputError } from '../errors'
 import { parseParam } from '../schemas/parseParam'
-import { bindOperationV06 } from './entryPoint/v06/bindOperationV06'
-import { bindOperationV07, type GivenGasV07 } from './entryPoint/v07/bindOperationV07'
 import { PartialUserOperationSchema } from './schemas'
-import type { SponsorableOperation } from './sponsorableOperation'
 
 /** Fields only a v0.7 / v0.8 UserOperation has (ERC-7769): their presence tells the version by shape. */
 const V07_ONLY_FIELDS = [

@@ -1,5 +1,11 @@
 import type { Address } from 'viem'
 import { getGasTankBalance } from '../chain'
+import type {
+  Fees,
+  PaymasterChoice,
+  SignedPaymaster,
+  SponsorableOperation,
+} from '../entryPoint/paymaster/sponsorableOperation'
 import { InvalidInputError } from '../errors'
 import { checkGasTank } from '../policy/checkGasTank'
 import { createStepLog, type StepLog } from '../policy/createStepLog'
@@ -10,7 +16,6 @@ import { generateId } from '../store/ids'
 import type { Dapp, Sponsorship } from '../store/schema'
 import { addSponsorship } from '../store/sponsorships.repo'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
-import type { Fees, PaymasterChoice, SignedPaymaster, SponsorableOperation } from './sponsorableOperation'
 import type { GasLimits, PaymasterContext, SponsorResult } from './types'
 
 export type SponsorUserOperationParameters = {

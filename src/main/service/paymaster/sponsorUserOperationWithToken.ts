@@ -1,10 +1,14 @@
+import type {
+  Fees,
+  PaymasterChoice,
+  SponsorableOperation,
+} from '../entryPoint/paymaster/sponsorableOperation'
 import { createStepLog } from '../policy/createStepLog'
 import { generateId } from '../store/ids'
 import type { Dapp, Sponsorship } from '../store/schema'
 import { SponsorshipRejectedError } from './errors'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { resolveFeeToken } from './resolveFeeToken'
-import type { Fees, PaymasterChoice, SponsorableOperation } from './sponsorableOperation'
 import {
   recordSponsorship,
   requireFees,

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import type { Chain } from '../../chain'
+import type { SponsorableOperation } from '../../entryPoint/paymaster/sponsorableOperation'
 import { InvalidInputError } from '../../errors'
 import { parseSponsorableOperation, selectEntryPoint } from '../parseSponsorableOperation'
 import { addressSchema, chainIdSchema, Erc7677ContextSchema } from '../schemas'
-import type { SponsorableOperation } from '../sponsorableOperation'
 import { PaymasterFieldsShape, PaymasterUserOperationParam } from './pm_sponsorUserOperation'
 
 /** ERC-7677 params: [userOp, entryPoint, chainId (hex), context]; the op is parsed by its EntryPoint's version. */

@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
 import { z } from 'zod'
+import type { PaymasterChoice } from '../../entryPoint/paymaster/sponsorableOperation'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { createStepLog } from '../../policy/createStepLog'
 import { evaluatePolicies } from '../../policy/evaluatePolicies'
@@ -9,7 +10,6 @@ import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { NO_POLICIES_WERE_SET } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
 import { resolveFeeToken } from '../resolveFeeToken'
-import type { PaymasterChoice } from '../sponsorableOperation'
 import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from '../tokenPrices'
 import {
   DEFAULT_ERC7677_CONTEXT,

@@ -1,5 +1,5 @@
 import { type Address, encodeAbiParameters, type Hash, keccak256 } from 'viem'
-import type { SignableUserOperation } from './types'
+import type { SignableUserOperation } from '../../paymaster/types'
 
 type AbiWord = { type: string }
 

@@ -11,8 +11,8 @@ import {
   numberToHex,
   slice,
 } from 'viem'
+import type { SignableUserOperation } from '../../paymaster/types'
 import { hashForPaymaster } from './hashForPaymaster'
-import type { SignableUserOperation } from './types'
 
 /** Byte length of a signed token-paymaster paymasterAndData: 20 + 1 + 192 + 65. */
 export const TOKEN_PAYMASTER_AND_DATA_SIZE = 278

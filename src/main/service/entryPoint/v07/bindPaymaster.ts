@@ -1,19 +1,18 @@
 import type { Address, Hex, RpcStateOverride } from 'viem'
-import type { Chain } from '../../../chain'
-import { opstationVerifyingPaymasterArtifact } from '../../../chain/artifacts'
-import { getAddressMappingSlot, getStorageSlot, toSlotHex } from '../../../chain/deploy/getStorageSlot'
-import { getVersionContracts } from '../../../chain/versionContracts'
-import type { PackedEntryPointModule } from '../../../entryPoint/v07/createPackedEntryPoint'
-import {
-  packInitCode,
-  packPaymasterAndData,
-  packUserOperation,
-} from '../../../entryPoint/v07/packUserOperation'
-import type { PartialUserOperationV07, UserOperationV07 } from '../../../entryPoint/v07/userOperation'
-import { InvalidInputError } from '../../../errors'
-import { overrideStorageWord, overrideTokenBalance } from '../../simulationOverrides'
-import type { PaymasterChoice, SignedPaymaster, SponsorableOperation } from '../../sponsorableOperation'
-import type { GasLimits, PackedPaymasterFields } from '../../types'
+import type { Chain } from '../../chain'
+import { opstationVerifyingPaymasterArtifact } from '../../chain/artifacts'
+import { getAddressMappingSlot, getStorageSlot, toSlotHex } from '../../chain/deploy/getStorageSlot'
+import { getVersionContracts } from '../../chain/versionContracts'
+import { InvalidInputError } from '../../errors'
+import type { GasLimits, PackedPaymasterFields } from '../../paymaster/types'
+import { overrideStorageWord, overrideTokenBalance } from '../paymaster/simulationOverrides'
+import type {
+  PaymasterChoice,
+  SignedPaymaster,
+  SponsorableOperation,
+} from '../paymaster/sponsorableOperation'
+import type { PackedEntryPointModule } from './createPackedEntryPoint'
+import { packInitCode, packPaymasterAndData, packUserOperation } from './packUserOperation'
 import {
   encodeTokenPaymasterDataV07,
   encodeVerifyingPaymasterDataV07,
@@ -21,7 +20,8 @@ import {
   getVerifyingPaymasterHashV07,
   PLACEHOLDER_SIGNATURE,
   signPaymasterHash,
-} from './packedPaymasterData'
+} from './paymasterData'
+import type { PartialUserOperationV07, UserOperationV07 } from './userOperation'
 
 /** The gas fields a v0.7+ paymaster request carried (the schema fills absent ones with 0). */
 export type GivenGasV07 = Partial<Record<keyof Required<GasLimits>, bigint>>

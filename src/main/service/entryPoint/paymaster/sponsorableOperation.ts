@@ -1,7 +1,7 @@
 import type { Address, Hash, Hex } from 'viem'
-import type { Chain } from '../chain'
-import type { EntryPointVersion } from '../entryPoint'
-import type { GasLimits, PackedPaymasterFields } from './types'
+import type { Chain } from '../../chain'
+import type { GasLimits, PackedPaymasterFields } from '../../paymaster/types'
+import type { EntryPointVersion } from '..'
 
 export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 

@@ -1,25 +1,22 @@
 import { zeroAddress } from 'viem'
-import type { Chain } from '../../../chain'
-import { getVersionContracts } from '../../../chain/versionContracts'
-import { computeUserOpHash } from '../../../entryPoint/v06/computeUserOpHash'
-import { InvalidInputError } from '../../../errors'
-import { getMaxOperationCost } from '../../../policy/checkGasTank'
-import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from '../../estimateGasLimits'
-import { formatUserOperation } from '../../formatUserOperation'
-import { overrideGasTankBalance, overrideTokenBalance } from '../../simulationOverrides'
-import type { PaymasterChoice, SponsorableOperation } from '../../sponsorableOperation'
+import type { Chain } from '../../chain'
+import { getVersionContracts } from '../../chain/versionContracts'
+import { InvalidInputError } from '../../errors'
+import { formatUserOperation } from '../../paymaster/formatUserOperation'
+import type { GasLimits, PartialUserOperation, SignableUserOperation } from '../../paymaster/types'
+import { getMaxOperationCost } from '../../policy/checkGasTank'
+import { overrideGasTankBalance, overrideTokenBalance } from '../paymaster/simulationOverrides'
+import type { PaymasterChoice, SponsorableOperation } from '../paymaster/sponsorableOperation'
+import { computeUserOpHash } from './computeUserOpHash'
+import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from './estimatePaymasterGasLimits'
 import {
   encodeTokenPaymasterAndData,
   PriceSource,
   signTokenPaymasterAndData,
   TOKEN_PAYMASTER_UNACCOUNTED_COST,
   type TokenPaymasterFields,
-} from '../../tokenPaymasterAndData'
-import type { GasLimits, PartialUserOperation, SignableUserOperation } from '../../types'
-import {
-  encodeVerifyingPaymasterAndData,
-  signVerifyingPaymasterAndData,
-} from '../../verifyingPaymasterAndData'
+} from './tokenPaymasterAndData'
+import { encodeVerifyingPaymasterAndData, signVerifyingPaymasterAndData } from './verifyingPaymasterAndData'
 
 /** verificationGasLimit floor in ERC20 mode: above the token paymaster's UNACCOUNTED_COST and enough for its postOp. */
 const MIN_TOKEN_VERIFICATION_GAS = 120_000n

@@ -1,7 +1,7 @@
 import type { Hex, RpcStateOverride } from 'viem'
-import type { Chain, UserOperationV06 } from '../chain'
-import { estimateUserOperationGas } from '../entryPoint/v06/estimateUserOperationGas'
-import type { GasLimits, PartialUserOperation } from './types'
+import type { Chain, UserOperationV06 } from '../../chain'
+import type { GasLimits, PartialUserOperation } from '../../paymaster/types'
+import { estimateUserOperationGas } from './estimateUserOperationGas'
 
 /** A 65-byte signature of non-zero bytes: sizes a paymasterAndData for preVerificationGas before it is signed. */
 export const PLACEHOLDER_SIGNATURE = `0x${'ff'.repeat(65)}` as Hex

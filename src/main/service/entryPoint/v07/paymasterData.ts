@@ -8,7 +8,7 @@ import {
   type LocalAccount,
   numberToHex,
 } from 'viem'
-import type { PackedUserOperation } from '../../../entryPoint/v07/packUserOperation'
+import type { PackedUserOperation } from './packUserOperation'
 
 /**
  * paymasterData layouts of Opstation's v0.7/v0.8 paymasters (`contracts/packed/`) and the hashes their `getHash`

@@ -10,8 +10,8 @@ import {
   size,
   slice,
 } from 'viem'
+import type { SignableUserOperation } from '../../paymaster/types'
 import { hashForPaymaster } from './hashForPaymaster'
-import type { SignableUserOperation } from './types'
 
 /** Byte length of a signed verifying-paymaster paymasterAndData: 20 + 4 words + 65-byte signature padded. */
 export const VERIFYING_PAYMASTER_AND_DATA_SIZE = 276
