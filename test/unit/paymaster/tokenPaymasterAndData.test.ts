@@ -1,6 +1,7 @@
 import { hashMessage, recoverAddress, size, slice, zeroAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import type { SignableUserOperation } from '../../../src/main/service/entryPoint/v06/hashForPaymaster'
 import {
   decodeTokenPaymasterAndData,
   getTokenPaymasterHash,
@@ -9,7 +10,6 @@ import {
   TOKEN_PAYMASTER_AND_DATA_SIZE,
   type TokenPaymasterFields,
 } from '../../../src/main/service/entryPoint/v06/tokenPaymasterAndData'
-import type { SignableUserOperation } from '../../../src/main/service/paymaster/types'
 
 const op: SignableUserOperation = {
   sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',

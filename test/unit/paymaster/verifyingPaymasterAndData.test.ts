@@ -1,6 +1,7 @@
 import { encodeAbiParameters, getAddress, hashMessage, keccak256, recoverAddress, size, slice } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import type { SignableUserOperation } from '../../../src/main/service/entryPoint/v06/hashForPaymaster'
 import {
   decodeVerifyingPaymasterAndData,
   encodeVerifyingPaymasterAndData,
@@ -8,7 +9,6 @@ import {
   signVerifyingPaymasterAndData,
   VERIFYING_PAYMASTER_AND_DATA_SIZE,
 } from '../../../src/main/service/entryPoint/v06/verifyingPaymasterAndData'
-import type { SignableUserOperation } from '../../../src/main/service/paymaster/types'
 
 const op: SignableUserOperation = {
   sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',

@@ -2,12 +2,11 @@ import type { FastifyInstance } from 'fastify'
 import { type Address, formatEther, getAddress, isAddress } from 'viem'
 import { z } from 'zod'
 import { GasTankChangeSchema, type GasTankView, GasTankViewSchema } from '../../../shared/api/gasTanks'
+import { ENTRY_POINT_VERSIONS, type EntryPointVersion } from '../../../shared/entryPointVersions'
 import {
   type Chain,
   createGasTank,
   depositToGasTank,
-  GAS_TANK_VERSIONS,
-  type GasTankVersion,
   getGasTankBalance,
   getGasTankPaymaster,
   listGasTankVersions,
@@ -32,7 +31,9 @@ const ChangeBody = z.object(
     }),
     /** The EntryPoint version whose tank changes (each version has its own tank under the one paymasterId). */
     entryPointVersion: z
-      .enum(GAS_TANK_VERSIONS, { error: `entryPointVersion must be one of ${GAS_TANK_VERSIONS.join(', ')}` })
+      .enum(ENTRY_POINT_VERSIONS, {
+        error: `entryPointVersion must be one of ${ENTRY_POINT_VERSIONS.join(', ')}`,
+      })
       .default('0.6'),
     /** Withdraw only: where the ETH goes (default: the paymasterId address itself). */
     to: z
@@ -132,7 +133,7 @@ export async function registerGasTankRoutes(
 
 async function readGasTank(chain: Chain, dapp: Pick<Dapp, 'paymasterId'>): Promise<GasTankView> {
   const paymasterId = dapp.paymasterId as Address | null
-  const readTank = async (entryPointVersion: GasTankVersion) => {
+  const readTank = async (entryPointVersion: EntryPointVersion) => {
     const balanceWei = paymasterId ? await getGasTankBalance(chain, paymasterId, entryPointVersion) : null
     return {
       entryPointVersion,

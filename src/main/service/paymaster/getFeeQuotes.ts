@@ -1,6 +1,5 @@
 import { type Address, formatUnits } from 'viem'
-import type { SponsorableOperation } from '../entryPoint/paymaster/sponsorableOperation'
-import { TOKEN_PAYMASTER_UNACCOUNTED_COST } from '../entryPoint/v06/tokenPaymasterAndData'
+import { type GasLimits, type SponsorableOperation, TOKEN_PAYMASTER_UNACCOUNTED_COST } from '../entryPoint'
 import type { Dapp } from '../store/schema'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { getFees } from './sponsorUserOperation'
@@ -11,7 +10,7 @@ import {
   listSupportedTokens,
   toPriceMarkup,
 } from './tokenPrices'
-import type { GasLimits, PaymasterContext } from './types'
+import type { PaymasterContext } from './types'
 
 /** A fee quote with every field of spec 2.6. */
 export type FeeQuote = {

@@ -2,10 +2,12 @@ import type { Address } from 'viem'
 import { getGasTankBalance } from '../chain'
 import type {
   Fees,
+  GasLimits,
   PaymasterChoice,
   SignedPaymaster,
   SponsorableOperation,
-} from '../entryPoint/paymaster/sponsorableOperation'
+  SponsorResult,
+} from '../entryPoint'
 import { InvalidInputError } from '../errors'
 import { checkGasTank } from '../policy/checkGasTank'
 import { createStepLog, type StepLog } from '../policy/createStepLog'
@@ -16,7 +18,7 @@ import { generateId } from '../store/ids'
 import type { Dapp, Sponsorship } from '../store/schema'
 import { addSponsorship } from '../store/sponsorships.repo'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
-import type { GasLimits, PaymasterContext, SponsorResult } from './types'
+import type { PaymasterContext } from './types'
 
 export type SponsorUserOperationParameters = {
   dapp: Dapp

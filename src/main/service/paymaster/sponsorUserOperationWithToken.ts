@@ -1,8 +1,4 @@
-import type {
-  Fees,
-  PaymasterChoice,
-  SponsorableOperation,
-} from '../entryPoint/paymaster/sponsorableOperation'
+import type { Fees, GasLimits, PaymasterChoice, SponsorableOperation, SponsorResult } from '../entryPoint'
 import { createStepLog } from '../policy/createStepLog'
 import { generateId } from '../store/ids'
 import type { Dapp, Sponsorship } from '../store/schema'
@@ -18,7 +14,7 @@ import {
   tryComputeUserOpHash,
 } from './sponsorUserOperation'
 import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from './tokenPrices'
-import type { GasLimits, PaymasterContext, SponsorResult } from './types'
+import type { PaymasterContext } from './types'
 
 export type SponsorUserOperationWithTokenParameters = {
   dapp: Dapp

@@ -1,34 +1,56 @@
-import { zeroAddress } from 'viem'
-import type { Chain } from '../../chain'
+import { parseAbiItem, type RpcStateOverride, zeroAddress } from 'viem'
+import { canonicalAddresses } from '../../chain/constants'
+import type { Chain, UserOperationV06 } from '../../chain/types'
 import { getVersionContracts } from '../../chain/versionContracts'
 import { InvalidInputError } from '../../errors'
-import { formatUserOperation } from '../../paymaster/formatUserOperation'
-import type { GasLimits, PartialUserOperation, SignableUserOperation } from '../../paymaster/types'
-import { getMaxOperationCost } from '../../policy/checkGasTank'
+import { parseParam } from '../../schemas/parseParam'
+import { formatDecimalSponsorResult } from '../paymaster/formatSponsorResult'
+import { PLACEHOLDER_SIGNATURE } from '../paymaster/placeholderSignature'
 import { overrideGasTankBalance, overrideTokenBalance } from '../paymaster/simulationOverrides'
-import type { PaymasterChoice, SponsorableOperation } from '../paymaster/sponsorableOperation'
+import type {
+  Fees,
+  GasLimits,
+  PaymasterBinding,
+  PaymasterChoice,
+  SponsorableOperation,
+} from '../paymaster/sponsorableOperation'
+import { TOKEN_PAYMASTER_UNACCOUNTED_COST } from '../paymaster/tokenPaymasterCost'
 import { computeUserOpHash } from './computeUserOpHash'
-import { estimateGasLimits, PLACEHOLDER_SIGNATURE } from './estimatePaymasterGasLimits'
+import { estimateUserOperationGas } from './estimateUserOperationGas'
+import type { SignableUserOperation } from './hashForPaymaster'
 import {
   encodeTokenPaymasterAndData,
   PriceSource,
   signTokenPaymasterAndData,
-  TOKEN_PAYMASTER_UNACCOUNTED_COST,
   type TokenPaymasterFields,
 } from './tokenPaymasterAndData'
+import {
+  type PartialUserOperation,
+  PartialUserOperationSchema,
+  toWirePartialUserOperation,
+} from './userOperation'
 import { encodeVerifyingPaymasterAndData, signVerifyingPaymasterAndData } from './verifyingPaymasterAndData'
 
 /** verificationGasLimit floor in ERC20 mode: above the token paymaster's UNACCOUNTED_COST and enough for its postOp. */
 const MIN_TOKEN_VERIFICATION_GAS = 120_000n
 
+/** Biconomy's VerifyingSingletonPaymaster charges a gas tank in its postOp with this event. */
+const GAS_BALANCE_DEDUCTED = parseAbiItem(
+  'event GasBalanceDeducted(address indexed _paymasterId, uint256 indexed _charge)',
+)
+
 /**
- * A v0.6 operation of a paymaster request, bound to Biconomy's v0.6 paymasters: VerifyingSingletonPaymaster
- * (gas tanks) and the token paymaster, their paymasterAndData layouts and hashes (biconomy-protocol.md section 4).
+ * v0.6's paymasters, Biconomy's: VerifyingSingletonPaymaster (gas tanks) and the token paymaster, their
+ * paymasterAndData layouts and hashes (biconomy-protocol.md section 4).
  */
-export function bindOperationV06(
-  chainEntryPoint: { address: `0x${string}` },
-  op: PartialUserOperation,
-): SponsorableOperation {
+export const paymasterV06: PaymasterBinding = {
+  bind: (raw) => bindPaymasterV06(parseParam(PartialUserOperationSchema, raw, 'params[0]')),
+  formatSponsorResult: formatDecimalSponsorResult,
+  chargeEvent: GAS_BALANCE_DEDUCTED,
+}
+
+/** A v0.6 operation of a paymaster request, bound to Biconomy's v0.6 paymasters. */
+export function bindPaymasterV06(op: PartialUserOperation): SponsorableOperation {
   const paymasterAddress = (chain: Chain, kind: PaymasterChoice['kind']) =>
     getVersionContracts(chain, '0.6')[kind].address
   const tokenFields = (
@@ -58,6 +80,36 @@ export function bindOperationV06(
           signer: chain.paymasterSigner,
         })
 
+  /**
+   * The v0.6 estimator run on the operation as it will be sent: with a paymaster, its paymasterAndData at its final
+   * length (preVerificationGas counts it) and signed for each trial (its validation takes the signed path and its
+   * postOp is measured), the paymaster's balance check lifted; without one, the user pays.
+   */
+  const estimate = async (
+    chain: Chain,
+    fees: Fees,
+    paymaster?: {
+      placeholder: `0x${string}`
+      sign: (op: UserOperationV06) => Promise<`0x${string}`>
+      stateOverride: RpcStateOverride
+      minVerificationGasLimit: bigint
+    },
+  ): Promise<GasLimits> => {
+    const estimate = await estimateUserOperationGas({
+      chain,
+      userOperation: { ...op, ...fees, paymasterAndData: paymaster?.placeholder ?? '0x' },
+      gasFees: fees,
+      stateOverride: paymaster?.stateOverride,
+      preparePaymasterAndData: paymaster?.sign,
+    })
+    const min = paymaster?.minVerificationGasLimit ?? 0n
+    return {
+      callGasLimit: estimate.callGasLimit,
+      verificationGasLimit: estimate.verificationGasLimit > min ? estimate.verificationGasLimit : min,
+      preVerificationGas: estimate.preVerificationGas,
+    }
+  }
+
   const ownGas =
     op.callGasLimit !== undefined &&
     op.verificationGasLimit !== undefined &&
@@ -71,18 +123,20 @@ export function bindOperationV06(
 
   return {
     entryPointVersion: '0.6',
-    entryPoint: chainEntryPoint.address,
+    entryPoint: canonicalAddresses.entryPoint,
     sender: op.sender,
     nonce: op.nonce,
     callData: op.callData,
     initCode: op.initCode,
     fees: { maxFeePerGas: op.maxFeePerGas, maxPriorityFeePerGas: op.maxPriorityFeePerGas },
     ownGas,
+    carriesGasLimits:
+      ownGas !== null && ownGas.callGasLimit + ownGas.verificationGasLimit + ownGas.preVerificationGas !== 0n,
     paymasterAddress,
-    toWire: () => formatUserOperation(op),
+    toWire: () => toWirePartialUserOperation(op),
 
     estimate(chain, fees, choice) {
-      if (!choice) return estimateGasLimits({ chain, op: { ...op, ...fees } })
+      if (!choice) return estimate(chain, fees)
       const placeholder =
         choice.kind === 'verifying'
           ? encodeVerifyingPaymasterAndData({
@@ -91,18 +145,14 @@ export function bindOperationV06(
               signature: PLACEHOLDER_SIGNATURE,
             })
           : encodeTokenPaymasterAndData({ ...tokenFields(chain, choice), signature: PLACEHOLDER_SIGNATURE })
-      return estimateGasLimits({
-        chain,
-        op: { ...op, ...fees },
-        paymaster: {
-          placeholder,
-          sign: signFor(chain, choice),
-          stateOverride:
-            choice.kind === 'verifying'
-              ? overrideGasTankBalance(chain.addresses.verifyingPaymaster, choice.paymasterId)
-              : overrideTokenBalance(choice.feeToken, op.sender),
-        },
-        minVerificationGasLimit: choice.kind === 'token' ? MIN_TOKEN_VERIFICATION_GAS : undefined,
+      return estimate(chain, fees, {
+        placeholder,
+        sign: signFor(chain, choice),
+        stateOverride:
+          choice.kind === 'verifying'
+            ? overrideGasTankBalance(chain.addresses.verifyingPaymaster, choice.paymasterId)
+            : overrideTokenBalance(choice.feeToken, op.sender),
+        minVerificationGasLimit: choice.kind === 'token' ? MIN_TOKEN_VERIFICATION_GAS : 0n,
       })
     },
 
@@ -142,9 +192,12 @@ export function bindOperationV06(
           signature: '0x',
         },
         chain.chainId,
-        chainEntryPoint.address,
+        canonicalAddresses.entryPoint,
       ),
 
-    maxCost: (gas, maxFeePerGas) => getMaxOperationCost({ ...gas, maxFeePerGas }),
+    // The EntryPoint's prefund with a paymaster: (callGasLimit + 3 × verificationGasLimit + preVerificationGas) ×
+    // maxFeePerGas (the third verificationGasLimit is the postOp's).
+    maxCost: (gas, maxFeePerGas) =>
+      (gas.callGasLimit + 3n * gas.verificationGasLimit + gas.preVerificationGas) * maxFeePerGas,
   }
 }

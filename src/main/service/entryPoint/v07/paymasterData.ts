@@ -26,9 +26,6 @@ export type TokenPaymasterDataFields = {
   priceMarkup: number
 }
 
-/** A 65-byte signature of non-zero bytes: sizes the data before it is signed. */
-export const PLACEHOLDER_SIGNATURE = `0x${'ff'.repeat(65)}` as Hex
-
 /** The words of PackedBasePaymaster._hashOperation (paymasterAndData must already hold the paymaster's limits). */
 function encodeOperation(op: PackedUserOperation, chainId: number, paymaster: Address): Hex {
   return encodeAbiParameters(
