@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import type { Dapp } from '../../../shared/api/dapps'
 import type { EntryPointVersion } from '../../../shared/entryPointVersions'
 import {
   type Chain,
@@ -10,7 +11,6 @@ import {
 import type { Logger } from '../log/logger'
 import { markGasTanksFunded, setDappPaymasterId } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import type { Dapp } from '../store/schema'
 
 /**
  * Gives a new dApp its on-chain gas tanks: a paymasterId on the verifying paymaster of each EntryPoint version, each

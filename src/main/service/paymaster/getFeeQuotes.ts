@@ -1,6 +1,6 @@
 import { type Address, formatUnits } from 'viem'
+import type { Dapp } from '../../../shared/api/dapps'
 import { type GasLimits, type SponsorableOperation, TOKEN_PAYMASTER_UNACCOUNTED_COST } from '../entryPoint'
-import type { Dapp } from '../store/schema'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { getFees } from './sponsorUserOperation'
 import {

@@ -1,6 +1,6 @@
+import type { Dapp } from '../../../shared/api/dapps'
 import { UnauthorizedError } from '../errors'
 import type { RpcContext } from '../jsonrpc/defineMethod'
-import type { Dapp } from '../store/schema'
 
 /** The dApp of the paymaster URL's apiKey (the route resolves it; this only narrows the type). */
 export function requireDapp(ctx: RpcContext): Dapp {

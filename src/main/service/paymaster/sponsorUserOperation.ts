@@ -1,4 +1,6 @@
 import type { Address } from 'viem'
+import type { Dapp } from '../../../shared/api/dapps'
+import type { Sponsorship } from '../../../shared/api/sponsorships'
 import { getGasTankBalance } from '../chain'
 import type {
   Fees,
@@ -15,7 +17,6 @@ import { evaluatePolicies } from '../policy/evaluatePolicies'
 import { runWebhookStep } from '../policy/runWebhookStep'
 import { SPONSORSHIP_STEPS } from '../policy/types'
 import { generateId } from '../store/ids'
-import type { Dapp, Sponsorship } from '../store/schema'
 import { addSponsorship } from '../store/sponsorships.repo'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import type { PaymasterContext } from './types'

@@ -1,4 +1,5 @@
 import { type Address, formatEther, getAddress, numberToHex, parseEther } from 'viem'
+import type { Dapp } from '../../../shared/api/dapps'
 import { ENTRY_POINT_VERSIONS } from '../../../shared/entryPointVersions'
 import {
   type Chain,
@@ -24,7 +25,6 @@ import {
 } from '../store/dapps.repo'
 import { generateId } from '../store/ids'
 import type { Store } from '../store/openStore'
-import type { Dapp } from '../store/schema'
 import {
   createSmartContract,
   deleteSmartContract,
