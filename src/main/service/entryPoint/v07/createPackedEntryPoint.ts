@@ -63,8 +63,8 @@ export type CreatePackedEntryPointParameters = {
 }
 
 /**
- * A v0.7/v0.8 module with what the paymaster needs beyond the bundler's seam: the partial operation schema and the
- * estimator with a paymaster whose data is signed for every trial operation.
+ * A v0.7/v0.8 module with what its paymaster binding (bindPaymaster.ts) needs beyond the seam: the partial operation
+ * schema's type and the estimator with a paymaster whose data is signed for every trial operation.
  */
 export type PackedEntryPointModule = EntryPointModule<UserOperationV07> & {
   readonly version: Extract<EntryPointVersion, '0.7' | '0.8'>

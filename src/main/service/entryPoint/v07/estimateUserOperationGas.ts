@@ -101,7 +101,8 @@ const PAYMASTER_VERIFICATION_OVERHEAD = 12_000n
  * Estimates a v0.7/v0.8 operation's four gas limits by simulation: EntryPointSimulations.simulateHandleOp, traced
  * with callTracer, measures the account's validation (with its deployment), the paymaster's validation, the call
  * phase and postOp; each limit is what was measured plus a margin, then the operation is simulated with exactly
- * those limits and a limit that runs out is raised until it passes (the v0.6 estimator's method).
+ * those limits and a limit that runs out is raised until it passes (estimation/estimateGasLimits.ts, the loop every
+ * version runs).
  */
 export async function estimateUserOperationGasV07(
   params: EstimateUserOperationGasV07Parameters,
