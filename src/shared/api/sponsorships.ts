@@ -20,8 +20,8 @@ export const SponsorshipSchema = z.object({
   /** The wire method that asked (pm_sponsorUserOperation, pm_getPaymasterData, ...). */
   method: z.string(),
   mode: z.enum(['SPONSORED', 'ERC20']),
-  /** The EntryPoint version the operation is for (decisions from before v0.7 came are v0.6). */
-  entryPointVersion: EntryPointVersionSchema.default('0.6'),
+  /** The EntryPoint version the operation is for (the store's migration 1 -> 2 gave older decisions v0.6). */
+  entryPointVersion: EntryPointVersionSchema,
   sender: addressSchema,
   /** Decimal. */
   nonce: z.string(),

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CURRENT_SCHEMA_VERSION } from '../../../src/main/service/store/schema'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 
 let service: TestService
@@ -105,7 +106,7 @@ describe('bad input on every REST route gets a clear error in the envelope, neve
 
   it('the store is intact and valid JSON after all the bad requests', async () => {
     const doc = JSON.parse(await readFile(service.store.path, 'utf8'))
-    expect(doc.schemaVersion).toBe(1)
+    expect(doc.schemaVersion).toBe(CURRENT_SCHEMA_VERSION)
     expect(doc.dapps.map((d: { name: string }) => d.name)).toEqual(['bad-input'])
     expect(doc.smartContracts).toEqual([])
   })

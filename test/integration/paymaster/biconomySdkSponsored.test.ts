@@ -41,7 +41,7 @@ describe('Biconomy SDK v4, SPONSORED, with bundlerUrl and paymasterUrl at the se
     const token = await registerToken(service, apiKey, ['mint'])
     const { smartAccount, address } = await createBiconomyAccount(service, paymasterUrl)
     const recipient = randomAddress()
-    const tankBefore = await gasTankOf(service, paymasterId)
+    const tankBefore = await gasTankOf(service, paymasterId, '0.6')
 
     const response = await smartAccount.sendTransaction(
       { to: token, data: mint(recipient, 1234n) },
@@ -61,7 +61,7 @@ describe('Biconomy SDK v4, SPONSORED, with bundlerUrl and paymasterUrl at the se
     expect(operation.args.success).toBe(true)
     expect(operation.args.paymaster).toBe(service.chain!.addresses.verifyingPaymaster)
     expect(deducted.args._paymasterId).toBe(paymasterId)
-    const tankAfter = await gasTankOf(service, paymasterId)
+    const tankAfter = await gasTankOf(service, paymasterId, '0.6')
     expect(tankBefore - tankAfter).toBe(deducted.args._charge)
     // What postOp deducts (gas up to postOp + the paymaster's fixed overhead) is within a few percent of the
     // EntryPoint's actualGasCost.
@@ -93,7 +93,7 @@ describe('Biconomy SDK v4, SPONSORED, with bundlerUrl and paymasterUrl at the se
     const { smartAccount, address } = await createBiconomyAccount(service, paymasterUrl)
     await fundEth(service.chain!, address, 10n ** 17n)
     const token = service.chain!.addresses.tokens[0]!.address
-    const tankBefore = await gasTankOf(service, paymasterId)
+    const tankBefore = await gasTankOf(service, paymasterId, '0.6')
 
     const response = await smartAccount.sendTransaction(
       { to: token, data: mint(randomAddress(), 1n) },
@@ -105,7 +105,7 @@ describe('Biconomy SDK v4, SPONSORED, with bundlerUrl and paymasterUrl at the se
     )!
     expect(operation.args.paymaster).toBe(zeroAddress)
     expect(operation.args.success).toBe(true)
-    expect(await gasTankOf(service, paymasterId)).toBe(tankBefore)
+    expect(await gasTankOf(service, paymasterId, '0.6')).toBe(tankBefore)
     expect(await service.chain!.publicClient.getBalance({ address })).toBeLessThan(10n ** 17n)
 
     const decisions = await callConsole(
@@ -126,7 +126,7 @@ describe('Biconomy SDK v4, SPONSORED, with bundlerUrl and paymasterUrl at the se
   it('signs the gas limits exactly as sent when calculateGasLimits is false (the SDK estimates with the bundler first)', async () => {
     const { paymasterUrl, paymasterId } = await createDapp(service)
     const { smartAccount } = await createBiconomyAccount(service, paymasterUrl)
-    const tankBefore = await gasTankOf(service, paymasterId)
+    const tankBefore = await gasTankOf(service, paymasterId, '0.6')
     const response = await smartAccount.sendTransaction(
       { to: randomAddress(), value: 0n, data: '0x' },
       { paymasterServiceData: { mode: PaymasterMode.SPONSORED, calculateGasLimits: false } },
@@ -134,7 +134,7 @@ describe('Biconomy SDK v4, SPONSORED, with bundlerUrl and paymasterUrl at the se
     const { transactionHash } = await response.waitForTxHash()
     const receipt = await receiptOf(transactionHash as `0x${string}`)
     expect(receipt.status).toBe('success')
-    expect(await gasTankOf(service, paymasterId)).toBeLessThan(tankBefore)
+    expect(await gasTankOf(service, paymasterId, '0.6')).toBeLessThan(tankBefore)
   }, 60_000)
 
   it('lets the SDK fall back to "0x" in pm_getFeeQuoteOrData SPONSORED when the policies reject (non-strict mode)', async () => {

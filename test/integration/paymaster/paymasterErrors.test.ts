@@ -151,7 +151,7 @@ describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the 
 
   it('does not sponsor from an empty gas tank (console withdraw), and says how much was needed', async () => {
     const dapp = await createDapp(service)
-    const balance = await gasTankOf(service, dapp.paymasterId)
+    const balance = await gasTankOf(service, dapp.paymasterId, '0.6')
     const withdrawn = await callConsole(service, `/console/api/dapps/${dapp.apiKey}/gas-tank`, {
       method: 'POST',
       body: { action: 'withdraw', amountWei: balance.toString() },

@@ -14,11 +14,11 @@ import {
   getTokenPaymasterHash,
   PriceSource,
   signTokenPaymasterAndData,
-} from '../../../src/main/service/paymaster/tokenPaymasterAndData'
+} from '../../../src/main/service/entryPoint/v06/tokenPaymasterAndData'
 import {
   getVerifyingPaymasterHash,
   signVerifyingPaymasterAndData,
-} from '../../../src/main/service/paymaster/verifyingPaymasterAndData'
+} from '../../../src/main/service/entryPoint/v06/verifyingPaymasterAndData'
 import {
   buildOp,
   encodeSmartAccountExecute,

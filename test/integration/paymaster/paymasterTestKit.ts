@@ -23,7 +23,8 @@ import {
   smartAccountFactoryAbi,
   testTokenAbi,
 } from '../../../src/main/service/chain'
-import type { Dapp } from '../../../src/main/service/store/schema'
+import type { Dapp } from '../../../src/shared/api/dapps'
+import type { EntryPointVersion } from '../../../src/shared/entryPointVersions'
 import { requestJson, type TestService } from '../../helpers/startTestService'
 import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
 
@@ -101,7 +102,7 @@ export async function createBiconomyAccount(service: TestService, paymasterUrl: 
 export function gasTankOf(
   service: TestService,
   paymasterId: Address,
-  version: '0.6' | '0.7' | '0.8' = '0.6',
+  version: EntryPointVersion,
 ): Promise<bigint> {
   return getGasTankBalance(service.chain!, paymasterId, version)
 }

@@ -47,7 +47,7 @@ describe('viem createPaymasterClient (ERC-7677) + createBundlerClient with a Sim
     const token = await registerToken(service, apiKey, ['mint'])
     const { account, bundlerClient, client } = await createSponsoredClient(paymasterUrl)
     const recipient = randomAddress()
-    const tankBefore = await gasTankOf(service, paymasterId)
+    const tankBefore = await gasTankOf(service, paymasterId, '0.6')
     const hash = await bundlerClient.sendUserOperation({
       calls: [
         {
@@ -65,7 +65,7 @@ describe('viem createPaymasterClient (ERC-7677) + createBundlerClient with a Sim
     // (unaccountedEPGasOverhead × gas price), within a few percent of the EntryPoint's actualGasCost.
     const deducted = readPaymasterEvents(receipt.receipt).find((e) => e.name === 'GasBalanceDeducted')!
     expect(deducted.args._paymasterId).toBe(paymasterId)
-    expect(tankBefore - (await gasTankOf(service, paymasterId))).toBe(deducted.args._charge)
+    expect(tankBefore - (await gasTankOf(service, paymasterId, '0.6'))).toBe(deducted.args._charge)
     const charge = deducted.args._charge as bigint
     expect(
       charge > (receipt.actualGasCost * 95n) / 100n && charge < (receipt.actualGasCost * 105n) / 100n,

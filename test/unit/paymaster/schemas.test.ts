@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import {
-  formatSponsorResult,
-  formatUserOperation,
-} from '../../../src/main/service/paymaster/formatUserOperation'
-import {
-  Erc7677ContextSchema,
-  PartialUserOperationSchema,
-  PaymasterContextSchema,
-} from '../../../src/main/service/paymaster/schemas'
+import { entryPointV06 } from '../../../src/main/service/entryPoint'
+import { PartialUserOperationSchema } from '../../../src/main/service/entryPoint/v06/userOperation'
+import { Erc7677ContextSchema, PaymasterContextSchema } from '../../../src/main/service/paymaster/schemas'
 
 const sender = '0x9d7d81b4eecdf15ceb00ba42284ea36f8be68b90'
 
 describe('paymaster wire schemas', () => {
-  it('reads the op as the Biconomy SDK sends it: hex nonce and fees, decimal gas limits, no gas fields at all', () => {
+  it('reads the v0.6 op as the Biconomy SDK sends it (the one partial schema of the bundler and paymaster URLs): hex nonce and fees, decimal gas limits, no gas fields at all, hex in either case', () => {
     const op = PartialUserOperationSchema.parse({
       sender,
       nonce: '0x1f',
@@ -27,15 +21,27 @@ describe('paymaster wire schemas', () => {
       sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',
       nonce: 31n,
       initCode: '0x',
-      callData: '0x0000189a',
+      callData: '0x0000189A',
       callGasLimit: 25000n,
       verificationGasLimit: undefined,
       preVerificationGas: undefined,
       maxFeePerGas: 1_500_000_000n,
       maxPriorityFeePerGas: 100n,
-      paymasterAndData: undefined,
+      paymasterAndData: '0x',
       signature: '0x00',
     })
+  })
+
+  it('takes null for a v0.6 field left out, as some SDKs send it', () => {
+    const op = PartialUserOperationSchema.parse({
+      sender,
+      nonce: '0x1',
+      initCode: null,
+      callData: '0x',
+      callGasLimit: null,
+      paymasterAndData: null,
+    })
+    expect(op).toMatchObject({ initCode: '0x', callGasLimit: undefined, paymasterAndData: '0x' })
   })
 
   it('rejects a quantity that is not an integer and names the problem', () => {
@@ -78,16 +84,13 @@ describe('paymaster wire schemas', () => {
 
   it('answers the sponsor result with both MODE and mode, preVerificationGas as a decimal string and the limits as numbers', () => {
     expect(
-      formatSponsorResult(
-        {
-          mode: 'SPONSORED',
-          paymasterAndData: '0x',
-          callGasLimit: 108_848n,
-          verificationGasLimit: 57_121n,
-          preVerificationGas: 75_388n,
-        },
-        '0.6',
-      ),
+      entryPointV06.paymaster.formatSponsorResult({
+        mode: 'SPONSORED',
+        paymasterAndData: '0x',
+        callGasLimit: 108_848n,
+        verificationGasLimit: 57_121n,
+        preVerificationGas: 75_388n,
+      }),
     ).toEqual({
       mode: 'SPONSORED',
       MODE: 'SPONSORED',
@@ -98,14 +101,16 @@ describe('paymaster wire schemas', () => {
     })
   })
 
-  it('sends webhooks the op with every quantity as 0x-hex', () => {
-    const op = PartialUserOperationSchema.parse({ sender, nonce: '5', callData: '0x', maxFeePerGas: '10' })
-    expect(formatUserOperation(op)).toEqual({
+  it('sends webhooks the op with every quantity as 0x-hex and the ones it left out left out', () => {
+    const op = entryPointV06.paymaster.bind({ sender, nonce: '5', callData: '0x', maxFeePerGas: '10' })
+    expect(op.toWire()).toEqual({
       sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',
       nonce: '0x5',
       initCode: '0x',
       callData: '0x',
       maxFeePerGas: '0xa',
+      paymasterAndData: '0x',
+      signature: '0x',
     })
   })
 })

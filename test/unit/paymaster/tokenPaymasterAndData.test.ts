@@ -1,6 +1,7 @@
 import { hashMessage, recoverAddress, size, slice, zeroAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import type { SignableUserOperation } from '../../../src/main/service/entryPoint/v06/hashForPaymaster'
 import {
   decodeTokenPaymasterAndData,
   getTokenPaymasterHash,
@@ -8,8 +9,7 @@ import {
   signTokenPaymasterAndData,
   TOKEN_PAYMASTER_AND_DATA_SIZE,
   type TokenPaymasterFields,
-} from '../../../src/main/service/paymaster/tokenPaymasterAndData'
-import type { SignableUserOperation } from '../../../src/main/service/paymaster/types'
+} from '../../../src/main/service/entryPoint/v06/tokenPaymasterAndData'
 
 const op: SignableUserOperation = {
   sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',

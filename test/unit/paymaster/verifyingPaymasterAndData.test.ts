@@ -1,14 +1,14 @@
 import { encodeAbiParameters, getAddress, hashMessage, keccak256, recoverAddress, size, slice } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import type { SignableUserOperation } from '../../../src/main/service/paymaster/types'
+import type { SignableUserOperation } from '../../../src/main/service/entryPoint/v06/hashForPaymaster'
 import {
   decodeVerifyingPaymasterAndData,
   encodeVerifyingPaymasterAndData,
   getVerifyingPaymasterHash,
   signVerifyingPaymasterAndData,
   VERIFYING_PAYMASTER_AND_DATA_SIZE,
-} from '../../../src/main/service/paymaster/verifyingPaymasterAndData'
+} from '../../../src/main/service/entryPoint/v06/verifyingPaymasterAndData'
 
 const op: SignableUserOperation = {
   sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',

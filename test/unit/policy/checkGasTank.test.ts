@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { checkGasTank, getMaxOperationCost } from '../../../src/main/service/policy/checkGasTank'
+import { checkGasTank } from '../../../src/main/service/policy/checkGasTank'
 
 describe('gas tank step', () => {
-  it('uses the EntryPoint v0.6 prefund with a paymaster: (callGas + 3 × verificationGas + preVerificationGas) × maxFee', () => {
-    expect(
-      getMaxOperationCost({
-        callGasLimit: 100n,
-        verificationGasLimit: 10n,
-        preVerificationGas: 1n,
-        maxFeePerGas: 2n,
-      }),
-    ).toBe(262n)
-  })
-
   it('passes when the balance covers the maximum cost and fails with both amounts when it does not', () => {
     expect(checkGasTank({ paymasterId: '0xabc', balance: 10n ** 18n, maxCost: 10n ** 18n }).outcome).toBe(
       'pass',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkLimits, getCycleStart, type LimitUsage } from '../../../src/main/service/policy/checkLimits'
-import type { SpendingLimit } from '../../../src/main/service/store/schema'
+import type { SpendingLimit } from '../../../src/shared/api/dapps'
 
 const alice = '0xA11cE00000000000000000000000000000000001'
 const bob = '0xB0B0000000000000000000000000000000000002'

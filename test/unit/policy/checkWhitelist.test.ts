@@ -5,7 +5,7 @@ import { anvil } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { checkWhitelist } from '../../../src/main/service/policy/checkWhitelist'
 import { decodeCallData } from '../../../src/main/service/policy/decodeCallData'
-import type { SmartContract } from '../../../src/main/service/store/schema'
+import type { SmartContract } from '../../../src/shared/api/smartContracts'
 
 const counterAbi = [
   { type: 'function', name: 'increment', inputs: [], outputs: [], stateMutability: 'nonpayable' },

@@ -10,7 +10,9 @@ import {
   planWebhookChange,
 } from '../../../src/main/service/setup/planChanges'
 import { parseSetup } from '../../../src/main/service/setup/readSetup'
-import type { DappPolicies, SmartContract, Webhook } from '../../../src/main/service/store/schema'
+import type { DappPolicies } from '../../../src/shared/api/dapps'
+import type { SmartContract } from '../../../src/shared/api/smartContracts'
+import type { Webhook } from '../../../src/shared/api/webhooks'
 
 const ABI = [
   { type: 'function', name: 'increment', inputs: [], outputs: [], stateMutability: 'nonpayable' },

@@ -4,12 +4,12 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { flushBatchedAppenders, getBatchedAppender } from '../../../src/main/service/store/batchedAppend'
 import { openStore, type Store } from '../../../src/main/service/store/openStore'
-import type { Sponsorship } from '../../../src/main/service/store/schema'
 import {
   addSponsorship,
   findSponsorship,
   listSponsorships,
 } from '../../../src/main/service/store/sponsorships.repo'
+import type { Sponsorship } from '../../../src/shared/api/sponsorships'
 
 const dirs: string[] = []
 async function freshStore(): Promise<Store> {

@@ -1,4 +1,4 @@
-import type { UserOperationRecord } from '../../../src/main/service/store/userOperationRecord'
+import type { UserOperationRecord } from '../../../src/shared/api/userOperations'
 
 /** A 32-byte hash: `prefix` then `i` in hex. */
 export const hash = (prefix: string, i: number) =>

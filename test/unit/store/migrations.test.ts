@@ -6,6 +6,21 @@ import {
   StoreDocumentSchema,
 } from '../../../src/main/service/store/schema'
 
+/** A sponsorship decision as schemaVersion 1 wrote it before v0.7 came: no entryPointVersion. */
+const decision = {
+  id: 's1',
+  dappId: 'd1',
+  time: '2026-11-20T10:00:00.000Z',
+  method: 'pm_sponsorUserOperation',
+  mode: 'SPONSORED',
+  sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',
+  nonce: '0',
+  userOpHash: null,
+  sponsored: true,
+  steps: [],
+  reason: null,
+}
+
 describe('store schema and migrations', () => {
   it('a fresh document is valid against the schema', () => {
     expect(StoreDocumentSchema.safeParse(createEmptyDocument()).success).toBe(true)
@@ -18,6 +33,29 @@ describe('store schema and migrations', () => {
   it('refuses a document without a schemaVersion', () => {
     expect(() => migrateDocument({})).toThrow(/schemaVersion is missing or invalid/)
   })
+  it('migrates a schemaVersion 1 document: its sponsorship decisions without an EntryPoint version were v0.6', () => {
+    const old = {
+      ...createEmptyDocument(),
+      schemaVersion: 1,
+      sponsorships: [decision, { ...decision, id: 's2', entryPointVersion: '0.7' }],
+    }
+    const migrated = StoreDocumentSchema.parse(migrateDocument(old as unknown as Record<string, unknown>))
+    expect(migrated.schemaVersion).toBe(2)
+    expect(migrated.sponsorships.map((s) => [s.id, s.entryPointVersion])).toEqual([
+      ['s1', '0.6'],
+      ['s2', '0.7'],
+    ])
+  })
+
+  it('refuses a sponsorship decision without an EntryPoint version in a current document (no default)', () => {
+    const doc = createEmptyDocument()
+    const parsed = StoreDocumentSchema.safeParse({
+      ...doc,
+      sponsorships: [decision],
+    })
+    expect(parsed.error?.issues[0]?.path).toEqual(['sponsorships', 0, 'entryPointVersion'])
+  })
+
   it('leaves a current document as it is', () => {
     const doc = createEmptyDocument()
     expect(migrateDocument(doc as unknown as Record<string, unknown>)).toEqual(doc)

@@ -27,12 +27,7 @@ export {
   readDepositedGasTanks,
 } from './gasTank/createGasTank'
 export { depositToGasTank } from './gasTank/depositToGasTank'
-export {
-  GAS_TANK_VERSIONS,
-  type GasTankVersion,
-  gasTankAbi,
-  getGasTankPaymaster,
-} from './gasTank/gasTankPaymaster'
+export { gasTankAbi, getGasTankPaymaster } from './gasTank/gasTankPaymaster'
 export { getGasTankBalance } from './gasTank/getGasTankBalance'
 export { withdrawFromGasTank } from './gasTank/withdrawFromGasTank'
 export { increaseTime, mine } from './node/increaseTime'

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import type { Dapp } from '../../../shared/api/dapps'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { NotFoundError } from '../errors'
 import { findDappByApiKey } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import type { Account, Dapp } from '../store/schema'
+import type { Account } from '../store/schema'
 
 /** The `:apiKey` of a console route, for the OpenAPI document. */
 export const ConsoleDappParams = z.object({ apiKey: z.string().meta({ description: "The dApp's apiKey" }) })

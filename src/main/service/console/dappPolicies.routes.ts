@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { DappPoliciesPatch } from '../../../shared/api/dapps'
+import { type DappPolicies, DappPoliciesSchema } from '../../../shared/api/dapps'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
 import { parseInput } from '../schemas/inputFields'
 import { type Accepts, type RouteDoc, withDoc } from '../docs/routeDoc'
@@ -10,7 +11,6 @@ import { sendOk } from '../server/restEnvelope'
 import { setDappPolicies } from '../store/dappPolicies.repo'
 import { generateId } from '../store/ids'
 import type { Store } from '../store/openStore'
-import { type DappPolicies, DappPoliciesSchema } from '../store/schema'
 import { ConsoleDappParams, DAPP_NOT_FOUND, findConsoleDapp } from './consoleDapp'
 
 /** The last second of year 9999 (the latest time an ISO date can show). */

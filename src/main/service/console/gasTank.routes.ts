@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { type Address, formatEther, getAddress, isAddress } from 'viem'
 import { z } from 'zod'
+import type { Dapp } from '../../../shared/api/dapps'
 import { GasTankChangeSchema, type GasTankView, GasTankViewSchema } from '../../../shared/api/gasTanks'
+import { ENTRY_POINT_VERSIONS, type EntryPointVersion } from '../../../shared/entryPointVersions'
 import {
   type Chain,
   createGasTank,
   depositToGasTank,
-  GAS_TANK_VERSIONS,
-  type GasTankVersion,
   getGasTankBalance,
   getGasTankPaymaster,
   listGasTankVersions,
@@ -21,8 +21,14 @@ import { quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
 import { markGasTanksFunded, setDappPaymasterId } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import type { Dapp } from '../store/schema'
 import { ConsoleDappParams, DAPP_NOT_FOUND, findConsoleDapp } from './consoleDapp'
+
+/**
+ * The tank a request that names no EntryPoint version means: v0.6's, the one tank a dApp had before v0.7 came. The
+ * wire API keeps it for clients from then (POST without `entryPointVersion`, GET's top-level fields); it is resolved
+ * here, at this one edge, and nowhere below.
+ */
+const UNNAMED_TANK_VERSION: EntryPointVersion = '0.6'
 
 const ChangeBody = z.object(
   {
@@ -32,8 +38,13 @@ const ChangeBody = z.object(
     }),
     /** The EntryPoint version whose tank changes (each version has its own tank under the one paymasterId). */
     entryPointVersion: z
-      .enum(GAS_TANK_VERSIONS, { error: `entryPointVersion must be one of ${GAS_TANK_VERSIONS.join(', ')}` })
-      .default('0.6'),
+      .enum(ENTRY_POINT_VERSIONS, {
+        error: `entryPointVersion must be one of ${ENTRY_POINT_VERSIONS.join(', ')}`,
+      })
+      .optional()
+      .meta({
+        description: `The EntryPoint version whose tank changes; without it, v${UNNAMED_TANK_VERSION}'s (the one tank before v0.7)`,
+      }),
     /** Withdraw only: where the ETH goes (default: the paymasterId address itself). */
     to: z
       .string()
@@ -56,8 +67,8 @@ export type GasTankRoutesOptions = { store: Store; getChain: () => Chain | undef
 /**
  * The dApp's gas tanks, one per EntryPoint version on that version's verifying paymaster, under one paymasterId:
  * `GET /console/api/dapps/:apiKey/gas-tank` (the v0.6 tank's fields at the top level, every tank in `tanks`) and
- * `POST` `{action: 'deposit'|'withdraw', amountWei, entryPointVersion?, to?}`. A deposit to a dApp without a
- * paymasterId creates it.
+ * `POST` `{action: 'deposit'|'withdraw', amountWei, entryPointVersion?, to?}` (without entryPointVersion: the v0.6
+ * tank, UNNAMED_TANK_VERSION). A deposit to a dApp without a paymasterId creates it.
  */
 export async function registerGasTankRoutes(
   app: FastifyInstance,
@@ -101,7 +112,7 @@ export async function registerGasTankRoutes(
       const body = parseInput(ChangeBody, request.body)
       const chain = requireChain()
       const wei = body.amountWei
-      const version = body.entryPointVersion
+      const version = body.entryPointVersion ?? UNNAMED_TANK_VERSION
       if (!listGasTankVersions(chain).includes(version))
         throw new InvalidInputError(`EntryPoint v${version} has no verifying paymaster on this chain`)
       let paymasterId = dapp.paymasterId as Address | null
@@ -132,7 +143,7 @@ export async function registerGasTankRoutes(
 
 async function readGasTank(chain: Chain, dapp: Pick<Dapp, 'paymasterId'>): Promise<GasTankView> {
   const paymasterId = dapp.paymasterId as Address | null
-  const readTank = async (entryPointVersion: GasTankVersion) => {
+  const readTank = async (entryPointVersion: EntryPointVersion) => {
     const balanceWei = paymasterId ? await getGasTankBalance(chain, paymasterId, entryPointVersion) : null
     return {
       entryPointVersion,
@@ -142,12 +153,13 @@ async function readGasTank(chain: Chain, dapp: Pick<Dapp, 'paymasterId'>): Promi
     }
   }
   const tanks = await Promise.all(listGasTankVersions(chain).map(readTank))
-  const v06 = tanks.find((t) => t.entryPointVersion === '0.6') ?? (await readTank('0.6'))
+  const unnamed =
+    tanks.find((t) => t.entryPointVersion === UNNAMED_TANK_VERSION) ?? (await readTank(UNNAMED_TANK_VERSION))
   return {
     paymasterId,
-    balanceWei: v06.balanceWei,
-    balanceEth: v06.balanceEth,
-    verifyingPaymaster: v06.verifyingPaymaster,
+    balanceWei: unnamed.balanceWei,
+    balanceEth: unnamed.balanceEth,
+    verifyingPaymaster: unnamed.verifyingPaymaster,
     tanks,
   }
 }

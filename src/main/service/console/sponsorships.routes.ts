@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import type { Dapp } from '../../../shared/api/dapps'
+import type { Sponsorship } from '../../../shared/api/sponsorships'
 import {
   SponsorshipListSchema,
   type SponsorshipView,
@@ -12,7 +14,6 @@ import { NotFoundError } from '../errors'
 import { sendOk } from '../server/restEnvelope'
 import { findDappByApiKey, listDapps } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import type { Dapp, Sponsorship } from '../store/schema'
 import { findSponsorship, listSponsorships } from '../store/sponsorships.repo'
 import { authenticateConsole } from './consoleDapp'
 

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify'
+import type { Dapp } from '../../../shared/api/dapps'
 import { NotFoundError, UnauthorizedError } from '../errors'
 import { findAccountByAuthToken } from '../store/accounts.repo'
 import { findDappByApiKey } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import type { Account, Dapp } from '../store/schema'
+import type { Account } from '../store/schema'
 
 /** The spec's 401 texts (section 7): each route says which one it uses. */
 export const AUTH_AND_API_KEY_REQUIRED = 'Auth token and API key is required in the headers'

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import type { SmartContract } from '../../../shared/api/smartContracts'
 import { type SmartContractView, SmartContractViewSchema } from '../../../shared/api/smartContracts'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import type { SmartContract } from '../store/schema'
 import {
   createSmartContract,
   deleteSmartContract,

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import type { Webhook } from '../../../shared/api/webhooks'
 import { type WebhookView, WebhookViewSchema } from '../../../shared/api/webhooks'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { isHttpUrl } from '../schemas/isHttpUrl'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import type { Webhook } from '../store/schema'
 import {
   createWebhook,
   deleteWebhook,

@@ -1,5 +1,7 @@
 import { type Address, getAddress } from 'viem'
 import { z } from 'zod'
+import type { ChainAddresses } from '../chain/types'
+import { holdsContracts } from '../chain/versionContracts'
 import { RpcError } from '../errors'
 import { RpcCode } from '../errors/rpcCodes'
 import type { EntryPointModule, EntryPoints, EntryPointVersion } from './types'
@@ -51,29 +53,36 @@ export function documentVersionForms(pick: (module: EntryPointModule) => z.ZodTy
   return z.union(forms as [z.ZodType, z.ZodType, ...z.ZodType[]])
 }
 
-/** The deployment name of a version's EntryPoint (as the chain reports it in `missing` / `mismatched`). */
-export function getEntryPointContractName(module: Pick<EntryPointModule, 'version'>): string {
-  return module.version === '0.6' ? 'entryPoint' : `entryPointV0${module.version.slice(2)}`
+/** The chain holds this version's EntryPoint with its canonical code. */
+export function hasEntryPoint(chain: ChainContracts, module: Pick<EntryPointModule, 'contracts'>): boolean {
+  return holdsContracts(chain, module.contracts(chain).entryPoint)
 }
 
-/** The chain holds this version's EntryPoint with its canonical code. */
-export function hasEntryPoint(
-  chain: { missing: readonly string[]; mismatched: readonly string[] },
-  module: Pick<EntryPointModule, 'version'>,
-): boolean {
-  const name = getEntryPointContractName(module)
-  return !chain.missing.includes(name) && !chain.mismatched.includes(name)
+/** What a chain tells of its contracts: their addresses, and the ones missing or deployed with other code. */
+type ChainContracts = {
+  addresses: ChainAddresses
+  missing: readonly string[]
+  mismatched: readonly string[]
 }
 
 /** The EntryPoint modules this chain serves (its EntryPoint deployed with the canonical code), oldest first. */
-export function listServedEntryPoints(chain: {
-  missing: readonly string[]
-  mismatched: readonly string[]
-}): EntryPointModule[] {
+export function listServedEntryPoints(chain: ChainContracts): EntryPointModule[] {
   return allEntryPoints.filter((module) => hasEntryPoint(chain, module))
 }
 
 export { decodeHandleOpsRevert } from './decodeHandleOpsRevert'
+export { formatHexSponsorResult, formatPaymasterFields } from './paymaster/formatSponsorResult'
+export type {
+  Fees,
+  GasLimits,
+  PackedPaymasterFields,
+  PaymasterChoice,
+  PaymasterMode,
+  SignedPaymaster,
+  SponsorableOperation,
+  SponsorResult,
+} from './paymaster/sponsorableOperation'
+export { TOKEN_PAYMASTER_UNACCOUNTED_COST } from './paymaster/tokenPaymasterCost'
 export type { EntryPointModule, EntryPoints, EntryPointVersion, UserOperationBase } from './types'
 
 /**

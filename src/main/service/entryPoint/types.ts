@@ -2,7 +2,9 @@ import type { Abi, Address, Hash, Hex, RpcStateOverride, SignedAuthorization } f
 import type { z } from 'zod'
 import type { EntryPointVersion } from '../../../shared/entryPointVersions'
 import type { TraceCallRequest } from '../chain/node/traceCall'
-import type { Chain } from '../chain/types'
+import type { Chain, ChainAddresses } from '../chain/types'
+import type { VersionContracts } from '../chain/versionContracts'
+import type { PaymasterBinding } from './paymaster/sponsorableOperation'
 
 /** The EntryPoint versions Opstation serves, one folder each (`v06/`, `v07/`, `v08/`); spelled in src/shared. */
 export type { EntryPointVersion }
@@ -42,6 +44,18 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   readonly version: EntryPointVersion
   readonly address: Address
   readonly abi: Abi
+  /**
+   * The version's contracts on a chain, with their deployment names: its EntryPoint, its verifying paymaster (gas
+   * tanks) and its token paymaster.
+   */
+  contracts(chain: { addresses: ChainAddresses }): VersionContracts
+  /**
+   * The fields of an operation are this version's form (how a paymaster request that names no EntryPoint is told
+   * apart; checked newest version first).
+   */
+  recognizes(fields: Record<string, unknown>): boolean
+  /** The paymaster side: binding a paymaster request's operation, the sponsor answer's form, the charge event. */
+  readonly paymaster: PaymasterBinding
   /** A complete operation (eth_sendUserOperation). */
   readonly userOperationSchema: z.ZodType<Op, unknown>
   /**
@@ -51,6 +65,11 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   readonly partialUserOperationSchema: z.ZodType<unknown, unknown>
   /** The RPC form (what eth_getUserOperationByHash returns, what records keep). */
   toWire(op: Op): WireUserOperation
+  /**
+   * The wire fields that deploy an account in its first operation (`null`: deployed already): v0.6's `initCode`
+   * (factory ‖ factoryData, `0x` once deployed) with an empty `paymasterAndData`, v0.7+'s `factory` and `factoryData`.
+   */
+  deploymentFields(deployment: { factory: Address; factoryData: Hex } | null): WireUserOperation
   /** Reads a stored wire operation back (throws when it is not this version's shape). */
   fromWire(wire: WireUserOperation): Op
   computeUserOpHash(op: Op, chainId: number): Hash

@@ -1,4 +1,6 @@
 import type { Address } from 'viem'
+import type { Dapp } from '../../../shared/api/dapps'
+import type { EntryPointVersion } from '../../../shared/entryPointVersions'
 import {
   type Chain,
   createGasTank,
@@ -6,11 +8,9 @@ import {
   listGasTankVersions,
   readDepositedGasTanks,
 } from '../chain'
-import type { GasTankVersion } from '../chain/gasTank/gasTankPaymaster'
 import type { Logger } from '../log/logger'
 import { markGasTanksFunded, setDappPaymasterId } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import type { Dapp } from '../store/schema'
 
 /**
  * Gives a new dApp its on-chain gas tanks: a paymasterId on the verifying paymaster of each EntryPoint version, each
@@ -51,7 +51,7 @@ export async function provisionGasTanks(chain: Chain, store: Store, log: Logger)
   for (const dapp of dapps()) {
     if (!dapp.paymasterId) continue
     // Before the store kept it, the v0.6 tank was funded with the dApp; the others are read from the chain.
-    const funded = new Set<GasTankVersion>(
+    const funded = new Set<EntryPointVersion>(
       dapp.gasTanksFunded ?? ['0.6', ...(fromLogs?.get(dapp.paymasterId.toLowerCase()) ?? [])],
     )
     try {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import type { Dapp } from '../../../shared/api/dapps'
 import type { Logger } from '../log/logger'
-import type { Account, Dapp } from '../store/schema'
+import type { Account } from '../store/schema'
 
 /** What a method handler knows about the request beyond its params. */
 export type RpcContext = {

@@ -1,9 +1,8 @@
 import { type Address, formatUnits } from 'viem'
-import type { Dapp } from '../store/schema'
+import type { Dapp } from '../../../shared/api/dapps'
+import { type GasLimits, type SponsorableOperation, TOKEN_PAYMASTER_UNACCOUNTED_COST } from '../entryPoint'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
-import type { SponsorableOperation } from './sponsorableOperation'
 import { getFees } from './sponsorUserOperation'
-import { TOKEN_PAYMASTER_UNACCOUNTED_COST } from './tokenPaymasterAndData'
 import {
   getExchangeRate,
   getNativeUsdPrice,
@@ -11,7 +10,7 @@ import {
   listSupportedTokens,
   toPriceMarkup,
 } from './tokenPrices'
-import type { GasLimits, PaymasterContext } from './types'
+import type { PaymasterContext } from './types'
 
 /** A fee quote with every field of spec 2.6. */
 export type FeeQuote = {

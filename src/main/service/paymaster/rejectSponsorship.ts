@@ -1,5 +1,5 @@
+import type { Sponsorship } from '../../../shared/api/sponsorships'
 import { SMART_CONTRACT_DATA_NOT_FOUND } from '../policy/checkWhitelist'
-import type { Sponsorship } from '../store/schema'
 import { SponsorshipRejectedError } from './errors'
 
 /** Biconomy's hosted wording; the SDK's non-strict mode turns an error containing it into paymasterAndData "0x". */

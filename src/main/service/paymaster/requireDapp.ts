@@ -1,5 +1,5 @@
+import type { Dapp } from '../../../shared/api/dapps'
 import { UnauthorizedError } from '../errors'
-import type { Dapp } from '../store/schema'
 
 /** The dApp of the paymaster URL's apiKey (the route resolves it; this only narrows the type). */
 export function requireDapp(ctx: { dapp: Dapp | undefined }): Dapp {

@@ -1,47 +1,19 @@
-import { getAddress, type Hex, isAddress } from 'viem'
+import { getAddress, isAddress } from 'viem'
 import { z } from 'zod'
+import type { PaymasterMode } from '../entryPoint'
 import { boundedJsonObjectSchema } from '../schemas/boundedJsonSchema'
-import { QuantitySchema, quantitySchema } from '../schemas/quantitySchema'
-import type { PartialUserOperation, PaymasterContext, PaymasterMode } from './types'
+import { quantitySchema } from '../schemas/quantitySchema'
+import type { PaymasterContext } from './types'
 
 /** Default validity of a paymaster signature (spec 2.5: expiryDuration 300 = five minutes). */
 export const DEFAULT_EXPIRY_SECONDS = 300
 /** Longest accepted expiryDuration: one week. */
 const MAX_EXPIRY_SECONDS = 7 * 24 * 3600
 
-export const hexBytesSchema = z
-  .string({ error: 'expected a 0x-prefixed hex string' })
-  .regex(/^0x([0-9a-fA-F]{2})*$/, { error: 'expected a 0x-prefixed hex string of whole bytes' })
-  .transform((value) => value.toLowerCase() as Hex)
-
 export const addressSchema = z
   .string({ error: 'expected an address' })
   .refine((value) => isAddress(value, { strict: false }), { error: 'expected a 0x-prefixed 20-byte address' })
   .transform((value) => getAddress(value))
-
-const optionalQuantity = QuantitySchema.nullish().transform((v) => v ?? undefined)
-
-const PartialUserOperationV06Schema = z
-  .object(
-    {
-      sender: addressSchema,
-      nonce: QuantitySchema,
-      initCode: hexBytesSchema.nullish().transform((v) => v ?? ('0x' as Hex)),
-      callData: hexBytesSchema,
-      callGasLimit: optionalQuantity,
-      verificationGasLimit: optionalQuantity,
-      preVerificationGas: optionalQuantity,
-      maxFeePerGas: optionalQuantity,
-      maxPriorityFeePerGas: optionalQuantity,
-      paymasterAndData: hexBytesSchema.nullish().transform((v) => v ?? undefined),
-      signature: hexBytesSchema.nullish().transform((v) => v ?? undefined),
-    },
-    { error: 'expected a UserOperation object' },
-  )
-  .transform((op): PartialUserOperation => op)
-
-/** A v0.6 operation as a paymaster request carries it (gas limits and fees may be missing). */
-export const PartialUserOperationSchema = PartialUserOperationV06Schema
 
 const modeSchema = z
   .string({

@@ -1,5 +1,15 @@
 import type { Address } from 'viem'
+import type { Dapp } from '../../../shared/api/dapps'
+import type { Sponsorship } from '../../../shared/api/sponsorships'
 import { getGasTankBalance } from '../chain'
+import type {
+  Fees,
+  GasLimits,
+  PaymasterChoice,
+  SignedPaymaster,
+  SponsorableOperation,
+  SponsorResult,
+} from '../entryPoint'
 import { InvalidInputError } from '../errors'
 import { checkGasTank } from '../policy/checkGasTank'
 import { createStepLog, type StepLog } from '../policy/createStepLog'
@@ -7,11 +17,9 @@ import { evaluatePolicies } from '../policy/evaluatePolicies'
 import { runWebhookStep } from '../policy/runWebhookStep'
 import { SPONSORSHIP_STEPS } from '../policy/types'
 import { generateId } from '../store/ids'
-import type { Dapp, Sponsorship } from '../store/schema'
 import { addSponsorship } from '../store/sponsorships.repo'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
-import type { Fees, PaymasterChoice, SignedPaymaster, SponsorableOperation } from './sponsorableOperation'
-import type { GasLimits, PaymasterContext, SponsorResult } from './types'
+import type { PaymasterContext } from './types'
 
 export type SponsorUserOperationParameters = {
   dapp: Dapp

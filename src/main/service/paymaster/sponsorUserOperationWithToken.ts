@@ -1,10 +1,11 @@
+import type { Dapp } from '../../../shared/api/dapps'
+import type { Sponsorship } from '../../../shared/api/sponsorships'
+import type { Fees, GasLimits, PaymasterChoice, SponsorableOperation, SponsorResult } from '../entryPoint'
 import { createStepLog } from '../policy/createStepLog'
 import { generateId } from '../store/ids'
-import type { Dapp, Sponsorship } from '../store/schema'
 import { SponsorshipRejectedError } from './errors'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { resolveFeeToken } from './resolveFeeToken'
-import type { Fees, PaymasterChoice, SponsorableOperation } from './sponsorableOperation'
 import {
   recordSponsorship,
   requireFees,
@@ -14,7 +15,7 @@ import {
   tryComputeUserOpHash,
 } from './sponsorUserOperation'
 import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from './tokenPrices'
-import type { GasLimits, PaymasterContext, SponsorResult } from './types'
+import type { PaymasterContext } from './types'
 
 export type SponsorUserOperationWithTokenParameters = {
   dapp: Dapp

@@ -1,21 +1,6 @@
 import { formatEther } from 'viem'
 import type { StepOutcome } from './types'
 
-export type MaxCostParameters = {
-  callGasLimit: bigint
-  verificationGasLimit: bigint
-  preVerificationGas: bigint
-  maxFeePerGas: bigint
-}
-
-/**
- * The most an op can cost its paymaster: the EntryPoint v0.6 prefund with a paymaster,
- * (callGasLimit + 3 × verificationGasLimit + preVerificationGas) × maxFeePerGas.
- */
-export function getMaxOperationCost(op: MaxCostParameters): bigint {
-  return (op.callGasLimit + 3n * op.verificationGasLimit + op.preVerificationGas) * op.maxFeePerGas
-}
-
 /** Gas tank: the dApp's balance on the verifying paymaster covers the op's maximum cost. */
 export function checkGasTank(params: { paymasterId: string; balance: bigint; maxCost: bigint }): StepOutcome {
   const { balance, maxCost, paymasterId } = params

@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import type { DappPolicies, SpendingLimit } from '../store/schema'
+import type { DappPolicies, SpendingLimit } from '../../../shared/api/dapps'
 import type { StepOutcome } from './types'
 
 /** A mined sponsored operation, as the limits count it. */

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import type { SmartContract } from '../store/schema'
+import type { SmartContract } from '../../../shared/api/smartContracts'
 import type { DecodedCallData, InnerCall } from './decodeCallData'
 import { parseContractAbi } from '../schemas/parseContractAbi'
 import type { StepOutcome } from './types'

@@ -1,4 +1,4 @@
-import type { SponsorshipStep } from '../store/schema'
+import type { SponsorshipStep } from '../../../shared/api/sponsorships'
 import type { SponsorshipStepName, StepOutcome } from './types'
 
 export type StepLog = {

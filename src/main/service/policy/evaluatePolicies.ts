@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem'
+import type { Dapp } from '../../../shared/api/dapps'
 import type { Store } from '../store/openStore'
-import type { Dapp } from '../store/schema'
 import { listSmartContracts } from '../store/smartContracts.repo'
 import { listSponsorshipUsage } from '../store/sponsorshipUsage.repo'
 import { checkLimits, getEarliestCycleStart } from './checkLimits'

@@ -1,7 +1,7 @@
+import type { Dapp } from '../../../shared/api/dapps'
 import type { EventBus } from '../events'
 import type { Logger } from '../log/logger'
 import type { Store } from '../store/openStore'
-import type { Dapp } from '../store/schema'
 import { listWebhooks } from '../store/webhooks.repo'
 import { verifyWithWebhook } from '../webhook/verifyWithWebhook'
 import type { StepLog } from './createStepLog'

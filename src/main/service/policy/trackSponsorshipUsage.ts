@@ -10,7 +10,8 @@ import {
 } from 'viem'
 import type { Chain } from '../chain'
 import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
-import { ENTRY_POINT_VERSIONS, getVersionContracts, holdsContracts } from '../chain/versionContracts'
+import { holdsContracts } from '../chain/versionContracts'
+import { allEntryPoints } from '../entryPoint'
 import type { Logger } from '../log/logger'
 import type { Store } from '../store/openStore'
 import type { SponsorshipUsage } from '../store/schema'
@@ -23,13 +24,6 @@ import {
 const userOperationEvent = parseAbiItem(
   'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
 )
-const gasBalanceDeducted = parseAbiItem(
-  'event GasBalanceDeducted(address indexed _paymasterId, uint256 indexed _charge)',
-)
-const gasTankCharged = parseAbiItem(
-  'event GasTankCharged(address indexed paymasterId, address indexed sender, uint256 charge)',
-)
-
 /** A gas-tank charge of a verifying paymaster's postOp, whatever its version's event. */
 type TankCharge = {
   transactionHash: Hash | null
@@ -61,11 +55,12 @@ const sameAddress = (a: string | undefined, b: string) =>
  * Opstation's GasTankCharged). Versions whose contracts the chain lacks are left out.
  */
 function listTankSources(chain: Chain) {
-  return ENTRY_POINT_VERSIONS.map((version) => ({ version, c: getVersionContracts(chain, version) }))
+  return allEntryPoints
+    .map((module) => ({ module, c: module.contracts(chain) }))
     .filter(({ c }) => holdsContracts(chain, c.entryPoint, c.verifying))
-    .map(({ version, c }) => {
+    .map(({ module, c }) => {
       const paymaster = c.verifying.address
-      const event = version === '0.6' ? gasBalanceDeducted : gasTankCharged
+      const event = module.paymaster.chargeEvent
       const toCharges = (logs: Log[]): TankCharge[] =>
         parseEventLogs({ abi: [event], logs }).map((l) => {
           const args = l.args as {

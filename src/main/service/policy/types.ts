@@ -1,4 +1,4 @@
-import type { SponsorshipStep } from '../store/schema'
+import type { SponsorshipStep } from '../../../shared/api/sponsorships'
 
 /** Steps of the SPONSORED decision, in evaluation order. */
 export const SPONSORSHIP_STEPS = ['dapp', 'whitelist', 'limits', 'estimate', 'gasTank', 'webhook'] as const

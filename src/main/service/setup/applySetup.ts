@@ -1,9 +1,10 @@
 import { type Address, formatEther, getAddress, numberToHex, parseEther } from 'viem'
+import type { Dapp } from '../../../shared/api/dapps'
+import { ENTRY_POINT_VERSIONS } from '../../../shared/entryPointVersions'
 import {
   type Chain,
   depositToGasTank,
   fundEth,
-  GAS_TANK_VERSIONS,
   getGasTankBalance,
   listGasTankVersions,
   requestRpc,
@@ -24,7 +25,6 @@ import {
 } from '../store/dapps.repo'
 import { generateId } from '../store/ids'
 import type { Store } from '../store/openStore'
-import type { Dapp } from '../store/schema'
 import {
   createSmartContract,
   deleteSmartContract,
@@ -127,7 +127,7 @@ function checkApplicable(params: ApplySetupParameters, setup: SetupFile, label: 
     if (desired.gasTanksEth) {
       if (!chain) fail(`${path}.gasTanksEth`, 'needs a chain (this service runs without one: --no-chain)')
       const served = listGasTankVersions(chain!)
-      for (const version of GAS_TANK_VERSIONS) {
+      for (const version of ENTRY_POINT_VERSIONS) {
         if (desired.gasTanksEth[version] !== undefined && !served.includes(version))
           fail(
             `${path}.gasTanksEth["${version}"]`,
@@ -273,7 +273,7 @@ async function applyDapp(
     if (!dapp().paymasterId) await provisionGasTank(chain, store, dapp())
     const paymasterId = dapp().paymasterId as Address | null
     if (!paymasterId) throw new ChainError(`${named} has no gas tank: it could not be created on this chain`)
-    for (const version of GAS_TANK_VERSIONS) {
+    for (const version of ENTRY_POINT_VERSIONS) {
       const amount = desired.gasTanksEth[version]
       if (amount === undefined) continue
       const current = await getGasTankBalance(chain, paymasterId, version)

@@ -1,5 +1,8 @@
+import type { DappPolicies, SpendingLimit } from '../../../shared/api/dapps'
+import type { SmartContract } from '../../../shared/api/smartContracts'
+import type { Webhook } from '../../../shared/api/webhooks'
 import { parseContractAbi } from '../schemas/parseContractAbi'
-import type { DappPolicies, SmartContract, SpendingLimit, TokenPrice, Webhook } from '../store/schema'
+import type { TokenPrice } from '../store/schema'
 import type {
   SetupContract,
   SetupLimit,

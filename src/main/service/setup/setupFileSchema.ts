@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { GAS_TANK_VERSIONS } from '../chain/gasTank/gasTankPaymaster'
+import { ENTRY_POINT_VERSIONS } from '../../../shared/entryPointVersions'
 import { InvalidInputError } from '../errors'
 import { checkUsdPrice } from '../paymaster/tokenPrices'
 import { assertMethodsInAbi, parseContractAbi } from '../schemas/parseContractAbi'
@@ -229,11 +229,11 @@ const policiesSchema = strictObject(
 
 const gasTanksSchema = strictObject(
   Object.fromEntries(
-    GAS_TANK_VERSIONS.map((version) => [
+    ENTRY_POINT_VERSIONS.map((version) => [
       version,
       ethAmount(`ETH the EntryPoint v${version} gas tank holds after the setup is applied.`).optional(),
     ]),
-  ) as Record<(typeof GAS_TANK_VERSIONS)[number], z.ZodOptional<ReturnType<typeof ethAmount>>>,
+  ) as Record<(typeof ENTRY_POINT_VERSIONS)[number], z.ZodOptional<ReturnType<typeof ethAmount>>>,
   'Gas tank balances by EntryPoint version, set exactly (deposit or withdraw the difference). A version left out is unchanged.',
 )
 

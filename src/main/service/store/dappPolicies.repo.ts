@@ -1,6 +1,6 @@
+import type { DappPolicies } from '../../../shared/api/dapps'
 import { NotFoundError } from '../errors'
 import type { Store } from './openStore'
-import type { DappPolicies } from './schema'
 
 /** Replaces a dApp's policies (limits, validity window, premium). */
 export async function setDappPolicies(

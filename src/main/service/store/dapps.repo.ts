@@ -1,7 +1,7 @@
+import type { Dapp } from '../../../shared/api/dapps'
 import { ConflictError, NotFoundError } from '../errors'
 import { generateApiKey, generateId } from './ids'
 import type { Store } from './openStore'
-import type { Dapp } from './schema'
 
 export type CreateDappParameters = {
   accountId: string

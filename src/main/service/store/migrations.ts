@@ -6,7 +6,20 @@ type RawDocument = Record<string, unknown> & { schemaVersion?: unknown }
  * Forward migrations, keyed by the version they migrate *from*. Each takes the raw document of that
  * version and returns the document of the next one. Add one entry per schema change.
  */
-const migrations: Record<number, (doc: RawDocument) => RawDocument> = {}
+const migrations: Record<number, (doc: RawDocument) => RawDocument> = {
+  /** 1 -> 2: a sponsorship decision names its EntryPoint version; those recorded before v0.7 came were v0.6. */
+  1: (doc) => ({
+    ...doc,
+    schemaVersion: 2,
+    sponsorships: Array.isArray(doc.sponsorships)
+      ? doc.sponsorships.map((decision) =>
+          decision && typeof decision === 'object' && !('entryPointVersion' in decision)
+            ? { ...decision, entryPointVersion: '0.6' }
+            : decision,
+        )
+      : doc.sponsorships,
+  }),
+}
 
 export class UnsupportedSchemaVersionError extends Error {
   override name = 'UnsupportedSchemaVersionError'

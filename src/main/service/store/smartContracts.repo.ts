@@ -1,9 +1,9 @@
 import { getAddress } from 'viem'
+import type { SmartContract } from '../../../shared/api/smartContracts'
 import { ConflictError, NotFoundError } from '../errors'
 import { assertMethodsInAbi, parseContractAbi } from '../schemas/parseContractAbi'
 import { generateId } from './ids'
 import type { Store } from './openStore'
-import type { SmartContract } from './schema'
 
 export type CreateSmartContractParameters = {
   dappId: string

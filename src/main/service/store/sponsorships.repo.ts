@@ -1,6 +1,6 @@
+import type { Sponsorship } from '../../../shared/api/sponsorships'
 import { getBatchedAppender } from './batchedAppend'
 import type { Store } from './openStore'
-import type { Sponsorship } from './schema'
 
 /** Decisions kept; the oldest are dropped first (the store rewrites the whole document on every change). */
 export const MAX_SPONSORSHIPS = 500

@@ -1,6 +1,6 @@
+import type { WebhookCall } from '../../../shared/api/webhooks'
 import { getBatchedAppender } from './batchedAppend'
 import type { Store } from './openStore'
-import type { WebhookCall } from './schema'
 
 /** Calls kept; the oldest are dropped first (the store rewrites the whole document on every change). */
 export const MAX_WEBHOOK_CALLS = 200

@@ -1,7 +1,7 @@
+import type { Webhook } from '../../../shared/api/webhooks'
 import { NotFoundError } from '../errors'
 import { generateId } from './ids'
 import type { Store } from './openStore'
-import type { Webhook } from './schema'
 
 const NOT_FOUND = 'Webhook not found'
 

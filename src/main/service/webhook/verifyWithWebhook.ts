@@ -1,8 +1,8 @@
+import type { Webhook, WebhookCall } from '../../../shared/api/webhooks'
 import type { EventBus } from '../events'
 import type { Logger } from '../log/logger'
 import { generateId } from '../store/ids'
 import type { Store } from '../store/openStore'
-import type { Webhook, WebhookCall } from '../store/schema'
 import { addWebhookCall } from '../store/webhookCalls.repo'
 import { callWebhook } from './callWebhook'
 

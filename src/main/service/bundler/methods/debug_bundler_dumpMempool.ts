@@ -1,7 +1,7 @@
 import { z } from 'zod'
+import { WireUserOperationSchema, WireUserOperationV07Schema } from '../../../../shared/api/userOperations'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { AddressSchema } from '../../schemas/hexSchemas'
-import { WireUserOperationSchema, WireUserOperationV07Schema } from '../../store/userOperationRecord'
 import type { GetBundler } from './bundlerAccess'
 
 /** `debug_bundler_dumpMempool([entryPoint])`: the pending operations of that EntryPoint (all without it), oldest first. */

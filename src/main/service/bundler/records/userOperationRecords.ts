@@ -1,4 +1,9 @@
 import type { Address, Hex } from 'viem'
+import {
+  isUnfinished,
+  type UserOperationRecord,
+  type UserOperationStatus,
+} from '../../../../shared/api/userOperations'
 import { nameAccountByDelegate, nameAccountByFactory } from '../../chain/accountZoo/nameAccount'
 import { checksumAddress } from '../../chain/checksumAddress'
 import { readAaCode } from '../../entryPoint/errors'
@@ -6,11 +11,6 @@ import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types
 import { AppError } from '../../errors'
 import type { EventBus } from '../../events'
 import { decodeCallData } from '../../policy/decodeCallData'
-import {
-  isUnfinished,
-  type UserOperationRecord,
-  type UserOperationStatus,
-} from '../../store/userOperationRecord'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { ReceiptFormat } from '../bundlerOptions'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'

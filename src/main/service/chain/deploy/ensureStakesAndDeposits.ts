@@ -1,14 +1,11 @@
-import { type Abi, type Address, encodeFunctionData, type PublicClient } from 'viem'
+import { type Address, encodeFunctionData, type PublicClient } from 'viem'
 import type { Logger } from '../../log/logger'
 import { entryPointAbi } from '../abis/entryPoint'
-import { packedTokenPaymasterAbi, packedVerifyingPaymasterAbi } from '../abis/packedPaymasters'
 import { smartAccountFactoryAbi } from '../abis/smartAccount'
-import { tokenPaymasterAbi } from '../abis/tokenPaymaster'
-import { verifyingPaymasterAbi } from '../abis/verifyingPaymaster'
 import { defaults } from '../constants'
 import type { SubmitTransaction } from '../transactions/submitTransaction'
 import type { ChainAddresses } from '../types'
-import { ENTRY_POINT_VERSIONS, getVersionContracts } from '../versionContracts'
+import { ENTRY_POINT_VERSIONS, getVersionContracts, VERSION_CONTRACTS } from '../versionContracts'
 
 export type EnsureStakesAndDepositsParameters = {
   publicClient: PublicClient
@@ -42,14 +39,10 @@ export async function ensureStakesAndDeposits(p: EnsureStakesAndDepositsParamete
   // Each version's two paymasters, with the ABI of their contract (Biconomy's for v0.6, Opstation's after).
   const paymasters = ENTRY_POINT_VERSIONS.flatMap((version) => {
     const c = getVersionContracts(p, version)
-    const v06 = version === '0.6'
+    const { verifyingAbi, tokenAbi } = VERSION_CONTRACTS[version]
     return [
-      {
-        ...c.verifying,
-        abi: (v06 ? verifyingPaymasterAbi : packedVerifyingPaymasterAbi) as Abi,
-        token: false,
-      },
-      { ...c.token, abi: (v06 ? tokenPaymasterAbi : packedTokenPaymasterAbi) as Abi, token: true },
+      { ...c.verifying, abi: verifyingAbi, token: false },
+      { ...c.token, abi: tokenAbi, token: true },
     ].map((paymaster) => ({ ...paymaster, entryPoint: c.entryPoint }))
   })
   for (const { name, address, abi, entryPoint: onEntryPoint, token } of paymasters) {

@@ -1,15 +1,16 @@
 import type { Address, Hash } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
+import { ENTRY_POINT_VERSIONS, type EntryPointVersion } from '../../../../shared/entryPointVersions'
 import type { Chain } from '../types'
-import { getVersionContracts, holdsContracts } from '../versionContracts'
+import { getVersionContracts, holdsContracts, VERSION_CONTRACTS } from '../versionContracts'
 import { depositToGasTank } from './depositToGasTank'
-import { GAS_TANK_VERSIONS, type GasTankVersion, gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
+import { gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
 
 export type CreateGasTankParameters = {
   /** Initial deposit of each tank. Default: the chain's `gasTankDefaultWei` on dev chains (10 ETH), 0 elsewhere. */
   fundWei?: bigint
   /** The EntryPoint versions whose tank gets the deposit. Default: every version this chain serves. */
-  versions?: readonly GasTankVersion[]
+  versions?: readonly EntryPointVersion[]
 }
 
 /**
@@ -32,8 +33,8 @@ export async function createGasTank(
 }
 
 /** The versions whose verifying paymaster this chain holds (a node where one is missing serves the others). */
-export function listGasTankVersions(chain: Chain): GasTankVersion[] {
-  return GAS_TANK_VERSIONS.filter((version) =>
+export function listGasTankVersions(chain: Chain): EntryPointVersion[] {
+  return ENTRY_POINT_VERSIONS.filter((version) =>
     holdsContracts(chain, getVersionContracts(chain, version).verifying),
   )
 }
@@ -46,11 +47,11 @@ export function listGasTankVersions(chain: Chain): GasTankVersion[] {
 export async function readDepositedGasTanks(
   chain: Chain,
   paymasterIds: readonly Address[],
-): Promise<Map<string, Set<GasTankVersion>>> {
-  const deposited = new Map<string, Set<GasTankVersion>>()
+): Promise<Map<string, Set<EntryPointVersion>>> {
+  const deposited = new Map<string, Set<EntryPointVersion>>()
   if (paymasterIds.length === 0) return deposited
   for (const version of listGasTankVersions(chain)) {
-    if (version === '0.6') continue
+    if (!VERSION_CONTRACTS[version].logsTankDeposits) continue
     const logs = await chain.publicClient.getContractEvents({
       address: getGasTankPaymaster(chain, version),
       abi: gasTankAbi,

@@ -1,11 +1,12 @@
 import { type Address, encodeFunctionData, type Hash } from 'viem'
+import type { EntryPointVersion } from '../../../../shared/entryPointVersions'
 import { ChainError, InvalidInputError } from '../../errors'
 import { getDepositInfo } from '../entryPoint/getDepositInfo'
 import { ensureExecutorBalance } from '../faucet/fundEth'
 import { submitTransaction } from '../transactions/submitTransaction'
 import type { Chain } from '../types'
 import { getVersionContracts } from '../versionContracts'
-import { type GasTankVersion, gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
+import { gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
 import { getGasTankBalance } from './getGasTankBalance'
 
 /** Largest EntryPoint deposit (a uint112 in DepositInfo). */
@@ -19,7 +20,7 @@ export async function depositToGasTank(
   chain: Chain,
   paymasterId: Address,
   wei: bigint,
-  version: GasTankVersion,
+  version: EntryPointVersion,
 ): Promise<{ hash: Hash; balance: bigint }> {
   if (wei <= 0n) throw new InvalidInputError('Deposit must be more than 0 wei')
   // The paymaster keeps every tank in its one EntryPoint deposit, a uint112 (v0.6's layout): past it depositFor reverts.

@@ -1,13 +1,7 @@
 import { type Address, parseAbi } from 'viem'
+import type { EntryPointVersion } from '../../../../shared/entryPointVersions'
 import type { Chain } from '../types'
-import { ENTRY_POINT_VERSIONS, type EntryPointVersionName, getVersionContracts } from '../versionContracts'
-
-/**
- * The EntryPoint versions a dApp has a gas tank on: one tank per version, each on that version's verifying
- * paymaster, all under the dApp's one `paymasterId`.
- */
-export const GAS_TANK_VERSIONS = ENTRY_POINT_VERSIONS
-export type GasTankVersion = EntryPointVersionName
+import { getVersionContracts } from '../versionContracts'
 
 /**
  * The gas-tank functions both verifying paymasters share (Biconomy's VerifyingSingletonPaymaster for v0.6,
@@ -20,7 +14,10 @@ export const gasTankAbi = parseAbi([
   'event GasTankDeposited(address indexed paymasterId, uint256 amount)',
 ])
 
-/** The verifying paymaster holding the gas tanks of `version`. */
-export function getGasTankPaymaster(chain: Pick<Chain, 'addresses'>, version: GasTankVersion): Address {
+/**
+ * The verifying paymaster holding the gas tanks of `version`: a dApp has one tank per EntryPoint version, each on
+ * that version's verifying paymaster, all under the dApp's one `paymasterId`.
+ */
+export function getGasTankPaymaster(chain: Pick<Chain, 'addresses'>, version: EntryPointVersion): Address {
   return getVersionContracts(chain, version).verifying.address
 }

@@ -1,10 +1,11 @@
 import { type Address, encodeFunctionData, type Hash, numberToHex } from 'viem'
+import type { EntryPointVersion } from '../../../../shared/entryPointVersions'
 import { ChainError, InvalidInputError, NotFoundError } from '../../errors'
 import { fundEth } from '../faucet/fundEth'
 import { requestRpc } from '../node/requestRpc'
 import { submitTransaction } from '../transactions/submitTransaction'
 import type { Chain } from '../types'
-import { type GasTankVersion, gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
+import { gasTankAbi, getGasTankPaymaster } from './gasTankPaymaster'
 import { getGasTankBalance } from './getGasTankBalance'
 
 const oneEth = 10n ** 18n
@@ -19,7 +20,7 @@ export async function withdrawFromGasTank(
   paymasterId: Address,
   to: Address,
   wei: bigint,
-  version: GasTankVersion,
+  version: EntryPointVersion,
 ): Promise<{ hash: Hash; balance: bigint }> {
   if (wei <= 0n) throw new InvalidInputError('Withdrawal must be more than 0 wei')
   const current = await getGasTankBalance(chain, paymasterId, version)

@@ -14,6 +14,11 @@ import { ChainError } from '../../errors'
 import { executionReverted, userOperationRejected } from '../errors'
 import type { CallFrame } from '../estimation/callFrame'
 import {
+  estimateGasLimits,
+  type SimulationOutcome as Outcome,
+  throwOnFailure,
+} from '../estimation/estimateGasLimits'
+import {
   CALL_MARGIN_MIN,
   CALL_MARGIN_PERCENT,
   CALL_STIPEND,
@@ -25,14 +30,13 @@ import {
   VERIFICATION_MARGIN_PERCENT,
   withMargin,
 } from '../estimation/gasMargins'
+import type { GasFees } from '../types'
 import { calculatePreVerificationGas } from './calculatePreVerificationGas'
 import { type DecodedEntryPointError, decodeEntryPointError } from './decodeEntryPointError'
 import { encodeSimulateHandleOp } from './encodeEntryPointCalls'
 import { type FirstCheck, type FirstCheckGuesses, firstCheckGuessesOf } from './firstCheckGuesses'
 import { readEntities } from './readEntities'
 import type { PartialUserOperation } from './userOperation'
-
-export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 
 export type EstimateUserOperationGasParameters = {
   chain: Chain
@@ -77,23 +81,16 @@ export type EstimateUserOperationGasReturnType = {
 const INNER_HANDLE_OP = toFunctionSelector(
   'innerHandleOp(bytes,((address,uint256,uint256,uint256,uint256,address,uint256,uint256),bytes32,uint256,uint256,uint256),bytes)',
 )
-/** Limits of the first simulation: generous, but small enough that a prefund check does not fail on them. */
-const TRIAL_VERIFICATION_GAS = 1_500_000n
-const TRIAL_CALL_GAS = 3_000_000n
-/** Raised this many times (x8 each) when the trial itself runs out of gas. */
-const MAX_TRIAL_RAISES = 2
-const MAX_VERIFY_ROUNDS = 5
+/** The first simulation's limits; a raised call limit is tightened before the verification limit. */
+const TRIAL: FirstCheck = { callGasLimit: 3_000_000n, verificationGasLimit: 1_500_000n }
 
 /**
  * Estimates the gas limits of a v0.6 UserOperation by simulation (EntryPoint.simulateHandleOp traced with
- * callTracer): verification gas = what validation used plus a margin, call gas = what the call phase used
- * plus a margin, then the operation is simulated again with exactly those limits and the limits are raised
- * until it passes. When an operation of the same shape passed with some limits before, those are simulated
- * first: if what that run measured gives the same limits, that one run is the verification (the usual case for
- * repeated operations: one simulation instead of two). preVerificationGas is the calldata cost plus the bundle
- * overheads. Works without gas or fee fields, with a dummy signature (signature failures do not stop
- * simulateHandleOp) and with an initCode. Throws RpcError with the EntryPoint's AAxx reason (-32500/-32501) or
- * -32521 when the call phase reverts.
+ * callTracer) in the estimation loop every version runs (estimation/estimateGasLimits.ts): verification gas =
+ * what validation used plus a margin, call gas = what the call phase used plus a margin, re-simulated with exactly
+ * those limits. preVerificationGas is the calldata cost plus the bundle overheads. Works without gas or fee
+ * fields, with a dummy signature (signature failures do not stop simulateHandleOp) and with an initCode. Throws
+ * RpcError with the EntryPoint's AAxx reason (-32500/-32501) or -32521 when the call phase reverts.
  */
 export async function estimateUserOperationGas(
   params: EstimateUserOperationGasParameters,
@@ -105,10 +102,8 @@ export async function estimateUserOperationGas(
   }
   const preVerificationGas = calculatePreVerificationGas({ userOperation })
   const maxSimulationGas = params.maxSimulationGas ?? 30_000_000n
-  let simulations = 0
 
-  const simulate = async (verificationGasLimit: bigint, callGasLimit: bigint) => {
-    simulations++
+  const simulate = async ({ verificationGasLimit, callGasLimit }: FirstCheck) => {
     const op: UserOperationV06 = {
       sender: userOperation.sender,
       nonce: userOperation.nonce,
@@ -129,14 +124,18 @@ export async function estimateUserOperationGas(
     )
   }
 
-  const result = (
-    limits: FirstCheck,
-    verified: SimulationOutcome,
-    measured: SimulationOutcome,
-    fromGuess: boolean,
-  ): EstimateUserOperationGasReturnType => ({
+  const estimate = await estimateGasLimits({
+    trial: TRIAL,
+    simulate,
+    deriveLimits: (measured) => deriveFirstCheck(measured, userOperation.callData),
+    guesses: params.guesses ?? firstCheckGuessesOf(params.chain),
+    subject: { userOperation, stateOverride: params.stateOverride },
+  })
+  const { verified, measured } = estimate
+  return {
     preVerificationGas,
-    ...limits,
+    verificationGasLimit: estimate.limits.verificationGasLimit,
+    callGasLimit: estimate.limits.callGasLimit,
     ...fees,
     validAfter: verified.validAfter,
     validUntil: verified.validUntil,
@@ -144,80 +143,10 @@ export async function estimateUserOperationGas(
       validationGas: measured.validationGas,
       executionGas: measured.executionGas,
       postOpGas: measured.postOpGas,
-      simulations,
-      fromGuess,
+      simulations: estimate.simulations,
+      fromGuess: estimate.fromGuess,
     },
-  })
-
-  // 0. An operation of this shape passed with these limits last time: simulate with them first. Gas used does
-  // not depend on the limits when nothing runs out, so this one run also measures; when the limits derived from
-  // it are the guess itself, they are verified by that very run (one simulation instead of two).
-  const guesses = params.guesses ?? firstCheckGuessesOf(params.chain)
-  const subject = { userOperation, stateOverride: params.stateOverride }
-  const guess = guesses.get(subject)
-  if (guess) {
-    const check = await simulate(guess.verificationGasLimit, guess.callGasLimit)
-    const passed = !check.outOfGas && !check.failedOp && !check.executionRevert && !check.otherRevert
-    if (passed && sameLimits(deriveFirstCheck(check, userOperation.callData), guess)) {
-      return result(guess, check, check, true)
-    }
-    guesses.forget(subject)
   }
-
-  // 1. Measure with generous limits (raised if even those run out of gas).
-  let trialVerification = TRIAL_VERIFICATION_GAS
-  let trialCall = TRIAL_CALL_GAS
-  let trial = await simulate(trialVerification, trialCall)
-  for (let raise = 0; raise < MAX_TRIAL_RAISES && trial.outOfGas; raise++) {
-    if (trial.outOfGas === 'verification') trialVerification *= 8n
-    else trialCall *= 8n
-    trial = await simulate(trialVerification, trialCall)
-  }
-  const measured = throwOnFailure(trial)
-
-  // 2. Limits = measured + margin. 3. Simulate with exactly those limits; a limit that runs out is searched
-  // upward (x1.25 until it passes, then halving the gap to the last failure), keeping the lowest that passed.
-  const firstCheck = deriveFirstCheck(measured, userOperation.callData)
-  const search = {
-    verification: { value: firstCheck.verificationGasLimit, failed: 0n, passed: trialVerification },
-    call: { value: firstCheck.callGasLimit, failed: 0n, passed: trialCall },
-  }
-  let verified: SimulationOutcome | undefined
-  for (let round = 0; round < MAX_VERIFY_ROUNDS; round++) {
-    const check = await simulate(search.verification.value, search.call.value)
-    if (!check.outOfGas) {
-      throwOnFailure(check)
-      // Only limits that passed unchanged on the first try are a guess worth trying first next time.
-      if (round === 0) guesses.remember(subject, firstCheck)
-      verified = check
-      search.verification.passed = search.verification.value
-      search.call.passed = search.call.value
-      // Tighten the limit that was raised, while rounds remain.
-      const loose = (['call', 'verification'] as const).find(
-        (k) => search[k].failed > 0n && search[k].passed - search[k].failed > search[k].passed / 50n,
-      )
-      if (!loose) break
-      search[loose].value = (search[loose].failed + search[loose].passed) / 2n
-      continue
-    }
-    const limit = search[check.outOfGas]
-    limit.failed = limit.value
-    limit.value = verified
-      ? (limit.value + limit.passed) / 2n
-      : minBigInt((limit.value * 5n) / 4n + 1n, limit.passed)
-  }
-  if (!verified) {
-    // Fall back to the limits known to pass.
-    search.verification.value = search.verification.passed
-    search.call.value = search.call.passed
-    verified = throwOnFailure(await simulate(search.verification.value, search.call.value))
-  }
-  return result(
-    { verificationGasLimit: search.verification.passed, callGasLimit: search.call.passed },
-    verified,
-    measured,
-    false,
-  )
 }
 
 /**
@@ -235,22 +164,16 @@ export async function simulateExecution(params: {
     params.userOperation,
     params.maxSimulationGas,
   )
-  if (outcome.outOfGas === 'call') throw executionReverted('out of gas (callGasLimit too low)')
-  if (outcome.outOfGas === 'verification') throw userOperationRejected('AA40 over verificationGasLimit')
+  if (outcome.outOfGas === 'callGasLimit') throw executionReverted('out of gas (callGasLimit too low)')
+  if (outcome.outOfGas === 'verificationGasLimit')
+    throw userOperationRejected('AA40 over verificationGasLimit')
   throwOnFailure(outcome)
 }
 
-type SimulationOutcome = {
-  /** Which limit was too small, or false. */
-  outOfGas: 'verification' | 'call' | false
-  failedOp?: string
-  executionRevert?: { reason: string | null; data: Hex | undefined }
-  otherRevert?: string
+type SimulationOutcome = Outcome<keyof FirstCheck> & {
   validationGas: bigint
   executionGas: bigint
   postOpGas: bigint
-  validAfter: number
-  validUntil: number
 }
 
 async function simulateHandleOpTrace(
@@ -298,13 +221,13 @@ async function simulateHandleOpTrace(
   if (decoded?.errorName === 'FailedOp') {
     const reason = decoded.args[1]
     outcome.failedOp = reason
-    if (isVerificationOutOfGas(reason, top)) outcome.outOfGas = 'verification'
+    if (isVerificationOutOfGas(reason, top)) outcome.outOfGas = 'verificationGasLimit'
     return outcome
   }
   if (decoded?.errorName !== 'ExecutionResult') {
     const inner = findInnerHandleOp(top, entryPoint)
     if (inner?.error && top.gasUsed && hexToBigInt(top.gasUsed) >= gas - gas / 64n) {
-      outcome.outOfGas = 'call'
+      outcome.outOfGas = 'callGasLimit'
       return outcome
     }
     outcome.otherRevert =
@@ -323,7 +246,7 @@ async function simulateHandleOpTrace(
       outcome.executionGas = hexToBigInt(frame.gasUsed)
       if (frame.error) {
         // A sub-call that ran out of gas often surfaces as a plain revert of the frame (bubbled up).
-        if (ranOutOfGas(frame)) outcome.outOfGas = 'call'
+        if (ranOutOfGas(frame)) outcome.outOfGas = 'callGasLimit'
         else
           outcome.executionRevert = {
             reason: frame.revertReason ?? decodeRevertReason(frame.output ?? null),
@@ -332,7 +255,7 @@ async function simulateHandleOpTrace(
       }
     } else if (paymaster && to === paymaster) {
       outcome.postOpGas = hexToBigInt(frame.gasUsed)
-      if (frame.error && ranOutOfGas(frame)) outcome.outOfGas = 'verification'
+      if (frame.error && ranOutOfGas(frame)) outcome.outOfGas = 'verificationGasLimit'
     }
   }
   return outcome
@@ -355,21 +278,6 @@ function deriveFirstCheck(measured: SimulationOutcome, callData: Hex): FirstChec
         ? 0n
         : withMargin(measured.executionGas, CALL_MARGIN_PERCENT, CALL_MARGIN_MIN) + CALL_STIPEND,
   }
-}
-
-function sameLimits(a: FirstCheck, b: FirstCheck): boolean {
-  return a.verificationGasLimit === b.verificationGasLimit && a.callGasLimit === b.callGasLimit
-}
-
-function throwOnFailure(outcome: SimulationOutcome): SimulationOutcome {
-  if (outcome.failedOp) throw userOperationRejected(outcome.failedOp)
-  if (outcome.executionRevert)
-    throw executionReverted(outcome.executionRevert.reason, outcome.executionRevert.data)
-  if (outcome.outOfGas === 'call') throw executionReverted('out of gas even with the largest call gas tried')
-  if (outcome.outOfGas === 'verification')
-    throw userOperationRejected('AA40 over verificationGasLimit: validation runs out of gas')
-  if (outcome.otherRevert) throw executionReverted(`simulation reverted: ${outcome.otherRevert}`)
-  return outcome
 }
 
 /** A FailedOp caused by too little verification gas (a validation frame ran out of gas, or AA40/AA41). */

@@ -1,11 +1,13 @@
-import { type Abi, decodeFunctionData } from 'viem'
+import { type Abi, concat, decodeFunctionData } from 'viem'
 import { entryPointAbi } from '../../chain/abis/entryPoint'
 import { canonicalAddresses } from '../../chain/constants'
 import type { UserOperationV06 } from '../../chain/types'
+import { getVersionContracts } from '../../chain/versionContracts'
 import { toHexQuantity } from '../../schemas/hexSchemas'
 import { parseParam } from '../../schemas/parseParam'
 import { invalidFields } from '../errors'
 import type { EntryPointModule } from '../types'
+import { paymasterV06 } from './bindPaymaster'
 import { calculatePreVerificationGas } from './calculatePreVerificationGas'
 import { computeUserOpHash } from './computeUserOpHash'
 import { decodeValidationOutput } from './decodeValidationOutput'
@@ -15,6 +17,7 @@ import { readEntities } from './readEntities'
 import { simulateValidation } from './simulateValidation'
 import {
   fromWireUserOperation,
+  GAS_AND_FEE_FIELDS,
   PartialUserOperationSchema,
   toWireUserOperation,
   UserOperationSchema,
@@ -41,9 +44,16 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   version: '0.6',
   address: canonicalAddresses.entryPoint,
   abi: entryPointAbi as Abi,
+  contracts: (chain) => getVersionContracts(chain, '0.6'),
+  paymaster: paymasterV06,
+  recognizes: (fields) => 'initCode' in fields || 'paymasterAndData' in fields,
   userOperationSchema: UserOperationSchema,
   partialUserOperationSchema: PartialUserOperationSchema,
   toWire: toWireUserOperation,
+  deploymentFields: (deployment) => ({
+    initCode: deployment ? concat([deployment.factory, deployment.factoryData]) : '0x',
+    paymasterAndData: '0x',
+  }),
   fromWire: (wire) => fromWireUserOperation(wire as WireUserOperation),
   computeUserOpHash: (op, chainId) => computeUserOpHash(op, chainId, canonicalAddresses.entryPoint),
   readEntities,
@@ -56,13 +66,7 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
       throw invalidFields('initCode must be empty or start with a 20-byte factory address')
     if (op.paymasterAndData !== '0x' && op.paymasterAndData.length < 42)
       throw invalidFields('paymasterAndData must be empty or start with a 20-byte paymaster address')
-    for (const field of [
-      'callGasLimit',
-      'verificationGasLimit',
-      'preVerificationGas',
-      'maxFeePerGas',
-      'maxPriorityFeePerGas',
-    ] as const) {
+    for (const field of GAS_AND_FEE_FIELDS) {
       if (op[field] > UINT120_MAX)
         throw invalidFields(`AA94 gas values overflow: ${field} does not fit in 120 bits`)
     }

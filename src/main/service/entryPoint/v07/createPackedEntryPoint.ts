@@ -2,6 +2,7 @@ import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
 import type { z } from 'zod'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import type { Chain } from '../../chain/types'
+import { getVersionContracts } from '../../chain/versionContracts'
 import { toHexQuantity } from '../../schemas/hexSchemas'
 import { parseParam } from '../../schemas/parseParam'
 import { executionReverted, invalidFields } from '../errors'
@@ -19,6 +20,7 @@ import {
   delegationCode,
   planEip7702Bundle,
 } from '../v08/eip7702'
+import { createPaymasterV07 } from './bindPaymaster'
 import { decodeHandleOpsV07, encodeHandleOpsV07, encodeSimulateValidationV07 } from './encodeEntryPointCalls'
 import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
 import {
@@ -61,8 +63,8 @@ export type CreatePackedEntryPointParameters = {
 }
 
 /**
- * A v0.7/v0.8 module with what the paymaster needs beyond the bundler's seam: the partial operation schema and the
- * estimator with a paymaster whose data is signed for every trial operation.
+ * A v0.7/v0.8 module with what its paymaster binding (bindPaymaster.ts) needs beyond the seam: the partial operation
+ * schema's type and the estimator with a paymaster whose data is signed for every trial operation.
  */
 export type PackedEntryPointModule = EntryPointModule<UserOperationV07> & {
   readonly version: Extract<EntryPointVersion, '0.7' | '0.8'>
@@ -75,6 +77,15 @@ export type PackedEntryPointModule = EntryPointModule<UserOperationV07> & {
   ): Promise<EstimateUserOperationGasV07ReturnType>
 }
 
+/** Fields only a v0.7 / v0.8 UserOperation has (ERC-7769). */
+const PACKED_ONLY_FIELDS = [
+  'factory',
+  'factoryData',
+  'paymaster',
+  'paymasterData',
+  'paymasterVerificationGasLimit',
+  'paymasterPostOpGasLimit',
+]
 const UINT128_MAX = (1n << 128n) - 1n
 /** Gas of an EIP-7702 authorization in the bundle transaction (PER_EMPTY_ACCOUNT_COST), paid through pvg. */
 export const EIP7702_AUTHORIZATION_GAS = 25_000n
@@ -162,10 +173,16 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       })
   })
 
-  return {
+  const module: Omit<PackedEntryPointModule, 'paymaster'> = {
     version: p.version,
     address: p.address,
     abi: p.abi,
+    contracts: (chain) => getVersionContracts(chain, p.version),
+    // v0.8 is told by its eip7702Auth; v0.7 by any field only the packed form has, without one.
+    recognizes: (fields) =>
+      p.eip7702
+        ? fields.eip7702Auth != null
+        : fields.eip7702Auth == null && PACKED_ONLY_FIELDS.some((field) => fields[field] != null),
     userOperationSchema: schema,
     partialUserOperationSchema: partialSchema,
     estimateGas: (params) =>
@@ -176,6 +193,8 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
         withAccountState: withDelegation,
       }),
     toWire: toWireUserOperationV07,
+    deploymentFields: (deployment) =>
+      deployment ? { factory: deployment.factory, factoryData: deployment.factoryData } : {},
     fromWire: (wire) => schema.parse(wire),
     computeUserOpHash: (op, chainId) => p.computeUserOpHash(packUserOperation(op), chainId, p.address, op),
     readEntities,
@@ -289,6 +308,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       return { ...plan, stateOverride }
     },
   }
+  return { ...module, paymaster: createPaymasterV07(module) }
 }
 
 export { withSimulationCode }

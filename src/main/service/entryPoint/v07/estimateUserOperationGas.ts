@@ -12,8 +12,8 @@ import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { traceCall } from '../../chain/node/traceCall'
 import type { Chain } from '../../chain/types'
 import { ChainError } from '../../errors'
-import { executionReverted, userOperationRejected } from '../errors'
 import type { CallFrame } from '../estimation/callFrame'
+import { estimateGasLimits, type SimulationOutcome } from '../estimation/estimateGasLimits'
 import {
   CALL_MARGIN_MIN,
   CALL_MARGIN_PERCENT,
@@ -25,8 +25,9 @@ import {
   VERIFICATION_MARGIN_PERCENT,
   withMargin,
 } from '../estimation/gasMargins'
-import { createShapeCache, perChain } from '../estimation/shapeCache'
+import type { GasFees } from '../types'
 import { encodeSimulateHandleOpV07, entryPointSimulationsAbi } from './encodeEntryPointCalls'
+import { firstCheckGuessesOf, type GasLimitsV07 } from './firstCheckGuesses'
 import { packUserOperation } from './packUserOperation'
 import {
   parseValidationData,
@@ -36,15 +37,7 @@ import {
 } from './simulateEntryPoint'
 import type { PartialUserOperationV07, UserOperationV07 } from './userOperation'
 
-export type GasFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
-
-/** The four gas limits of a v0.7/v0.8 operation. */
-export type GasLimitsV07 = {
-  verificationGasLimit: bigint
-  callGasLimit: bigint
-  paymasterVerificationGasLimit: bigint
-  paymasterPostOpGasLimit: bigint
-}
+export type { GasLimitsV07 }
 
 export type EstimateUserOperationGasV07Parameters = {
   chain: Chain
@@ -76,19 +69,11 @@ export type EstimateUserOperationGasV07ReturnType = GasLimitsV07 & {
   }
 }
 
-type LimitName = keyof GasLimitsV07
-
-type Outcome = {
-  outOfGas: LimitName | false
-  failedOp?: string
-  executionRevert?: { reason: string | null; data: Hex | undefined }
-  otherRevert?: string
+type Outcome = SimulationOutcome<keyof GasLimitsV07> & {
   validationGas: bigint
   paymasterValidationGas: bigint
   executionGas: bigint
   postOpGas: bigint
-  validAfter: number
-  validUntil: number
 }
 
 const VALIDATE_PAYMASTER_USER_OP = toFunctionSelector(
@@ -109,8 +94,6 @@ const TRIAL: GasLimitsV07 = {
   paymasterVerificationGasLimit: 1_000_000n,
   paymasterPostOpGasLimit: 1_000_000n,
 }
-const MAX_TRIAL_RAISES = 2
-const MAX_VERIFY_ROUNDS = 6
 /** EntryPoint work inside the paymaster's verification budget besides its call (context copy, deposit update). */
 const PAYMASTER_VERIFICATION_OVERHEAD = 12_000n
 
@@ -118,7 +101,8 @@ const PAYMASTER_VERIFICATION_OVERHEAD = 12_000n
  * Estimates a v0.7/v0.8 operation's four gas limits by simulation: EntryPointSimulations.simulateHandleOp, traced
  * with callTracer, measures the account's validation (with its deployment), the paymaster's validation, the call
  * phase and postOp; each limit is what was measured plus a margin, then the operation is simulated with exactly
- * those limits and a limit that runs out is raised until it passes (the v0.6 estimator's method).
+ * those limits and a limit that runs out is raised until it passes (estimation/estimateGasLimits.ts, the loop every
+ * version runs).
  */
 export async function estimateUserOperationGasV07(
   params: EstimateUserOperationGasV07Parameters,
@@ -132,10 +116,8 @@ export async function estimateUserOperationGasV07(
   const base: UserOperationV07 = { ...userOperation, ...fees }
   const preVerificationGas = params.calculatePreVerificationGas(base)
   const maxSimulationGas = params.maxSimulationGas ?? 30_000_000n
-  let simulations = 0
 
   const simulate = async (limits: GasLimitsV07): Promise<Outcome> => {
-    simulations++
     const op: UserOperationV07 = {
       ...base,
       ...limits,
@@ -167,9 +149,17 @@ export async function estimateUserOperationGasV07(
       ? withMargin((measured.postOpGas * 64n) / 63n, VERIFICATION_MARGIN_PERCENT, CALL_MARGIN_MIN)
       : 0n,
   })
-  const result = (limits: GasLimitsV07, verified: Outcome, measured: Outcome) => ({
+  const estimate = await estimateGasLimits({
+    trial: TRIAL,
+    simulate,
+    deriveLimits,
+    guesses: firstCheckGuessesOf(params.chain),
+    subject: { userOperation, stateOverride: params.stateOverride },
+  })
+  const { verified, measured } = estimate
+  return {
     preVerificationGas,
-    ...limits,
+    ...estimate.limits,
     ...fees,
     validAfter: verified.validAfter,
     validUntil: verified.validUntil,
@@ -178,110 +168,9 @@ export async function estimateUserOperationGasV07(
       paymasterValidationGas: measured.paymasterValidationGas,
       executionGas: measured.executionGas,
       postOpGas: measured.postOpGas,
-      simulations,
+      simulations: estimate.simulations,
     },
-  })
-
-  // 0. An operation of this shape passed with these limits last time: simulate with them first. Gas used does not
-  // depend on the limits when nothing runs out, so when the limits derived from this run are the guess itself, this
-  // one run measured and verified them (one simulation instead of two, as the v0.6 estimator does).
-  const guesses = guessesOf(params.chain)
-  const shape = { op: userOperation, stateOverride: params.stateOverride }
-  const guess = guesses.get(shape)
-  if (guess) {
-    const check = await simulate(guess)
-    const passed = !check.outOfGas && !check.failedOp && !check.executionRevert && !check.otherRevert
-    if (passed && sameLimits(deriveLimits(check), guess)) return result(guess, check, check)
-    guesses.forget(shape)
   }
-
-  let trialLimits = { ...TRIAL }
-  let trial = await simulate(trialLimits)
-  for (let raise = 0; raise < MAX_TRIAL_RAISES && trial.outOfGas; raise++) {
-    trialLimits = { ...trialLimits, [trial.outOfGas]: trialLimits[trial.outOfGas] * 8n }
-    trial = await simulate(trialLimits)
-  }
-  const measured = throwOnFailure(trial)
-
-  const first = deriveLimits(measured)
-  const search = Object.fromEntries(
-    (Object.keys(first) as LimitName[]).map((name) => [
-      name,
-      { value: first[name], failed: 0n, passed: trialLimits[name] },
-    ]),
-  ) as Record<LimitName, { value: bigint; failed: bigint; passed: bigint }>
-  const current = (): GasLimitsV07 => ({
-    verificationGasLimit: search.verificationGasLimit.value,
-    callGasLimit: search.callGasLimit.value,
-    paymasterVerificationGasLimit: search.paymasterVerificationGasLimit.value,
-    paymasterPostOpGasLimit: search.paymasterPostOpGasLimit.value,
-  })
-  let verified: Outcome | undefined
-  for (let round = 0; round < MAX_VERIFY_ROUNDS; round++) {
-    const check = await simulate(current())
-    if (!check.outOfGas) {
-      throwOnFailure(check)
-      // Only limits that passed unchanged on the first try are a guess worth trying first next time.
-      if (round === 0) guesses.remember(shape, first)
-      verified = check
-      for (const limit of Object.values(search)) limit.passed = limit.value
-      const loose = (Object.keys(search) as LimitName[]).find(
-        (k) => search[k].failed > 0n && search[k].passed - search[k].failed > search[k].passed / 50n,
-      )
-      if (!loose) break
-      search[loose].value = (search[loose].failed + search[loose].passed) / 2n
-      continue
-    }
-    const limit = search[check.outOfGas]
-    limit.failed = limit.value
-    limit.value = verified
-      ? (limit.value + limit.passed) / 2n
-      : minBigInt((limit.value * 5n) / 4n + 1n, limit.passed)
-  }
-  if (!verified) {
-    for (const limit of Object.values(search)) limit.value = limit.passed
-    verified = throwOnFailure(await simulate(current()))
-  }
-  return result(
-    {
-      verificationGasLimit: search.verificationGasLimit.passed,
-      callGasLimit: search.callGasLimit.passed,
-      paymasterVerificationGasLimit: search.paymasterVerificationGasLimit.passed,
-      paymasterPostOpGasLimit: search.paymasterPostOpGasLimit.passed,
-    },
-    verified,
-    measured,
-  )
-}
-
-/** The limits estimates of each operation shape passed with first, per chain. */
-const guessesOf = perChain(() =>
-  createShapeCache<{ op: PartialUserOperationV07; stateOverride?: RpcStateOverride }, GasLimitsV07>(
-    ({ op, stateOverride }) => shapeOf(op, stateOverride),
-  ),
-)
-
-/** Operations of one shape (sender, deployment, call selector and length, paymaster, state override) get the same limits. */
-function shapeOf(op: PartialUserOperationV07, stateOverride: RpcStateOverride | undefined): string {
-  return [
-    op.sender.toLowerCase(),
-    op.factory ? `${op.factory.toLowerCase()}:${op.factoryData.length}` : 'deployed',
-    `${op.callData.slice(0, 10).toLowerCase()}:${op.callData.length}`,
-    op.paymaster?.toLowerCase() ?? '',
-    op.paymasterData.length,
-    op.signature.length,
-    op.eip7702Auth ? op.eip7702Auth.address.toLowerCase() : '',
-    stateOverride ? JSON.stringify(stateOverride) : '',
-  ].join('|')
-}
-
-function sameLimits(a: GasLimitsV07, b: GasLimitsV07): boolean {
-  return (
-    a.verificationGasLimit === b.verificationGasLimit &&
-    a.callGasLimit === b.callGasLimit &&
-    a.paymasterVerificationGasLimit === b.paymasterVerificationGasLimit &&
-    a.paymasterPostOpGasLimit === b.paymasterPostOpGasLimit
-  )
 }
 
 async function simulateHandleOpTraced(
@@ -399,19 +288,5 @@ async function simulateHandleOpTraced(
   }
   if (inner?.error && !outcome.outOfGas && !outcome.executionRevert && /out of gas/i.test(inner.error))
     outcome.outOfGas = 'callGasLimit'
-  return outcome
-}
-
-function throwOnFailure(outcome: Outcome): Outcome {
-  if (outcome.failedOp) throw userOperationRejected(outcome.failedOp)
-  if (outcome.executionRevert)
-    throw executionReverted(outcome.executionRevert.reason, outcome.executionRevert.data)
-  if (outcome.outOfGas === 'callGasLimit')
-    throw executionReverted('out of gas even with the largest call gas tried')
-  if (outcome.outOfGas)
-    throw userOperationRejected(
-      `AA40 over verificationGasLimit: ${outcome.outOfGas} runs out even at its largest trial`,
-    )
-  if (outcome.otherRevert) throw executionReverted(`simulation reverted: ${outcome.otherRevert}`)
   return outcome
 }

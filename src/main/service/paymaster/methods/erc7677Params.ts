@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import type { Chain } from '../../chain'
+import type { SponsorableOperation } from '../../entryPoint'
 import { InvalidInputError } from '../../errors'
-import { parseSponsorableOperation, selectEntryPoint } from '../parseSponsorableOperation'
 import { addressSchema, chainIdSchema, Erc7677ContextSchema } from '../schemas'
-import type { SponsorableOperation } from '../sponsorableOperation'
+import { selectEntryPoint } from '../selectEntryPoint'
 import { PaymasterFieldsShape, PaymasterUserOperationParam } from './pm_sponsorUserOperation'
 
 /** ERC-7677 params: [userOp, entryPoint, chainId (hex), context]; the op is parsed by its EntryPoint's version. */
@@ -39,5 +39,5 @@ export function readErc7677Operation(
 ): SponsorableOperation {
   if (chainId !== chain.chainId)
     throw new InvalidInputError(`Chain ID ${chainId} is not served here (chain ${chain.chainId})`)
-  return parseSponsorableOperation(raw, selectEntryPoint(chain, raw, entryPoint))
+  return selectEntryPoint(chain, raw, entryPoint).paymaster.bind(raw)
 }

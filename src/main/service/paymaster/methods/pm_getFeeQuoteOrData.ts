@@ -1,13 +1,12 @@
 import { z } from 'zod'
 import type { Covers } from '../../docs/routeDoc'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { formatSponsorResult } from '../formatUserOperation'
 import { type FeeQuote, getFeeQuotes } from '../getFeeQuotes'
-import { parseSponsorableOperation, selectEntryPoint } from '../parseSponsorableOperation'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { rejectSponsorship } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
 import { PaymasterContextSchema } from '../schemas'
+import { selectEntryPoint } from '../selectEntryPoint'
 import { sponsorUserOperation } from '../sponsorUserOperation'
 import { PaymasterUserOperationParam, SponsorResultSchema } from './pm_sponsorUserOperation'
 
@@ -58,7 +57,8 @@ export function pmGetFeeQuoteOrData(deps: PaymasterDeps) {
     result: z.union([FeeQuotesSchema, SponsorResultSchema]),
     handler: async ([raw, context], ctx) => {
       const dapp = requireDapp(ctx)
-      const op = parseSponsorableOperation(raw, selectEntryPoint(requireChain(deps), raw, context.entryPoint))
+      const entryPoint = selectEntryPoint(requireChain(deps), raw, context.entryPoint)
+      const op = entryPoint.paymaster.bind(raw)
       if (context.mode === 'ERC20') {
         const quotes = await getFeeQuotes(deps, { dapp, op, context })
         return { mode: 'ERC20', MODE: 'ERC20', ...quotes }
@@ -71,7 +71,7 @@ export function pmGetFeeQuoteOrData(deps: PaymasterDeps) {
         whenRejected: 'none',
       })
       if (!sponsorship.sponsored) throw rejectSponsorship(sponsorship)
-      return formatSponsorResult(result, op.entryPointVersion)
+      return entryPoint.paymaster.formatSponsorResult(result)
     },
   })
 }

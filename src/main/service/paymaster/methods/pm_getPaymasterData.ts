@@ -1,15 +1,13 @@
 import { numberToHex } from 'viem'
 import { z } from 'zod'
 import type { Covers } from '../../docs/routeDoc'
+import { formatPaymasterFields, type SponsorResult } from '../../entryPoint'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { formatPaymasterFields } from '../formatUserOperation'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { rejectSponsorship } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
-import type { SponsorableOperation } from '../sponsorableOperation'
 import { sponsorUserOperation } from '../sponsorUserOperation'
 import { sponsorUserOperationWithToken } from '../sponsorUserOperationWithToken'
-import type { SponsorResult } from '../types'
 import {
   DEFAULT_ERC7677_CONTEXT,
   Erc7677ParamsSchema,
@@ -49,7 +47,7 @@ export function pmGetPaymasterData(deps: PaymasterDeps) {
       const dapp = requireDapp(ctx)
       const op = readErc7677Operation(requireChain(deps), raw, entryPoint, chainId)
       const asked = given ?? DEFAULT_ERC7677_CONTEXT
-      const context = { ...asked, calculateGasLimits: asked.calculateGasLimits && !carriesGasLimits(op) }
+      const context = { ...asked, calculateGasLimits: asked.calculateGasLimits && !op.carriesGasLimits }
       const method = 'pm_getPaymasterData'
       if (context.mode === 'ERC20') {
         const { result } = await sponsorUserOperationWithToken(deps, {
@@ -71,19 +69,6 @@ export function pmGetPaymasterData(deps: PaymasterDeps) {
       return toPaymasterData(result, context.calculateGasLimits)
     },
   })
-}
-
-/**
- * Whether the op carries gas limits to sign: the three account limits, not all zero (viem sends 0x0 for those it has
- * not estimated), and for v0.7+ the paymaster's two limits.
- */
-function carriesGasLimits(op: SponsorableOperation): boolean {
-  const gas = op.ownGas
-  if (!gas || gas.callGasLimit + gas.verificationGasLimit + gas.preVerificationGas === 0n) return false
-  return (
-    op.entryPointVersion === '0.6' ||
-    (gas.paymasterVerificationGasLimit !== undefined && gas.paymasterPostOpGasLimit !== undefined)
-  )
 }
 
 /** The signed paymaster part, with the limits it signed when the paymaster calculated them. */

@@ -1,15 +1,14 @@
 import type { Address } from 'viem'
 import { z } from 'zod'
+import { formatPaymasterFields, type PaymasterChoice } from '../../entryPoint'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { createStepLog } from '../../policy/createStepLog'
 import { evaluatePolicies } from '../../policy/evaluatePolicies'
 import { SponsorshipRejectedError } from '../errors'
-import { formatPaymasterFields } from '../formatUserOperation'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { NO_POLICIES_WERE_SET } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
 import { resolveFeeToken } from '../resolveFeeToken'
-import type { PaymasterChoice } from '../sponsorableOperation'
 import { getExchangeRate, getNativeUsdPrice, toPriceMarkup } from '../tokenPrices'
 import {
   DEFAULT_ERC7677_CONTEXT,

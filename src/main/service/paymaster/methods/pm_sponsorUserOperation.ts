@@ -1,17 +1,20 @@
 import { z } from 'zod'
 import type { Covers } from '../../docs/routeDoc'
-import { documentVersionForms } from '../../entryPoint'
+import {
+  documentVersionForms,
+  type EntryPointModule,
+  formatHexSponsorResult,
+  type SponsorResult,
+} from '../../entryPoint'
 import { defineMethod, parsedLater } from '../../jsonrpc/defineMethod'
 import { parseParam } from '../../schemas/parseParam'
-import { formatHexSponsorResult, formatSponsorResult } from '../formatUserOperation'
-import { parseSponsorableOperation, selectEntryPoint } from '../parseSponsorableOperation'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { rejectSponsorship } from '../rejectSponsorship'
 import { requireDapp } from '../requireDapp'
 import { addressSchema, Erc7677ContextSchema, PaymasterContextSchema } from '../schemas'
+import { selectEntryPoint } from '../selectEntryPoint'
 import { sponsorUserOperation } from '../sponsorUserOperation'
 import { sponsorUserOperationWithToken } from '../sponsorUserOperationWithToken'
-import type { SponsorResult } from '../types'
 
 /** The operation of a paymaster request, documented: v0.6 or v0.7/v0.8 form, gas limits and fees optional. */
 export const PaymasterUserOperationParam = parsedLater(
@@ -57,7 +60,10 @@ export const SponsorResultSchema = z.union([
     })
     .meta({ description: 'EntryPoint v0.7 and v0.8 (no paymaster fields when not sponsored)' }),
 ])
-type _CheckedSponsorResult = Covers<typeof SponsorResultSchema, ReturnType<typeof formatSponsorResult>>
+type _CheckedSponsorResult = Covers<
+  typeof SponsorResultSchema,
+  ReturnType<EntryPointModule['paymaster']['formatSponsorResult']>
+>
 
 /** Pimlico's answer to `(op, entryPoint, ctx?)`: every quantity 0x-hex. */
 const HexSponsorResultSchema = z
@@ -106,7 +112,7 @@ export function pmSponsorUserOperation(deps: PaymasterDeps) {
       if (typeof second === 'string') {
         const entryPoint = parseParam(addressSchema, second, 'params[1]')
         const context = parseParam(Erc7677ContextSchema, params[2], 'params[2]')
-        const op = parseSponsorableOperation(raw, selectEntryPoint(requireChain(deps), raw, entryPoint))
+        const op = selectEntryPoint(requireChain(deps), raw, entryPoint).paymaster.bind(raw)
         if (context.mode === 'ERC20') {
           const { result } = await sponsorUserOperationWithToken(deps, { dapp, op, context, method })
           return toHexResult(result)
@@ -122,12 +128,13 @@ export function pmSponsorUserOperation(deps: PaymasterDeps) {
         return toHexResult(result)
       }
       const context = parseParam(PaymasterContextSchema, second, 'params[1]')
-      const op = parseSponsorableOperation(raw, selectEntryPoint(requireChain(deps), raw, context.entryPoint))
+      const entryPoint = selectEntryPoint(requireChain(deps), raw, context.entryPoint)
+      const op = entryPoint.paymaster.bind(raw)
       const { result } =
         context.mode === 'ERC20'
           ? await sponsorUserOperationWithToken(deps, { dapp, op, context, method })
           : await sponsorUserOperation(deps, { dapp, op, context, method, whenRejected: 'estimate' })
-      return formatSponsorResult(result, op.entryPointVersion)
+      return entryPoint.paymaster.formatSponsorResult(result)
     },
   })
 }

@@ -4,7 +4,7 @@ import type { Chain, UserOperationV06 } from '../../chain/types'
 import { entryPointV06 } from '../../entryPoint'
 import { encodeExecuteCalls } from './encodeExecuteCalls'
 import { readSenderAddress } from './readSenderAddress'
-import { DUMMY_ECDSA_SIGNATURE, deploymentFields, draftOperation, hasCode } from './shared'
+import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import { signOperationV06Message } from './signOperationV06'
 import type { Call, SandboxAccountKind } from './types'
 
@@ -56,10 +56,7 @@ export function defineEcdsaAccountV06(options: {
     encodeCalls,
     async buildUserOperation(_chain, account, parts) {
       return draftOperation(account, parts, {
-        ...deploymentFields(
-          entryPointV06,
-          parts.deployed ? null : deploymentOf(account.owner, account.index),
-        ),
+        ...entryPointV06.deploymentFields(parts.deployed ? null : deploymentOf(account.owner, account.index)),
         signature: dummySignature,
       })
     },

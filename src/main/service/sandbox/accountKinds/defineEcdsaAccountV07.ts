@@ -4,7 +4,7 @@ import type { Chain } from '../../chain/types'
 import { entryPointV07 } from '../../entryPoint'
 import { encodeExecuteCalls } from './encodeExecuteCalls'
 import { signPackedOperationMessage } from './readPackedOperation'
-import { DUMMY_ECDSA_SIGNATURE, deploymentFields, draftOperation, hasCode } from './shared'
+import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import type { Call, SandboxAccountKind } from './types'
 
 type Deployment = { factory: Address; factoryData: Hex }
@@ -37,8 +37,7 @@ export function defineEcdsaAccountV07(options: {
     encodeCalls,
     async buildUserOperation(chain, account, parts) {
       return draftOperation(account, parts, {
-        ...deploymentFields(
-          entryPointV07,
+        ...entryPointV07.deploymentFields(
           parts.deployed ? null : deploymentOf(chain, account.owner, account.index),
         ),
         signature: wrapSignature(DUMMY_ECDSA_SIGNATURE),

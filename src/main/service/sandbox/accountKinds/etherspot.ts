@@ -14,7 +14,7 @@ import { entryPointV07 } from '../../entryPoint'
 import { encodeErc7579Calls } from './encodeErc7579Calls'
 import { signPackedOperationMessage } from './readPackedOperation'
 import { readSenderAddress } from './readSenderAddress'
-import { DUMMY_ECDSA_SIGNATURE, deploymentFields, draftOperation, hasCode } from './shared'
+import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import type { SandboxAccountKind } from './types'
 
 const walletFactoryAbi = parseAbi([
@@ -89,10 +89,7 @@ export const etherspot: SandboxAccountKind = {
       account,
       { ...parts, nonce },
       {
-        ...deploymentFields(
-          entryPointV07,
-          parts.deployed ? null : deploymentOf(account.owner, account.index),
-        ),
+        ...entryPointV07.deploymentFields(parts.deployed ? null : deploymentOf(account.owner, account.index)),
         signature: DUMMY_ECDSA_SIGNATURE,
       },
     )

@@ -1,6 +1,6 @@
 import { entryPointV06 } from '../../entryPoint'
 import { computeSafeAddress, encodeSafeCalls, safeDeploymentOf, safeModuleOf } from './safeAccount'
-import { DUMMY_ECDSA_SIGNATURE, deploymentFields, draftOperation, hasCode } from './shared'
+import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import { readOperationV06 } from './signOperationV06'
 import { signSafeOperationV06, toSafeModuleSignature } from './signSafeOperation'
 import type { SandboxAccountKind } from './types'
@@ -20,8 +20,7 @@ export const safeV06: SandboxAccountKind = {
   encodeCalls: encodeSafeCalls,
   async buildUserOperation(_chain, account, parts) {
     return draftOperation(account, parts, {
-      ...deploymentFields(
-        entryPointV06,
+      ...entryPointV06.deploymentFields(
         parts.deployed ? null : safeDeploymentOf(account.owner, account.index, safeModule),
       ),
       signature: toSafeModuleSignature(DUMMY_ECDSA_SIGNATURE),

@@ -1,7 +1,7 @@
 import { entryPointV07 } from '../../entryPoint'
 import { readPackedOperation } from './readPackedOperation'
 import { computeSafeAddress, encodeSafeCalls, safeDeploymentOf, safeModuleOf } from './safeAccount'
-import { DUMMY_ECDSA_SIGNATURE, deploymentFields, draftOperation, hasCode } from './shared'
+import { DUMMY_ECDSA_SIGNATURE, draftOperation, hasCode } from './shared'
 import { signSafeOperationV07, toSafeModuleSignature } from './signSafeOperation'
 import type { SandboxAccountKind } from './types'
 
@@ -20,8 +20,7 @@ export const safeV07: SandboxAccountKind = {
   encodeCalls: encodeSafeCalls,
   async buildUserOperation(_chain, account, parts) {
     return draftOperation(account, parts, {
-      ...deploymentFields(
-        entryPointV07,
+      ...entryPointV07.deploymentFields(
         parts.deployed ? null : safeDeploymentOf(account.owner, account.index, safeModule),
       ),
       // Recovers a non-owner: Safe's checkSignatures reverts, which the module turns into SIG_VALIDATION_FAILED.

@@ -1,6 +1,5 @@
-import { type Address, concat, type Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { Chain } from '../../chain/types'
-import type { EntryPointModule } from '../../entryPoint'
 
 /**
  * A 65-byte ECDSA signature of the right shape that recovers to nobody useful: validation returns
@@ -35,22 +34,4 @@ export function draftOperation(
     maxPriorityFeePerGas: toQuantity(parts.fees.maxPriorityFeePerGas),
     ...fields,
   }
-}
-
-/**
- * The fields that deploy the account in its first operation, in its EntryPoint version's form: v0.6 `initCode`
- * (factory ‖ factoryData; `0x` once deployed) and an empty `paymasterAndData`, v0.7 `factory` and `factoryData`
- * (absent once deployed).
- */
-export function deploymentFields(
-  entryPoint: Pick<EntryPointModule, 'version'>,
-  deployment: { factory: Address; factoryData: Hex } | null,
-): Record<string, unknown> {
-  if (entryPoint.version === '0.6') {
-    return {
-      initCode: deployment ? concat([deployment.factory, deployment.factoryData]) : '0x',
-      paymasterAndData: '0x',
-    }
-  }
-  return deployment ? { factory: deployment.factory, factoryData: deployment.factoryData } : {}
 }

@@ -10,8 +10,7 @@ import {
   size,
   slice,
 } from 'viem'
-import { hashForPaymaster } from './hashForPaymaster'
-import type { SignableUserOperation } from './types'
+import { hashForPaymaster, type SignableUserOperation } from './hashForPaymaster'
 
 /** Byte length of a signed verifying-paymaster paymasterAndData: 20 + 4 words + 65-byte signature padded. */
 export const VERIFYING_PAYMASTER_AND_DATA_SIZE = 276

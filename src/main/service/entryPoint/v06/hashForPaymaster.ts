@@ -1,5 +1,8 @@
 import { type Address, encodeAbiParameters, type Hash, keccak256 } from 'viem'
-import type { SignableUserOperation } from './types'
+import type { UserOperationV06 } from '../../chain/types'
+
+/** The fields a paymaster signs over (everything except paymasterAndData and signature). */
+export type SignableUserOperation = Omit<UserOperationV06, 'paymasterAndData' | 'signature'>
 
 type AbiWord = { type: string }
 

@@ -8,7 +8,7 @@ import {
   type LocalAccount,
   numberToHex,
 } from 'viem'
-import type { PackedUserOperation } from '../../../entryPoint/v07/packUserOperation'
+import type { PackedUserOperation } from './packUserOperation'
 
 /**
  * paymasterData layouts of Opstation's v0.7/v0.8 paymasters (`contracts/packed/`) and the hashes their `getHash`
@@ -25,9 +25,6 @@ export type TokenPaymasterDataFields = {
   exchangeRate: bigint
   priceMarkup: number
 }
-
-/** A 65-byte signature of non-zero bytes: sizes the data before it is signed. */
-export const PLACEHOLDER_SIGNATURE = `0x${'ff'.repeat(65)}` as Hex
 
 /** The words of PackedBasePaymaster._hashOperation (paymasterAndData must already hold the paymaster's limits). */
 function encodeOperation(op: PackedUserOperation, chainId: number, paymaster: Address): Hex {

@@ -11,8 +11,7 @@ import {
   numberToHex,
   slice,
 } from 'viem'
-import { hashForPaymaster } from './hashForPaymaster'
-import type { SignableUserOperation } from './types'
+import { hashForPaymaster, type SignableUserOperation } from './hashForPaymaster'
 
 /** Byte length of a signed token-paymaster paymasterAndData: 20 + 1 + 192 + 65. */
 export const TOKEN_PAYMASTER_AND_DATA_SIZE = 278
@@ -22,8 +21,6 @@ export const PriceSource = { externalExchangeRate: 0, oracleBased: 1 } as const
 
 /** 1e6 = no markup (token paymaster priceMarkup scale). */
 export const PRICE_DENOMINATOR = 1_000_000n
-/** UNACCOUNTED_COST of the token paymaster: gas its postOp and the EntryPoint add outside actualGasCost. */
-export const TOKEN_PAYMASTER_UNACCOUNTED_COST = 45_000n
 
 const dataParameters = [
   { type: 'uint48', name: 'validUntil' },

@@ -1,27 +1,31 @@
-import type { Address, Hex, RpcStateOverride } from 'viem'
-import type { Chain } from '../../../chain'
-import { opstationVerifyingPaymasterArtifact } from '../../../chain/artifacts'
-import { getAddressMappingSlot, getStorageSlot, toSlotHex } from '../../../chain/deploy/getStorageSlot'
-import { getVersionContracts } from '../../../chain/versionContracts'
-import type { PackedEntryPointModule } from '../../../entryPoint/v07/createPackedEntryPoint'
-import {
-  packInitCode,
-  packPaymasterAndData,
-  packUserOperation,
-} from '../../../entryPoint/v07/packUserOperation'
-import type { PartialUserOperationV07, UserOperationV07 } from '../../../entryPoint/v07/userOperation'
-import { InvalidInputError } from '../../../errors'
-import { overrideStorageWord, overrideTokenBalance } from '../../simulationOverrides'
-import type { PaymasterChoice, SignedPaymaster, SponsorableOperation } from '../../sponsorableOperation'
-import type { GasLimits, PackedPaymasterFields } from '../../types'
+import { type Address, type Hex, parseAbiItem, type RpcStateOverride } from 'viem'
+import { opstationVerifyingPaymasterArtifact } from '../../chain/artifacts'
+import { getAddressMappingSlot, getStorageSlot, toSlotHex } from '../../chain/deploy/getStorageSlot'
+import type { Chain } from '../../chain/types'
+import { getVersionContracts } from '../../chain/versionContracts'
+import { InvalidInputError } from '../../errors'
+import { parseParam } from '../../schemas/parseParam'
+import { formatErc7769SponsorResult } from '../paymaster/formatSponsorResult'
+import { PLACEHOLDER_SIGNATURE } from '../paymaster/placeholderSignature'
+import { overrideStorageWord, overrideTokenBalance } from '../paymaster/simulationOverrides'
+import type {
+  GasLimits,
+  PackedPaymasterFields,
+  PaymasterBinding,
+  PaymasterChoice,
+  SignedPaymaster,
+  SponsorableOperation,
+} from '../paymaster/sponsorableOperation'
+import type { PackedEntryPointModule } from './createPackedEntryPoint'
+import { packInitCode, packPaymasterAndData, packUserOperation } from './packUserOperation'
 import {
   encodeTokenPaymasterDataV07,
   encodeVerifyingPaymasterDataV07,
   getTokenPaymasterHashV07,
   getVerifyingPaymasterHashV07,
-  PLACEHOLDER_SIGNATURE,
   signPaymasterHash,
-} from './packedPaymasterData'
+} from './paymasterData'
+import type { PartialUserOperationV07, UserOperationV07 } from './userOperation'
 
 /** The gas fields a v0.7+ paymaster request carried (the schema fills absent ones with 0). */
 export type GivenGasV07 = Partial<Record<keyof Required<GasLimits>, bigint>>
@@ -38,13 +42,41 @@ const STUB_LIMITS: Record<PaymasterChoice['kind'], { verification: bigint; postO
 
 const BALANCES_SLOT = getStorageSlot(opstationVerifyingPaymasterArtifact.storage, 'paymasterIdBalances')
 
+const GAS_FIELDS = [
+  'callGasLimit',
+  'verificationGasLimit',
+  'preVerificationGas',
+  'paymasterVerificationGasLimit',
+  'paymasterPostOpGasLimit',
+] as const
+
+/** Opstation's packed verifying paymaster charges a gas tank in its postOp with this event. */
+const GAS_TANK_CHARGED = parseAbiItem(
+  'event GasTankCharged(address indexed paymasterId, address indexed sender, uint256 charge)',
+)
+
+/** The paymaster side of a v0.7 / v0.8 module: Opstation's packed paymasters (`contracts/packed/`). */
+export function createPaymasterV07(module: Omit<PackedEntryPointModule, 'paymaster'>): PaymasterBinding {
+  return {
+    bind(raw) {
+      const op = parseParam(module.partialUserOperationSchema, raw, 'params[0]')
+      const fields = raw as Record<string, unknown>
+      const given: GivenGasV07 = {}
+      for (const field of GAS_FIELDS) if (fields[field] != null) given[field] = op[field]
+      return bindPaymasterV07(module, op, given)
+    },
+    formatSponsorResult: formatErc7769SponsorResult,
+    chargeEvent: GAS_TANK_CHARGED,
+  }
+}
+
 /**
  * A v0.7 / v0.8 operation of a paymaster request, bound to its EntryPoint module: Opstation's packed paymasters
  * (`contracts/packed/`) sign it, its limits come from the v0.7 estimator with the paymaster's data signed for each
  * trial, and its hash is the EntryPoint's.
  */
-export function bindOperationV07(
-  module: PackedEntryPointModule,
+export function bindPaymasterV07(
+  module: Omit<PackedEntryPointModule, 'paymaster'>,
   op: PartialUserOperationV07,
   given: GivenGasV07,
 ): SponsorableOperation {
@@ -131,6 +163,11 @@ export function bindOperationV07(
     initCode: packInitCode(op),
     fees: op.given,
     ownGas,
+    carriesGasLimits:
+      ownGas !== null &&
+      ownGas.callGasLimit + ownGas.verificationGasLimit + ownGas.preVerificationGas !== 0n &&
+      ownGas.paymasterVerificationGasLimit !== undefined &&
+      ownGas.paymasterPostOpGasLimit !== undefined,
     paymasterAddress,
 
     toWire() {
