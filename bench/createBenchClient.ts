@@ -4,7 +4,7 @@ import { type Address, createPublicClient, defineChain, type Hex, http, numberTo
 import { entryPoint06Address, entryPoint07Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { toLibsecp256k1Account } from '../src/main/service/chain/keys/toLibsecp256k1Account'
-import type { UserOperationV06 } from '../src/main/service/chain/types'
+import type { UserOperationV06 } from '../src/main/service/entryPoint'
 import { createRpc, waitForReceipt } from './createRpc'
 
 export type Op = UserOperationV06

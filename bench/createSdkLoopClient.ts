@@ -12,7 +12,7 @@ import {
 import { entryPoint06Abi, entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey } from 'viem/accounts'
 import { toLibsecp256k1Account } from '../src/main/service/chain/keys/toLibsecp256k1Account'
-import type { UserOperationV06 } from '../src/main/service/chain/types'
+import type { UserOperationV06 } from '../src/main/service/entryPoint'
 import { createRpc, waitForReceipt } from './createRpc'
 
 /** The RPCs of one SDK operation, in the order an SDK sends them, and the whole operation (ms each). */

@@ -14,9 +14,9 @@ import {
   createGasTank,
   fundEth,
   traceCall,
-  type UserOperationV06,
   verifyingPaymasterAbi,
 } from '../../../src/main/service/chain'
+import type { UserOperationV06 } from '../../../src/main/service/entryPoint'
 import { entryPointV06 } from '../../../src/main/service/entryPoint'
 import { encodeSimulateValidation } from '../../../src/main/service/entryPoint/v06/encodeEntryPointCalls'
 import {

@@ -21,10 +21,10 @@ import {
   smartAccountAbi,
   testTokenAbi,
   tokenPaymasterAbi,
-  type UserOperationV06,
   verifyingPaymasterAbi,
   withdrawFromGasTank,
 } from '../../../src/main/service/chain'
+import type { UserOperationV06 } from '../../../src/main/service/entryPoint'
 import { simulateValidation } from '../../../src/main/service/entryPoint/v06/simulateValidation'
 import {
   buildOp,

@@ -19,8 +19,8 @@ import {
   smartAccountAbi,
   smartAccountFactoryAbi,
   startChain,
-  type UserOperationV06,
 } from '../../../src/main/service/chain'
+import type { UserOperationV06 } from '../../../src/main/service/entryPoint'
 import { computeUserOpHash } from '../../../src/main/service/entryPoint/v06/computeUserOpHash'
 import { seedWithChainTemplate } from '../../helpers/startTestService'
 

@@ -6,9 +6,9 @@ import {
   createGasTank,
   mintToken,
   tokenPaymasterAbi,
-  type UserOperationV06,
   verifyingPaymasterAbi,
 } from '../../../src/main/service/chain'
+import type { UserOperationV06 } from '../../../src/main/service/entryPoint'
 import { simulateValidation } from '../../../src/main/service/entryPoint/v06/simulateValidation'
 import {
   getTokenPaymasterHash,

@@ -1,6 +1,7 @@
 import { encodeFunctionData, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testTokenAbi, type UserOperationV06 } from '../../../src/main/service/chain'
+import { testTokenAbi } from '../../../src/main/service/chain'
+import type { UserOperationV06 } from '../../../src/main/service/entryPoint'
 import { computeUserOpHash, getUserOpHash } from '../../../src/main/service/entryPoint/v06/computeUserOpHash'
 import type { SandboxAccount } from '../../../src/shared/sandbox'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'

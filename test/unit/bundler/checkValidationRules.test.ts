@@ -8,7 +8,7 @@ import type {
   ValidationFrame,
   ValidationTrace,
 } from '../../../src/main/service/bundler/validation/validationTracer'
-import type { UserOperationV06 } from '../../../src/main/service/chain/types'
+import type { UserOperationV06 } from '../../../src/main/service/entryPoint'
 import { entryPointV06 } from '../../../src/main/service/entryPoint'
 
 const ENTRY_POINT = '0x5ff137d4b0fdcd49dca30c7cf57e578a026d2789'

@@ -5,7 +5,7 @@ import {
   Mempool,
   type MempoolEntry,
 } from '../../../src/main/service/bundler/mempool/mempool'
-import type { UserOperationV06 } from '../../../src/main/service/chain/types'
+import type { UserOperationV06 } from '../../../src/main/service/entryPoint'
 import { entryPointV06 } from '../../../src/main/service/entryPoint'
 
 const A = '0xaAaAaAaaAaAaAaaAaAAAAAAAAaaaAaAaAaaAaaAa'

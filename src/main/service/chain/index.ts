@@ -46,5 +46,4 @@ export type {
   ExecutorClient,
   NodeCapabilities,
   TokenInfo,
-  UserOperationV06,
 } from './types'

@@ -131,18 +131,3 @@ export type Chain = {
   watch: () => Promise<NodeVerdict>
   stop: () => Promise<void>
 }
-
-/** A v0.6 UserOperation (all numeric fields bigint). */
-export type UserOperationV06 = {
-  sender: Address
-  nonce: bigint
-  initCode: Hex
-  callData: Hex
-  callGasLimit: bigint
-  verificationGasLimit: bigint
-  preVerificationGas: bigint
-  maxFeePerGas: bigint
-  maxPriorityFeePerGas: bigint
-  paymasterAndData: Hex
-  signature: Hex
-}

@@ -14,9 +14,9 @@ import {
   withdrawFromGasTank,
 } from '../chain'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
-import { parseInput } from '../schemas/inputFields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { ChainError, InvalidInputError } from '../errors'
+import { parseInput } from '../schemas/inputFields'
 import { quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
 import { markGasTanksFunded, setDappPaymasterId } from '../store/dapps.repo'

@@ -8,9 +8,9 @@ import {
   SponsorshipViewSchema,
 } from '../../../shared/api/sponsorships'
 import { AUTH_TOKEN_REQUIRED, UNKNOWN_API_KEY } from '../dashboard/auth'
-import { parseInput } from '../schemas/inputFields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { NotFoundError } from '../errors'
+import { parseInput } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
 import { findDappByApiKey, listDapps } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'

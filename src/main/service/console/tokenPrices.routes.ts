@@ -3,7 +3,6 @@ import { isAddress } from 'viem'
 import { z } from 'zod'
 import type { Chain } from '../chain'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
-import { parseInput } from '../schemas/inputFields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { ChainError, InvalidInputError } from '../errors'
 import {
@@ -13,6 +12,7 @@ import {
   NATIVE_TOKEN_ADDRESS,
   readPriceTable,
 } from '../paymaster/tokenPrices'
+import { parseInput } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 import { setTokenPrice } from '../store/tokenPrices.repo'

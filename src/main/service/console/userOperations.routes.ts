@@ -7,10 +7,10 @@ import {
   UserOperationViewSchema,
 } from '../../../shared/api/userOperations'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
-import { parseInput } from '../schemas/inputFields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { allEntryPoints } from '../entryPoint'
 import { NotFoundError } from '../errors'
+import { parseInput } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 import type { UserOperationLog } from '../store/userOperations.repo'

@@ -8,12 +8,12 @@ import {
   WebhookCallViewSchema,
 } from '../../../shared/api/webhooks'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
-import { parseInput } from '../schemas/inputFields'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { NotFoundError } from '../errors'
 import type { EventBus } from '../events'
 import type { Logger } from '../log/logger'
 import { boundedJsonObjectSchema } from '../schemas/boundedJsonSchema'
+import { parseInput } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 import { listWebhookCalls } from '../store/webhookCalls.repo'

@@ -5,11 +5,11 @@ import { CreatedPaymasterSchema, type PaymasterView, PaymasterViewSchema } from 
 import { withDoc } from '../docs/routeDoc'
 import { InvalidInputError } from '../errors'
 import type { Logger } from '../log/logger'
+import { jsonObject, parseInput, requiredString } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
 import { createDapp, listDapps } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
 import { AUTH_AND_API_KEY_REQUIRED, AUTH_TOKEN_REQUIRED, authenticate } from './auth'
-import { jsonObject, parseInput, requiredString } from '../schemas/inputFields'
 
 export type PaymasterRoutesOptions = {
   store: Store

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { SmartContract } from '../../../shared/api/smartContracts'
 import { type SmartContractView, SmartContractViewSchema } from '../../../shared/api/smartContracts'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
+import { jsonObject, parseInput, requiredAddress, requiredString, stringArray } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 import {
@@ -12,7 +13,6 @@ import {
   updateWhitelistedMethods,
 } from '../store/smartContracts.repo'
 import { AUTH_AND_API_KEY_REQUIRED, type AuthRule, authenticateDapp, UNKNOWN_API_KEY } from './auth'
-import { jsonObject, parseInput, requiredAddress, requiredString, stringArray } from '../schemas/inputFields'
 
 const PATH = '/api/v2/public/sdk/smart-contract'
 const NOT_FOUND = 'Smart contract not found'

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Webhook } from '../../../shared/api/webhooks'
 import { type WebhookView, WebhookViewSchema } from '../../../shared/api/webhooks'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
+import { jsonObject, parseInput } from '../schemas/inputFields'
 import { isHttpUrl } from '../schemas/isHttpUrl'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
@@ -20,7 +21,6 @@ import {
   authenticateDapp,
   UNKNOWN_API_KEY,
 } from './auth'
-import { jsonObject, parseInput } from '../schemas/inputFields'
 
 const PATH = '/api/v2/public/sdk/webhook'
 const NOT_FOUND = 'Webhook not found'

@@ -84,7 +84,7 @@ export type {
 } from './paymaster/sponsorableOperation'
 export { TOKEN_PAYMASTER_UNACCOUNTED_COST } from './paymaster/tokenPaymasterCost'
 export type { EntryPointModule, EntryPoints, EntryPointVersion, UserOperationBase } from './types'
-
+export type { UserOperationV06 } from './v06/userOperation'
 /**
  * What a client of one version builds its operations with (the sandbox's account kinds sign Safe's packed fields and
  * delegate EIP-7702 accounts): exported here so nothing outside entryPoint/ reaches into a version's folder.

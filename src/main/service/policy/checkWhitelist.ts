@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import type { SmartContract } from '../../../shared/api/smartContracts'
-import type { DecodedCallData, InnerCall } from './decodeCallData'
 import { parseContractAbi } from '../schemas/parseContractAbi'
+import type { DecodedCallData, InnerCall } from './decodeCallData'
 import type { StepOutcome } from './types'
 
 /** Phrase of Biconomy's hosted paymaster for a call to a contract that is not registered (the SDK matches it). */

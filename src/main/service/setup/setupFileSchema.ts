@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { ENTRY_POINT_VERSIONS } from '../../../shared/entryPointVersions'
 import { InvalidInputError } from '../errors'
 import { checkUsdPrice } from '../paymaster/tokenPrices'
-import { assertMethodsInAbi, parseContractAbi } from '../schemas/parseContractAbi'
 import { isHttpUrl } from '../schemas/isHttpUrl'
+import { assertMethodsInAbi, parseContractAbi } from '../schemas/parseContractAbi'
 
 /**
  * The setup file (`opstation serve --setup setup.json`, `startOpstation({ setup })`, the console's import): what a

@@ -13,7 +13,6 @@ import { describe, expect, it } from 'vitest'
 import { entryPointNonceSlot } from '../../../../src/main/service/bundler/validation/entryPointNonceSlot'
 import { entryPointAbi } from '../../../../src/main/service/chain/abis/entryPoint'
 import { keccak256Hex } from '../../../../src/main/service/chain/keccak256'
-import type { UserOperationV06 } from '../../../../src/main/service/chain/types'
 import { computeUserOpHash } from '../../../../src/main/service/entryPoint/v06/computeUserOpHash'
 import { decodeEntryPointError } from '../../../../src/main/service/entryPoint/v06/decodeEntryPointError'
 import {
@@ -22,6 +21,7 @@ import {
   encodeSimulateValidation,
   encodeUserOperationTuple,
 } from '../../../../src/main/service/entryPoint/v06/encodeEntryPointCalls'
+import type { UserOperationV06 } from '../../../../src/main/service/entryPoint/v06/userOperation'
 
 const ENTRY_POINT: Address = '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789'
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}` as Hex

@@ -1,6 +1,6 @@
 import { parseAbiItem, type RpcStateOverride, zeroAddress } from 'viem'
 import { canonicalAddresses } from '../../chain/constants'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
 import { getVersionContracts } from '../../chain/versionContracts'
 import { InvalidInputError } from '../../errors'
 import { parseParam } from '../../schemas/parseParam'
@@ -24,6 +24,7 @@ import {
   signTokenPaymasterAndData,
   type TokenPaymasterFields,
 } from './tokenPaymasterAndData'
+import type { UserOperationV06 } from './userOperation'
 import {
   type PartialUserOperation,
   PartialUserOperationSchema,

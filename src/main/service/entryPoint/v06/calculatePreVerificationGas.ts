@@ -1,5 +1,4 @@
 import type { Hex } from 'viem'
-import type { UserOperationV06 } from '../../chain/types'
 import {
   FEE_FIELD_PLACEHOLDER,
   GAS_FIELD_PLACEHOLDER,
@@ -8,6 +7,7 @@ import {
   preVerificationGasOfEncoded,
 } from '../estimation/preVerificationGas'
 import { encodeUserOperationTuple } from './encodeEntryPointCalls'
+import type { UserOperationV06 } from './userOperation'
 
 export type CalculatePreVerificationGasParameters = {
   userOperation: Pick<

@@ -1,7 +1,8 @@
 import type { Address, Hash, Hex } from 'viem'
 import { entryPointAbi } from '../../chain/abis/entryPoint'
 import { keccak256Words } from '../../chain/keccak256'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
+import type { UserOperationV06 } from './userOperation'
 
 /** `EntryPoint.getUserOpHash(op)` read from the chain. */
 export function getUserOpHash(chain: Chain, op: UserOperationV06): Promise<Hash> {

@@ -1,6 +1,6 @@
 import { type Address, type Hex, toFunctionSelector } from 'viem'
-import type { UserOperationV06 } from '../../chain/types'
 import { addressWord, encodeBytes, uintWord, word } from '../abiWords'
+import type { UserOperationV06 } from './userOperation'
 
 /**
  * ABI encoding of the EntryPoint v0.6 calls the bundler makes for every operation (simulateValidation,

@@ -9,7 +9,7 @@ import {
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { traceCall } from '../../chain/node/traceCall'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
 import { ChainError } from '../../errors'
 import { executionReverted, userOperationRejected } from '../errors'
 import type { CallFrame } from '../estimation/callFrame'
@@ -36,7 +36,7 @@ import { type DecodedEntryPointError, decodeEntryPointError } from './decodeEntr
 import { encodeSimulateHandleOp } from './encodeEntryPointCalls'
 import { type FirstCheck, type FirstCheckGuesses, firstCheckGuessesOf } from './firstCheckGuesses'
 import { readEntities } from './readEntities'
-import type { PartialUserOperation } from './userOperation'
+import type { PartialUserOperation, UserOperationV06 } from './userOperation'
 
 export type EstimateUserOperationGasParameters = {
   chain: Chain

@@ -1,5 +1,5 @@
 import { type Address, encodeAbiParameters, type Hash, keccak256 } from 'viem'
-import type { UserOperationV06 } from '../../chain/types'
+import type { UserOperationV06 } from './userOperation'
 
 /** The fields a paymaster signs over (everything except paymasterAndData and signature). */
 export type SignableUserOperation = Omit<UserOperationV06, 'paymasterAndData' | 'signature'>

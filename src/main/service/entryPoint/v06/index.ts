@@ -1,7 +1,6 @@
 import { type Abi, concat, decodeFunctionData } from 'viem'
 import { entryPointAbi } from '../../chain/abis/entryPoint'
 import { canonicalAddresses } from '../../chain/constants'
-import type { UserOperationV06 } from '../../chain/types'
 import { getVersionContracts } from '../../chain/versionContracts'
 import { toHexQuantity } from '../../schemas/hexSchemas'
 import { parseParam } from '../../schemas/parseParam'
@@ -15,6 +14,7 @@ import { encodeHandleOps, encodeSimulateValidation } from './encodeEntryPointCal
 import { estimateUserOperationGas, simulateExecution } from './estimateUserOperationGas'
 import { readEntities } from './readEntities'
 import { simulateValidation } from './simulateValidation'
+import type { UserOperationV06 } from './userOperation'
 import {
   fromWireUserOperation,
   GAS_AND_FEE_FIELDS,

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import type { UserOperationV06 } from '../../chain/types'
+import type { UserOperationV06 } from './userOperation'
 
 /** The operation's entities, lowercase: the sender, and the factory and paymaster when it names them. */
 export function readEntities(op: UserOperationV06): {

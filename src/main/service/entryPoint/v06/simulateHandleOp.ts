@@ -1,9 +1,10 @@
 import { type Address, type Hex, zeroAddress } from 'viem'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
 import type { SimulationOptions } from '../types'
 import { encodeSimulateHandleOp } from './encodeEntryPointCalls'
 import { callEntryPointSimulation } from './simulateEntryPoint'
+import type { UserOperationV06 } from './userOperation'
 
 export type ExecutionResult = {
   preOpGas: bigint

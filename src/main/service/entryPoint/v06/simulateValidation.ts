@@ -1,7 +1,8 @@
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
 import type { SimulationOptions, ValidationResult } from '../types'
 import { encodeSimulateValidation } from './encodeEntryPointCalls'
 import { callEntryPointSimulation } from './simulateEntryPoint'
+import type { UserOperationV06 } from './userOperation'
 
 /**
  * `EntryPoint.simulateValidation(op)` with eth_call, decoded. Throws FailedOpError (`AA..` reason) when the

@@ -1,6 +1,6 @@
-import type { Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import { z } from 'zod'
-import type { UserOperationV06 } from '../../chain/types'
+
 import { AddressSchema, BytesSchema, toHexQuantity } from '../../schemas/hexSchemas'
 import { QuantitySchema } from '../../schemas/quantitySchema'
 
@@ -95,4 +95,19 @@ export function toWireUserOperation(op: UserOperationV06): WireUserOperation {
 /** Reads a stored wire UserOperation back into the domain form. */
 export function fromWireUserOperation(op: WireUserOperation): UserOperationV06 {
   return UserOperationSchema.parse(op)
+}
+
+/** A v0.6 UserOperation (all numeric fields bigint). */
+export type UserOperationV06 = {
+  sender: Address
+  nonce: bigint
+  initCode: Hex
+  callData: Hex
+  callGasLimit: bigint
+  verificationGasLimit: bigint
+  preVerificationGas: bigint
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+  paymasterAndData: Hex
+  signature: Hex
 }

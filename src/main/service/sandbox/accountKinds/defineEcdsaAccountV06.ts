@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem'
 import type { SandboxAccountType } from '../../../../shared/sandbox'
-import type { Chain, UserOperationV06 } from '../../chain/types'
+import type { Chain } from '../../chain/types'
+import type { UserOperationV06 } from '../../entryPoint'
 import { entryPointV06 } from '../../entryPoint'
 import { encodeExecuteCalls } from './encodeExecuteCalls'
 import { readSenderAddress } from './readSenderAddress'

@@ -1,9 +1,10 @@
 import { getAddress, type Hash, type Hex, numberToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { z } from 'zod'
-import type { Chain, UserOperationV06 } from '../../chain/types'
-import { parseInput, requiredAddress } from '../../schemas/inputFields'
+import type { Chain } from '../../chain/types'
+import type { UserOperationV06 } from '../../entryPoint'
 import { entryPointV06 } from '../../entryPoint'
+import { parseInput, requiredAddress } from '../../schemas/inputFields'
 import type { WireOperation } from './types'
 
 const hex = (field: string) =>

@@ -1,8 +1,8 @@
 import { encodePacked, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { getZooAddress } from '../../chain/accountZoo/zooContracts'
-import type { Chain, UserOperationV06 } from '../../chain/types'
-import type { UserOperationV07 } from '../../entryPoint'
+import type { Chain } from '../../chain/types'
+import type { UserOperationV06, UserOperationV07 } from '../../entryPoint'
 import { entryPointV06, entryPointV07, packUserOperation } from '../../entryPoint'
 
 const VALIDITY_FIELDS = [
