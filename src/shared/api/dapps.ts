@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { EntryPointVersionSchema } from '../entryPointVersions'
-import { addressSchema, isoDateSchema } from './fields'
+import { addressSchema, EntryPointVersionSchema, isoDateSchema } from './fields'
 
 /** dApps (the dashboard calls them paymasters) as the store keeps them and as the APIs show them, with their policies. */
 

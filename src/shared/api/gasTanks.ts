@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { EntryPointVersionSchema } from '../entryPointVersions'
-import { addressSchema } from './fields'
+import { addressSchema, EntryPointVersionSchema } from './fields'
 
 /** One EntryPoint version's tank of a dApp (the one paymasterId, that version's verifying paymaster). */
 export const GasTankOfVersionSchema = z.object({

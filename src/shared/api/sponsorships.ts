@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { EntryPointVersionSchema } from '../entryPointVersions'
-import { addressSchema, isoDateSchema } from './fields'
+import { addressSchema, EntryPointVersionSchema, isoDateSchema } from './fields'
 
 /** The paymaster's sponsorship decisions, as the store keeps them and as the console's activity API shows them. */
 

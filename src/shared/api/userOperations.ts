@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { EntryPointVersionSchema } from '../entryPointVersions'
 import {
   addressSchema as address,
   decimalSchema as decimal,
+  EntryPointVersionSchema,
   hashSchema as hash,
   hexSchema as hex,
 } from './fields'

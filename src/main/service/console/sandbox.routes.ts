@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { type Address, getAddress, type Hex, isAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { z } from 'zod'
-import { EntryPointVersionSchema } from '../../../shared/entryPointVersions'
+import { EntryPointVersionSchema } from '../../../shared/api/fields'
 import {
   type BuildUserOperationResponse,
   type FaucetResponse,
