@@ -8,11 +8,9 @@ import {
 } from 'viem'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
-import { traceCall } from '../../chain/node/traceCall'
 import type { Chain } from '../../chain/types'
-import { ChainError } from '../../errors'
 import { executionReverted, userOperationRejected } from '../errors'
-import type { CallFrame } from '../estimation/callFrame'
+import { type CallFrame, traceSimulation } from '../estimation/callFrame'
 import {
   estimateGasLimits,
   type SimulationOutcome as Outcome,
@@ -187,25 +185,15 @@ async function simulateHandleOpTrace(
     maxSimulationGas,
     op.verificationGasLimit * 3n + op.callGasLimit + op.preVerificationGas + 1_000_000n,
   )
-  let top: CallFrame
-  try {
-    top = await traceCall<CallFrame>(
-      params.chain,
-      {
-        to: entryPoint,
-        data: encodeSimulateHandleOp(op, zeroAddress, '0x'),
-        gas,
-      },
-      { tracer: 'callTracer', stateOverrides: stateOverride },
-    )
-  } catch (err) {
-    throw new ChainError(
-      `Gas estimation could not trace the simulation: ${(err as Error).message.split('\n')[0]}`,
-      {
-        cause: err,
-      },
-    )
-  }
+  const top = await traceSimulation(
+    params.chain,
+    {
+      to: entryPoint,
+      data: encodeSimulateHandleOp(op, zeroAddress, '0x'),
+      gas,
+    },
+    stateOverride,
+  )
   const outcome: SimulationOutcome = {
     outOfGas: false,
     validationGas: 0n,

@@ -9,10 +9,8 @@ import {
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
 import { FailedOpError } from '../../chain/entryPoint/errors'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
-import { traceCall } from '../../chain/node/traceCall'
 import type { Chain } from '../../chain/types'
-import { ChainError } from '../../errors'
-import type { CallFrame } from '../estimation/callFrame'
+import { traceSimulation } from '../estimation/callFrame'
 import { estimateGasLimits, type SimulationOutcome } from '../estimation/estimateGasLimits'
 import {
   CALL_MARGIN_MIN,
@@ -196,25 +194,15 @@ async function simulateHandleOpTraced(
       { balance: `0x${ESTIMATION_SENDER_BALANCE.toString(16)}` },
       { keepExisting: true },
     )
-  let top: CallFrame
-  try {
-    top = await traceCall<CallFrame>(
-      params.chain,
-      {
-        to: params.target.address,
-        data: encodeSimulateHandleOpV07(packUserOperation(op), zeroAddress, '0x'),
-        gas,
-      },
-      { tracer: 'callTracer', stateOverrides: withSimulationCode(params.target, stateOverride) },
-    )
-  } catch (err) {
-    throw new ChainError(
-      `Gas estimation could not trace the simulation: ${(err as Error).message.split('\n')[0]}`,
-      {
-        cause: err,
-      },
-    )
-  }
+  const top = await traceSimulation(
+    params.chain,
+    {
+      to: params.target.address,
+      data: encodeSimulateHandleOpV07(packUserOperation(op), zeroAddress, '0x'),
+      gas,
+    },
+    withSimulationCode(params.target, stateOverride),
+  )
   const outcome: Outcome = {
     outOfGas: false,
     validationGas: 0n,
