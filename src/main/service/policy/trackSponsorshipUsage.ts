@@ -93,6 +93,10 @@ function listTankSources(chain: Chain) {
     })
 }
 
+/** The userOpHashes (lower case) the store already counts. */
+const countedOperations = (store: Store) =>
+  new Set(store.data.sponsorshipUsage.map((u) => u.userOpHash.toLowerCase()))
+
 const mapDappsByPaymasterId = (store: Store) =>
   new Map(store.data.dapps.filter((d) => d.paymasterId).map((d) => [d.paymasterId!.toLowerCase(), d]))
 
@@ -209,7 +213,10 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
           return operations.map((op) => ({ op, charges }))
         }),
       )
-      const operations = found.flat()
+      // Operations already counted (from their bundle's receipt as the service mined them, or by an earlier scan)
+      // are left out before their blocks are read: every bundle the service mines shows here again.
+      const known = countedOperations(store)
+      const operations = found.flat().filter(({ op }) => !known.has((op.args.userOpHash ?? '').toLowerCase()))
       const timestamps = new Map<bigint, number>()
       await Promise.all(
         [...new Set(operations.map(({ op }) => op.blockNumber))].map(async (blockNumber) => {
