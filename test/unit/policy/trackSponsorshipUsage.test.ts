@@ -25,11 +25,15 @@ const SENDER: Address = '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90'
 const userOperationEvent = parseAbiItem(
   'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
 )
+const deposited = parseAbiItem('event Deposited(address indexed account, uint256 totalDeposit)')
 const gasBalanceDeducted = parseAbiItem(
   'event GasBalanceDeducted(address indexed _paymasterId, uint256 indexed _charge)',
 )
 
-/** A bundle's two logs (the paymaster's charge, then the operation's event) in block `block`, as a node returns them. */
+/**
+ * A bundle's logs in block `block`, as a node returns them: the EntryPoint's deposit (read by no one here), the
+ * paymaster's charge, then the operation's event.
+ */
 function bundleLogs(userOpHash: Hex, block: bigint): RpcLog[] {
   const common = {
     blockHash: `0x${'b'.repeat(64)}` as Hex,
@@ -41,8 +45,15 @@ function bundleLogs(userOpHash: Hex, block: bigint): RpcLog[] {
   return [
     {
       ...common,
-      address: PAYMASTER,
+      address: ENTRY_POINT,
       logIndex: '0x0',
+      topics: encodeEventTopics({ abi: [deposited], args: { account: SENDER } }),
+      data: encodeAbiParameters([{ type: 'uint256' }], [1n]),
+    },
+    {
+      ...common,
+      address: PAYMASTER,
+      logIndex: '0x1',
       topics: encodeEventTopics({
         abi: [gasBalanceDeducted],
         args: { _paymasterId: PAYMASTER_ID, _charge: 500n },
@@ -52,7 +63,7 @@ function bundleLogs(userOpHash: Hex, block: bigint): RpcLog[] {
     {
       ...common,
       address: ENTRY_POINT,
-      logIndex: '0x1',
+      logIndex: '0x2',
       topics: encodeEventTopics({
         abi: [userOperationEvent],
         args: { userOpHash, sender: SENDER, paymaster: PAYMASTER },

@@ -7,6 +7,7 @@ import {
   parseAbiItem,
   parseEventLogs,
   type RpcLog,
+  toEventSelector,
 } from 'viem'
 import type { Chain } from '../chain'
 import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
@@ -28,6 +29,11 @@ const gasBalanceDeducted = parseAbiItem(
 )
 const gasTankCharged = parseAbiItem(
   'event GasTankCharged(address indexed paymasterId, address indexed sender, uint256 charge)',
+)
+
+/** The first topics of the events the usage reads. */
+const USAGE_TOPICS: ReadonlySet<string> = new Set(
+  [userOperationEvent, gasBalanceDeducted, gasTankCharged].map((event) => toEventSelector(event)),
 )
 
 /** A gas-tank charge of a verifying paymaster's postOp, whatever its version's event. */
@@ -263,7 +269,10 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
   const observeReceipt = (mined: MinedReceipt) => {
     const chain = getChain()
     if (!chain) return
-    const receipt = { logs: mined.logs.map((l) => formatLog(l as RpcLog)) }
+    // Only the events the usage reads are decoded (a bundle's other logs: deposits, the accounts' and tokens' events).
+    const logs = (mined.logs as RpcLog[]).filter((l) => USAGE_TOPICS.has(l.topics[0]?.toLowerCase() ?? ''))
+    if (logs.length === 0) return
+    const receipt = { logs: logs.map((l) => formatLog(l)) }
     const minedAt = mined.blockTimestamp === undefined ? now() : Number(mined.blockTimestamp)
     const operations = listTankSources(chain).map((source) => ({
       op: parseEventLogs({
