@@ -1,6 +1,5 @@
 import { dirname, join } from 'node:path'
 import type { Address, Hex, RpcStateOverride } from 'viem'
-import { nameDeployedAccount } from '../chain/accountZoo/nameAccount'
 import { getDepositInfo } from '../chain/entryPoint/getDepositInfo'
 import { requestRpc } from '../chain/node/requestRpc'
 import type { Chain } from '../chain/types'
@@ -219,7 +218,6 @@ export function createBundler({
       events,
       isPending: (userOpHash) => mempool.get(userOpHash) !== undefined,
       onFinished: (userOpHash) => finishWaiters.finished(userOpHash),
-      nameDeployedAccount: (sender) => nameDeployedAccount(chain, sender),
     })
     const runner = createBundleRunner({
       chain,

@@ -51,7 +51,7 @@ export async function registerConsoleRoutes(
   await registerGasTankRoutes(app, { store, getChain })
   await registerTokenPriceRoutes(app, { store, getChain })
   await registerSandboxRoutes(app, { store, dataDir, getChain })
-  await registerUserOperationRoutes(app, { store, getUserOperations: params.getUserOperations })
+  await registerUserOperationRoutes(app, { store, getUserOperations: params.getUserOperations, getChain })
   await registerSetupRoutes(app, { store, setups: params.setups })
   await registerSettingsRoutes(app, {
     store,

@@ -6,6 +6,7 @@ import {
   type UserOperationView,
   UserOperationViewSchema,
 } from '../../../shared/api/userOperations'
+import type { Chain } from '../chain/types'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { allEntryPoints } from '../entryPoint'
@@ -14,11 +15,14 @@ import { parseInput } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
 import type { UserOperationLog } from '../store/userOperations.repo'
+import { nameRecordAccounts } from './nameRecordAccounts'
 
 export type UserOperationRoutesOptions = {
   store: Store
   /** The bundler's live log (undefined without a chain: the stored records are served). */
   getUserOperations: () => UserOperationLog | undefined
+  /** The chain the records' account types are read from (nameRecordAccounts.ts). */
+  getChain: () => Chain | undefined
 }
 
 const ListQuery = z.object({
@@ -71,6 +75,7 @@ export async function registerUserOperationRoutes(
       const { limit, before } = parseInput(ListQuery, request.query ?? {})
       const log = options.getUserOperations()
       const items = log ? await log.list({ limit, before }) : fromStore(limit, before)
+      await nameRecordAccounts(items, options.getChain(), log)
       const last = items.at(-1)
       return sendOk(reply, 'UserOperations fetched', {
         items: items.map(toView),
@@ -92,10 +97,10 @@ export async function registerUserOperationRoutes(
       authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
       const hash = request.params.hash.toLowerCase()
       // An older operation's record comes from the bundler's history (store/userOperationHistory.ts).
-      const record =
-        (await options.getUserOperations()?.find(hash)) ??
-        store.data.userOperations.find((r) => r.userOpHash === hash)
+      const log = options.getUserOperations()
+      const record = (await log?.find(hash)) ?? store.data.userOperations.find((r) => r.userOpHash === hash)
       if (!record) throw new NotFoundError(`UserOperation ${request.params.hash} not found`)
+      await nameRecordAccounts([record], options.getChain(), log)
       return sendOk(reply, 'UserOperation fetched', toView(record))
     },
   )

@@ -7,6 +7,7 @@ import {
   parseAbiItem,
   parseEventLogs,
   type RpcLog,
+  toEventSelector,
 } from 'viem'
 import type { Chain } from '../chain'
 import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
@@ -24,6 +25,13 @@ import {
 const userOperationEvent = parseAbiItem(
   'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
 )
+/** The first topics of the events the usage reads: the EntryPoints' UserOperationEvent and each version's tank charge. */
+const USAGE_TOPICS: ReadonlySet<string> = new Set(
+  [userOperationEvent, ...allEntryPoints.map((module) => module.paymaster.chargeEvent)].map((event) =>
+    toEventSelector(event),
+  ),
+)
+
 /** A gas-tank charge of a verifying paymaster's postOp, whatever its version's event. */
 type TankCharge = {
   transactionHash: Hash | null
@@ -87,6 +95,10 @@ function listTankSources(chain: Chain) {
       }
     })
 }
+
+/** The userOpHashes (lower case) the store already counts. */
+const countedOperations = (store: Store) =>
+  new Set(store.data.sponsorshipUsage.map((u) => u.userOpHash.toLowerCase()))
 
 const mapDappsByPaymasterId = (store: Store) =>
   new Map(store.data.dapps.filter((d) => d.paymasterId).map((d) => [d.paymasterId!.toLowerCase(), d]))
@@ -204,7 +216,10 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
           return operations.map((op) => ({ op, charges }))
         }),
       )
-      const operations = found.flat()
+      // Operations already counted (from their bundle's receipt as the service mined them, or by an earlier scan)
+      // are left out before their blocks are read: every bundle the service mines shows here again.
+      const known = countedOperations(store)
+      const operations = found.flat().filter(({ op }) => !known.has((op.args.userOpHash ?? '').toLowerCase()))
       const timestamps = new Map<bigint, number>()
       await Promise.all(
         [...new Set(operations.map(({ op }) => op.blockNumber))].map(async (blockNumber) => {
@@ -251,7 +266,10 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
   const observeReceipt = (mined: MinedReceipt) => {
     const chain = getChain()
     if (!chain) return
-    const receipt = { logs: mined.logs.map((l) => formatLog(l as RpcLog)) }
+    // Only the events the usage reads are decoded (a bundle's other logs: deposits, the accounts' and tokens' events).
+    const logs = (mined.logs as RpcLog[]).filter((l) => USAGE_TOPICS.has(l.topics[0]?.toLowerCase() ?? ''))
+    if (logs.length === 0) return
+    const receipt = { logs: logs.map((l) => formatLog(l)) }
     const minedAt = mined.blockTimestamp === undefined ? now() : Number(mined.blockTimestamp)
     const operations = listTankSources(chain).map((source) => ({
       op: parseEventLogs({

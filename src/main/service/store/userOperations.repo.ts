@@ -37,6 +37,11 @@ export type UserOperationLog = {
     timeline?: { status: string; note?: string },
     at?: Date,
   ) => UserOperationRecord | undefined
+  /**
+   * Keeps the account type named for a record (a reading of the chain, not a change of the operation: its updatedAt
+   * and timeline stay), written with the log's next write.
+   */
+  keepAccountName: (userOpHash: string, account: string | null) => void
   /** Writes pending changes now; resolves once they are on disk. */
   flush: () => Promise<void>
   close: () => Promise<void>
@@ -184,6 +189,12 @@ export function openUserOperationLog({
       if (timeline) record.timeline.push({ ...timeline, at: record.updatedAt })
       schedule()
       return record
+    },
+    keepAccountName(userOpHash, account) {
+      const record = index.get(userOpHash.toLowerCase())
+      if (!record) return
+      record.account = account
+      schedule()
     },
     async flush() {
       if (timer) clearTimeout(timer)

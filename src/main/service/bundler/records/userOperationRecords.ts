@@ -66,11 +66,6 @@ export type CreateUserOperationRecordsParameters = {
   isPending: (userOpHash: Hex) => boolean
   /** An operation's record reached a final status (mined, failed, dropped, replaced). */
   onFinished?: (userOpHash: Hex) => void
-  /**
-   * Names the account type of an operation that neither deploys nor delegates its account (read from the chain).
-   * Without it such records name no type.
-   */
-  nameDeployedAccount?: (sender: Address) => Promise<string | null>
 }
 
 /** The record of every operation the bundler handles (its timeline, failure and outcome) and its events. */
@@ -80,7 +75,6 @@ export function createUserOperationRecords({
   events,
   isPending,
   onFinished,
-  nameDeployedAccount,
 }: CreateUserOperationRecordsParameters): UserOperationRecords {
   const emit = (record: UserOperationRecord | undefined) => {
     if (!record || !events) return
@@ -115,12 +109,14 @@ export function createUserOperationRecords({
     // decodeCallData reads the initCode only for being non-empty (a deploy-only operation).
     const decoded = decodeCallData(op.callData, entryPoint.deploysAccount(op) ? '0x00' : '0x')
     const eip7702Delegate = (wire.eip7702Auth as { address?: Address } | undefined)?.address ?? null
+    // An operation that neither deploys nor delegates its account names no known type by itself: the console names it
+    // from the chain when it shows the record (console/nameRecordAccounts.ts), not every send at two node calls or more.
     const account = nameAccountOf(wire, factory, eip7702Delegate)
     const record = userOperations.add({
       userOpHash,
       entryPoint: entryPoint.address,
       sender: op.sender,
-      account,
+      ...(account ? { account } : {}),
       nonce: op.nonce.toString(),
       status,
       userOperation: wire as UserOperationRecord['userOperation'],
@@ -159,17 +155,6 @@ export function createUserOperationRecords({
       timeline: [{ status, at: new Date().toISOString(), ...(extra.note ? { note: extra.note } : {}) }],
     })
     emit(record)
-    if (account === null && nameDeployedAccount) {
-      nameDeployedAccount(op.sender).then(
-        (name) => {
-          if (!name) return
-          userOperations.change(userOpHash, (r) => {
-            r.account = name
-          })
-        },
-        () => {},
-      )
-    }
   }
 
   return {

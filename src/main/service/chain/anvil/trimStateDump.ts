@@ -16,7 +16,6 @@ export type StateDumpTrim = {
 }
 
 const QUOTE = 0x22
-const BACKSLASH = 0x5c
 const OPEN_BRACE = 0x7b
 const CLOSE_BRACE = 0x7d
 const OPEN_BRACKET = 0x5b
@@ -165,21 +164,34 @@ export function createStateDumpTrimmer({
     let passStart = passing ? 0 : -1
     let keyStart = 0
     let elementStart = 0
+    /** The piece's next backslash at or after the string being read (-1: none left). */
+    let backslashAt = piece.indexOf('\\')
     for (let i = 0; i < piece.length; i++) {
-      const c = piece.charCodeAt(i)
       if (inString) {
-        if (escaped) escaped = false
-        else if (c === BACKSLASH) escaped = true
-        else if (c === QUOTE) {
-          inString = false
-          if (capturingKey) {
-            keyParts.push(piece.slice(keyStart, i))
-            lastKey = keyParts.join('')
-            capturingKey = false
-          }
+        if (escaped) {
+          escaped = false
+          continue
+        }
+        // A string's text (a contract's code, storage words: most of a dump) is skipped to its end at once: only a
+        // backslash or the closing quote matter in it.
+        if (backslashAt !== -1 && backslashAt < i) backslashAt = piece.indexOf('\\', i)
+        const quoteAt = piece.indexOf('"', i)
+        if (backslashAt !== -1 && (quoteAt === -1 || backslashAt < quoteAt)) {
+          escaped = true
+          i = backslashAt
+          continue
+        }
+        if (quoteAt === -1) break
+        i = quoteAt
+        inString = false
+        if (capturingKey) {
+          keyParts.push(piece.slice(keyStart, i))
+          lastKey = keyParts.join('')
+          capturingKey = false
         }
         continue
       }
+      const c = piece.charCodeAt(i)
       if (bestText !== null) {
         if (c >= ZERO && c <= NINE) bestText += piece[i]
         else if (c === COMMA || c === CLOSE_BRACE) finishBest()
