@@ -40,6 +40,8 @@ export default defineConfig({
           isolate: false,
           // Some spawn a process or wait for timers: seconds on a loaded machine.
           testTimeout: 60_000,
+          // vitest's default on a 2-core machine is one worker; two keep both cores busy beside the contracts check.
+          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
@@ -51,6 +53,8 @@ export default defineConfig({
           include: [CONTRACTS_CHECK],
           environment: 'node',
           testTimeout: 180_000,
+          // A group's projects share one worker count (vitest requires it): the unit project's.
+          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
@@ -62,8 +66,7 @@ export default defineConfig({
           // its own uses the worker's shared service (test/helpers/sharedTestService.ts); the others start their
           // own from the chain template and dispose of it.
           name: 'integration',
-          // test/sdk-clients is its own package (scripts/test.mjs installs it first).
-          include: ['test/integration/**/*.test.ts', 'test/sdk-clients/**/*.test.ts'],
+          include: ['test/integration/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/integration/package/**', ...LIFECYCLE, ...MOCKING],
           environment: 'node',
           globalSetup: [CHAIN_TEMPLATE_SETUP],
@@ -71,6 +74,21 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Two files at a time, each with its service and chain, fit a 2-core machine.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          // The SDKs whose dependency trees cannot share the app's: test/sdk-clients is its own package, which
+          // scripts/test.mjs installs (and type-checks) first. Otherwise as `integration`.
+          name: 'sdk-clients',
+          include: ['test/sdk-clients/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: [CHAIN_TEMPLATE_SETUP],
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },

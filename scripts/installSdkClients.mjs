@@ -2,17 +2,64 @@
 // share the app's (peer conflicts, a second @noble/curves major): they live in their own test-only package, installed
 // here when its lock file changed since the last install. `npm test` calls it; `.ci/run` runs it (`node
 // scripts/installSdkClients.mjs`) beside the main install, lint and typecheck, since it is mostly download and disk.
+// Two at once (CI's early install and npm test's check) take turns: the second waits for the first, then finds its
+// stamp, rather than running a second `npm ci` into the same node_modules.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const SDK_CLIENTS_DIR = path.join(root, 'test', 'sdk-clients')
 
+const INSTALL_LOCK = path.join(SDK_CLIENTS_DIR, '.install-lock')
+
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return error.code === 'EPERM'
+  }
+}
+
+/** Blocks (this script is synchronous) until this process holds the install lock; a dead holder's lock is taken over. */
+function takeInstallLock(log) {
+  const pidFile = path.join(INSTALL_LOCK, 'pid')
+  const sleeper = new Int32Array(new SharedArrayBuffer(4))
+  let told = false
+  for (;;) {
+    try {
+      mkdirSync(INSTALL_LOCK)
+      writeFileSync(pidFile, String(process.pid))
+      return
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error
+    }
+    const holder = Number(existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : Number.NaN)
+    // A lock without a pid file is one being taken this instant; a dead holder's lock is stale.
+    if (Number.isInteger(holder) && holder > 0 && !isRunning(holder)) {
+      rmSync(INSTALL_LOCK, { recursive: true, force: true })
+      continue
+    }
+    if (!told) log(`\n── waiting for another install of the SDK client test package (pid ${holder})\n`)
+    told = true
+    Atomics.wait(sleeper, 0, 0, 500)
+  }
+}
+
 /** Installs test/sdk-clients with `npm ci` unless its node_modules came from the same lock file; false if npm failed. */
 export function installSdkClients({ log = (line) => process.stdout.write(line) } = {}) {
+  takeInstallLock(log)
+  try {
+    return installUnlessStamped(log)
+  } finally {
+    rmSync(INSTALL_LOCK, { recursive: true, force: true })
+  }
+}
+
+function installUnlessStamped(log) {
   const lock = readFileSync(path.join(SDK_CLIENTS_DIR, 'package-lock.json'))
   const stamp = path.join(SDK_CLIENTS_DIR, 'node_modules', '.opstation-lock-hash')
   const hash = createHash('sha256').update(lock).digest('hex')

@@ -1,10 +1,20 @@
-// `npm test`: every test — unit and integration (vitest, real anvil), then the console e2e tests
-// (Playwright in Debian's Chromium). Ends with one line "tests: N passed, N failed".
-// `node scripts/test.mjs <unit | integration | e2e | fast>` runs one selection (`fast`: npm run test:fast).
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+// `npm test`: every test — unit and integration (vitest, real anvil), the SDK clients, the npm package end to end,
+// and the console e2e tests (Playwright in Debian's Chromium). Ends with one line "tests: N passed, N failed".
+// `node scripts/test.mjs <unit | integration | package | e2e | fast>` runs one selection (`fast`: npm run test:fast).
+//
+// The full run keeps both cores busy: what leaves a core idle (a single-threaded typecheck, npm install, services
+// that wait on timers, a browser waiting for a page) runs beside what does not, in two lanes:
+//   in front:  the unit tests (and the contracts check), the integration tests, then the console e2e tests
+//   beside:    the SDK client package (install, typecheck), then, once the e2e tests start, the lifecycle files
+//              (services started, killed and restarted), the SDK client tests and the npm package end to end
+// The front lane streams its output; a step beside writes a log in test-results/ that is printed when it ends. Each
+// phase says how busy it kept the cores. The vitest reports are merged into test-results/vitest.json, and the
+// README's client table is written from it.
+import { spawn } from 'node:child_process'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildDesktopIfStale } from './buildDesktopIfStale.mjs'
 import { installSdkClients, SDK_CLIENTS_DIR } from './installSdkClients.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -24,99 +34,276 @@ const FAST_INTEGRATION_FILES = [
   'test/integration/clients/viemAccounts.test.ts',
 ]
 
+/** The vitest projects (vitest.config.ts) and file filters of each selection. */
+const VITEST_SELECTION = {
+  unit: ['--project', 'unit', '--project', 'contracts'],
+  integration: [
+    '--project',
+    'integration',
+    '--project',
+    'sdk-clients',
+    '--project',
+    'lifecycle',
+    '--project',
+    'mocking',
+  ],
+  package: ['--project', 'package'],
+  fast: ['--project', 'unit', '--project', 'integration', 'test/unit/', ...FAST_INTEGRATION_FILES],
+}
+
+const node = process.execPath
+const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')
+const tscBin = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+const playwrightBin = path.join(root, 'node_modules', '@playwright/test', 'cli.js')
+
 let passed = 0
 let failed = 0
 let exitCode = 0
 
-function run(label, command, args, env = {}) {
-  process.stdout.write(`\n── ${label}\n`)
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
-  if (result.status !== 0) exitCode = 1
-  return result.status
+/**
+ * Runs one step. In front (no `log`), its output streams; beside (`log`: a file name in test-results/), its output
+ * goes to that file, printed whole when the step ends. Resolves to its exit status (1 when it could not start).
+ */
+function runStep(label, command, args, { env = {}, log } = {}) {
+  const logFile = log && path.join(results, log)
+  process.stdout.write(log ? `\n── ${label} (beside; log: test-results/${log})\n` : `\n── ${label}\n`)
+  const fd = logFile ? openSync(logFile, 'w') : undefined
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: fd === undefined ? 'inherit' : ['ignore', fd, fd],
+      env: { ...process.env, ...env },
+    })
+    const finish = (status) => {
+      if (fd !== undefined) {
+        closeSync(fd)
+        process.stdout.write(`\n── ${label}: ended (${status === 0 ? 'ok' : `exit ${status}`})\n`)
+        process.stdout.write(readFileSync(logFile, 'utf8'))
+      }
+      if (status !== 0) exitCode = 1
+      resolve(status)
+    }
+    child.on('error', (error) => {
+      if (fd !== undefined) writeFileSync(logFile, `${error.message}\n`, { flag: 'a' })
+      finish(1)
+    })
+    child.on('exit', (status, signal) => finish(status ?? (signal ? 1 : 0)))
+  })
+}
+
+/** One vitest run of a selection, with its JSON report at test-results/<report>; resolves to that report or null. */
+async function runVitest(label, selection, report, options) {
+  const file = path.join(results, report)
+  rmSync(file, { force: true })
+  await runStep(
+    label,
+    node,
+    [vitestBin, 'run', ...selection, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    options,
+  )
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null
+}
+
+/** Counts a vitest report's tests (a file that fails to load fails no test but must still count). */
+function countVitest(report) {
+  if (!report) {
+    failed += 1
+    return
+  }
+  passed += report.numPassedTests ?? 0
+  failed += report.numFailedTests ?? 0
+  if (report.numFailedTestSuites && !report.numFailedTests) failed += report.numFailedTestSuites
+}
+
+/** The reports of one run's phases as one vitest JSON report (test-results/vitest.json). */
+function writeMergedVitestReport(reports) {
+  const present = reports.filter(Boolean)
+  if (present.length === 0) return
+  const sum = (key) => present.reduce((total, report) => total + (report[key] ?? 0), 0)
+  const merged = {
+    ...present[0],
+    numTotalTests: sum('numTotalTests'),
+    numPassedTests: sum('numPassedTests'),
+    numFailedTests: sum('numFailedTests'),
+    numPendingTests: sum('numPendingTests'),
+    numTodoTests: sum('numTodoTests'),
+    numTotalTestSuites: sum('numTotalTestSuites'),
+    numPassedTestSuites: sum('numPassedTestSuites'),
+    numFailedTestSuites: sum('numFailedTestSuites'),
+    numPendingTestSuites: sum('numPendingTestSuites'),
+    startTime: Math.min(...present.map((report) => report.startTime ?? Number.POSITIVE_INFINITY)),
+    success: present.every((report) => report.success),
+    testResults: present.flatMap((report) => report.testResults ?? []),
+  }
+  writeFileSync(path.join(results, 'vitest.json'), JSON.stringify(merged))
 }
 
 /** The SDK client test package (its own dependencies: scripts/installSdkClients.mjs), installed and type-checked. */
-function prepareSdkClients() {
-  if (!installSdkClients()) return false
-  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc')
-  return (
-    run('typecheck (SDK client tests)', process.execPath, [
-      tsc,
-      '--noEmit',
-      '-p',
-      path.join(SDK_CLIENTS_DIR, 'tsconfig.json'),
-    ]) === 0
+async function prepareSdkClients(options) {
+  const log = options?.log
+  const installed = log
+    ? (await runStep(
+        'SDK client test package: install',
+        node,
+        ['scripts/installSdkClients.mjs'],
+        options,
+      )) === 0
+    : installSdkClients()
+  if (!installed) return false
+  const typecheck = log ? { log: log.replace(/\.log$/, '-typecheck.log') } : {}
+  const status = await runStep(
+    'typecheck (SDK client tests)',
+    node,
+    [tscBin, '--noEmit', '-p', path.join(SDK_CLIENTS_DIR, 'tsconfig.json')],
+    typecheck,
   )
+  return status === 0
 }
 
-if (!only || only === 'integration') {
-  if (!prepareSdkClients()) {
-    failed += 1
-    exitCode = 1
-  }
+/** The README's client support table, from a run that included the client tests. */
+async function writeClientTable(report) {
+  if (report)
+    await runStep('client table', node, [path.join(root, 'scripts', 'write-client-table.mjs'), report])
 }
 
-/** The vitest projects (vitest.config.ts) and file filters of each selection; none = every project. */
-const VITEST_SELECTION = {
-  unit: ['--project', 'unit', '--project', 'contracts'],
-  integration: ['--project', 'integration', '--project', 'lifecycle', '--project', 'mocking'],
-  fast: ['--project', 'unit', '--project', 'integration', 'test/unit/', ...FAST_INTEGRATION_FILES],
-}
-
-if (!only || only in VITEST_SELECTION) {
-  const vitestJson = path.join(results, 'vitest.json')
-  run('vitest', process.execPath, [
-    path.join(root, 'node_modules', 'vitest', 'vitest.mjs'),
-    'run',
-    ...(only ? VITEST_SELECTION[only] : []),
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${vitestJson}`,
-  ])
-  if (existsSync(vitestJson)) {
-    const report = JSON.parse(readFileSync(vitestJson, 'utf8'))
-    passed += report.numPassedTests ?? 0
-    failed += report.numFailedTests ?? 0
-    // A file that fails to load fails no test but must still count.
-    if (report.numFailedTestSuites && !report.numFailedTests) failed += report.numFailedTestSuites
-    // The README's client support table is the outcome of the client tests (a full or integration run).
-    if (!only || only === 'integration')
-      run('client table', process.execPath, [
-        path.join(root, 'scripts', 'write-client-table.mjs'),
-        vitestJson,
-      ])
-  } else {
-    failed += 1
-  }
-}
-
-if ((!only || only === 'e2e') && existsSync(path.join(root, 'playwright.config.ts'))) {
+/** The console e2e tests; false (counted as a failure) when Chromium is missing. */
+async function runPlaywright() {
+  if (!existsSync(path.join(root, 'playwright.config.ts'))) return
   if (!existsSync('/usr/bin/chromium')) {
     process.stdout.write(
       "\nPlaywright needs Debian's Chromium at /usr/bin/chromium: apt-get install -y chromium\n",
     )
     failed += 1
     exitCode = 1
-  } else {
-    const playwrightJson = path.join(results, 'playwright.json')
-    run(
-      'playwright (console e2e)',
-      process.execPath,
-      [path.join(root, 'node_modules', '@playwright/test', 'cli.js'), 'test'],
-      {
-        PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
-      },
-    )
-    if (existsSync(playwrightJson)) {
-      const stats = JSON.parse(readFileSync(playwrightJson, 'utf8')).stats ?? {}
-      passed += (stats.expected ?? 0) + (stats.flaky ?? 0)
-      failed += stats.unexpected ?? 0
-    } else {
-      failed += 1
-    }
+    return
+  }
+  const report = path.join(results, 'playwright.json')
+  rmSync(report, { force: true })
+  await runStep('playwright (console e2e)', node, [playwrightBin, 'test'], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+  })
+  if (!existsSync(report)) {
+    failed += 1
+    return
+  }
+  const stats = JSON.parse(readFileSync(report, 'utf8')).stats ?? {}
+  passed += (stats.expected ?? 0) + (stats.flaky ?? 0)
+  failed += stats.unexpected ?? 0
+}
+
+function failSdkClients(ok) {
+  if (ok) return
+  failed += 1
+  exitCode = 1
+}
+
+/** Reads the machine's CPU time (Linux /proc/stat): busy and total jiffies over all cores; null elsewhere. */
+function readCpuTimes() {
+  if (!existsSync('/proc/stat')) return null
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/)
+  const values = fields.map(Number)
+  const idle = (values[3] ?? 0) + (values[4] ?? 0)
+  const total = values.reduce((sum, value) => sum + value, 0)
+  return { busy: total - idle, total }
+}
+
+/** Starts a phase's clock; its `end()` prints the phase's wall time and how busy the machine's cores were. */
+function startPhase(name) {
+  const started = performance.now()
+  const cpu = readCpuTimes()
+  return {
+    end() {
+      const seconds = ((performance.now() - started) / 1000).toFixed(0)
+      const now = readCpuTimes()
+      const busy =
+        cpu && now && now.total > cpu.total
+          ? `, cores ${Math.round((100 * (now.busy - cpu.busy)) / (now.total - cpu.total))} % busy`
+          : ''
+      process.stdout.write(`\n── phase "${name}": ${seconds} s${busy}\n`)
+    },
   }
 }
 
+async function runEverything() {
+  const reports = []
+  // 1. The unit tests in front; beside, the SDK client package (its install mostly disk, its typecheck one core).
+  let phase = startPhase('unit tests')
+  const sdkClients = prepareSdkClients({ log: 'sdk-clients.log' })
+  reports.push(await runVitest('vitest: unit and contracts', VITEST_SELECTION.unit, 'vitest-unit.json'))
+  phase.end()
+  // 2. The integration tests that keep both cores busy; the SDK client package may still be getting ready beside.
+  phase = startPhase('integration tests')
+  reports.push(
+    await runVitest(
+      'vitest: integration and mocking',
+      ['--project', 'integration', '--project', 'mocking'],
+      'vitest-integration.json',
+    ),
+  )
+  phase.end()
+  // 3. The console e2e tests in front; beside, one after another, what spends much of its time waiting. The desktop
+  //    build (out/, which the e2e tests serve and the packaging test packs) is made first, once, so that nothing
+  //    rebuilds it while a browser loads it.
+  phase = startPhase('console e2e tests, and beside them lifecycle, SDK clients and package')
+  try {
+    buildDesktopIfStale()
+  } catch (error) {
+    process.stdout.write(`\n${error.message}\n`)
+    failed += 1
+    exitCode = 1
+  }
+  const beside = (async () => {
+    const lifecycle = await runVitest(
+      'vitest: lifecycle',
+      ['--project', 'lifecycle'],
+      'vitest-lifecycle.json',
+      {
+        log: 'vitest-lifecycle.log',
+      },
+    )
+    const sdkReady = await sdkClients
+    failSdkClients(sdkReady)
+    const sdk = await runVitest(
+      'vitest: SDK clients',
+      ['--project', 'sdk-clients'],
+      'vitest-sdk-clients.json',
+      {
+        log: 'vitest-sdk-clients.log',
+      },
+    )
+    const packaged = await runVitest(
+      'vitest: the npm package',
+      VITEST_SELECTION.package,
+      'vitest-package.json',
+      {
+        log: 'vitest-package.log',
+      },
+    )
+    return [lifecycle, sdk, packaged]
+  })()
+  await runPlaywright()
+  reports.push(...(await beside))
+  phase.end()
+  for (const report of reports) countVitest(report)
+  writeMergedVitestReport(reports)
+  await writeClientTable(existsSync(path.join(results, 'vitest.json')) && path.join(results, 'vitest.json'))
+}
+
+async function runSelection() {
+  if (only === 'integration') failSdkClients(await prepareSdkClients())
+  if (only in VITEST_SELECTION) {
+    const report = await runVitest('vitest', VITEST_SELECTION[only], 'vitest.json')
+    countVitest(report)
+    if (only === 'integration') await writeClientTable(report && path.join(results, 'vitest.json'))
+  }
+  if (only === 'e2e') await runPlaywright()
+}
+
+if (only && !(only in VITEST_SELECTION) && only !== 'e2e') {
+  process.stdout.write(`unknown selection "${only}": unit, integration, package, e2e or fast\n`)
+  process.exit(2)
+}
+await (only ? runSelection() : runEverything())
 if (failed > 0) exitCode = 1
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed\n`)
 process.exit(exitCode)

@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain .mjs script without types
-import { newestMtime } from '../../../scripts/newestMtime.mjs'
-import { publishConsole } from '../../../scripts/publishConsole.mjs'
+import { buildDesktopIfStale } from '../../../scripts/buildDesktopIfStale.mjs'
 import {
   describeEmbeddedChain,
   EMBEDDED_CHAIN_PLATFORMS,
@@ -29,31 +28,7 @@ import { createFakeElectron } from './fakeElectron'
  */
 
 const root = path.resolve(import.meta.dirname, '../../..')
-const newestMtimeOf = newestMtime as (dir: string) => number
 const arch = process.arch
-
-/** Builds main, preload and console (electron-vite) when out/ is missing or older than its sources. */
-function buildDesktopIfStale(): void {
-  const outputs = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'].map((file) =>
-    path.join(root, file),
-  )
-  const sources = Math.max(
-    ...['src/main', 'src/preload', 'src/renderer', 'src/shared'].map((dir) =>
-      newestMtimeOf(path.join(root, dir)),
-    ),
-    ...['electron.vite.config.ts', 'vite.renderer.config.ts'].map(
-      (file) => statSync(path.join(root, file)).mtimeMs,
-    ),
-  )
-  if (outputs.every((file) => existsSync(file) && statSync(file).mtimeMs >= sources)) return
-  const electronVite = path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
-  const built = spawnSync(process.execPath, [electronVite, 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    encoding: 'utf8',
-  })
-  if (built.status !== 0) throw new Error(`electron-vite build failed:\n${built.stderr}`)
-  publishConsole()
-}
 
 let temp: string
 let appDir: string

@@ -1,0 +1,34 @@
+// Builds main, preload and the console (`electron-vite build`, then publishConsole: what `npm run build` does after
+// its typecheck) when out/ is missing or older than its sources. Returns 'fresh' or 'built'; throws when the build
+// fails. Used by the desktop packaging test and by `npm test`, which builds out/ once before the steps that read it
+// run side by side (the console e2e tests serve out/renderer meanwhile).
+import { spawnSync } from 'node:child_process'
+import { existsSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { newestMtime } from './newestMtime.mjs'
+import { publishConsole } from './publishConsole.mjs'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']
+const SOURCE_DIRS = ['src/main', 'src/preload', 'src/renderer', 'src/shared']
+const SOURCE_FILES = ['electron.vite.config.ts', 'vite.renderer.config.ts']
+
+export function buildDesktopIfStale() {
+  const sources = Math.max(
+    ...SOURCE_DIRS.map((dir) => newestMtime(path.join(root, dir))),
+    ...SOURCE_FILES.map((file) => statSync(path.join(root, file)).mtimeMs),
+  )
+  const outputs = OUTPUTS.map((file) => path.join(root, file))
+  if (outputs.every((file) => existsSync(file) && statSync(file).mtimeMs >= sources)) return 'fresh'
+  const electronVite = path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
+  const built = spawnSync(process.execPath, [electronVite, 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+  if (built.status !== 0) throw new Error(`electron-vite build failed:\n${built.stderr}`)
+  publishConsole()
+  return 'built'
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) buildDesktopIfStale()
