@@ -27,6 +27,22 @@ const CONTRACTS_CHECK = 'test/unit/chain/artifacts.test.ts'
 /** The deployed chain, built once per run: each service starts from a copy (test/helpers/chainTemplate.ts). */
 const CHAIN_TEMPLATE_SETUP = 'test/integration/globalSetup.ts'
 
+/**
+ * What every project of services on a real chain shares: a service per file (or the worker's shared one) from the
+ * chain template, the files of a worker sharing its loaded modules (isolate: false: the service and its generated
+ * contract code are evaluated once per worker rather than once per file), and two files at a time, each with its
+ * service and chain, which fit a 2-core machine.
+ */
+const SERVICE_PROJECT = {
+  environment: 'node',
+  globalSetup: [CHAIN_TEMPLATE_SETUP],
+  isolate: false,
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+  maxWorkers: 2,
+  sequence: { groupOrder: 1 },
+} as const
+
 export default defineConfig({
   test: {
     projects: [
@@ -60,52 +76,31 @@ export default defineConfig({
       },
       {
         test: {
-          // The service's behaviour through its interfaces (bundler, paymaster, clients, SDKs, sandbox, REST):
-          // the files of a worker share its loaded modules (isolate: false), so the service and its generated
-          // contract code are evaluated once per worker rather than once per file. A file that only adds data of
-          // its own uses the worker's shared service (test/helpers/sharedTestService.ts); the others start their
-          // own from the chain template and dispose of it.
+          // The service's behaviour through its interfaces (bundler, paymaster, clients, sandbox, REST). A file
+          // that only adds data of its own uses the worker's shared service (test/helpers/sharedTestService.ts);
+          // the others start their own from the chain template and dispose of it.
+          ...SERVICE_PROJECT,
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/integration/package/**', ...LIFECYCLE, ...MOCKING],
-          environment: 'node',
-          globalSetup: [CHAIN_TEMPLATE_SETUP],
-          isolate: false,
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-          // Two files at a time, each with its service and chain, fit a 2-core machine.
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
         },
       },
       {
         test: {
           // The SDKs whose dependency trees cannot share the app's: test/sdk-clients is its own package, which
           // scripts/test.mjs installs (and type-checks) first. Otherwise as `integration`.
+          ...SERVICE_PROJECT,
           name: 'sdk-clients',
           include: ['test/sdk-clients/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: [CHAIN_TEMPLATE_SETUP],
-          isolate: false,
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
         },
       },
       {
         test: {
+          // Modules shared by the files of a worker, as in `integration`: what a file starts is its own.
+          ...SERVICE_PROJECT,
           name: 'lifecycle',
           include: LIFECYCLE,
           exclude: [...configDefaults.exclude, ...MOCKING],
-          environment: 'node',
-          globalSetup: [CHAIN_TEMPLATE_SETUP],
-          // Modules shared by the files of a worker, as in `integration`: what a file starts is its own.
-          isolate: false,
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
         },
       },
       {
