@@ -37,7 +37,6 @@ export function checkMempoolRules({
     ['factory', entry.factory, entry.staked.factory],
     ['paymaster', entry.paymaster, entry.staked.paymaster],
   ]
-  const others = (address: Address) => mempool.entriesUsing(address).filter((e) => e !== replacing)
   for (const [role, address, staked] of entities) {
     if (!address) continue
     const status = reputation.status(address)
@@ -45,32 +44,25 @@ export function checkMempoolRules({
       throw new RpcError(`${role} ${address} is banned [GREP-010]`, Erc7769Code.reputation, {
         data: { [role]: address },
       })
-    const pending = role === 'account' ? mempool.entriesOfSender(address).filter((e) => e !== replacing) : []
-    const using = others(address)
-    if (status === 'throttled' && using.length >= reputationParameters.throttledEntityMempoolCount) {
+    const pending = mempool.entriesUsing(address).filter((e) => e !== replacing).length
+    if (status === 'throttled' && pending >= reputationParameters.throttledEntityMempoolCount) {
       throw new RpcError(
-        `${role} ${address} is throttled: ${using.length} of its UserOperations are pending already [GREP-020]`,
+        `${role} ${address} is throttled: ${pending} of its UserOperations are pending already [GREP-020]`,
         Erc7769Code.reputation,
         { data: { [role]: address } },
       )
     }
     if (staked) continue
-    if (role === 'account' && pending.length >= maxPendingPerUnstakedSender) {
+    const [allowed, rule] =
+      role === 'account'
+        ? [maxPendingPerUnstakedSender, 'the limit for an unstaked sender [UREP-010]']
+        : [reputation.unstakedEntityAllowance(address), 'the limit its reputation allows [UREP-020]']
+    if (pending >= allowed) {
       throw new RpcError(
-        `account ${address} is unstaked and already has ${pending.length} pending UserOperations, the limit for an unstaked sender [UREP-010]`,
+        `${role} ${address} is unstaked and already has ${pending} pending UserOperations, ${rule}`,
         Erc7769Code.insufficientStake,
-        { data: { account: address } },
+        { data: { [role]: address } },
       )
-    }
-    if (role !== 'account') {
-      const allowed = reputation.unstakedEntityAllowance(address)
-      if (using.length >= allowed) {
-        throw new RpcError(
-          `${role} ${address} is unstaked and already has ${using.length} pending UserOperations, the limit its reputation allows [UREP-020]`,
-          Erc7769Code.insufficientStake,
-          { data: { [role]: address } },
-        )
-      }
     }
   }
   checkSingleRole(mempool, entry, replacing)
