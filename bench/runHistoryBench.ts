@@ -24,7 +24,7 @@ export type RunHistoryBenchParameters = {
   log?: (line: string) => void
 }
 
-/** Operations a client has in flight at once: the mempool takes 16 pending per unstaked sender. */
+/** Operations a client has in flight at once: the benched service takes 16 pending per unstaked sender. */
 const CHUNK = 16
 const STATE_FILE = path.join('chain', 'anvil-state.json')
 const STORE_FILE = 'opstation.json'

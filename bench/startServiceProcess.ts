@@ -25,6 +25,20 @@ export type ServiceProcess = {
 
 const THIS_TREE = path.resolve(import.meta.dirname, '..')
 const READY_TIMEOUT_MS = 60_000
+/**
+ * Pending operations per unstaked sender the benched services take: the bench clients keep more than ERC-7562's 4
+ * in flight (the services' default before it became 4 was 16, which older trees keep without the flag).
+ */
+const MAX_PENDING_PER_SENDER = 16
+
+/** Whether the tree's CLI has the flag that sets the per-sender limit (trees before it take 16 anyway). */
+function hasPendingLimitFlag(tree: string): boolean {
+  try {
+    return readFileSync(path.join(tree, 'src/main/cli.ts'), 'utf8').includes("'max-pending-per-sender'")
+  } catch {
+    return false
+  }
+}
 
 /**
  * Starts `opstation serve` (bin/opstation.js) as its own process on a free port and waits for its ready line.
@@ -38,6 +52,8 @@ export async function startServiceProcess(params: {
 }): Promise<ServiceProcess> {
   const args = ['serve', '--port', '0', '--data-dir', params.dataDir]
   if (params.unsafe) args.push('--unsafe')
+  if (hasPendingLimitFlag(params.tree ?? THIS_TREE))
+    args.push('--max-pending-per-sender', String(MAX_PENDING_PER_SENDER))
   const spawnedAt = performance.now()
   // BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the service process.
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean)

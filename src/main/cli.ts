@@ -24,6 +24,11 @@ Options:
   --no-chain               run without a chain (dashboard API only)
   --unsafe                 skip ERC-7562 validation rules in the bundler
   --bundling-mode <mode>   auto | interval | manual (default auto)
+  --min-unstake-delay <s>  unstake delay, in seconds, a stake needs to count as staked for ERC-7562
+                           (default 86400, one day, as on mainnet; the ERC-4337 test suite stakes with 2)
+  --min-stake <wei>        stake, in wei, an entity needs to count as staked (default 1)
+  --max-pending-per-sender <n>
+                           pending UserOperations an unstaked sender may have (default 4, ERC-7562 UREP-010)
   --webhook-timeout <ms>   time-out for dApp webhooks (default 3000)
   --log-level <level>      fatal | error | warn | info | debug (default warn; logs go to stderr)
   --reset-store            if the store file is unreadable, keep it aside and start with an empty store
@@ -60,6 +65,9 @@ const SERVE_OPTIONS = {
   'no-chain': { type: 'boolean' },
   unsafe: { type: 'boolean' },
   'bundling-mode': { type: 'string' },
+  'min-unstake-delay': { type: 'string' },
+  'min-stake': { type: 'string' },
+  'max-pending-per-sender': { type: 'string' },
   'webhook-timeout': { type: 'string' },
   'log-level': { type: 'string' },
   'reset-store': { type: 'boolean' },
@@ -145,6 +153,10 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
   if (mode !== undefined && !['auto', 'interval', 'manual'].includes(mode)) {
     throw new UsageError(`--bundling-mode must be auto, interval or manual (got "${mode}")`)
   }
+  const minStake = values['min-stake']
+  if (minStake !== undefined && !/^\d{1,78}$/.test(minStake)) {
+    throw new UsageError(`--min-stake must be a whole number of wei (got "${minStake}")`)
+  }
   const level = values['log-level']
   if (
     level !== undefined &&
@@ -165,6 +177,9 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
     noChain: values['no-chain'],
     unsafe: values.unsafe,
     bundlingMode: mode as ServiceConfigInput['bundlingMode'],
+    minUnstakeDelay: int('min-unstake-delay', values['min-unstake-delay'], 0, 2 ** 32 - 1),
+    minStake: minStake === undefined ? undefined : BigInt(minStake),
+    maxPendingPerUnstakedSender: int('max-pending-per-sender', values['max-pending-per-sender'], 1, 1024),
     webhookTimeoutMs: int('webhook-timeout', values['webhook-timeout'], 1, 600_000),
     logLevel: level as ServiceConfigInput['logLevel'],
     resetStore: values['reset-store'] ?? isSet(env.OPSTATION_RESET_STORE),

@@ -33,6 +33,12 @@ export type StartOpstationOptions = {
   /** Skip ERC-7562 validation rules. */
   unsafe?: boolean
   bundlingMode?: 'auto' | 'interval' | 'manual'
+  /** Seconds of unstake delay a stake needs to count as staked for ERC-7562 (default 86400, one day). */
+  minUnstakeDelay?: number
+  /** Wei a stake needs to count as staked for ERC-7562 (default 1). */
+  minStake?: bigint
+  /** Pending UserOperations an unstaked sender may have (default 4, ERC-7562 UREP-010). */
+  maxPendingPerUnstakedSender?: number
   webhookTimeoutMs?: number
   /** Folder of a built console (default: the package's). */
   consoleDir?: string

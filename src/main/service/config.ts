@@ -30,6 +30,20 @@ export const ServiceConfigSchema = z.object({
   /** Skip ERC-7562 validation rules in the bundler. */
   unsafe: z.boolean().default(false),
   bundlingMode: z.enum(['auto', 'interval', 'manual']).default('auto'),
+  /**
+   * Seconds of unstake delay a stake needs to count as staked for ERC-7562 (MIN_UNSTAKE_DELAY; default one day, as
+   * mainnet bundlers require; a local chain may lower it).
+   */
+  minUnstakeDelay: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .default(86_400),
+  /** Wei a stake needs to count as staked for ERC-7562 (MIN_STAKE_VALUE, set per chain). */
+  minStake: z.bigint().min(0n).default(1n),
+  /** Pending UserOperations an unstaked sender may have (ERC-7562 UREP-010: 4). */
+  maxPendingPerUnstakedSender: z.number().int().min(1).max(1024).default(4),
   webhookTimeoutMs: z.number().int().positive().default(3000),
   /** Folder holding the built console (index.html); default: out/renderer of the package. */
   consoleDir: z.string().optional(),

@@ -145,6 +145,11 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
           events,
           log,
           settings: runtime,
+          options: {
+            minStake: config.minStake,
+            minUnstakeDelay: config.minUnstakeDelay,
+            maxPendingPerUnstakedSender: config.maxPendingPerUnstakedSender,
+          },
           onBundleMined: paymaster.observeMinedBundle,
         })
       : undefined

@@ -113,14 +113,14 @@ describe('RPC details clients assume', () => {
       a.entryPointV07,
     ])
     expect(staked.body.result).toMatchObject({
-      stakeInfo: { addr: a.verifyingPaymasterV07, unstakeDelaySec: '0x15180' },
+      stakeInfo: { addr: a.verifyingPaymasterV07, unstakeDelaySec: '86400' },
       isStaked: true,
     })
     const unstaked = await callBundler(service, 'debug_bundler_getStakeStatus', [
       randomAddress(),
       a.entryPointV07,
     ])
-    expect(unstaked.body.result).toMatchObject({ stakeInfo: { stake: '0x0' }, isStaked: false })
+    expect(unstaked.body.result).toMatchObject({ stakeInfo: { stake: '0' }, isStaked: false })
 
     const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
     await callBundler(service, 'debug_bundler_setBundlingMode', ['manual'])
@@ -141,16 +141,26 @@ describe('RPC details clients assume', () => {
     const before = (await set({})).body.result
     expect(before).toEqual({
       bundlingMode: 'auto',
-      maxPendingPerUnstakedSender: 16,
+      maxPendingPerUnstakedSender: 4,
+      minStake: '1',
+      minUnstakeDelay: 86_400,
       nonceGapWaitMs: 2000,
       receiptWaitMs: 1000,
     })
     try {
-      const changed = await set({ bundlingMode: 'manual', maxPendingPerUnstakedSender: 4, receiptWaitMs: 0 })
+      const changed = await set({
+        bundlingMode: 'manual',
+        maxPendingPerUnstakedSender: 8,
+        minStake: '0x2',
+        minUnstakeDelay: 2,
+        receiptWaitMs: 0,
+      })
       expect(changed.body.result).toEqual({
         ...before,
         bundlingMode: 'manual',
-        maxPendingPerUnstakedSender: 4,
+        maxPendingPerUnstakedSender: 8,
+        minStake: '2',
+        minUnstakeDelay: 2,
         receiptWaitMs: 0,
       })
       // It takes effect: in manual mode an operation waits in the mempool.

@@ -26,7 +26,8 @@ let senders: Sender[]
 beforeAll(async () => {
   // The test reads every UserOperationEvent from block 0: a chain that keeps more than its last 64 blocks' logs.
   vi.stubEnv('OPSTATION_HISTORY_BLOCKS', '1024')
-  service = await startTestService()
+  // Each sender has its 10 operations in flight at once: more than ERC-7562's 4 pending per unstaked sender.
+  service = await startTestService({ maxPendingPerUnstakedSender: OPS_PER_SENDER })
   senders = []
   for (const [index, entryPoint] of ENTRY_POINTS.entries()) {
     for (let i = 0; i < (SENDERS_PER_ENTRY_POINT[index] ?? 0); i++) {

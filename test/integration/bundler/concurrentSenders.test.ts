@@ -14,7 +14,8 @@ let accounts: RuleTestAccount[]
 beforeAll(async () => {
   // The test reads every UserOperationEvent from block 0: a chain that keeps more than its last 64 blocks' logs.
   vi.stubEnv('OPSTATION_HISTORY_BLOCKS', '1024')
-  service = await startTestService()
+  // Each sender has its 10 operations in flight at once: more than ERC-7562's 4 pending per unstaked sender.
+  service = await startTestService({ maxPendingPerUnstakedSender: OPS_PER_SENDER })
   accounts = []
   for (let i = 0; i < SENDERS; i++) accounts.push(await deployRuleTestAccount(service))
 }, 120_000)

@@ -1,17 +1,11 @@
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import path from 'node:path'
-import { type Abi, type Address, encodeFunctionData, type Hex } from 'viem'
+import { type Address, encodeFunctionData } from 'viem'
 import { type Chain, fundEth } from '../../../src/main/service/chain'
 import type { UserOperationV06 } from '../../../src/main/service/entryPoint'
+import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
 import type { TestService } from '../../helpers/startTestService'
 import { callBundler, hex } from './bundlerTestKit'
 
-const require = createRequire(import.meta.url)
-const SOURCE = path.resolve(import.meta.dirname, '../../fixtures/contracts/RuleTestAccount.sol')
-
-type Artifact = { abi: Abi; bytecode: Hex }
-let compiled: { registry: Artifact; account: Artifact; paymasterV07: Artifact } | undefined
+type Artifact = SolidityArtifact
 
 /** Compiles test/fixtures/contracts/RuleTestAccount.sol with solc 0.8.17 from node_modules (once per process). */
 export function compileRuleTestContracts(): {
@@ -19,30 +13,13 @@ export function compileRuleTestContracts(): {
   account: Artifact
   paymasterV07: Artifact
 } {
-  if (compiled) return compiled
-  const solc = require('solc')
-  const input = {
-    language: 'Solidity',
-    sources: { 'RuleTestAccount.sol': { content: readFileSync(SOURCE, 'utf8') } },
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
-    },
-  }
-  const output = JSON.parse(solc.compile(JSON.stringify(input)))
-  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error')
-  if (errors.length > 0)
-    throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'))
+  const contracts = compileSolidityFixture('RuleTestAccount.sol')
   const get = (name: string): Artifact => {
-    const c = output.contracts['RuleTestAccount.sol'][name]
-    return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }
+    const artifact = contracts[name]
+    if (!artifact) throw new Error(`RuleTestAccount.sol has no contract ${name}`)
+    return artifact
   }
-  compiled = {
-    registry: get('Registry'),
-    account: get('RuleTestAccount'),
-    paymasterV07: get('TestPaymasterV07'),
-  }
-  return compiled
+  return { registry: get('Registry'), account: get('RuleTestAccount'), paymasterV07: get('TestPaymasterV07') }
 }
 
 export type RuleTestAccount = {

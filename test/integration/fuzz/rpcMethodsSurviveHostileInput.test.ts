@@ -329,10 +329,7 @@ async function expectServiceServes(after: string) {
     return answer.kind === 'answer' ? { status: answer.status, body: JSON.parse(answer.text) } : answer
   }
   const chainId = numberToHex(chain.chainId)
-  const { bundlingMode, maxPendingPerUnstakedSender, nonceGapWaitMs, receiptWaitMs } = configuration
-  const restored = await rpc(ENDPOINTS[0]!.path(), 'debug_bundler_setConfiguration', [
-    { bundlingMode, maxPendingPerUnstakedSender, nonceGapWaitMs, receiptWaitMs },
-  ])
+  const restored = await rpc(ENDPOINTS[0]!.path(), 'debug_bundler_setConfiguration', [configuration])
   expect(restored, `the bundler configuration restored after ${after}`).toMatchObject({ status: 200 })
   for (const endpoint of ENDPOINTS) {
     const answer = await rpc(endpoint.path(), 'eth_chainId', [])

@@ -1,50 +1,10 @@
-import type { Hex } from 'viem'
+import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import {
-  isValidReplacement,
-  Mempool,
-  type MempoolEntry,
-} from '../../../src/main/service/bundler/mempool/mempool'
-import type { UserOperationV06 } from '../../../src/main/service/entryPoint'
-import { entryPointV06 } from '../../../src/main/service/entryPoint'
+import { isValidReplacement, Mempool } from '../../../src/main/service/bundler/mempool/mempool'
+import { makeMempoolEntry as entry } from './makeMempoolEntry'
 
 const A = '0xaAaAaAaaAaAaAaaAaAAAAAAAAaaaAaAaAaaAaaAa'
 const B = '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB'
-let counter = 0
-
-function entry(sender: `0x${string}`, nonce: bigint, extra: Partial<MempoolEntry> = {}): MempoolEntry {
-  counter++
-  const userOperation: UserOperationV06 = {
-    sender,
-    nonce,
-    initCode: '0x',
-    callData: '0x',
-    callGasLimit: 100_000n,
-    verificationGasLimit: 100_000n,
-    preVerificationGas: 50_000n,
-    maxFeePerGas: 10n,
-    maxPriorityFeePerGas: 1n,
-    paymasterAndData: '0x',
-    signature: '0x',
-  }
-  return {
-    userOpHash: `0x${counter.toString(16).padStart(64, '0')}` as Hex,
-    userOperation,
-    entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
-    bundleGas: entryPointV06.bundleGasOf(userOperation),
-    state: 'pending',
-    validated: true,
-    rulesCheckedBy: 'none',
-    prefund: 1000n,
-    factory: null,
-    paymaster: null,
-    senderStaked: false,
-    dappId: null,
-    addedAt: counter,
-    attempts: 0,
-    ...extra,
-  }
-}
 
 describe('Mempool', () => {
   it('bundles each sender in nonce order, senders by their oldest operation, whatever the arrival order', () => {
@@ -72,6 +32,21 @@ describe('Mempool', () => {
     expect(
       pool.selectForBundle({ maxOperations: 10, maxGas: 10n ** 9n }).map((e) => e.userOperation.nonce),
     ).toEqual([0n])
+  })
+
+  it('STO-041: leaves out, and keeps pending, an operation whose validation touched the storage of another pending sender', () => {
+    const pool = new Mempool()
+    const [a, b] = [A.toLowerCase() as Address, B.toLowerCase() as Address]
+    const first = entry(A, 0n, { storageAddresses: [a] })
+    // B's validation read A's storage (A is the sender of a pending operation): B waits, with its later nonces.
+    const second = entry(B, 0n, { storageAddresses: [a, b] })
+    const third = entry(B, 1n)
+    for (const e of [first, second, third]) pool.add(e)
+    expect(pool.selectForBundle({ maxOperations: 10, maxGas: 10n ** 9n })).toEqual([first])
+    expect(pool.get(second.userOpHash)).toBe(second)
+    // Once A's operation is gone (mined), B's goes into the next bundle.
+    pool.remove(first.userOpHash)
+    expect(pool.selectForBundle({ maxOperations: 10, maxGas: 10n ** 9n })).toEqual([second, third])
   })
 
   it('respects the operation and gas limits of a bundle', () => {

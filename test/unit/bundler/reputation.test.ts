@@ -30,3 +30,25 @@ describe('Reputation', () => {
     expect(reputation.dump()).toEqual([])
   })
 })
+
+describe('Reputation allowances and decay', () => {
+  it('decays to 23/24 each hour, so that small counts reach zero and the entry goes', () => {
+    const reputation = new Reputation()
+    reputation.set([{ address: PAYMASTER, opsSeen: 1, opsIncluded: 1 }])
+    reputation.decay()
+    expect(reputation.dump()).toEqual([])
+  })
+
+  it('never counts opsSeen below zero', () => {
+    const reputation = new Reputation()
+    reputation.recordSeen(PAYMASTER, -1)
+    expect(reputation.dump()).toEqual([{ address: PAYMASTER, opsSeen: 0, opsIncluded: 0, status: 'ok' }])
+  })
+
+  it('UREP-020: lets an unstaked entity have 10 pending operations, plus its inclusion rate x 10 and its inclusions', () => {
+    const reputation = new Reputation()
+    expect(reputation.unstakedEntityAllowance(PAYMASTER)).toBe(10)
+    reputation.set([{ address: PAYMASTER, opsSeen: 40, opsIncluded: 30 }])
+    expect(reputation.unstakedEntityAllowance(PAYMASTER)).toBe(10 + 7 + 30)
+  })
+})

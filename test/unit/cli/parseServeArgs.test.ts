@@ -28,6 +28,12 @@ describe('opstation serve flags', () => {
           'manual',
           '--webhook-timeout',
           '500',
+          '--min-unstake-delay',
+          '2',
+          '--min-stake',
+          '1000000000000000000',
+          '--max-pending-per-sender',
+          '16',
         ],
         {},
       ),
@@ -41,6 +47,9 @@ describe('opstation serve flags', () => {
       unsafe: true,
       bundlingMode: 'manual',
       webhookTimeoutMs: 500,
+      minUnstakeDelay: 2,
+      minStake: 10n ** 18n,
+      maxPendingPerUnstakedSender: 16,
     })
   })
   it('--reset-store, or OPSTATION_RESET_STORE=1, starts fresh over an unreadable store; off by default', () => {
@@ -60,6 +69,11 @@ describe('opstation serve flags', () => {
     [['--port', '70000'], '--port must be a whole number from 0 to 65535 (got "70000")'],
     [['--bundling-mode', 'sometimes'], '--bundling-mode must be auto, interval or manual (got "sometimes")'],
     [['--rpc-url', 'localhost:8545'], '--rpc-url must be an http(s) or ws(s) URL (got "localhost:8545")'],
+    [['--min-stake', '1e18'], '--min-stake must be a whole number of wei (got "1e18")'],
+    [
+      ['--min-unstake-delay', '-1'],
+      '--min-unstake-delay must be a whole number from 0 to 4294967295 (got "-1")',
+    ],
     [['--nope'], "Unknown option '--nope'"],
   ])('rejects %j with a one-line message', (args, message) => {
     expect(() => parseServeArgs(args, {})).toThrow(message)

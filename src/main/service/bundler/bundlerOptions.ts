@@ -12,11 +12,15 @@ export type BundlerOptions = {
   /** Auto mode: how long operations that arrived while a bundle was out wait for more before the next one. */
   autoBundleGatherMs: number
   maxBundleOperations: number
-  /**
-   * Pending operations one unstaked sender may have. ERC-7562 says 4; local testing often sends a sender's
-   * nonces in parallel, so the default is higher.
-   */
+  /** Pending operations one unstaked sender may have (ERC-7562 UREP-010: SAME_SENDER_MEMPOOL_COUNT, 4). */
   maxPendingPerUnstakedSender: number
+  /** Wei an entity must have staked to count as staked (ERC-7562 MIN_STAKE_VALUE, set per chain; 1 wei here). */
+  minStake: bigint
+  /**
+   * Seconds of unstake delay an entity's stake must have to count as staked (ERC-7562 MIN_UNSTAKE_DELAY: one day, as
+   * mainnet bundlers require; a local chain may lower it, as the ERC-4337 test suite's bundler does).
+   */
+  minUnstakeDelay: number
   /** A bundle transaction not mined after this long is replaced with higher fees. */
   receiptTimeoutMs: number
   /** How long an operation whose nonce follows a gap waits for the missing nonces to arrive. */
@@ -36,10 +40,20 @@ export const defaultBundlerOptions: BundlerOptions = {
   autoBundleDelayMs: 2,
   autoBundleGatherMs: 10,
   maxBundleOperations: 64,
-  maxPendingPerUnstakedSender: 16,
+  maxPendingPerUnstakedSender: 4,
+  minStake: 1n,
+  minUnstakeDelay: 86_400,
   receiptTimeoutMs: 30_000,
   nonceGapWaitMs: 2000,
   receiptWaitMs: 1000,
+}
+
+/** Whether a stake counts as staked for ERC-7562 (SREP-010) under the bundler's minimum stake and unstake delay. */
+export function countsAsStaked(
+  info: { stake: bigint; unstakeDelaySec: bigint | number },
+  { minStake, minUnstakeDelay }: Pick<BundlerOptions, 'minStake' | 'minUnstakeDelay'>,
+): boolean {
+  return info.stake > 0n && info.stake >= minStake && BigInt(info.unstakeDelaySec) >= BigInt(minUnstakeDelay)
 }
 
 /** Gas of the eth_call / debug_traceCall simulations of a single operation. */

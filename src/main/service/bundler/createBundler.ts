@@ -20,6 +20,7 @@ import { createNonceTracker } from './admission/nonceTracker'
 import {
   type BundlerOptions,
   type BundlingMode,
+  countsAsStaked,
   defaultBundlerOptions,
   type ReceiptFormat,
 } from './bundlerOptions'
@@ -27,9 +28,11 @@ import { type BundleResult, createBundleRunner } from './bundling/createBundleRu
 import { createBundleScheduler } from './bundling/createBundleScheduler'
 import { createBundleSender, type RpcTransactionReceipt } from './bundling/createBundleSender'
 import { createGasPrices } from './gasPrices'
+import { checkMempoolRules } from './mempool/checkMempoolRules'
 import { Mempool, type MempoolEntry } from './mempool/mempool'
 import { recoverMempool } from './mempool/recoverMempool'
 import { Reputation, type ReputationEntry } from './mempool/reputation'
+import { recordAccepted, recordMined, recordRejectedAtBundling } from './mempool/reputationAccounting'
 import { createFinishWaiters } from './receipts/createFinishWaiters'
 import {
   createUserOperationQueries,
@@ -37,7 +40,6 @@ import {
 } from './receipts/createUserOperationQueries'
 import { recoverMinedOperations } from './records/recoverMinedOperations'
 import { createUserOperationRecords } from './records/userOperationRecords'
-import { MIN_STAKE_WEI, MIN_UNSTAKE_DELAY_SEC } from './validation/checkValidationRules'
 
 /** The timeline note of an accepted operation: how its validation was checked against ERC-7562. */
 const RULES_NOTES: Record<MempoolEntry['rulesCheckedBy'], string> = {
@@ -111,7 +113,7 @@ export type Bundler = {
   clearMempool: () => void
   /** One standard chain request passed to the node (see methods/forwardToNode.ts for which). */
   forwardToNode: (method: string, params: unknown[]) => Promise<unknown>
-  /** An entity's stake on an EntryPoint, and whether it counts as staked for ERC-7562 (1 wei, one day). */
+  /** An entity's stake on an EntryPoint, and whether it counts as staked for ERC-7562 (minStake, minUnstakeDelay). */
   getStakeStatus: (
     address: Address,
     entryPoint: Address,
@@ -129,7 +131,12 @@ export type Bundler = {
 /** The bundler settings that apply to the next operation or bundle when changed. */
 export type LiveConfiguration = Pick<
   BundlerOptions,
-  'bundlingMode' | 'maxPendingPerUnstakedSender' | 'nonceGapWaitMs' | 'receiptWaitMs'
+  | 'bundlingMode'
+  | 'maxPendingPerUnstakedSender'
+  | 'minStake'
+  | 'minUnstakeDelay'
+  | 'nonceGapWaitMs'
+  | 'receiptWaitMs'
 >
 
 /** One EntryPoint's part of the bundler: its mempool, reputation, nonces, records and bundling. */
@@ -249,9 +256,9 @@ export function createBundler({
           queries.rememberReceipt(receipt)
           nonces.recordMined(entry.userOperation)
           records.recordMined(entry.userOpHash, outcome, receipt)
-          if (entry.factory) reputation.recordIncluded(entry.factory)
-          if (entry.paymaster) reputation.recordIncluded(entry.paymaster)
+          recordMined(reputation, entry)
         },
+        onRejected: (entry, reason, failure) => recordRejectedAtBundling(reputation, entry, reason, failure),
         onSendFailed(entries, error) {
           if (entries.length > 0)
             log.warn(
@@ -385,7 +392,6 @@ export function createBundler({
           chain,
           entryPoint,
           mempool,
-          reputation,
           nonces,
           gasPrices,
           maxBundleGas,
@@ -397,14 +403,21 @@ export function createBundler({
               ? (o, maxSimulationGas) => entryPoint.simulateExecution(chain, o, maxSimulationGas)
               : undefined,
           safeMode: isSafeMode(),
-          maxPendingPerUnstakedSender: options.maxPendingPerUnstakedSender,
+          stakeThresholds: options,
           nonceGapWaitMs: options.nonceGapWaitMs,
+        })
+        // Checked against the mempool as it is now and added at once: no other admission comes in between.
+        checkMempoolRules({
+          mempool,
+          reputation,
+          entry,
+          replacing: mempool.findBySenderNonce(op.sender, op.nonce),
+          maxPendingPerUnstakedSender: options.maxPendingPerUnstakedSender,
         })
         const replaced = mempool.add(entry)
         if (replaced)
           records.setStatus(replaced.userOpHash, 'replaced', () => {}, `replaced by ${userOpHash}`)
-        if (entry.factory) reputation.recordSeen(entry.factory)
-        if (entry.paymaster) reputation.recordSeen(entry.paymaster)
+        recordAccepted(reputation, entry, replaced)
         records.addRecord(op, userOpHash, 'pending', {
           dappId,
           receiptFormat,
@@ -450,6 +463,8 @@ export function createBundler({
       return {
         bundlingMode: lanes[0]?.scheduler.mode() ?? options.bundlingMode,
         maxPendingPerUnstakedSender: options.maxPendingPerUnstakedSender,
+        minStake: options.minStake,
+        minUnstakeDelay: options.minUnstakeDelay,
         nonceGapWaitMs: options.nonceGapWaitMs,
         receiptWaitMs: options.receiptWaitMs,
       }
@@ -477,8 +492,7 @@ export function createBundler({
       const info = await getDepositInfo(chain, address, entryPoints.require(entryPoint).address)
       return {
         stakeInfo: { addr: address, stake: info.stake, unstakeDelaySec: info.unstakeDelaySec },
-        isStaked:
-          info.staked && info.stake >= MIN_STAKE_WEI && BigInt(info.unstakeDelaySec) >= MIN_UNSTAKE_DELAY_SEC,
+        isStaked: info.staked && countsAsStaked(info, options),
       }
     },
     setReputation(entries, entryPoint) {

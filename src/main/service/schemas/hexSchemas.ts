@@ -13,10 +13,15 @@ export const AddressSchema = z
   .regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte address')
   .transform((v) => getAddress(v))
 
-/** A 32-byte hash, lowercase. */
-export const HashSchema = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{64}$/, 'expected a 0x-prefixed 32-byte hash')
+const INVALID_USER_OP_HASH = 'Missing/invalid userOpHash: expected a 0x-prefixed 32-byte hash'
+
+/**
+ * A userOpHash param, lowercase. Anything else, missing or empty included, is "Missing/invalid userOpHash", the words
+ * of the reference bundler that the ERC-4337 test suite looks for.
+ */
+export const UserOpHashSchema = z
+  .string({ error: INVALID_USER_OP_HASH })
+  .regex(/^0x[0-9a-fA-F]{64}$/, INVALID_USER_OP_HASH)
   .transform((v) => v.toLowerCase() as Hex)
 
 /** A quantity in the wire form of JSON-RPC (0x-hex, no leading zeros). */

@@ -6,9 +6,9 @@ import { invalidFields, userOperationRejected, validationRulesBroken } from '../
 import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 import { RpcError } from '../../errors'
 import { Erc7769Code } from '../../errors/rpcCodes'
+import { type BundlerOptions, countsAsStaked } from '../bundlerOptions'
 import type { GasPrices } from '../gasPrices'
 import { isValidReplacement, type Mempool, type MempoolEntry } from '../mempool/mempool'
-import { type Reputation, reputationParameters } from '../mempool/reputation'
 import { checkUserOperationFields } from '../validation/checkUserOperationFields'
 import { findSignatureFailure } from './findSignatureFailure'
 import type { NonceTracker } from './nonceTracker'
@@ -18,7 +18,6 @@ export type AdmitUserOperationParameters = {
   chain: Chain
   entryPoint: EntryPointModule
   mempool: Mempool
-  reputation: Reputation
   nonces: NonceTracker
   gasPrices: GasPrices
   /** Gas limit of the largest bundle. */
@@ -29,21 +28,21 @@ export type AdmitUserOperationParameters = {
   /** Simulates the call phase and rejects a reverting one (-32521): `validation_and_execution` of the Biconomy SDK. */
   simulateExecution?: (op: UserOperationBase, maxSimulationGas: bigint) => Promise<void>
   safeMode: boolean
-  maxPendingPerUnstakedSender: number
+  /** What counts as staked (ERC-7562 SREP-010): for the rules and the mempool limits. */
+  stakeThresholds: Pick<BundlerOptions, 'minStake' | 'minUnstakeDelay'>
   nonceGapWaitMs: number
 }
 
 /**
- * Decides whether an operation may enter the mempool: field checks and gas floors, duplicates and
- * replacements, reputation of its factory and paymaster, the simulated validation (ERC-7562 rules in safe
- * mode, signatures, time range), the per-sender limit and the paymaster's deposit against everything it has
- * pending. Returns the mempool entry; throws the RpcError a client gets.
+ * Decides whether an operation may be valid in the mempool: field checks and gas floors, duplicates and
+ * replacements, the simulated validation (ERC-7562 rules in safe mode, signatures, time range) and the paymaster's
+ * deposit against everything it has pending. Returns the mempool entry, with its entities' stakes, for the mempool's
+ * own rules (mempool/checkMempoolRules.ts); throws the RpcError a client gets.
  */
 export async function admitUserOperation({
   chain,
   entryPoint: entryPointModule,
   mempool,
-  reputation,
   nonces,
   gasPrices,
   maxBundleGas,
@@ -52,7 +51,7 @@ export async function admitUserOperation({
   dappId,
   simulateExecution,
   safeMode,
-  maxPendingPerUnstakedSender,
+  stakeThresholds,
   nonceGapWaitMs,
 }: AdmitUserOperationParameters): Promise<MempoolEntry> {
   const entryPoint = entryPointModule.address
@@ -78,21 +77,6 @@ export async function admitUserOperation({
   const { factory: factoryLower, paymaster: paymasterLower } = entryPointModule.readEntities(op)
   const factory = factoryLower && checksumAddress(factoryLower)
   const paymaster = paymasterLower && checksumAddress(paymasterLower)
-  for (const entity of [factory, paymaster]) {
-    if (!entity) continue
-    const status = reputation.status(entity)
-    if (status === 'banned')
-      throw new RpcError(`${entity} is banned by the bundler's reputation rules`, Erc7769Code.reputation)
-    if (
-      status === 'throttled' &&
-      mempool.countByEntity(entity) >= reputationParameters.throttledEntityMempoolCount
-    ) {
-      throw new RpcError(
-        `${entity} is throttled: too many of its operations are pending`,
-        Erc7769Code.reputation,
-      )
-    }
-  }
 
   // The paymaster's deposit is read while validation simulates (one round trip to the node less to wait for).
   const depositInfo = paymaster ? getDepositInfo(chain, paymaster, entryPoint) : undefined
@@ -105,9 +89,10 @@ export async function admitUserOperation({
     nonces,
     userOperation: op,
     safeMode,
+    stakeThresholds,
     nonceGapWaitMs,
   })
-  let senderStaked = false
+  const staked = { sender: false, factory: false, paymaster: false }
   const bundleGas = entryPointModule.bundleGasOf(op)
   let prefund = bundleGas * op.maxFeePerGas
   if (admission.validated) {
@@ -142,15 +127,11 @@ export async function admitUserOperation({
         Erc7769Code.expiresShortly,
       )
     }
-    senderStaked = result.senderInfo.stake > 0n && result.senderInfo.unstakeDelaySec >= 86_400n
+    staked.sender = countsAsStaked(result.senderInfo, stakeThresholds)
+    staked.factory = factory !== null && countsAsStaked(result.factoryInfo, stakeThresholds)
+    staked.paymaster = paymaster !== null && countsAsStaked(result.paymasterInfo, stakeThresholds)
     prefund = result.returnInfo.prefund
     await simulateExecution?.(op, block.gasLimit)
-  }
-  if (!existing && !senderStaked && mempool.countBySender(op.sender) >= maxPendingPerUnstakedSender) {
-    throw new RpcError(
-      `Sender ${op.sender} already has ${maxPendingPerUnstakedSender} pending UserOperations (the limit for an unstaked sender)`,
-      Erc7769Code.reputation,
-    )
   }
   if (paymaster && depositInfo) {
     const { deposit } = await depositInfo
@@ -176,7 +157,8 @@ export async function admitUserOperation({
     prefund,
     factory,
     paymaster,
-    senderStaked,
+    staked,
+    storageAddresses: admission.validated ? admission.storageAddresses : [],
     dappId,
     addedAt: Date.now(),
     attempts: 0,

@@ -3,7 +3,7 @@ import type { Chain } from '../../chain/types'
 import { readAaCode, userOperationRejected } from '../../entryPoint/errors'
 import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
 import { AppError } from '../../errors'
-import { SIMULATION_GAS } from '../bundlerOptions'
+import { type BundlerOptions, SIMULATION_GAS } from '../bundlerOptions'
 import type { Mempool } from '../mempool/mempool'
 import { entryPointNonceSlot } from '../validation/entryPointNonceSlot'
 import { simulateValidationWithRules } from '../validation/simulateValidationWithRules'
@@ -20,6 +20,8 @@ export type SimulateNonceAwareParameters = {
   nonces: NonceTracker
   userOperation: UserOperationBase
   safeMode: boolean
+  /** What counts as staked for the ERC-7562 rules. */
+  stakeThresholds: Pick<BundlerOptions, 'minStake' | 'minUnstakeDelay'>
   /** How long an operation whose nonce follows a gap waits for the missing nonces to arrive. */
   nonceGapWaitMs: number
 }
@@ -36,6 +38,7 @@ export async function simulateNonceAware({
   nonces,
   userOperation: op,
   safeMode,
+  stakeThresholds,
   nonceGapWaitMs,
 }: SimulateNonceAwareParameters): Promise<AdmissionSimulation> {
   const simulate = async (stateOverride?: RpcStateOverride): Promise<SimulatedAdmission> => ({
@@ -46,6 +49,8 @@ export async function simulateNonceAware({
       safeMode,
       stateOverride,
       gas: SIMULATION_GAS,
+      minStake: stakeThresholds.minStake,
+      minUnstakeDelaySec: BigInt(stakeThresholds.minUnstakeDelay),
     })),
     validated: true,
   })

@@ -1,9 +1,10 @@
-import type { Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import { isNodeUnreachable } from '../../chain/node/isNodeUnreachable'
 import type { Chain } from '../../chain/types'
 import type { BundlePlan, EntryPointModule } from '../../entryPoint/types'
 import type { Logger } from '../../log/logger'
 import type { Mempool, MempoolEntry } from '../mempool/mempool'
+import type { BundlingFailure } from '../mempool/reputationAccounting'
 import type { BundleSender, RpcTransactionReceipt } from './createBundleSender'
 import { parseBundleLogs, type UserOperationOutcome } from './parseBundleLogs'
 import { simulateHandleOps } from './simulateHandleOps'
@@ -14,6 +15,11 @@ export type BundleResult = { transactionHash: Hex; userOpHashes: Hex[] }
 export type BundleRunnerHooks = {
   /** Removed from the mempool: it would make the bundle revert, or its predecessor was dropped. */
   onDropped: (entry: MempoolEntry, reason: string) => void
+  /**
+   * The EntryPoint rejected it in the bundle's simulation (it is dropped next). Returns an entity that made the
+   * bundle fail and is banned for it: every other pending operation using it is dropped too.
+   */
+  onRejected: (entry: MempoolEntry, reason: string, failure: BundlingFailure) => Address | null
   onSubmitted: (entries: MempoolEntry[], transactionHash: Hex) => void
   /** Mined; `outcome` from its UserOperationEvent. */
   onMined: (entry: MempoolEntry, outcome: UserOperationOutcome, receipt: RpcTransactionReceipt) => void
@@ -77,6 +83,22 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
       }
     }
     entries.splice(entries.indexOf(entry), 1)
+  }
+
+  /**
+   * Drops an operation the EntryPoint rejected and, when the bundler bans an entity for it, every other pending
+   * operation that uses that entity (in this bundle or not).
+   */
+  const reject = (entries: MempoolEntry[], entry: MempoolEntry, reason: string, failure: BundlingFailure) => {
+    const banned = hooks.onRejected(entry, reason, failure)
+    drop(entries, entry, reason)
+    if (!banned) return
+    for (const other of mempool.entriesUsing(banned)) {
+      if (other.state === 'bundling' && !entries.includes(other)) continue
+      const why = `${banned} is banned: it made a bundle fail (${reason}) [GREP-040]`
+      if (entries.includes(other)) drop(entries, other, why)
+      else if (mempool.remove(other.userOpHash)) hooks.onDropped(other, why)
+    }
   }
 
   /**
@@ -148,16 +170,21 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
       if (simulation.ok) break
       const culprit = simulation.opIndex === null ? undefined : entries[simulation.opIndex]
       if (culprit) {
-        drop(entries, culprit, simulation.reason)
+        // Failing on its own is a failed second validation; passing alone, it failed because of the others.
+        const failsAlone =
+          entries.length === 1 ||
+          (await findFailingAlone([culprit], plan.stateOverride).catch(() => [])).length > 0
+        reject(entries, culprit, simulation.reason, failsAlone ? 'validation' : 'bundle')
         continue
       }
       // A revert that names no operation: find it by simulating each alone.
-      const alone = await findFailingAlone(entries)
+      const alone = await findFailingAlone(entries, plan.stateOverride)
       if (alone.length === 0) {
         release(entries, new Error(`bundle simulation reverted: ${simulation.reason}`))
         return null
       }
-      for (const [entry, reason] of alone) drop(entries, entry, reason)
+      for (const [entry, reason] of alone)
+        if (entries.includes(entry)) reject(entries, entry, reason, 'validation')
     }
     if (entries.length === 0) return null
 
@@ -196,7 +223,10 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
     return { transactionHash: receipt.transactionHash, userOpHashes: entries.map((e) => e.userOpHash) }
   }
 
-  const findFailingAlone = async (entries: MempoolEntry[]): Promise<[MempoolEntry, string][]> => {
+  const findFailingAlone = async (
+    entries: MempoolEntry[],
+    stateOverride: BundlePlan['stateOverride'],
+  ): Promise<[MempoolEntry, string][]> => {
     const failing: [MempoolEntry, string][] = []
     for (const entry of entries) {
       const result = await simulateHandleOps(
@@ -204,6 +234,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
         entryPoint,
         [entry.userOperation],
         entry.bundleGas + BUNDLE_OVERHEAD_GAS,
+        stateOverride,
       )
       if (!result.ok) failing.push([entry, result.reason])
     }

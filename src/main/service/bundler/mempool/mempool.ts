@@ -20,13 +20,21 @@ export type MempoolEntry = {
   prefund: bigint
   factory: Address | null
   paymaster: Address | null
-  senderStaked: boolean
+  /** Which of its entities count as staked (ERC-7562 SREP-010, by the bundler's minimum stake and unstake delay). */
+  staked: StakedEntities
+  /**
+   * Contracts whose storage its validation read or wrote (lowercase; empty when not traced): a bundle leaves it out
+   * while one of them is the sender of another pending operation (STO-041).
+   */
+  storageAddresses: Address[]
   dappId: string | null
   /** Milliseconds since epoch. */
   addedAt: number
   /** Times a bundle with it failed to be sent or reverted. */
   attempts: number
 }
+
+export type StakedEntities = { sender: boolean; factory: boolean; paymaster: boolean }
 
 type NonceSequence = Map<bigint, Hex>
 
@@ -77,12 +85,18 @@ export class Mempool {
     return count
   }
 
-  /** Operations that use this address as factory or paymaster. */
+  /** Operations that use this address as sender, factory or paymaster. */
   countByEntity(address: Address): number {
+    const key = address.toLowerCase()
     let count = 0
-    for (const entry of this.#byHash.values())
-      if (entry.factory === address || entry.paymaster === address) count++
+    for (const entry of this.#byHash.values()) if (usesEntity(entry, key)) count++
     return count
+  }
+
+  /** The operations that use this address as sender, factory or paymaster. */
+  entriesUsing(address: Address): MempoolEntry[] {
+    const key = address.toLowerCase()
+    return [...this.#byHash.values()].filter((entry) => usesEntity(entry, key))
   }
 
   /** Prefund the EntryPoint will reserve from this paymaster for all its pending operations. */
@@ -177,7 +191,8 @@ export class Mempool {
 
   /**
    * The next bundle: pending operations, each sender's nonce sequence in order and without gaps (a sequence
-   * stops at the first operation that is already being bundled), until `maxOperations` or `maxGas`.
+   * stops at the first operation that is already being bundled, or whose validation touched the storage of another
+   * pending operation's sender: STO-041, it stays in the mempool), until `maxOperations` or `maxGas`.
    */
   selectForBundle({ maxOperations, maxGas }: { maxOperations: number; maxGas: bigint }): MempoolEntry[] {
     const sequences: { oldest: number; entries: MempoolEntry[] }[] = []
@@ -190,6 +205,7 @@ export class Mempool {
           const entry = this.#byHash.get(sequence.get(nonce) as Hex)
           if (entry?.state !== 'pending') break
           if (previous !== undefined && nonce !== previous + 1n) break
+          if (this.#touchesAnotherSender(entry)) break
           entries.push(entry)
           previous = nonce
         }
@@ -210,4 +226,20 @@ export class Mempool {
     }
     return bundle
   }
+
+  #touchesAnotherSender(entry: MempoolEntry): boolean {
+    const own = entry.userOperation.sender.toLowerCase()
+    return entry.storageAddresses.some((address) => {
+      const key = address.toLowerCase()
+      return key !== own && this.#bySender.has(key)
+    })
+  }
+}
+
+function usesEntity(entry: MempoolEntry, key: string): boolean {
+  return (
+    entry.userOperation.sender.toLowerCase() === key ||
+    entry.factory?.toLowerCase() === key ||
+    entry.paymaster?.toLowerCase() === key
+  )
 }

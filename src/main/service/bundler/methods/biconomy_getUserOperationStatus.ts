@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { HashSchema } from '../../schemas/hexSchemas'
+import { UserOpHashSchema } from '../../schemas/hexSchemas'
 import type { GetBundler } from './bundlerAccess'
 import { BiconomyReceiptSchema, StandardReceiptSchema } from './eth_getUserOperationReceipt'
 
@@ -13,7 +13,7 @@ export const biconomyGetUserOperationStatus = (getBundler: GetBundler) =>
     name: 'biconomy_getUserOperationStatus',
     summary:
       "Where a UserOperation is: in the mempool, submitted, confirmed, failed or dropped (Biconomy's method)",
-    params: z.tuple([HashSchema.meta({ title: 'userOpHash' })]),
+    params: z.tuple([UserOpHashSchema.meta({ title: 'userOpHash' })]),
     result: z.discriminatedUnion('state', [
       z.object({ state: z.literal('BUNDLER_MEMPOOL') }),
       z.object({ state: z.literal('SUBMITTED'), transactionHash: z.string() }),

@@ -1,11 +1,13 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { AddressSchema, toHexQuantity } from '../../schemas/hexSchemas'
+import { AddressSchema } from '../../schemas/hexSchemas'
 import type { GetBundler } from './bundlerAccess'
 
 /**
  * `debug_bundler_getStakeStatus(address, entryPoint)` (the reference bundler's shape): the entity's stake on that
- * EntryPoint, `{stakeInfo: {addr, stake, unstakeDelaySec}, isStaked}`, as ERC-7562 judges it.
+ * EntryPoint, `{stakeInfo: {addr, stake, unstakeDelaySec}, isStaked}`, as ERC-7562 judges it under the bundler's
+ * minimum stake and unstake delay; `stake` and `unstakeDelaySec` are decimal strings, as the reference bundler
+ * answers and the ERC-4337 test suite reads them.
  */
 export const debugBundlerGetStakeStatus = (getBundler: GetBundler) =>
   defineMethod({
@@ -18,8 +20,8 @@ export const debugBundlerGetStakeStatus = (getBundler: GetBundler) =>
     result: z.object({
       stakeInfo: z.object({
         addr: z.string(),
-        stake: z.string().meta({ description: '0x-hex wei' }),
-        unstakeDelaySec: z.string().meta({ description: '0x-hex seconds' }),
+        stake: z.string().meta({ description: 'Wei, decimal' }),
+        unstakeDelaySec: z.string().meta({ description: 'Seconds, decimal' }),
       }),
       isStaked: z.boolean(),
     }),
@@ -28,8 +30,8 @@ export const debugBundlerGetStakeStatus = (getBundler: GetBundler) =>
       return {
         stakeInfo: {
           addr: stakeInfo.addr,
-          stake: toHexQuantity(stakeInfo.stake),
-          unstakeDelaySec: toHexQuantity(stakeInfo.unstakeDelaySec),
+          stake: stakeInfo.stake.toString(),
+          unstakeDelaySec: stakeInfo.unstakeDelaySec.toString(),
         },
         isStaked,
       }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineMethod } from '../../jsonrpc/defineMethod'
+import { quantitySchema } from '../../schemas/quantitySchema'
 import type { GetBundler } from './bundlerAccess'
 
 const ms = (name: string) =>
@@ -18,10 +19,29 @@ const ConfigurationPatch = z
   .object({
     bundlingMode: z.enum(['auto', 'interval', 'manual']).optional(),
     maxPendingPerUnstakedSender: z.number().int().min(1).max(1024).optional(),
+    minStake: quantitySchema({ field: 'minStake' })
+      .optional()
+      .meta({ description: 'Wei a stake needs to count as staked (0x-hex, decimal string or JSON integer)' }),
+    minUnstakeDelay: z
+      .number({ error: 'minUnstakeDelay must be a number of seconds' })
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional()
+      .meta({ description: 'Seconds of unstake delay a stake needs to count as staked' }),
     nonceGapWaitMs: ms('nonceGapWaitMs'),
     receiptWaitMs: ms('receiptWaitMs'),
   })
   .strict()
+
+const Configuration = z.object({
+  bundlingMode: z.enum(['auto', 'interval', 'manual']),
+  maxPendingPerUnstakedSender: z.number().int(),
+  minStake: z.string().meta({ description: 'Wei, decimal' }),
+  minUnstakeDelay: z.number().int().meta({ description: 'Seconds' }),
+  nonceGapWaitMs: z.number().int(),
+  receiptWaitMs: z.number().int(),
+})
 
 /** `debug_bundler_setConfiguration({...})`: changes the given settings and answers the whole configuration. */
 export const debugBundlerSetConfiguration = (getBundler: GetBundler) =>
@@ -32,6 +52,9 @@ export const debugBundlerSetConfiguration = (getBundler: GetBundler) =>
     params: z.tuple([
       ConfigurationPatch.meta({ title: 'configuration', description: 'The settings to change' }),
     ]),
-    result: ConfigurationPatch.required(),
-    handler: ([patch]) => getBundler().configure(patch),
+    result: Configuration,
+    handler: ([patch]) => {
+      const configuration = getBundler().configure(patch)
+      return { ...configuration, minStake: configuration.minStake.toString() }
+    },
   })

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { WireUserOperationSchema, WireUserOperationV07Schema } from '../../../../shared/api/userOperations'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { HashSchema } from '../../schemas/hexSchemas'
+import { UserOpHashSchema } from '../../schemas/hexSchemas'
 import type { GetBundler } from './bundlerAccess'
 
 /**
@@ -14,7 +14,7 @@ export const ethGetUserOperationByHash = (getBundler: GetBundler) =>
     name: 'eth_getUserOperationByHash',
     summary:
       'A UserOperation with its transaction and block (null while pending); null when unknown or dropped',
-    params: z.tuple([HashSchema.meta({ title: 'userOpHash' })]),
+    params: z.tuple([UserOpHashSchema.meta({ title: 'userOpHash' })]),
     result: z
       .looseObject({
         userOperation: z.union([WireUserOperationSchema, WireUserOperationV07Schema]).meta({

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Covers } from '../../docs/routeDoc'
 import { defineMethod } from '../../jsonrpc/defineMethod'
-import { HashSchema } from '../../schemas/hexSchemas'
+import { UserOpHashSchema } from '../../schemas/hexSchemas'
 import type { formatBiconomyReceipt, formatStandardReceipt } from '../receipts/formatUserOperationReceipt'
 import type { GetBundler } from './bundlerAccess'
 
@@ -115,7 +115,7 @@ export const ethGetUserOperationReceipt = (getBundler: GetBundler) =>
   defineMethod({
     name: 'eth_getUserOperationReceipt',
     summary: 'The receipt of a mined UserOperation; null while it is pending or unknown',
-    params: z.tuple([HashSchema.meta({ title: 'userOpHash' })]),
+    params: z.tuple([UserOpHashSchema.meta({ title: 'userOpHash' })]),
     result: z.union([BiconomyReceiptSchema, StandardReceiptSchema]).nullable(),
     handler: ([userOpHash]) => getBundler().getUserOperationReceipt(userOpHash),
   })

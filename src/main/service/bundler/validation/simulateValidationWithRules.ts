@@ -31,6 +31,9 @@ export type SimulateValidationWithRulesParameters = {
   stateOverride?: RpcStateOverride
   /** Gas for the simulation call. */
   gas: bigint
+  /** What counts as staked for the rules (default: checkValidationRules' MIN_STAKE_WEI and one day). */
+  minStake?: bigint
+  minUnstakeDelaySec?: bigint
 }
 
 export type SimulateValidationWithRulesReturnType = {
@@ -39,6 +42,8 @@ export type SimulateValidationWithRulesReturnType = {
   violations: RuleViolation[]
   /** How the rules were checked: not at all (unsafe), on native traces, or with the JavaScript tracer. */
   tracer: 'none' | 'native' | 'javascript'
+  /** Contracts whose storage the validation read or wrote, lowercase (empty in unsafe mode). */
+  storageAddresses: Address[]
 }
 
 /**
@@ -61,6 +66,7 @@ export async function simulateValidationWithRules(
         }),
         violations: [],
         tracer: 'none',
+        storageAddresses: [],
       }
     } catch (err) {
       throw toRejection(err)
@@ -72,7 +78,13 @@ export async function simulateValidationWithRules(
     params.stateOverride,
   )
   const accepted = await acceptOnNativeTraces(params, request, stateOverride)
-  if (accepted) return { result: accepted, violations: [], tracer: 'native' }
+  if (accepted)
+    return {
+      result: accepted.result,
+      violations: [],
+      tracer: 'native',
+      storageAddresses: listStorageAddresses(accepted.trace),
+    }
   let trace: ValidationTrace
   try {
     trace = await traceCall<ValidationTrace>(chain, request, {
@@ -89,7 +101,20 @@ export async function simulateValidationWithRules(
   }
   knownPreimages.learn(trace.keccak)
   const result = decodeValidationOutput(params, trace)
-  return { result, violations: checkTrace(trace, result, params), tracer: 'javascript' }
+  return {
+    result,
+    violations: checkTrace(trace, result, params),
+    tracer: 'javascript',
+    storageAddresses: listStorageAddresses(trace),
+  }
+}
+
+/** The contracts whose storage any validation frame touched. */
+function listStorageAddresses(trace: Pick<ValidationTrace, 'frames'>): Address[] {
+  const addresses = new Set<Address>()
+  for (const frame of trace.frames)
+    for (const address of Object.keys(frame.access)) addresses.add(address.toLowerCase() as Address)
+  return [...addresses]
 }
 
 /**
@@ -100,7 +125,7 @@ async function acceptOnNativeTraces(
   params: SimulateValidationWithRulesParameters,
   request: TraceCallRequest,
   stateOverride: RpcStateOverride | undefined,
-): Promise<ValidationResult | null> {
+): Promise<{ result: ValidationResult; trace: Pick<ValidationTrace, 'frames'> } | null> {
   const native = await limitTraces(() => traceValidationNatively(params.chain, request, stateOverride)).catch(
     () => null,
   )
@@ -116,13 +141,13 @@ async function acceptOnNativeTraces(
   const { sender, factory, paymaster } = params.entryPoint.readEntities(params.userOperation)
   const entities = [sender, factory, paymaster].filter((address): address is Address => address !== null)
   const keccak = knownPreimages.preimagesFor(slots, entities)
-  return checkTrace({ ...native, keccak }, result, params).length === 0 ? result : null
+  return checkTrace({ ...native, keccak }, result, params).length === 0 ? { result, trace: native } : null
 }
 
 function checkTrace(
   trace: ValidationTrace,
   result: ValidationResult,
-  { entryPoint, userOperation }: SimulateValidationWithRulesParameters,
+  { entryPoint, userOperation, minStake, minUnstakeDelaySec }: SimulateValidationWithRulesParameters,
 ): RuleViolation[] {
   return checkValidationRules({
     trace,
@@ -130,6 +155,8 @@ function checkTrace(
     entryPoint: entryPoint.address,
     stakes: { sender: result.senderInfo, factory: result.factoryInfo, paymaster: result.paymasterInfo },
     paymasterContext: result.returnInfo.paymasterContext,
+    minStake,
+    minUnstakeDelaySec,
   })
 }
 

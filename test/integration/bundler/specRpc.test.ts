@@ -1,0 +1,126 @@
+import type { Hex } from 'viem'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startTestService, type TestService } from '../../helpers/startTestService'
+import { createMempoolRuleKit, type DeployedContract, type MempoolRuleKit } from './mempoolRuleKit'
+
+/**
+ * The RPC scenarios of the ERC-4337 test suite's tests/single/rpc/*.py (eth-infinitism/bundler-spec-tests) on
+ * EntryPoint v0.8, with a wallet of our own playing the suite's SimpleWallet: what each method answers, and the codes
+ * and words of its errors. One service; manual bundling; state cleared before each scenario.
+ */
+let service: TestService
+let kit: MempoolRuleKit
+
+beforeAll(async () => {
+  service = await startTestService()
+  kit = createMempoolRuleKit(service)
+}, 120_000)
+afterAll(() => service?.dispose())
+beforeEach(async () => {
+  await kit.clearState()
+  await kit.setManualBundling()
+})
+
+/** The suite's `userop` fixture: a fresh wallet's operation setting its state to 1111111, signed 0xface. */
+async function buildWalletOperation(signature: Hex = '0xface') {
+  const wallet = await kit.deploy('SpecWallet')
+  const op = await kit.buildOperation({
+    sender: wallet.address,
+    callData: wallet.encode('setState', [1_111_111n]),
+    signature,
+  })
+  return { wallet, op }
+}
+
+const stateOf = async (wallet: DeployedContract) => wallet.read('state')
+
+describe('eth_sendUserOperation (test_eth_sendUserOperation.py)', () => {
+  it('accepts an operation, answers its hash, and the bundle runs it', async () => {
+    const { wallet, op } = await buildWalletOperation()
+    expect(await stateOf(wallet)).toBe(0n)
+    const { result } = await kit.send(op)
+    expect(result).toMatch(/^0x[0-9a-f]{64}$/)
+    await kit.sendBundleNow()
+    expect(await stateOf(wallet)).toBe(1_111_111n)
+    expect(await kit.receiptOf(result)).toMatchObject({ userOpHash: result, success: true })
+  }, 60_000)
+
+  it("refuses an operation whose account reverts in validation with -32500 and the account's reason", async () => {
+    const { wallet, op } = await buildWalletOperation('0xdead')
+    const { error } = await kit.send(op)
+    await kit.sendBundleNow()
+    expect(await stateOf(wallet)).toBe(0n)
+    expect(error).toMatchObject({
+      code: -32500,
+      message: expect.stringContaining('testWallet: dead signature'),
+    })
+  }, 60_000)
+
+  it('refuses an operation whose account reports a signature failure with -32507', async () => {
+    const { op } = await buildWalletOperation('0xdeaf')
+    expect((await kit.send(op)).error).toMatchObject({ code: -32507 })
+  }, 60_000)
+})
+
+describe('eth_estimateUserOperationGas (test_eth_estimateUserOperationGas.py)', () => {
+  it('estimates an operation; a reverting call phase is -32521; a reverting validation is -32500 with its reason', async () => {
+    const { wallet, op } = await buildWalletOperation()
+    const estimate = await kit.call('eth_estimateUserOperationGas', [op, kit.entryPoint])
+    expect(estimate.result).toMatchObject({
+      preVerificationGas: expect.stringMatching(/^0x/),
+      verificationGasLimit: expect.stringMatching(/^0x/),
+      callGasLimit: expect.stringMatching(/^0x/),
+    })
+    const reverting = await kit.call('eth_estimateUserOperationGas', [
+      { ...op, callData: wallet.encode('fail') },
+      kit.entryPoint,
+    ])
+    expect(reverting.error).toMatchObject({ code: -32521 })
+    const deadSignature = await kit.call('eth_estimateUserOperationGas', [
+      { ...op, signature: '0xdead' },
+      kit.entryPoint,
+    ])
+    expect(deadSignature.error).toMatchObject({
+      code: -32500,
+      message: expect.stringContaining('dead signature'),
+    })
+  }, 60_000)
+})
+
+describe('eth_getUserOperationByHash and eth_getUserOperationReceipt', () => {
+  it('answer a mined operation with its EntryPoint, block and receipt (test_eth_getUserOperationByHash.py, test_eth_getUserOperationReceipt.py)', async () => {
+    const { op } = await buildWalletOperation()
+    const hash = (await kit.send(op)).result as Hex
+    await kit.sendBundleNow()
+    const byHash = (await kit.call('eth_getUserOperationByHash', [hash])).result
+    expect(byHash).toMatchObject({
+      entryPoint: kit.entryPoint,
+      blockNumber: expect.stringMatching(/^0x[0-9a-f]+$/),
+      blockHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      userOperation: { sender: op.sender, nonce: op.nonce, callData: op.callData, signature: op.signature },
+    })
+    const receipt = await kit.receiptOf(hash)
+    expect(receipt.userOpHash).toBe(hash)
+    const node = await kit.chain.publicClient.getTransactionReceipt({ hash: receipt.receipt.transactionHash })
+    expect(receipt.receipt.blockHash).toBe(node.blockHash)
+  }, 60_000)
+
+  for (const method of ['eth_getUserOperationByHash', 'eth_getUserOperationReceipt']) {
+    it(`${method} with an empty or short hash is -32602 "Missing/invalid userOpHash" (${method}_error)`, async () => {
+      for (const params of [[''], ['0x1234']]) {
+        const { error } = await kit.call(method, params)
+        expect(error).toMatchObject({
+          code: -32602,
+          message: expect.stringContaining('Missing/invalid userOpHash'),
+        })
+      }
+    })
+  }
+})
+
+describe('eth_chainId and eth_supportedEntryPoints', () => {
+  it("eth_chainId is the node's; eth_supportedEntryPoints lists EntryPoint v0.8", async () => {
+    expect(Number((await kit.call('eth_chainId')).result)).toBe(await kit.chain.publicClient.getChainId())
+    expect((await kit.call('eth_supportedEntryPoints')).result).toContain(kit.entryPoint)
+  })
+})
