@@ -24,10 +24,15 @@ export type OpstationAddresses = {
   entryPointV08: Hex
   simpleAccountFactoryV08: Hex
   simple7702AccountV08: Hex
-  /** Opstation's paymasters of EntryPoint v0.7 and v0.8 (per-dApp gas tanks; ERC20 mode). */
+  entryPointV09: Hex
+  /** v0.9's Simple7702Account (viem's `toSimple7702SmartAccount({ entryPoint: '0.9' })` delegate). */
+  simple7702AccountV09: Hex
+  /** Opstation's paymasters of EntryPoint v0.7, v0.8 and v0.9 (per-dApp gas tanks; ERC20 mode). */
   verifyingPaymasterV07: Hex
   tokenPaymasterV07: Hex
   verifyingPaymasterV08: Hex
   tokenPaymasterV08: Hex
+  verifyingPaymasterV09: Hex
+  tokenPaymasterV09: Hex
   tokens: OpstationToken[]
 }

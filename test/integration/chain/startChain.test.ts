@@ -4,6 +4,8 @@ import {
   entryPoint07Address,
   entryPoint08Abi,
   entryPoint08Address,
+  entryPoint09Abi,
+  entryPoint09Address,
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -113,6 +115,37 @@ describe('startChain (embedded anvil)', () => {
       functionName: 'senderCreator',
     })
     expect(senderCreatorV08).toBe(getContractAddress({ from: chain.addresses.entryPointV08, nonce: 1n }))
+  })
+
+  it('deploys EntryPoint v0.9, its SenderCreator and its Simple7702Account at their canonical addresses, byte for byte the v0.9.0 release', async () => {
+    if (!chain) throw new Error('no chain')
+    // The addresses viem (entryPoint09Address, toSimple7702SmartAccount({ entryPoint: '0.9' })) hard-codes.
+    expect(chain.addresses.entryPointV09).toBe(entryPoint09Address)
+    expect(chain.addresses.simple7702AccountV09).toBe('0xa46cc63eBF4Bd77888AA327837d20b23A63a56B5')
+    const senderCreator = await chain.publicClient.readContract({
+      address: chain.addresses.entryPointV09,
+      abi: entryPoint09Abi,
+      functionName: 'senderCreator',
+    })
+    expect(senderCreator).toBe('0x0A630a99Df908A81115A3022927Be82f9299987e')
+    // CREATE2 hashes the whole creation code: landing at these addresses is being the release's code. The runtime
+    // code hashes on chain 31337 (the EntryPoint's EIP-712 domain immutables depend on the chain id); the
+    // SenderCreator's is the one every chain has.
+    const codeHashes: Record<string, Hex> = {}
+    for (const address of [
+      chain.addresses.entryPointV09,
+      senderCreator,
+      chain.addresses.simple7702AccountV09,
+    ]) {
+      codeHashes[address] = keccak256((await chain.publicClient.getCode({ address })) ?? '0x')
+    }
+    expect(codeHashes).toMatchInlineSnapshot(`
+      {
+        "0x0A630a99Df908A81115A3022927Be82f9299987e": "0xa7d4dd260bca9c96da49f7c0682fdda7f0074694d935815a336d3e60ee3ec6ad",
+        "0x433709009B8330FDa32311DF1C2AFA402eD8D009": "0x94c969b899cb2a68ac9c124d8ee104a047771ee988f155b4e4683c254291f805",
+        "0xa46cc63eBF4Bd77888AA327837d20b23A63a56B5": "0xc443c078781889c491bf2b29230504c029e910018b6be8ee67f4e36422b9d8cb",
+      }
+    `)
   })
 
   it('initializes the paymasters (owner = executor, signer = the service key) and stakes them for a day', async () => {

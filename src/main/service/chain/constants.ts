@@ -23,6 +23,12 @@ export const canonicalAddresses = {
   simpleAccountFactoryV08: '0x13E9ed32155810FDbd067D4522C492D6f68E5944',
   /** v0.8 Simple7702Account (viem's toSimple7702SmartAccount delegates to it): CREATE2(deployer, salt 0, bytecode). */
   simple7702AccountV08: '0xe6Cae83BdE06E4c305530e199D7217f42808555B',
+  /** v0.9 EntryPoint: CREATE2(deployer, its release salt, the v0.9.0 creation code; artifacts/v09/entryPointV09.ts). */
+  entryPointV09: '0x433709009B8330FDa32311DF1C2AFA402eD8D009',
+  /** v0.9 SenderCreator: the EntryPoint constructor's first CREATE. */
+  senderCreatorV09: '0x0A630a99Df908A81115A3022927Be82f9299987e',
+  /** v0.9 Simple7702Account: CREATE2(deployer, salt 0, bytecode ‖ abi.encode(entryPointV09)). */
+  simple7702AccountV09: '0xa46cc63eBF4Bd77888AA327837d20b23A63a56B5',
 } as const satisfies Record<string, Address>
 
 /** The published CREATE2 salts of the v0.7 and v0.8 EntryPoints (eth-infinitism's deployment scripts). */

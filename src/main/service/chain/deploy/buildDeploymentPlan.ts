@@ -17,6 +17,7 @@ import {
   testTokenArtifact,
   verifyingSingletonPaymasterArtifact,
 } from '../artifacts'
+import { entryPointV09Artifact, simple7702AccountV09Artifact } from '../artifacts/v09'
 import { canonicalAddresses, entryPointSalts, testTokens } from '../constants'
 import { getSmartAccountFactoryCode } from './getSmartAccountFactoryCode'
 import { getAddressMappingSlot, getStorageSlot, toSlotHex, toStorageWord } from './getStorageSlot'
@@ -135,6 +136,26 @@ function planEntryPointsV07V08(): PlannedContract[] {
   ]
 }
 
+/**
+ * EntryPoint v0.9 and its Simple7702Account from the v0.9.0 release's deployment calldata (artifacts/v09, recorded by
+ * scripts/record-entrypoint-v09.mjs): the EntryPoint with its salt (its code compared with the immutables masked:
+ * the EIP-712 domain depends on the chain), the account with salt 0 (its one immutable, the EntryPoint, fixed).
+ */
+function planEntryPointV09(): PlannedContract[] {
+  return [
+    create2('entryPointV09', entryPointV09Artifact.bytecode, () => entryPointV09Artifact.deployedBytecode, {
+      salt: entryPointV09Artifact.salt,
+      codeMatch: 'immutablesMasked',
+    }),
+    create2(
+      'simple7702AccountV09',
+      simple7702AccountV09Artifact.bytecode,
+      () => simple7702AccountV09Artifact.deployedBytecode,
+      { salt: simple7702AccountV09Artifact.salt },
+    ),
+  ]
+}
+
 const word = (label: string, slot: bigint, value: bigint | Address, verify = true): StorageWord => ({
   label,
   slot: toSlotHex(slot),
@@ -194,8 +215,8 @@ function planPaymasters(p: BuildDeploymentPlanParameters): PlannedContract[] {
 }
 
 /**
- * Opstation's verifying and token paymasters for EntryPoint v0.7 and v0.8 (`contracts/packed/`, one bytecode for
- * both versions): CREATE2 with salt 0, constructor (entryPoint, owner, signer), so their addresses follow the
+ * Opstation's verifying and token paymasters for EntryPoint v0.7, v0.8 and v0.9 (`contracts/packed/`, one bytecode
+ * for every version): CREATE2 with salt 0, constructor (entryPoint, owner, signer), so their addresses follow the
  * service's owner and signer keys. Their one immutable is the EntryPoint.
  */
 function planPackedPaymasters(p: BuildDeploymentPlanParameters, plan: PlannedContract[]): PlannedContract[] {
@@ -204,7 +225,7 @@ function planPackedPaymasters(p: BuildDeploymentPlanParameters, plan: PlannedCon
     if (!item) throw new Error(`${name} must be planned before its paymasters`)
     return item.address
   }
-  return (['V07', 'V08'] as const).flatMap((suffix) => {
+  return (['V07', 'V08', 'V09'] as const).flatMap((suffix) => {
     const entryPoint = entryPointOf(`entryPoint${suffix}`)
     const args = encodeAbiParameters(
       [{ type: 'address' }, { type: 'address' }, { type: 'address' }],
@@ -243,6 +264,7 @@ export function buildDeploymentPlan(p: BuildDeploymentPlanParameters): PlannedCo
       (address) => fillZeroPush32(simpleAccountFactoryArtifact.deployedBytecode, firstCreatedBy(address)),
     ),
     ...planEntryPointsV07V08(),
+    ...planEntryPointV09(),
   ]
 
   // Always planned: where code cannot be set they are verified if present, else reported missing.

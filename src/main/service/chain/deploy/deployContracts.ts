@@ -36,11 +36,11 @@ export type DeployContractsReturnType = {
 }
 
 /**
- * The paymasters the service signs for (at Biconomy's addresses and its own v0.7/v0.8 ones): on a fork, one of these
+ * The paymasters the service signs for (at Biconomy's addresses and its own v0.7/v0.8/v0.9 ones): on a fork, one of these
  * holding the network's code is replaced, since the dApps' sponsorship depends on it and the change stays local.
  */
 export function isOwnPaymaster(name: string): boolean {
-  return /^(verifying|token)Paymaster(V07|V08)?$/.test(name)
+  return /^(verifying|token)Paymaster(V07|V08|V09)?$/.test(name)
 }
 
 /** The code on chain is what the plan says the address must hold. */
@@ -231,10 +231,14 @@ export async function deployContracts(p: DeployContractsParameters): Promise<Dep
     entryPointV08: addressOf('entryPointV08'),
     simpleAccountFactoryV08: addressOf('simpleAccountFactoryV08'),
     simple7702AccountV08: addressOf('simple7702AccountV08'),
+    entryPointV09: addressOf('entryPointV09'),
+    simple7702AccountV09: addressOf('simple7702AccountV09'),
     verifyingPaymasterV07: addressOf('verifyingPaymasterV07'),
     tokenPaymasterV07: addressOf('tokenPaymasterV07'),
     verifyingPaymasterV08: addressOf('verifyingPaymasterV08'),
     tokenPaymasterV08: addressOf('tokenPaymasterV08'),
+    verifyingPaymasterV09: addressOf('verifyingPaymasterV09'),
+    tokenPaymasterV09: addressOf('tokenPaymasterV09'),
     tokens: testTokens.map((t) => ({
       name: t.name,
       symbol: t.symbol,
