@@ -1,5 +1,5 @@
 /**
- * EntryPoint v0.6 failure codes (AA10..AA95) in plain words, with the likely fix. Used by the console
+ * EntryPoint failure codes (AA10..AA98; v0.9's block-range AA27/AA37 and AA35) in plain words, with the likely fix. Used by the console
  * (Activity, Sandbox) and available to the service for richer error messages.
  */
 export type AaErrorExplanation = {
@@ -19,7 +19,8 @@ const table: AaErrorExplanation[] = [
     code: 'AA10',
     title: 'sender already constructed',
     entity: 'factory',
-    meaning: 'The operation carries an initCode, but the account is already deployed.',
+    meaning:
+      'The operation carries an initCode, but the account is already deployed (EntryPoint v0.9 ignores the initCode instead, logging IgnoredInitCode).',
     fix: 'Send initCode "0x" once the account exists (clients read eth_getCode(sender) to decide).',
   },
   {
@@ -88,6 +89,14 @@ const table: AaErrorExplanation[] = [
     fix: 'Read EntryPoint.getNonce(sender, key) right before building; an operation with this nonce may already be pending or mined.',
   },
   {
+    code: 'AA27',
+    title: 'outside valid block range',
+    entity: 'account',
+    meaning:
+      "The account's validity window is in block numbers (EntryPoint v0.9: validAfter/validUntil with the high bit set) and the current block is outside it.",
+    fix: 'Sign again with a window that includes the coming blocks (validUntil above the current block number), and send promptly.',
+  },
+  {
     code: 'AA30',
     title: 'paymaster not deployed',
     entity: 'paymaster',
@@ -123,6 +132,22 @@ const table: AaErrorExplanation[] = [
     entity: 'paymaster',
     meaning: "The paymaster's signature does not match the operation.",
     fix: 'Any change to sender, nonce, callData, gas limits or fees after pm_sponsorUserOperation invalidates it: sponsor the final operation again.',
+  },
+  {
+    code: 'AA35',
+    title: 'malformed paymaster data',
+    entity: 'paymaster',
+    meaning:
+      'EntryPoint v0.9 could not read paymasterAndData: the paymaster signature length before its magic suffix reaches into the paymaster address or gas limits.',
+    fix: 'Send paymasterSignature as its own field (the bundler packs it), or the paymasterAndData the paymaster returned, unchanged.',
+  },
+  {
+    code: 'AA37',
+    title: 'paymaster inval block range',
+    entity: 'paymaster',
+    meaning:
+      "The paymaster's validity window is in block numbers (EntryPoint v0.9: the high bit set) and the current block is outside it.",
+    fix: 'Ask the paymaster again for a window that includes the coming blocks, and send promptly.',
   },
   {
     code: 'AA40',
@@ -193,6 +218,14 @@ const table: AaErrorExplanation[] = [
     entity: 'bundle',
     meaning: 'The bundle transaction ran out of gas.',
     fix: 'The bundler underestimated the bundle gas: send again; lower gas limits that are far above need.',
+  },
+  {
+    code: 'AA98',
+    title: 'invalid paymaster',
+    entity: 'paymaster',
+    meaning:
+      'The paymaster address in paymasterAndData is not usable (EntryPoint v0.8; v0.9 reverts with InvalidPaymaster(address)).',
+    fix: "Use the paymaster fields returned by this service's paymaster URL, on the same chain.",
   },
 ]
 

@@ -100,7 +100,7 @@ export type OpstationSetup = {
       premiumPercentage?: number
     }
     /** Gas tank balances by EntryPoint version, in ETH, set exactly. */
-    gasTanksEth?: { '0.6'?: EthAmount; '0.7'?: EthAmount; '0.8'?: EthAmount }
+    gasTanksEth?: { '0.6'?: EthAmount; '0.7'?: EthAmount; '0.8'?: EthAmount; '0.9'?: EthAmount }
   }[]
   /** Offline USD prices of fee tokens, by address (0xEeee…EEeE is the native coin). */
   tokenPrices?: { tokenAddress: string; usdPrice: string | number; logoUrl?: string | null }[]

@@ -82,6 +82,17 @@ const rows: ConformanceRow[] = [
     gasFieldBits: 128n,
     viemHashes: true,
   },
+  {
+    module: allEntryPoints.find((m) => m.version === '0.9') as EntryPointModule,
+    // v0.8's fields and the paymaster's own signature, packed after paymasterData and left out of the hash.
+    wire: { ...packedWire, paymasterSignature: `0x${'cd'.repeat(65)}` },
+    // The release EntryPoint's own getUserOpHash (0x4337…D009 deployed on a chain 1337 anvil), the same for any
+    // paymasterSignature.
+    userOpHash: '0x2c1b3be7aeaa4970627f8b5d3bb66c6630ba54b04b8a38d183fe84e3c55b4a83',
+    preVerificationGas: 45_680n,
+    gasFieldBits: 128n,
+    viemHashes: true,
+  },
 ]
 
 it('the conformance suite has a row for every EntryPoint module', () => {

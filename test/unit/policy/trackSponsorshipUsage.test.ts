@@ -106,7 +106,14 @@ function fakeChain(head: bigint) {
   const chain = {
     kind: 'embedded',
     addresses: { entryPoint: ENTRY_POINT, verifyingPaymaster: PAYMASTER },
-    missing: ['entryPointV07', 'verifyingPaymasterV07', 'entryPointV08', 'verifyingPaymasterV08'],
+    missing: [
+      'entryPointV07',
+      'verifyingPaymasterV07',
+      'entryPointV08',
+      'verifyingPaymasterV08',
+      'entryPointV09',
+      'verifyingPaymasterV09',
+    ],
     mismatched: [],
     publicClient,
   } as unknown as Chain

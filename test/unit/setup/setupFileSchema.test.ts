@@ -119,8 +119,8 @@ describe('the setup file schema', () => {
       'setup.json: dapps[0].policies.limits[0].threshold must be a positive whole number (a count, or wei as a decimal string)',
     ],
     [
-      withDapp({ gasTanksEth: { '0.9': '1' } }),
-      'setup.json: dapps[0].gasTanksEth has an unknown field "0.9"',
+      withDapp({ gasTanksEth: { '1.0': '1' } }),
+      'setup.json: dapps[0].gasTanksEth has an unknown field "1.0"',
     ],
     [
       withDapp({ gasTanksEth: { '0.6': '1.5 ETH' } }),

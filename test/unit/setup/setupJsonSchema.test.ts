@@ -29,6 +29,6 @@ describe('the setup file JSON Schema', () => {
     expect(dapp.properties.apiKey.pattern).toBe(
       '^[A-Za-z0-9]{9}\\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
     )
-    expect(Object.keys(dapp.properties.gasTanksEth.properties)).toEqual(['0.6', '0.7', '0.8'])
+    expect(Object.keys(dapp.properties.gasTanksEth.properties)).toEqual(['0.6', '0.7', '0.8', '0.9'])
   })
 })

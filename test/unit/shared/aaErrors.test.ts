@@ -13,7 +13,15 @@ describe('AA error explanations', () => {
     expect(explainAaError('XAA21')).toBeUndefined()
   })
 
-  it('covers AA10..AA95 with plain words and a fix for each', () => {
+  it("explains v0.9's codes (block ranges, malformed paymaster data) and the custom errors that replace AA93/AA98", () => {
+    expect(explainAaError('FailedOp(0, AA27 outside valid block range)')?.entity).toBe('account')
+    expect(explainAaError('AA37 paymaster inval block range')?.entity).toBe('paymaster')
+    expect(explainAaError('AA35 malformed paymaster data')?.title).toBe('malformed paymaster data')
+    expect(explainAaError('InvalidPaymaster(0x33) (AA98 invalid paymaster)')?.code).toBe('AA98')
+    expect(explainAaError('InvalidPaymasterData(3) (AA93 invalid paymasterAndData)')?.code).toBe('AA93')
+  })
+
+  it('covers AA10..AA98 with plain words and a fix for each', () => {
     const codes = AA_ERRORS.map((e) => e.code)
     for (const code of [
       'AA10',
@@ -26,11 +34,14 @@ describe('AA error explanations', () => {
       'AA23',
       'AA24',
       'AA25',
+      'AA27',
       'AA30',
       'AA31',
       'AA32',
       'AA33',
       'AA34',
+      'AA35',
+      'AA37',
       'AA40',
       'AA41',
       'AA50',
@@ -41,6 +52,7 @@ describe('AA error explanations', () => {
       'AA93',
       'AA94',
       'AA95',
+      'AA98',
     ]) {
       expect(codes).toContain(code)
     }

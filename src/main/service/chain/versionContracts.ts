@@ -29,7 +29,7 @@ export type VersionContractTable = {
 /**
  * Each EntryPoint version's contracts, as plain data (chain/ sits below entryPoint/, whose modules read this table
  * as `module.contracts`): the EntryPoint, its verifying paymaster (gas tanks) and its token paymaster. v0.6's are
- * Biconomy's at their canonical addresses; v0.7's and v0.8's are Opstation's (`contracts/packed/`).
+ * Biconomy's at their canonical addresses; v0.7's, v0.8's and v0.9's are Opstation's (`contracts/packed/`).
  */
 export const VERSION_CONTRACTS: Record<EntryPointVersion, VersionContractTable> = {
   '0.6': {
@@ -52,6 +52,14 @@ export const VERSION_CONTRACTS: Record<EntryPointVersion, VersionContractTable> 
     entryPoint: 'entryPointV08',
     verifying: 'verifyingPaymasterV08',
     token: 'tokenPaymasterV08',
+    verifyingAbi: packedVerifyingPaymasterAbi as Abi,
+    tokenAbi: packedTokenPaymasterAbi as Abi,
+    logsTankDeposits: true,
+  },
+  '0.9': {
+    entryPoint: 'entryPointV09',
+    verifying: 'verifyingPaymasterV09',
+    token: 'tokenPaymasterV09',
     verifyingAbi: packedVerifyingPaymasterAbi as Abi,
     tokenAbi: packedTokenPaymasterAbi as Abi,
     logsTankDeposits: true,

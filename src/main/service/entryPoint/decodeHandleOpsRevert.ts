@@ -1,5 +1,6 @@
 import { decodeErrorResult, type Hex } from 'viem'
 import { decodeRevertReason } from '../chain/entryPoint/decodeRevert'
+import { describeCustomEntryPointError } from './customErrors'
 import type { EntryPointModule } from './types'
 import { decodeEntryPointError } from './v06/decodeEntryPointError'
 
@@ -8,8 +9,9 @@ export type HandleOpsRevert = { opIndex: number | null; reason: string }
 
 /**
  * Decodes the revert of a handleOps call: `FailedOp` (every version) names the operation; v0.7+'s
- * `FailedOpWithRevert` names it too, with the inner revert of the account or paymaster; anything else is the
- * bundle's own reason.
+ * `FailedOpWithRevert` names it too, with the inner revert of the account or paymaster; v0.9's custom errors (where
+ * older versions had AA90–AA93 and AA98) are named with the code they replace; anything else is the bundle's own
+ * reason.
  */
 export function decodeHandleOpsRevert(
   entryPoint: Pick<EntryPointModule, 'abi'>,
@@ -30,7 +32,10 @@ export function decodeHandleOpsRevert(
     } catch {}
     return {
       opIndex: null,
-      reason: decodeRevertReason(revertData) ?? `reverted with ${revertData.slice(0, 74)}`,
+      reason:
+        describeCustomEntryPointError(revertData) ??
+        decodeRevertReason(revertData) ??
+        `reverted with ${revertData.slice(0, 74)}`,
     }
   }
 }

@@ -8,9 +8,15 @@ import type { EntryPointModule, EntryPoints, EntryPointVersion } from './types'
 import { entryPointV06 } from './v06'
 import { entryPointV07 } from './v07'
 import { entryPointV08 } from './v08'
+import { entryPointV09 } from './v09'
 
 /** Every EntryPoint version Opstation implements, oldest first. */
-export const allEntryPoints: readonly EntryPointModule[] = [entryPointV06, entryPointV07, entryPointV08]
+export const allEntryPoints: readonly EntryPointModule[] = [
+  entryPointV06,
+  entryPointV07,
+  entryPointV08,
+  entryPointV09,
+]
 
 /**
  * The EntryPoints served: every version whose EntryPoint the chain has (`available`: their addresses; a node
@@ -92,4 +98,4 @@ export type { UserOperationV06 } from './v06/userOperation'
 export { packUserOperation } from './v07/packUserOperation'
 export type { Eip7702Auth, UserOperationV07 } from './v07/userOperation'
 export { delegationCode } from './v08/eip7702'
-export { entryPointV06, entryPointV07, entryPointV08 }
+export { entryPointV06, entryPointV07, entryPointV08, entryPointV09 }

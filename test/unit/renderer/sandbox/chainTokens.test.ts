@@ -24,6 +24,10 @@ const addresses = Object.fromEntries(
     'tokenPaymasterV07',
     'verifyingPaymasterV08',
     'tokenPaymasterV08',
+    'entryPointV09',
+    'simple7702AccountV09',
+    'verifyingPaymasterV09',
+    'tokenPaymasterV09',
   ].map((name, i) => [name, `0x${(i + 1).toString(16).padStart(40, '0')}`]),
 ) as Omit<OpstationAddresses, 'tokens'>
 
@@ -34,8 +38,9 @@ describe("the chain's token paymasters", () => {
       chain.tokenPaymaster,
       chain.tokenPaymasterV07,
       chain.tokenPaymasterV08,
+      chain.tokenPaymasterV09,
     ])
-    expect(new Set(ENTRY_POINT_VERSIONS.map((v) => findTokenPaymaster(chain, v))).size).toBe(3)
+    expect(new Set(ENTRY_POINT_VERSIONS.map((v) => findTokenPaymaster(chain, v))).size).toBe(4)
   })
 
   it('finds none without a chain', () => {

@@ -20,6 +20,7 @@ import {
   delegationCode,
   planEip7702Bundle,
 } from '../v08/eip7702'
+import { MAX_PAYMASTER_SIGNATURE_BYTES } from '../v09/paymasterSignature'
 import { createPaymasterV07 } from './bindPaymaster'
 import { decodeHandleOpsV07, encodeHandleOpsV07, encodeSimulateValidationV07 } from './encodeEntryPointCalls'
 import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
@@ -45,7 +46,7 @@ import {
 } from './userOperation'
 
 export type CreatePackedEntryPointParameters = {
-  version: Extract<EntryPointVersion, '0.7' | '0.8'>
+  version: PackedVersion
   address: Address
   abi: Abi
   /** Runtime code of the version's EntryPointSimulations (put at the EntryPoint's address to simulate). */
@@ -56,18 +57,23 @@ export type CreatePackedEntryPointParameters = {
     entryPoint: Address,
     op: UserOperationV07,
   ) => Hash
-  /** v0.8: operations may carry an EIP-7702 authorization (`eip7702Auth`, the `0x7702` factory marker). */
+  /** v0.8+: operations may carry an EIP-7702 authorization (`eip7702Auth`, the `0x7702` factory marker). */
   eip7702: boolean
+  /** v0.9: operations may carry a `paymasterSignature`, packed after paymasterData and left out of the hash. */
+  paymasterSignature?: boolean
   /** EntryPointSimulations' own storage slots (its `_senderCreator`, v0.8's domain separator). */
   simulationOnlySlots: readonly Hex[]
 }
 
+/** The versions that take `PackedUserOperation`. */
+type PackedVersion = Extract<EntryPointVersion, '0.7' | '0.8' | '0.9'>
+
 /**
- * A v0.7/v0.8 module with what its paymaster binding (bindPaymaster.ts) needs beyond the seam: the partial operation
+ * A v0.7/v0.8/v0.9 module with what its paymaster binding (bindPaymaster.ts) needs beyond the seam: the partial operation
  * schema's type and the estimator with a paymaster whose data is signed for every trial operation.
  */
 export type PackedEntryPointModule = EntryPointModule<UserOperationV07> & {
-  readonly version: Extract<EntryPointVersion, '0.7' | '0.8'>
+  readonly version: PackedVersion
   readonly partialUserOperationSchema: z.ZodType<PartialUserOperationV07, unknown>
   estimateGas(
     params: Omit<
@@ -98,7 +104,26 @@ export const EIP7702_AUTHORIZATION_GAS = 25_000n
  */
 export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): PackedEntryPointModule {
   const target: SimulationTarget = { address: p.address, simulationsCode: p.simulationsCode }
+  const unpack = (packed: PackedUserOperation) =>
+    unpackUserOperation(packed, { paymasterSignature: p.paymasterSignature ?? false })
+  /** A paymasterSignature only where the version has one, and no longer than its 2-byte length names. */
+  const refinePaymasterSignature = (op: { paymasterSignature?: Hex }, ctx: z.RefinementCtx) => {
+    if (!op.paymasterSignature) return
+    if (!p.paymasterSignature)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['paymasterSignature'],
+        message: `EntryPoint v${p.version} takes no paymasterSignature (v0.9 does)`,
+      })
+    else if ((op.paymasterSignature.length - 2) / 2 > MAX_PAYMASTER_SIGNATURE_BYTES)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['paymasterSignature'],
+        message: `paymasterSignature is longer than ${MAX_PAYMASTER_SIGNATURE_BYTES} bytes`,
+      })
+  }
   const schema = UserOperationV07Schema.superRefine((op, ctx) => {
+    refinePaymasterSignature(op, ctx)
     if (op.eip7702Auth && !p.eip7702)
       ctx.addIssue({
         code: 'custom',
@@ -157,6 +182,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       paymasterPostOpGasLimit: GAS_FIELD_PLACEHOLDER,
       // Non-zero bytes of its length, like the signature: stub data and the final signed data differ in their bytes.
       paymasterData: nonZeroBytesOfLength(op.paymasterData),
+      ...(op.paymasterSignature ? { paymasterSignature: nonZeroBytesOfLength(op.paymasterSignature) } : {}),
       ...(includePaymaster ? {} : { paymaster: null }),
       signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
     })
@@ -165,6 +191,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
   }
 
   const partialSchema = PartialUserOperationV07Schema.superRefine((op, ctx) => {
+    refinePaymasterSignature(op, ctx)
     if (op.eip7702Auth && !p.eip7702)
       ctx.addIssue({
         code: 'custom',
@@ -178,11 +205,14 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     address: p.address,
     abi: p.abi,
     contracts: (chain) => getVersionContracts(chain, p.version),
-    // v0.8 is told by its eip7702Auth; v0.7 by any field only the packed form has, without one.
+    // v0.9 is told by its paymasterSignature; v0.8 by its eip7702Auth; v0.7 by any field only the packed form
+    // has, without one.
     recognizes: (fields) =>
-      p.eip7702
-        ? fields.eip7702Auth != null
-        : fields.eip7702Auth == null && PACKED_ONLY_FIELDS.some((field) => fields[field] != null),
+      p.paymasterSignature
+        ? fields.paymasterSignature != null
+        : p.eip7702
+          ? fields.eip7702Auth != null
+          : fields.eip7702Auth == null && PACKED_ONLY_FIELDS.some((field) => fields[field] != null),
     userOperationSchema: schema,
     partialUserOperationSchema: partialSchema,
     estimateGas: (params) =>
@@ -225,7 +255,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
 
     encodeHandleOps: (ops, beneficiary) => encodeHandleOpsV07(ops.map(packUserOperation), beneficiary),
     async decodeBundle(chain, transaction) {
-      const ops = decodeHandleOpsV07(transaction.input).map(unpackUserOperation)
+      const ops = decodeHandleOpsV07(transaction.input).map(unpack)
       return p.eip7702 ? attachEip7702Delegations(chain, ops, transaction.authorizationList ?? []) : ops
     },
 

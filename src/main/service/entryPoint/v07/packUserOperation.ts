@@ -1,7 +1,8 @@
 import { type Address, getAddress, type Hex } from 'viem'
+import { appendPaymasterSignature, splitPaymasterSignature } from '../v09/paymasterSignature'
 import { EIP7702_FACTORY_MARKER, type UserOperationV07 } from './userOperation'
 
-/** The on-chain `PackedUserOperation` of EntryPoint v0.7 and v0.8. */
+/** The on-chain `PackedUserOperation` of EntryPoint v0.7, v0.8 and v0.9. */
 export type PackedUserOperation = {
   sender: Address
   nonce: bigint
@@ -34,17 +35,25 @@ export function packInitCode(op: Pick<UserOperationV07, 'factory' | 'factoryData
   return `${op.factory.toLowerCase()}${op.factoryData.slice(2)}` as Hex
 }
 
-/** paymasterAndData = paymaster ‖ verification gas (16) ‖ postOp gas (16) ‖ paymasterData, or empty. */
+/**
+ * paymasterAndData = paymaster ‖ verification gas (16) ‖ postOp gas (16) ‖ paymasterData, or empty; v0.9's
+ * `paymasterSignature`, when there is one, after it (signature ‖ its 2-byte length ‖ magic).
+ */
 export function packPaymasterAndData(
   op: Pick<
     UserOperationV07,
-    'paymaster' | 'paymasterVerificationGasLimit' | 'paymasterPostOpGasLimit' | 'paymasterData'
+    | 'paymaster'
+    | 'paymasterVerificationGasLimit'
+    | 'paymasterPostOpGasLimit'
+    | 'paymasterData'
+    | 'paymasterSignature'
   >,
 ): Hex {
   if (!op.paymaster) return '0x'
-  return `${op.paymaster.toLowerCase()}${uint128(op.paymasterVerificationGasLimit)}${uint128(
+  const packed = `${op.paymaster.toLowerCase()}${uint128(op.paymasterVerificationGasLimit)}${uint128(
     op.paymasterPostOpGasLimit,
   )}${op.paymasterData.slice(2)}` as Hex
+  return appendPaymasterSignature(packed, op.paymasterSignature)
 }
 
 export function packUserOperation(op: UserOperationV07): PackedUserOperation {
@@ -61,13 +70,20 @@ export function packUserOperation(op: UserOperationV07): PackedUserOperation {
   }
 }
 
-/** The RPC form of a packed operation (as read back from a handleOps transaction). */
-export function unpackUserOperation(packed: PackedUserOperation): UserOperationV07 {
+/**
+ * The RPC form of a packed operation (as read back from a handleOps transaction). `paymasterSignature` (v0.9): a
+ * signature packed at the end of paymasterAndData is read back as its own field, as the EntryPoint reads it.
+ */
+export function unpackUserOperation(
+  packed: PackedUserOperation,
+  { paymasterSignature = false }: { paymasterSignature?: boolean } = {},
+): UserOperationV07 {
   const limits = packed.accountGasLimits.slice(2).padStart(64, '0')
   const fees = packed.gasFees.slice(2).padStart(64, '0')
   const hasFactory = packed.initCode.length >= 42
   const factory = hasFactory ? getAddress(packed.initCode.slice(0, 42)) : null
-  const pmd = packed.paymasterAndData
+  const split = paymasterSignature ? splitPaymasterSignature(packed.paymasterAndData) : null
+  const pmd = split?.signature ? split.data : packed.paymasterAndData
   const hasPaymaster = pmd.length >= 42
   return {
     sender: getAddress(packed.sender),
@@ -86,5 +102,6 @@ export function unpackUserOperation(packed: PackedUserOperation): UserOperationV
     paymasterData: hasPaymaster ? (`0x${pmd.slice(106)}` as Hex) : '0x',
     signature: packed.signature,
     eip7702Auth: null,
+    ...(split?.signature && hasPaymaster ? { paymasterSignature: split.signature } : {}),
   }
 }

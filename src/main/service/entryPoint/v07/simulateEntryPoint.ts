@@ -11,6 +11,7 @@ import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/e
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
+import { describeCustomEntryPointError } from '../customErrors'
 import type { SimulationOptions, ValidationResult } from '../types'
 import { entryPointSimulationsAbi } from './encodeEntryPointCalls'
 
@@ -106,7 +107,8 @@ export function toSimulationError(revertData: Hex, cause?: unknown): Error {
       return new FailedOpError(opIndex, reason, { data: { opIndex, reason, revertData }, cause })
     } catch {}
   }
-  const reason = decodeRevertReason(revertData, entryPointSimulationsAbi)
+  const reason =
+    describeCustomEntryPointError(revertData) ?? decodeRevertReason(revertData, entryPointSimulationsAbi)
   return new SimulationRevertedError(`Simulation reverted: ${reason ?? revertData}`, reason, revertData, {
     data: { revertData },
     cause,

@@ -14,8 +14,8 @@ export type Eip7702Auth = {
 }
 
 /**
- * A v0.7 / v0.8 UserOperation in its RPC (unpacked) form, numbers as bigint. `factory` is the `0x7702` marker
- * (as 20 bytes, `0x7702000…`) for an EIP-7702 account; `eip7702Auth` is v0.8 only.
+ * A v0.7 / v0.8 / v0.9 UserOperation in its RPC (unpacked) form, numbers as bigint. `factory` is the `0x7702` marker
+ * (as 20 bytes, `0x7702000…`) for an EIP-7702 account; `eip7702Auth` is v0.8+ only; `paymasterSignature` v0.9 only.
  */
 export type UserOperationV07 = {
   sender: Address
@@ -34,6 +34,11 @@ export type UserOperationV07 = {
   paymasterData: Hex
   signature: Hex
   eip7702Auth: Eip7702Auth | null
+  /**
+   * v0.9: the paymaster's signature, packed after paymasterData (signature ‖ its 2-byte length ‖ magic) and left out
+   * of the userOpHash, so account and paymaster sign in parallel. Absent when there is none.
+   */
+  paymasterSignature?: Hex
   /**
    * The address an EIP-7702 account delegates to, where the operation carries no authorization (read back from
    * the chain for a mined operation): v0.8 hashes initCode with it. Not part of the wire form.
@@ -82,6 +87,7 @@ const baseShape = {
   paymasterData: optionalNullable(BytesSchema),
   signature: BytesSchema,
   eip7702Auth: optionalNullable(Eip7702AuthSchema),
+  paymasterSignature: optionalNullable(BytesSchema),
 }
 
 type ParsedOperation = {
@@ -101,6 +107,7 @@ type ParsedOperation = {
   paymasterData?: Hex | null
   signature: Hex
   eip7702Auth?: Eip7702Auth | null
+  paymasterSignature?: Hex | null
 }
 
 function normalize(op: ParsedOperation, ctx: z.RefinementCtx, partial: boolean): UserOperationV07 {
@@ -111,6 +118,7 @@ function normalize(op: ParsedOperation, ctx: z.RefinementCtx, partial: boolean):
       'paymasterData',
       'paymasterVerificationGasLimit',
       'paymasterPostOpGasLimit',
+      'paymasterSignature',
     ] as const) {
       const value = op[field]
       if (value !== undefined && value !== null && value !== '0x' && value !== 0n)
@@ -139,10 +147,13 @@ function normalize(op: ParsedOperation, ctx: z.RefinementCtx, partial: boolean):
     paymasterData: op.paymaster ? (op.paymasterData ?? '0x') : '0x',
     signature: op.signature,
     eip7702Auth: op.eip7702Auth ?? null,
+    ...(op.paymaster && op.paymasterSignature && op.paymasterSignature !== '0x'
+      ? { paymasterSignature: op.paymasterSignature }
+      : {}),
   }
 }
 
-/** A complete v0.7/v0.8 UserOperation (eth_sendUserOperation). */
+/** A complete v0.7/v0.8/v0.9 UserOperation (eth_sendUserOperation). */
 export const UserOperationV07Schema = z
   .object({
     ...baseShape,
@@ -203,6 +214,7 @@ export function toWireUserOperationV07(op: UserOperationV07): Record<string, unk
           paymasterData: op.paymasterData,
         }
       : {}),
+    ...(op.paymaster && op.paymasterSignature ? { paymasterSignature: op.paymasterSignature } : {}),
     signature: op.signature,
     ...(op.eip7702Auth
       ? {

@@ -6,6 +6,7 @@ const TOKEN_PAYMASTER: Record<EntryPointVersion, keyof OpstationAddresses> = {
   '0.6': 'tokenPaymaster',
   '0.7': 'tokenPaymasterV07',
   '0.8': 'tokenPaymasterV08',
+  '0.9': 'tokenPaymasterV09',
 }
 
 /** The token paymaster an account of this EntryPoint version pays its ERC20 fee through; null without a chain. */

@@ -1,0 +1,34 @@
+import { decodeErrorResult, type Hex, parseAbi } from 'viem'
+
+/**
+ * EntryPoint v0.9 reverts with custom errors where v0.8 had FailedOp strings AA90–AA93 and AA98. Each is told with
+ * the code it replaces, so its explanation (shared/aaErrors.ts) is found as for the older versions.
+ */
+const customErrorsAbi = parseAbi([
+  'error InvalidBeneficiary(address beneficiary)',
+  'error FailedSendToBeneficiary(address beneficiary, uint256 amount, bytes revertData)',
+  'error InternalFunction()',
+  'error InvalidPaymasterData(uint256 paymasterAndDataLength)',
+  'error InvalidPaymaster(address paymaster)',
+])
+
+const REPLACED_CODE: Record<string, string> = {
+  InvalidBeneficiary: 'AA90 invalid beneficiary',
+  FailedSendToBeneficiary: 'AA91 failed send to beneficiary',
+  InternalFunction: 'AA92 internal call only',
+  InvalidPaymasterData: 'AA93 invalid paymasterAndData',
+  InvalidPaymaster: 'AA98 invalid paymaster',
+}
+
+/** `InvalidPaymasterData(3) (AA93 invalid paymasterAndData)`, or null when the data is none of these errors. */
+export function describeCustomEntryPointError(revertData: Hex): string | null {
+  try {
+    const { errorName, args } = decodeErrorResult({ abi: customErrorsAbi, data: revertData })
+    const shown = (args ?? []).map((arg) =>
+      typeof arg === 'string' && arg.length > 66 ? `${arg.slice(0, 66)}…` : String(arg),
+    )
+    return `${errorName}(${shown.join(', ')}) (${REPLACED_CODE[errorName]})`
+  } catch {
+    return null
+  }
+}
