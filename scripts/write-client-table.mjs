@@ -17,7 +17,7 @@ const readme = path.join(root, 'README.md')
 const START =
   '<!-- client-matrix:start (written by scripts/write-client-table.mjs from the test run; do not edit) -->'
 const END = '<!-- client-matrix:end -->'
-const ENTRY_POINTS = ['0.6', '0.7', '0.8']
+const ENTRY_POINTS = ['0.6', '0.7', '0.8', '0.9']
 const PAYMENTS = ['sponsored', 'self-paid', 'ERC20']
 
 /** The cells of a vitest JSON report, each with the outcome of the test that proves it (all must pass). */
@@ -46,8 +46,8 @@ export function formatTable(cells) {
     row.byEntryPoint[cell.entryPoint] = [...(row.byEntryPoint[cell.entryPoint] ?? []), cell]
   }
   const lines = [
-    '| Client | Account | EntryPoint v0.6 | EntryPoint v0.7 | EntryPoint v0.8 |',
-    '| --- | --- | --- | --- | --- |',
+    `| Client | Account | ${ENTRY_POINTS.map((v) => `EntryPoint v${v}`).join(' | ')} |`,
+    `| --- | --- | ${ENTRY_POINTS.map(() => '---').join(' | ')} |`,
   ]
   const sorted = [...rows.values()].sort(
     (a, b) => a.client.localeCompare(b.client) || a.account.localeCompare(b.account),

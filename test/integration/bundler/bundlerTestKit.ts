@@ -5,6 +5,7 @@ import {
   entryPoint06Address,
   entryPoint07Address,
   entryPoint08Address,
+  toSimple7702SmartAccount,
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundEth } from '../../../src/main/service/chain'
@@ -57,6 +58,24 @@ export async function createSimpleAccountClient(
     ...(version === '0.6' ? { factoryAddress: addresses.simpleAccountFactory } : {}),
   })
   if (fundWei > 0n) await fundEth(service.chain!, account.address, fundWei)
+  const bundlerClient = createBundlerClient({
+    client,
+    account,
+    transport: http(service.info().bundlerUrl),
+    pollingInterval: 50,
+  })
+  return { client, owner, account, bundlerClient }
+}
+
+/**
+ * viem's Simple7702Account (EIP-7702) for a fresh EOA funded with 1 ETH, on EntryPoint v0.8 or v0.9 (the delegate
+ * viem picks for that version), and a viem bundler client pointed at the service's bundler URL.
+ */
+export async function createSimple7702Client(service: TestService, entryPoint: '0.8' | '0.9' = '0.8') {
+  const client = publicClientOf(service)
+  const owner = privateKeyToAccount(generatePrivateKey())
+  await fundEth(service.chain!, owner.address, 10n ** 18n)
+  const account = await toSimple7702SmartAccount({ client, owner, entryPoint })
   const bundlerClient = createBundlerClient({
     client,
     account,

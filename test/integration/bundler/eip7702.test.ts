@@ -1,11 +1,9 @@
 import { createWalletClient, http } from 'viem'
-import { createBundlerClient, toSimple7702SmartAccount } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fundEth } from '../../../src/main/service/chain'
 import { startTestService, type TestService } from '../../helpers/startTestService'
 import { proveClientCell } from '../clients/clientMatrix'
-import { callBundler, publicClientOf, randomAddress } from './bundlerTestKit'
+import { callBundler, createSimple7702Client, randomAddress } from './bundlerTestKit'
 
 let service: TestService
 
@@ -16,19 +14,7 @@ afterAll(async () => {
   await service?.dispose()
 })
 
-async function create7702Client() {
-  const client = publicClientOf(service)
-  const owner = privateKeyToAccount(generatePrivateKey())
-  await fundEth(service.chain!, owner.address, 10n ** 18n)
-  const account = await toSimple7702SmartAccount({ client, owner })
-  const bundlerClient = createBundlerClient({
-    client,
-    account,
-    transport: http(service.info().bundlerUrl),
-    pollingInterval: 50,
-  })
-  return { client, owner, account, bundlerClient }
-}
+const create7702Client = () => createSimple7702Client(service)
 
 describe("viem's toSimple7702SmartAccount on EntryPoint v0.8 (EIP-7702)", () => {
   it('delegates the EOA in a type-4 bundle carrying its authorization, calls, and calls again without one', async (context) => {

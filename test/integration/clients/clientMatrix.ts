@@ -4,7 +4,7 @@ import type { TestContext } from 'vitest'
 export type ClientMatrixCell = {
   client: string
   account: string
-  entryPoint: '0.6' | '0.7' | '0.8'
+  entryPoint: '0.6' | '0.7' | '0.8' | '0.9'
   payment: 'sponsored' | 'self-paid' | 'ERC20'
 }
 

@@ -1,0 +1,81 @@
+import { entryPoint09Abi, entryPoint09Address } from 'viem/account-abstraction'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestService, type TestService } from '../../helpers/startTestService'
+import { proveClientCell } from '../clients/clientMatrix'
+import { callBundler, createSimple7702Client, randomAddress } from './bundlerTestKit'
+
+let service: TestService
+
+beforeAll(async () => {
+  service = await startTestService()
+})
+afterAll(async () => {
+  await service?.dispose()
+})
+
+describe('EntryPoint v0.9', () => {
+  it('is served: eth_supportedEntryPoints lists it, newest last', async () => {
+    const { body } = await callBundler(service, 'eth_supportedEntryPoints', [])
+    expect(body.result).toContain(entryPoint09Address)
+    expect(body.result.at(-1)).toBe(entryPoint09Address)
+  })
+
+  it("takes viem's toSimple7702SmartAccount({ entryPoint: '0.9' }): estimated, delegated in a type-4 bundle, paid by the account, and called again without an authorization", async (context) => {
+    proveClientCell(context, {
+      client: 'viem',
+      account: 'Simple7702Account (EIP-7702)',
+      entryPoint: '0.9',
+      payment: 'self-paid',
+    })
+    const { client, owner, account, bundlerClient } = await createSimple7702Client(service, '0.9')
+    expect(account.entryPoint.address).toBe(entryPoint09Address)
+    expect(account.address).toBe(owner.address)
+    const implementation = service.chain!.addresses.simple7702AccountV09
+    const authorization = await owner.signAuthorization({
+      address: implementation,
+      chainId: service.chain!.chainId,
+      nonce: await client.getTransactionCount({ address: owner.address }),
+    })
+    const to = randomAddress()
+
+    const estimate = await bundlerClient.estimateUserOperationGas({
+      calls: [{ to, value: 777n }],
+      authorization,
+    })
+    expect(estimate.verificationGasLimit).toBeGreaterThan(0n)
+    expect(estimate.callGasLimit).toBeGreaterThan(0n)
+    // pre-verification gas pays for the authorization in the bundle transaction (25,000).
+    expect(estimate.preVerificationGas).toBeGreaterThan(25_000n)
+
+    const balanceBefore = await client.getBalance({ address: owner.address })
+    const hash = await bundlerClient.sendUserOperation({ calls: [{ to, value: 777n }], authorization })
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    expect(receipt.success).toBe(true)
+    expect(receipt.entryPoint).toBe(entryPoint09Address)
+    expect(receipt.sender).toBe(owner.address)
+    expect(await client.getBalance({ address: to })).toBe(777n)
+    // Self-paid: the account paid the value and the gas; what its prefund left over stays its EntryPoint deposit.
+    const deposit = await client.readContract({
+      address: entryPoint09Address,
+      abi: entryPoint09Abi,
+      functionName: 'balanceOf',
+      args: [owner.address],
+    })
+    expect((await client.getBalance({ address: owner.address })) + deposit).toBe(
+      balanceBefore - 777n - receipt.actualGasCost,
+    )
+    expect(await client.getCode({ address: owner.address })).toBe(
+      `0xef0100${implementation.slice(2).toLowerCase()}`,
+    )
+    const bundle = await client.getTransaction({ hash: receipt.receipt.transactionHash })
+    expect(bundle.type).toBe('eip7702')
+    expect(bundle.to?.toLowerCase()).toBe(entryPoint09Address.toLowerCase())
+    const byHash = await bundlerClient.getUserOperation({ hash })
+    expect(byHash.entryPoint).toBe(entryPoint09Address)
+    expect(byHash.userOperation.factory).toBe('0x7702')
+
+    const second = await bundlerClient.sendUserOperation({ calls: [{ to, value: 3n }] })
+    expect((await bundlerClient.waitForUserOperationReceipt({ hash: second })).success).toBe(true)
+    expect(await client.getBalance({ address: to })).toBe(780n)
+  })
+})
