@@ -14,6 +14,7 @@ import {
   createPaymasterClient,
   entryPoint07Address,
   entryPoint08Address,
+  entryPoint09Address,
   type SmartAccount,
   toSimple7702SmartAccount,
   type UserOperation,
@@ -40,24 +41,29 @@ beforeAll(async () => {
   service = await getSharedTestService()
 })
 
-type Version = '0.7' | '0.8' | '7702'
-const entryPointVersion = (kind: Version) => (kind === '0.7' ? '0.7' : '0.8')
+/** SimpleAccount on v0.7 / v0.8, viem's Simple7702Account on v0.8 ('7702') and on v0.9 ('7702 v0.9'). */
+type Version = '0.7' | '0.8' | '7702' | '7702 v0.9'
+const entryPointVersion = (kind: Version) => (kind === '0.7' ? '0.7' : kind === '7702 v0.9' ? '0.9' : '0.8')
+const is7702 = (kind: Version) => kind === '7702' || kind === '7702 v0.9'
+const entryPointAddressOf = (kind: Version) =>
+  ({ '0.7': entryPoint07Address, '0.8': entryPoint08Address, '0.9': entryPoint09Address })[
+    entryPointVersion(kind)
+  ]
 
 /** A fresh account of `kind` (unfunded: the paymaster pays) with viem's bundler client and paymaster client. */
 async function createClient(kind: Version, paymasterUrl: string, paymasterContext?: unknown) {
   const client = publicClientOf(service)
   const owner = privateKeyToAccount(generatePrivateKey())
-  const account: SmartAccount =
-    kind === '7702'
-      ? await toSimple7702SmartAccount({ client, owner })
-      : await toSimpleSmartAccount({
-          client,
-          owner,
-          entryPoint:
-            kind === '0.7'
-              ? { address: entryPoint07Address, version: '0.7' }
-              : { address: entryPoint08Address, version: '0.8' },
-        })
+  const account: SmartAccount = is7702(kind)
+    ? await toSimple7702SmartAccount({ client, owner, entryPoint: kind === '7702 v0.9' ? '0.9' : '0.8' })
+    : await toSimpleSmartAccount({
+        client,
+        owner,
+        entryPoint:
+          kind === '0.7'
+            ? { address: entryPoint07Address, version: '0.7' }
+            : { address: entryPoint08Address, version: '0.8' },
+      })
   const bundlerClient = createBundlerClient({
     client,
     account,
@@ -68,9 +74,12 @@ async function createClient(kind: Version, paymasterUrl: string, paymasterContex
   })
   // An EIP-7702 account delegates in its first operation: the EOA signs the authorization.
   const authorize = async () =>
-    kind === '7702'
+    is7702(kind)
       ? owner.signAuthorization({
-          address: service.chain!.addresses.simple7702AccountV08,
+          address:
+            kind === '7702 v0.9'
+              ? service.chain!.addresses.simple7702AccountV09
+              : service.chain!.addresses.simple7702AccountV08,
           chainId: service.chain!.chainId,
           nonce: await client.getTransactionCount({ address: owner.address }),
         })
@@ -80,9 +89,14 @@ async function createClient(kind: Version, paymasterUrl: string, paymasterContex
 
 /** The client support table's cell a test of `kind` proves. */
 function clientCellOf(kind: Version, payment: ClientMatrixCell['payment']): ClientMatrixCell {
-  if (kind === '7702')
-    return { client: 'viem', account: 'Simple7702Account (EIP-7702)', entryPoint: '0.8', payment }
-  return { client: 'permissionless 0.4', account: 'Simple', entryPoint: kind, payment }
+  if (kind === '0.7' || kind === '0.8')
+    return { client: 'permissionless 0.4', account: 'Simple', entryPoint: kind, payment }
+  return {
+    client: 'viem',
+    account: 'Simple7702Account (EIP-7702)',
+    entryPoint: entryPointVersion(kind),
+    payment,
+  }
 }
 
 const gasTankCharged = parseAbi([
@@ -100,14 +114,16 @@ function readCharges(logs: readonly { data: `0x${string}`; topics: readonly `0x$
   return charges
 }
 
-describe.each(['0.7', '0.8', '7702'] as const)(
+describe.each(['0.7', '0.8', '7702', '7702 v0.9'] as const)(
   "viem's createPaymasterClient (ERC-7677) + createBundlerClient, SimpleAccount %s",
   (kind) => {
     const version = entryPointVersion(kind)
     const verifyingPaymaster = () =>
-      version === '0.7'
-        ? service.chain!.addresses.verifyingPaymasterV07
-        : service.chain!.addresses.verifyingPaymasterV08
+      ({
+        '0.7': service.chain!.addresses.verifyingPaymasterV07,
+        '0.8': service.chain!.addresses.verifyingPaymasterV08,
+        '0.9': service.chain!.addresses.verifyingPaymasterV09,
+      })[version]
 
     it('sponsors the deployment (or delegation) with a call, then a batch, from the dApp gas tank of that EntryPoint version', async (context) => {
       proveClientCell(context, clientCellOf(kind, 'sponsored'))
@@ -129,7 +145,7 @@ describe.each(['0.7', '0.8', '7702'] as const)(
       const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
       expect(receipt.success).toBe(true)
       expect(receipt.paymaster).toBe(verifyingPaymaster())
-      expect(receipt.entryPoint).toBe(version === '0.7' ? entryPoint07Address : entryPoint08Address)
+      expect(receipt.entryPoint).toBe(entryPointAddressOf(kind))
       expect(await tokenBalance(service, token, alice)).toBe(5n)
       expect(await client.getBalance({ address: account.address })).toBe(0n)
       // postOp charges the tank of this version: the EntryPoint's cost up to postOp plus its fixed overhead.
@@ -203,10 +219,11 @@ describe.each(['0.7', '0.8', '7702'] as const)(
       const token = service.chain!.addresses.tokens[0]!.address
       const { client, account, bundlerClient: sponsored, authorize } = await createClient(kind, paymasterUrl)
       await mintToken(service.chain!, token, account.address, 1_000_000_000n)
-      const tokenPaymaster =
-        version === '0.7'
-          ? service.chain!.addresses.tokenPaymasterV07
-          : service.chain!.addresses.tokenPaymasterV08
+      const tokenPaymaster = {
+        '0.7': service.chain!.addresses.tokenPaymasterV07,
+        '0.8': service.chain!.addresses.tokenPaymasterV08,
+        '0.9': service.chain!.addresses.tokenPaymasterV09,
+      }[version]
       const approve = {
         to: token,
         data: encodeFunctionData({
