@@ -118,6 +118,13 @@ for (const [type, version, label, firstOp, accountType] of [
     'SimpleAccount v0.7',
   ],
   ['7702', '0.8', 'EIP-7702 account', 'carries the EIP-7702 authorization', 'Simple7702Account (EIP-7702)'],
+  [
+    '7702-v09',
+    '0.9',
+    'EIP-7702 account',
+    'carries the EIP-7702 authorization',
+    'Simple7702Account v0.9 (EIP-7702)',
+  ],
   ['safe', '0.7', 'Safe 1.4.1', 'deploys the account (factory, factoryData)', 'Safe 1.4.1'],
 ] as const) {
   test(`sponsored on EntryPoint v${version}: a new ${label} is deployed (or delegated) and calls, and Activity shows its version and account type`, async ({

@@ -5,6 +5,7 @@ const CREATE_BUTTONS = {
   simple: 'sandbox-create-simple',
   'simple-v07': 'sandbox-create-simple-v07',
   '7702': 'sandbox-create-7702',
+  '7702-v09': 'sandbox-create-7702-v09',
   safe: 'sandbox-create-safe',
   kernel: 'sandbox-create-kernel',
   light: 'sandbox-create-light',

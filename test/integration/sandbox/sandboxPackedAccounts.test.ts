@@ -1,4 +1,4 @@
-import { entryPoint07Address, entryPoint08Address } from 'viem/account-abstraction'
+import { entryPoint07Address, entryPoint08Address, entryPoint09Address } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { SandboxAccount } from '../../../src/shared/sandbox'
 import { getSharedTestService } from '../../helpers/sharedTestService'
@@ -78,28 +78,31 @@ describe('sandbox accounts on EntryPoint v0.7 and v0.8', () => {
     expect(await service.chain!.publicClient.getBalance({ address: to as `0x${string}` })).toBe(11n)
   })
 
-  it('creates an EIP-7702 account (the owner EOA), delegates it with an authorization the service signs, then runs without one', async () => {
-    const { apiKey } = await createDapp(service)
-    const account: SandboxAccount = await post('/console/api/sandbox/accounts', { type: 'SIMPLE_7702_V08' })
-    expect(account).toMatchObject({ entryPointVersion: '0.8', deployed: false })
-    expect(account.address).toBe(account.owner)
-    await post('/console/api/sandbox/faucet', { address: account.address, asset: 'ETH', amount: '1' })
-    const to = randomAddress()
-    const first = await runSponsored(account, apiKey, to, 7n)
-    expect(first.built).toMatchObject({ entryPoint: entryPoint08Address, entryPointVersion: '0.8' })
-    expect(first.built.userOperation).toMatchObject({
-      factory: '0x7702',
-      eip7702Auth: { address: service.chain!.addresses.simple7702AccountV08 },
-    })
-    expect(first.receipt).toMatchObject({
-      success: true,
-      paymaster: service.chain!.addresses.verifyingPaymasterV08,
-    })
-    const listed = await requestJson(url('/console/api/sandbox/accounts'), { headers })
-    expect(listed.body.data.find((a: SandboxAccount) => a.address === account.address).deployed).toBe(true)
-    const second = await runSponsored(account, apiKey, to, 8n)
-    expect(second.built.userOperation.eip7702Auth).toBeUndefined()
-    expect(second.receipt.success).toBe(true)
-    expect(await service.chain!.publicClient.getBalance({ address: to as `0x${string}` })).toBe(15n)
-  })
+  it.each([
+    ['0.8', 'SIMPLE_7702_V08', entryPoint08Address, 'simple7702AccountV08', 'verifyingPaymasterV08'],
+    ['0.9', 'SIMPLE_7702_V09', entryPoint09Address, 'simple7702AccountV09', 'verifyingPaymasterV09'],
+  ] as const)(
+    'creates an EIP-7702 account on v%s (the owner EOA), delegates it with an authorization the service signs, then runs without one',
+    async (version, type, entryPoint, delegate, paymaster) => {
+      const { apiKey } = await createDapp(service)
+      const account: SandboxAccount = await post('/console/api/sandbox/accounts', { type })
+      expect(account).toMatchObject({ entryPointVersion: version, deployed: false })
+      expect(account.address).toBe(account.owner)
+      await post('/console/api/sandbox/faucet', { address: account.address, asset: 'ETH', amount: '1' })
+      const to = randomAddress()
+      const first = await runSponsored(account, apiKey, to, 7n)
+      expect(first.built).toMatchObject({ entryPoint, entryPointVersion: version })
+      expect(first.built.userOperation).toMatchObject({
+        factory: '0x7702',
+        eip7702Auth: { address: service.chain!.addresses[delegate] },
+      })
+      expect(first.receipt).toMatchObject({ success: true, paymaster: service.chain!.addresses[paymaster] })
+      const listed = await requestJson(url('/console/api/sandbox/accounts'), { headers })
+      expect(listed.body.data.find((a: SandboxAccount) => a.address === account.address).deployed).toBe(true)
+      const second = await runSponsored(account, apiKey, to, 8n)
+      expect(second.built.userOperation.eip7702Auth).toBeUndefined()
+      expect(second.receipt.success).toBe(true)
+      expect(await service.chain!.publicClient.getBalance({ address: to as `0x${string}` })).toBe(15n)
+    },
+  )
 })

@@ -80,7 +80,7 @@ describe('nameRecordAccounts (account types named when the console shows records
   })
 
   it('shows an upgrade or a new EIP-7702 delegation in the records first shown after it; earlier ones keep theirs', async () => {
-    const { log } = await logWithUnnamedRecords(3)
+    const { log } = await logWithUnnamedRecords(4)
     const { chain, state } = fakeChain()
     const first = log.get(hash('a', 1))!
     await nameRecordAccounts([first], chain, log)
@@ -93,6 +93,10 @@ describe('nameRecordAccounts (account types named when the console shows records
     const third = log.get(hash('a', 3))!
     await nameRecordAccounts([third], chain, log)
     expect(third.account).toBe('Simple7702Account (EIP-7702)')
+    state.code = `0xef0100${canonicalAddresses.simple7702AccountV09.slice(2).toLowerCase()}`
+    const fourth = log.get(hash('a', 4))!
+    await nameRecordAccounts([fourth], chain, log)
+    expect(fourth.account).toBe('Simple7702Account v0.9 (EIP-7702)')
   })
 
   it('keeps null for an account the chain names no type of, and leaves records unnamed while the node is away', async () => {

@@ -178,6 +178,7 @@ const SHORT_LABELS: Record<(typeof SANDBOX_ACCOUNT_TYPES)[number], string> = {
   SIMPLE_ACCOUNT: 'Simple',
   SIMPLE_ACCOUNT_V07: 'Simple v0.7',
   SIMPLE_7702_V08: '7702',
+  SIMPLE_7702_V09: '7702 v0.9',
   SAFE_V07: 'Safe',
   KERNEL_V3_1: 'Kernel',
   LIGHT_ACCOUNT_V2: 'Light',

@@ -51,6 +51,7 @@ function getAccountNames(): AccountNames {
     [firstCreatedBy(canonicalAddresses.simpleAccountFactoryV08).toLowerCase(), 'SimpleAccount v0.8'],
     [canonicalAddresses.smartAccountImplementation.toLowerCase(), 'Biconomy Smart Account v2'],
     [canonicalAddresses.simple7702AccountV08.toLowerCase(), 'Simple7702Account (EIP-7702)'],
+    [canonicalAddresses.simple7702AccountV09.toLowerCase(), 'Simple7702Account v0.9 (EIP-7702)'],
     [zoo('safeSingleton'), 'Safe 1.4.1'],
     [zoo('kernelV2_1'), 'Kernel v2.1'],
     [zoo('kernelV2_2'), 'Kernel v2.2'],

@@ -11,7 +11,7 @@ import { modularAccountV2 } from './modularAccountV2'
 import { nexusV1 } from './nexusV1'
 import { safeV06 } from './safeV06'
 import { safeV07 } from './safeV07'
-import { simple7702V08 } from './simple7702Account'
+import { simple7702V08, simple7702V09 } from './simple7702Account'
 import { simpleAccountV06 } from './simpleAccountV06'
 import { simpleAccountV07 } from './simpleAccountV07'
 import { smartAccountV2 } from './smartAccountV2'
@@ -27,6 +27,7 @@ export const SANDBOX_ACCOUNT_KINDS: Record<SandboxAccountType, SandboxAccountKin
   SIMPLE_ACCOUNT: simpleAccountV06,
   SIMPLE_ACCOUNT_V07: simpleAccountV07,
   SIMPLE_7702_V08: simple7702V08,
+  SIMPLE_7702_V09: simple7702V09,
   SAFE_V07: safeV07,
   KERNEL_V3_1: kernelV3_1,
   LIGHT_ACCOUNT_V2: lightAccountV2,

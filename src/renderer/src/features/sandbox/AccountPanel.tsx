@@ -87,7 +87,7 @@ export function AccountPanel() {
                     ? '—'
                     : account.deployed
                       ? 'yes'
-                      : account.type === 'SIMPLE_7702_V08'
+                      : account.type === 'SIMPLE_7702_V08' || account.type === 'SIMPLE_7702_V09'
                         ? 'not yet delegated (the first op carries the EIP-7702 authorization)'
                         : 'not yet (first op deploys it)'}
                 </span>

@@ -32,6 +32,7 @@ const BUTTONS: Record<SandboxAccountType, { testId: string; text: string }> = {
     text: 'Modular Account v1 multisig',
   },
   SIMPLE_7702_V08: { testId: 'sandbox-create-7702', text: 'EIP-7702 account' },
+  SIMPLE_7702_V09: { testId: 'sandbox-create-7702-v09', text: 'EIP-7702 account' },
 }
 
 /** The account types by the EntryPoint they run on, oldest first. */

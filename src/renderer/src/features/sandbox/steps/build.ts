@@ -18,7 +18,7 @@ export const buildOperation: StepFunction = async ({ run, log, update, note }) =
   note(
     built.deployed
       ? 'account deployed'
-      : config.account.type === 'SIMPLE_7702_V08'
+      : config.account.type === 'SIMPLE_7702_V08' || config.account.type === 'SIMPLE_7702_V09'
         ? 'first operation: carries the EIP-7702 authorization (0x7702 factory, eip7702Auth)'
         : built.userOperation.initCode !== undefined
           ? 'first operation: deploys the account (initCode)'
