@@ -110,6 +110,7 @@ describe('ERC-7562 validation rules (safe mode by default, --unsafe skips them)'
 describe.each([
   ['0.7', '0x0000000071727De22E5E9d8BAf0edAc6f37da032'],
   ['0.8', '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'],
+  ['0.9', '0x433709009B8330FDa32311DF1C2AFA402eD8D009'],
 ] as const)(
   'ERC-7562 validation rules on EntryPoint v%s (traced through EntryPointSimulations)',
   (version, entryPoint) => {
