@@ -1,8 +1,9 @@
+import type { Hex } from 'viem'
 import { entryPoint09Abi, entryPoint09Address } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../../helpers/startTestService'
+import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 import { proveClientCell } from '../clients/clientMatrix'
-import { callBundler, createSimple7702Client, randomAddress } from './bundlerTestKit'
+import { callBundler, createSimple7702Client, randomAddress, waitFor } from './bundlerTestKit'
 
 let service: TestService
 
@@ -77,5 +78,44 @@ describe('EntryPoint v0.9', () => {
     const second = await bundlerClient.sendUserOperation({ calls: [{ to, value: 3n }] })
     expect((await bundlerClient.waitForUserOperationReceipt({ hash: second })).success).toBe(true)
     expect(await client.getBalance({ address: to })).toBe(780n)
+  })
+
+  it('does not bundle from an executor that carries an EIP-7702 delegation: its operations are dropped saying what to do, and it bundles again as a plain EOA', async () => {
+    const chain = service.chain!
+    const setExecutorCode = (code: Hex) =>
+      chain.publicClient.request({ method: 'anvil_setCode', params: [chain.executor.address, code] } as never)
+    const { client, owner, bundlerClient } = await createSimple7702Client(service, '0.9')
+    const authorize = async () =>
+      owner.signAuthorization({
+        address: chain.addresses.simple7702AccountV09,
+        chainId: chain.chainId,
+        nonce: await client.getTransactionCount({ address: owner.address }),
+      })
+    const to = randomAddress()
+    await setExecutorCode(`0xef0100${chain.addresses.simple7702AccountV09.slice(2)}`)
+    try {
+      const hash = await bundlerClient.sendUserOperation({
+        calls: [{ to, value: 1n }],
+        authorization: await authorize(),
+      })
+      const record = await waitFor(async () => {
+        const { body } = await requestJson(`${service.baseUrl}/console/api/user-operations/${hash}`, {
+          headers: { authToken: service.authToken() },
+        })
+        return body.data?.status === 'dropped' ? body.data : null
+      }, 30_000)
+      expect(record.failure.reason).toMatch(
+        /The executor 0x[0-9a-fA-F]{40} carries an EIP-7702 delegation to 0x[0-9a-f]{40}; EntryPoint v0\.9 takes bundles only from a plain EOA: use an executor key without code/,
+      )
+      expect(await client.getBalance({ address: to })).toBe(0n)
+    } finally {
+      await setExecutorCode('0x')
+    }
+    const hash = await bundlerClient.sendUserOperation({
+      calls: [{ to, value: 2n }],
+      authorization: await authorize(),
+    })
+    expect((await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })).success).toBe(true)
+    expect(await client.getBalance({ address: to })).toBe(2n)
   })
 })

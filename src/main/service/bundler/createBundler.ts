@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path'
 import type { Address, Hex, RpcStateOverride } from 'viem'
 import { getDepositInfo } from '../chain/entryPoint/getDepositInfo'
+import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
 import { requestRpc } from '../chain/node/requestRpc'
 import type { Chain } from '../chain/types'
 import { createEntryPoints, listServedEntryPoints } from '../entryPoint'
@@ -27,6 +28,7 @@ import {
 import { type BundleResult, createBundleRunner } from './bundling/createBundleRunner'
 import { createBundleScheduler } from './bundling/createBundleScheduler'
 import { createBundleSender, type RpcTransactionReceipt } from './bundling/createBundleSender'
+import { requirePlainExecutor } from './bundling/requirePlainExecutor'
 import { createGasPrices } from './gasPrices'
 import { checkMempoolRules } from './mempool/checkMempoolRules'
 import { Mempool, type MempoolEntry } from './mempool/mempool'
@@ -281,6 +283,11 @@ export function createBundler({
     return { entryPoint, mempool, reputation, records, nonces, runner, scheduler }
   }
   for (const entryPoint of entryPoints.list) lanes.push(createLane(entryPoint))
+  // Checked at start too, so an executor that could never bundle there is told at once, not at the first bundle.
+  if (entryPoints.list.some((entryPoint) => entryPoint.bundlesFromPlainEoa))
+    requirePlainExecutor(chain).catch((err) => {
+      if (!isNodeUnreachable(err)) log.error((err as Error).message)
+    })
 
   const laneFor = (address: Address): Lane => {
     const module = entryPoints.require(address)

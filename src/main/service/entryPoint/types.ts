@@ -44,6 +44,8 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   readonly version: EntryPointVersion
   readonly address: Address
   readonly abi: Abi
+  /** handleOps is taken only from a plain EOA (`tx.origin == msg.sender`, no code): v0.9's `nonReentrant`. */
+  readonly bundlesFromPlainEoa: boolean
   /**
    * The version's contracts on a chain, with their deployment names: its EntryPoint, its verifying paymaster (gas
    * tanks) and its token paymaster.

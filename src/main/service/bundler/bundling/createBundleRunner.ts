@@ -7,6 +7,7 @@ import type { Mempool, MempoolEntry } from '../mempool/mempool'
 import type { BundlingFailure } from '../mempool/reputationAccounting'
 import type { BundleSender, RpcTransactionReceipt } from './createBundleSender'
 import { parseBundleLogs, type UserOperationOutcome } from './parseBundleLogs'
+import { requirePlainExecutor } from './requirePlainExecutor'
 import { simulateHandleOps } from './simulateHandleOps'
 
 export type BundleResult = { transactionHash: Hex; userOpHashes: Hex[] }
@@ -138,6 +139,15 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
     if (entries.length === 0) return null
     for (const entry of entries) entry.state = 'bundling'
     const gasOf = () => entries.reduce((sum, e) => sum + e.bundleGas, BUNDLE_OVERHEAD_GAS)
+
+    if (entryPoint.bundlesFromPlainEoa) {
+      try {
+        await requirePlainExecutor(chain)
+      } catch (err) {
+        if (!isNodeUnreachable(err)) log.error({ ops: entries.length }, (err as Error).message)
+        return release(entries, err)
+      }
+    }
 
     // What the bundle's transaction carries besides the operations (EIP-7702 authorizations); an operation whose
     // authorization no longer matches is dropped with the reason.

@@ -61,6 +61,8 @@ export type CreatePackedEntryPointParameters = {
   eip7702: boolean
   /** v0.9: operations may carry a `paymasterSignature`, packed after paymasterData and left out of the hash. */
   paymasterSignature?: boolean
+  /** v0.9: handleOps only from a plain EOA (`tx.origin == msg.sender`, no code). */
+  bundlesFromPlainEoa?: boolean
   /** EntryPointSimulations' own storage slots (its `_senderCreator`, v0.8's domain separator). */
   simulationOnlySlots: readonly Hex[]
 }
@@ -204,6 +206,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     version: p.version,
     address: p.address,
     abi: p.abi,
+    bundlesFromPlainEoa: p.bundlesFromPlainEoa ?? false,
     contracts: (chain) => getVersionContracts(chain, p.version),
     // v0.9 is told by its paymasterSignature; v0.8 by its eip7702Auth; v0.7 by any field only the packed form
     // has, without one.
