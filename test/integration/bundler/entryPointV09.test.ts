@@ -3,7 +3,8 @@ import { entryPoint09Abi, entryPoint09Address } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 import { proveClientCell } from '../clients/clientMatrix'
-import { callBundler, createSimple7702Client, randomAddress, waitFor } from './bundlerTestKit'
+import { callBundler, createSimple7702Client, publicClientOf, randomAddress, waitFor } from './bundlerTestKit'
+import { deployRuleTestAccountV07 } from './ruleTestAccount'
 
 let service: TestService
 
@@ -117,5 +118,37 @@ describe('EntryPoint v0.9', () => {
     })
     expect((await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })).success).toBe(true)
     expect(await client.getBalance({ address: to })).toBe(2n)
+  })
+
+  it('reads validity windows in block numbers (the top bit of validAfter and validUntil): refuses an operation not yet due or about to expire with AA27, admits and mines one inside its window', async () => {
+    const rules = await deployRuleTestAccountV07(service, entryPoint09Address)
+    const FLAG = 1n << 47n
+    // A block range only when both have the top bit and more (the EntryPoint's `> VALIDITY_BLOCK_RANGE_FLAG`).
+    const blockWindow = (after: bigint, until: bigint) => ((FLAG | after) << 208n) | ((FLAG | until) << 160n)
+    const client = publicClientOf(service)
+    const send = async (nonce: bigint) =>
+      callBundler(service, 'eth_sendUserOperation', [
+        await rules.buildRpcOperation(nonce, randomAddress()),
+        entryPoint09Address,
+      ])
+
+    const current = await client.getBlockNumber()
+    await rules.setValidationData(blockWindow(current + 100n, current + 200n))
+    const notDue = await send(0n)
+    expect(notDue.body.error.message).toMatch(/^AA27 outside valid block range: valid only after block \d+/)
+
+    const now = await client.getBlockNumber()
+    await rules.setValidationData(blockWindow(1n, now))
+    const expiring = await send(0n)
+    expect(expiring.body.error.message).toMatch(/^AA27 outside valid block range: valid until block \d+/)
+
+    await rules.setValidationData(blockWindow(1n, (await client.getBlockNumber()) + 1000n))
+    const inside = await send(0n)
+    expect(inside.body.error).toBeUndefined()
+    const receipt = await waitFor(async () => {
+      const { body } = await callBundler(service, 'eth_getUserOperationReceipt', [inside.body.result])
+      return body.result
+    })
+    expect(receipt.success).toBe(true)
   })
 })

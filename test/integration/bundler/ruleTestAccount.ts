@@ -26,11 +26,16 @@ export type RuleTestAccount = {
   address: Address
   registry: Address
   setMode: (mode: 0 | 1 | 2 | 3) => Promise<void>
+  /** What validateUserOp returns from now on (0: valid always; a validity window). */
+  setValidationData: (validationData: bigint) => Promise<void>
   /** An operation calling execute(to, value, 0x), with fixed generous limits, current fees and a dummy signature. */
   buildOperation: (params: { nonce: bigint; to: Address; value?: bigint }) => Promise<UserOperationV06>
 }
 
-export type RuleTestContracts = Pick<RuleTestAccount, 'address' | 'registry' | 'setMode'>
+export type RuleTestContracts = Pick<
+  RuleTestAccount,
+  'address' | 'registry' | 'setMode' | 'setValidationData'
+>
 
 /** Deploys a Registry and a RuleTestAccount (funded with 1 ETH) from the executor. */
 export async function deployRuleTestContracts(
@@ -47,18 +52,20 @@ export async function deployRuleTestContracts(
   const registryAddress = await deploy(registry, [])
   const accountAddress = await deploy(account, [entryPoint, registryAddress])
   await fundEth(chain, accountAddress, 10n ** 18n)
+  const write = async (functionName: string, value: bigint) => {
+    const hash = await wallet.writeContract({
+      address: accountAddress,
+      abi: account.abi,
+      functionName,
+      args: [value],
+    })
+    await chain.publicClient.waitForTransactionReceipt({ hash })
+  }
   return {
     address: accountAddress,
     registry: registryAddress,
-    async setMode(mode) {
-      const hash = await wallet.writeContract({
-        address: accountAddress,
-        abi: account.abi,
-        functionName: 'setMode',
-        args: [BigInt(mode)],
-      })
-      await chain.publicClient.waitForTransactionReceipt({ hash })
-    },
+    setMode: (mode) => write('setMode', BigInt(mode)),
+    setValidationData: (validationData) => write('setValidationData', validationData),
   }
 }
 

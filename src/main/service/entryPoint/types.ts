@@ -171,6 +171,9 @@ export type SimulationOptions = {
 
 export type StakeInfo = { stake: bigint; unstakeDelaySec: bigint }
 
+/** A validity window in block numbers: valid in the blocks after `validAfterBlock` up to `validUntilBlock`. */
+export type BlockRange = { validAfterBlock: number; validUntilBlock: number }
+
 export type ValidationResult = {
   returnInfo: {
     preOpGas: bigint
@@ -180,6 +183,11 @@ export type ValidationResult = {
     sigFailedBy?: 'account' | 'paymaster'
     validAfter: number
     validUntil: number
+    /**
+     * v0.9: the entities whose validity window is in block numbers (validAfter and validUntil both with the top bit
+     * set), the bits below it; their windows are left out of validAfter/validUntil.
+     */
+    blockRanges?: { account?: BlockRange; paymaster?: BlockRange }
     paymasterContext: `0x${string}`
   }
   senderInfo: StakeInfo

@@ -3,7 +3,7 @@ import { checksumAddress } from '../../chain/checksumAddress'
 import { getDepositInfo } from '../../chain/entryPoint/getDepositInfo'
 import type { Chain } from '../../chain/types'
 import { invalidFields, userOperationRejected, validationRulesBroken } from '../../entryPoint/errors'
-import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
+import type { EntryPointModule, UserOperationBase, ValidationResult } from '../../entryPoint/types'
 import { RpcError } from '../../errors'
 import { Erc7769Code } from '../../errors/rpcCodes'
 import { type BundlerOptions, countsAsStaked } from '../bundlerOptions'
@@ -127,6 +127,12 @@ export async function admitUserOperation({
         Erc7769Code.expiresShortly,
       )
     }
+    // Block windows against the chain's block number now (the cached block may be a few blocks old).
+    if (result.returnInfo.blockRanges)
+      checkBlockRanges(
+        result.returnInfo.blockRanges,
+        await chain.publicClient.getBlockNumber({ cacheTime: 0 }),
+      )
     staked.sender = countsAsStaked(result.senderInfo, stakeThresholds)
     staked.factory = factory !== null && countsAsStaked(result.factoryInfo, stakeThresholds)
     staked.paymaster = paymaster !== null && countsAsStaked(result.paymasterInfo, stakeThresholds)
@@ -162,5 +168,30 @@ export async function admitUserOperation({
     dappId,
     addedAt: Date.now(),
     attempts: 0,
+  }
+}
+
+/** Blocks an operation must stay valid for to be admitted (a bundle goes in the next block or the one after). */
+const MIN_VALID_BLOCKS = 2n
+
+/**
+ * v0.9 windows in block numbers (the EntryPoint's AA27 for the account, AA37 for the paymaster): valid in the blocks
+ * after validAfterBlock up to validUntilBlock. Refused when not due by the next block, or ending before
+ * MIN_VALID_BLOCKS more blocks.
+ */
+function checkBlockRanges(ranges: ValidationResult['returnInfo']['blockRanges'], current: bigint): void {
+  for (const [entity, range] of Object.entries(ranges ?? {})) {
+    if (!range) continue
+    const code = entity === 'account' ? 'AA27 outside valid block range' : 'AA37 paymaster inval block range'
+    if (BigInt(range.validAfterBlock) >= current + 1n)
+      throw new RpcError(
+        `${code}: valid only after block ${range.validAfterBlock}, the chain is at block ${current}`,
+        Erc7769Code.expiresShortly,
+      )
+    if (BigInt(range.validUntilBlock) < current + MIN_VALID_BLOCKS)
+      throw new RpcError(
+        `${code}: valid until block ${range.validUntilBlock}, the chain is at block ${current}`,
+        Erc7769Code.expiresShortly,
+      )
   }
 }

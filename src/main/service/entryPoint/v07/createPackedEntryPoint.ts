@@ -63,6 +63,8 @@ export type CreatePackedEntryPointParameters = {
   paymasterSignature?: boolean
   /** v0.9: handleOps only from a plain EOA (`tx.origin == msg.sender`, no code). */
   bundlesFromPlainEoa?: boolean
+  /** v0.9: validity windows with the top bit of validAfter and validUntil set are block numbers. */
+  blockRanges?: boolean
   /** EntryPointSimulations' own storage slots (its `_senderCreator`, v0.8's domain separator). */
   simulationOnlySlots: readonly Hex[]
 }
@@ -265,6 +267,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     simulateValidation: (chain: Chain, op, options = {}) =>
       simulateValidationV07(chain, target, encodeSimulateValidationV07(packUserOperation(op)), {
         ...options,
+        blockRanges: p.blockRanges ?? false,
         stateOverride: withDelegation(op, options.stateOverride),
       }),
 
@@ -274,7 +277,8 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     }),
 
     simulationOnlySlots: p.simulationOnlySlots,
-    decodeValidationOutput: decodeValidationOutputV07,
+    decodeValidationOutput: (output) =>
+      decodeValidationOutputV07(output, { blockRanges: p.blockRanges ?? false }),
 
     /** ERC-7769's v0.7 shape: every limit as 0x-hex, the paymaster's two only with a paymaster. */
     async estimateUserOperationGas({ chain, userOperation, gasFees, stateOverride, maxSimulationGas }) {

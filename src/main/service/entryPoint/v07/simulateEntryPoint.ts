@@ -12,7 +12,7 @@ import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
 import { describeCustomEntryPointError } from '../customErrors'
-import type { SimulationOptions, ValidationResult } from '../types'
+import type { BlockRange, SimulationOptions, ValidationResult } from '../types'
 import { entryPointSimulationsAbi } from './encodeEntryPointCalls'
 
 /** The EntryPoint a simulation runs on: its address and the EntryPointSimulations code put there for the call. */
@@ -62,10 +62,38 @@ type RawValidationResult = {
   aggregatorInfo: { aggregator: Address; stakeInfo: { stake: bigint; unstakeDelaySec: bigint } }
 }
 
+/** v0.9's `VALIDITY_BLOCK_RANGE_FLAG`: validAfter and validUntil both above it are block numbers. */
+const VALIDITY_BLOCK_RANGE_FLAG = 0x8000_0000_0000
+
+/** Reading of validationData windows: v0.9 reads block ranges (`blockRanges`), older versions time only. */
+export type ValidityOptions = { blockRanges?: boolean }
+
+/** An entity's window as a block range where v0.9 reads one, else null. */
+function readBlockRange(
+  window: { validAfter: number; validUntil: number },
+  { blockRanges = false }: ValidityOptions,
+): BlockRange | null {
+  if (
+    !blockRanges ||
+    window.validAfter <= VALIDITY_BLOCK_RANGE_FLAG ||
+    window.validUntil <= VALIDITY_BLOCK_RANGE_FLAG
+  )
+    return null
+  return {
+    validAfterBlock: window.validAfter - VALIDITY_BLOCK_RANGE_FLAG,
+    validUntilBlock: window.validUntil - VALIDITY_BLOCK_RANGE_FLAG,
+  }
+}
+
 /** The v0.7 ValidationResult in the shape the bundler reads for every version. */
-function toValidationResult(raw: RawValidationResult): ValidationResult {
-  const account = parseValidationData(raw.returnInfo.accountValidationData)
-  const paymaster = parseValidationData(raw.returnInfo.paymasterValidationData)
+function toValidationResult(raw: RawValidationResult, options: ValidityOptions = {}): ValidationResult {
+  const accountData = parseValidationData(raw.returnInfo.accountValidationData)
+  const paymasterData = parseValidationData(raw.returnInfo.paymasterValidationData)
+  const accountBlocks = readBlockRange(accountData, options)
+  const paymasterBlocks = readBlockRange(paymasterData, options)
+  // A block range is no time window: left out of validAfter/validUntil.
+  const account = accountBlocks ? { ...accountData, validAfter: 0, validUntil: 0 } : accountData
+  const paymaster = paymasterBlocks ? { ...paymasterData, validAfter: 0, validUntil: 0 } : paymasterData
   if (account.aggregator > 1n) {
     throw new SimulationRevertedError(
       'the account asks for a signature aggregator, which this bundler does not serve',
@@ -83,6 +111,14 @@ function toValidationResult(raw: RawValidationResult): ValidationResult {
         account.aggregator === 1n ? 'account' : paymaster.aggregator === 1n ? 'paymaster' : undefined,
       validAfter: Math.max(account.validAfter, paymaster.validAfter),
       validUntil: untils.length > 0 ? Math.min(...untils) : 0,
+      ...(accountBlocks || paymasterBlocks
+        ? {
+            blockRanges: {
+              ...(accountBlocks ? { account: accountBlocks } : {}),
+              ...(paymasterBlocks ? { paymaster: paymasterBlocks } : {}),
+            },
+          }
+        : {}),
       paymasterContext: raw.returnInfo.paymasterContext,
     },
     senderInfo: raw.senderInfo,
@@ -116,7 +152,7 @@ export function toSimulationError(revertData: Hex, cause?: unknown): Error {
 }
 
 /** Decodes the output of a traced simulateValidation: its return data, or the revert that rejected the op. */
-export function decodeValidationOutputV07(output: Hex): ValidationResult {
+export function decodeValidationOutputV07(output: Hex, options: ValidityOptions = {}): ValidationResult {
   const selector = output.slice(0, 10).toLowerCase()
   if (selector === FAILED_OP || selector === FAILED_OP_WITH_REVERT) throw toSimulationError(output)
   let raw: RawValidationResult
@@ -129,7 +165,7 @@ export function decodeValidationOutputV07(output: Hex): ValidationResult {
   } catch (err) {
     throw toSimulationError(output, err)
   }
-  return toValidationResult(raw)
+  return toValidationResult(raw, options)
 }
 
 /** eth_call of an EntryPointSimulations function at the EntryPoint's address; the return data, or the error. */
@@ -162,7 +198,7 @@ export async function simulateValidationV07(
   chain: Chain,
   target: SimulationTarget,
   data: Hex,
-  options: SimulationOptions = {},
+  options: SimulationOptions & ValidityOptions = {},
 ): Promise<ValidationResult> {
-  return decodeValidationOutputV07(await callSimulation(chain, target, data, options))
+  return decodeValidationOutputV07(await callSimulation(chain, target, data, options), options)
 }

@@ -18,6 +18,7 @@ export const entryPointV09 = createPackedEntryPoint({
   eip7702: true,
   paymasterSignature: true,
   bundlesFromPlainEoa: true,
+  blockRanges: true,
   // EntryPointSimulations 0.9: as 0.8's, `_senderCreator` and `__domainSeparatorV4` after the EntryPoint's storage.
   simulationOnlySlots: [pad('0x04', { size: 32 }), pad('0x05', { size: 32 })],
 })
