@@ -18,7 +18,7 @@ test('a sponsored v0.7 operation: the decision shows v0.7 and the paymaster gas 
   const paymasters = new PaymastersScreen(app)
   await ui.open('paymasters')
   const apiKey = await paymasters.create('tanks-v07')
-  for (const version of ['0.6', '0.7', '0.8'])
+  for (const version of ['0.6', '0.7', '0.8', '0.9'])
     await expect(app.getByTestId(`gas-tank-balance-${version}`)).toHaveText('10 ETH')
 
   await ui.open('sandbox')
@@ -70,6 +70,7 @@ test('a sponsored v0.7 operation: the decision shows v0.7 and the paymaster gas 
   )
   expect(byVersion['0.6']).toBe(BigInt(TEN_ETH))
   expect(byVersion['0.8']).toBe(BigInt(TEN_ETH))
+  expect(byVersion['0.9']).toBe(BigInt(TEN_ETH))
   expect(byVersion['0.7']).toBeLessThan(BigInt(TEN_ETH))
   expect(byVersion['0.7']).toBeGreaterThan(0n)
   await screenshot(app, 'paymaster-gas-tanks-after-v07')

@@ -96,12 +96,12 @@ test('gas tanks: one per EntryPoint version under one paymasterId; a deposit to 
     (await api.rest<{ paymasterId: string; tanks: Tank[] }>('GET', `/console/api/dapps/${apiKey}/gas-tank`))
       .body.data
   const before = await readTanks()
-  expect(before?.tanks.map((t: Tank) => t.entryPointVersion)).toEqual(['0.6', '0.7', '0.8'])
-  expect(new Set(before?.tanks.map((t: Tank) => t.verifyingPaymaster.toLowerCase())).size).toBe(3)
+  expect(before?.tanks.map((t: Tank) => t.entryPointVersion)).toEqual(['0.6', '0.7', '0.8', '0.9'])
+  expect(new Set(before?.tanks.map((t: Tank) => t.verifyingPaymaster.toLowerCase())).size).toBe(4)
 
-  // Three rows: the version, that version's verifying paymaster and its balance; one hint says why.
+  // A row per version: the version, that version's verifying paymaster and its balance; one hint says why.
   await expect(app.getByTestId('gas-tank-hint')).toContainText('same paymasterId')
-  await expect(app.getByTestId('gas-tanks').locator('tbody tr')).toHaveCount(3)
+  await expect(app.getByTestId('gas-tanks').locator('tbody tr')).toHaveCount(4)
   for (const t of before?.tanks ?? []) {
     const row = app.getByTestId(`gas-tank-row-${t.entryPointVersion}`)
     await expect(row).toContainText(`v${t.entryPointVersion}`)
@@ -122,6 +122,7 @@ test('gas tanks: one per EntryPoint version under one paymasterId; a deposit to 
   await expect(app.getByTestId('gas-tank-balance')).toHaveText('11 ETH')
   await expect(app.getByTestId('gas-tank-balance-0.6')).toHaveText('10 ETH')
   await expect(app.getByTestId('gas-tank-balance-0.8')).toHaveText('10 ETH')
+  await expect(app.getByTestId('gas-tank-balance-0.9')).toHaveText('10 ETH')
 
   // The API agrees: only the v0.7 tank grew, under the same paymasterId.
   const after = await readTanks()

@@ -103,7 +103,7 @@ describe('RPC details clients assume', () => {
     expect(refused.body.error.message).toMatch(/Smart contract data not found/)
 
     const supported = await callPaymaster(service, apiKey, 'pm_supportedEntryPoints', [])
-    expect(supported.body.result).toEqual([a.entryPoint, a.entryPointV07, a.entryPointV08])
+    expect(supported.body.result).toEqual([a.entryPoint, a.entryPointV07, a.entryPointV08, a.entryPointV09])
   })
 
   it('debug_bundler_getStakeStatus judges stake as ERC-7562 does, and debug_bundler_clearMempool drops pending operations only', async () => {

@@ -43,11 +43,12 @@ describe('bundler methods around the mempool', () => {
     })
   })
 
-  it('serves eth_supportedEntryPoints (v0.6, v0.7, v0.8), eth_chainId and biconomy_getGasFeeValues as integer decimal strings with the three tiers beside them', async () => {
+  it('serves eth_supportedEntryPoints (v0.6, v0.7, v0.8, v0.9), eth_chainId and biconomy_getGasFeeValues as integer decimal strings with the three tiers beside them', async () => {
     expect((await callBundler(service, 'eth_supportedEntryPoints', [])).body.result).toEqual([
       entryPoint(),
       '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
       '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
+      '0x433709009B8330FDa32311DF1C2AFA402eD8D009',
     ])
     expect((await callBundler(service, 'eth_chainId', [])).body.result).toBe(
       `0x${service.chain!.chainId.toString(16)}`,

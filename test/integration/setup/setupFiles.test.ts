@@ -136,13 +136,14 @@ describe('setup files (a real service and chain)', () => {
       '0.6': parseEther('3').toString(),
       '0.7': parseEther('12.5').toString(),
       '0.8': parseEther('10').toString(),
+      '0.9': parseEther('10').toString(),
     })
     // The paymaster URL of the fixed apiKey answers.
     const rpc = await requestJson(service.info().paymasterUrlTemplate.replace('{apiKey}', API_KEY), {
       method: 'POST',
       body: { jsonrpc: '2.0', id: 1, method: 'pm_supportedEntryPoints', params: [] },
     })
-    expect(rpc.body.result).toHaveLength(3)
+    expect(rpc.body.result).toHaveLength(4)
   })
 
   it('applying the same setup again changes nothing: no change reported, the store file bytes and the chain as they were', async () => {
@@ -244,7 +245,7 @@ describe('setup files (a real service and chain)', () => {
         method: 'POST',
         body: { jsonrpc: '2.0', id: 1, method: 'pm_supportedEntryPoints', params: [] },
       })
-    expect((await call(newKey)).body.result).toHaveLength(3)
+    expect((await call(newKey)).body.result).toHaveLength(4)
     expect((await call(oldKey)).body.error.message).toContain(`Unknown paymaster apiKey "${oldKey}"`)
   })
 
@@ -257,7 +258,7 @@ describe('setup files (a real service and chain)', () => {
       method: 'POST',
       body: { jsonrpc: '2.0', id: 1, method: 'pm_supportedEntryPoints', params: [] },
     })
-    expect(rpc.body.result).toHaveLength(3)
+    expect(rpc.body.result).toHaveLength(4)
   })
 
   it('export → apply to a fresh instance → export again gives the same file', async () => {
@@ -272,7 +273,7 @@ describe('setup files (a real service and chain)', () => {
           contracts: [
             { name: 'Counter', address: COUNTER, abi: COUNTER_ABI, whitelistedMethods: ['increment'] },
           ],
-          gasTanksEth: { '0.6': '3', '0.7': '12.5', '0.8': '10' },
+          gasTanksEth: { '0.6': '3', '0.7': '12.5', '0.8': '10', '0.9': '10' },
         },
         { name: 'other' },
       ],
