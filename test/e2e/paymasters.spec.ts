@@ -133,6 +133,7 @@ test('gas tanks: one per EntryPoint version under one paymasterId; a deposit to 
     '0.6': '10',
     '0.7': '11',
     '0.8': '10',
+    '0.9': '10',
   })
   await screenshot(app, 'paymaster-gas-tanks')
 })
