@@ -137,7 +137,7 @@ describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the 
       status: 400,
       error: {
         code: -32602,
-        message: `EntryPoint ${wrongEntryPoint} is not supported: this paymaster serves ${service.chain!.addresses.entryPoint} (v0.6), ${service.chain!.addresses.entryPointV07} (v0.7), ${service.chain!.addresses.entryPointV08} (v0.8)`,
+        message: `EntryPoint ${wrongEntryPoint} is not supported: this paymaster serves ${service.chain!.addresses.entryPoint} (v0.6), ${service.chain!.addresses.entryPointV07} (v0.7), ${service.chain!.addresses.entryPointV08} (v0.8), ${service.chain!.addresses.entryPointV09} (v0.9)`,
       },
     })
     const entryPoint = service.chain!.addresses.entryPoint
