@@ -173,6 +173,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       getPaymasterIdAccount: keys.getPaymasterIdAccount,
       addPaymasterIdKey: keys.addPaymasterIdKey,
       watch: async () => ({ state: 'ready' }),
+      readCheckedAt: () => undefined,
       stop: async () => {
         watchStop()
         listeners.clear()
@@ -247,6 +248,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       },
     })
     chain.watch = () => watch.look()
+    chain.readCheckedAt = () => watch.checkedAt
 
     afterRestart = async () => {
       const again = await redeploy()
