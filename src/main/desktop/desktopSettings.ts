@@ -1,6 +1,6 @@
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { temporaryFileName } from '../service/store/dataFolder/temporaryFileName'
+import { temporaryFileName } from '../service/util/files/temporaryFileName'
 
 export const DESKTOP_SETTINGS_FILE = 'desktop.json'
 

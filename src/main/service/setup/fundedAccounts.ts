@@ -1,8 +1,8 @@
 import path from 'node:path'
 import { type Address, getAddress } from 'viem'
 import { z } from 'zod'
-import { writeFileAtomic } from '../chain/writeFileAtomic'
 import { readDataFile } from '../store/dataFolder/readDataFile'
+import { writeFileAtomic } from '../util/files/writeFileAtomic'
 
 export const FUNDED_ACCOUNTS_FILE_NAME = 'funded-accounts.json'
 

@@ -1,6 +1,6 @@
 import { chmod, open, readFile, rename, unlink } from 'node:fs/promises'
 import type { Adapter } from 'lowdb'
-import { temporaryFileName } from './dataFolder/temporaryFileName'
+import { temporaryFileName } from '../util/files/temporaryFileName'
 
 type Waiter = { resolve: () => void; reject: (err: unknown) => void }
 

@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import type { Address, Hex, LocalAccount } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
 import { StartupError } from '../../errors'
-import { writeFileAtomic } from '../writeFileAtomic'
+import { writeFileAtomic } from '../../util/files/writeFileAtomic'
 import { toLibsecp256k1Account } from './toLibsecp256k1Account'
 
 /** `<dataDir>/chain/keys.json` (mode 0600). Keys are per chain id, so one data folder can serve several chains. */

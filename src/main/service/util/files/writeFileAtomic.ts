@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs'
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { temporaryFileName } from '../store/dataFolder/temporaryFileName'
+import { temporaryFileName } from './temporaryFileName'
 
 /**
  * Writes a file atomically: a temp file in the same folder, then rename (a crash leaves the old or new file; a
