@@ -54,7 +54,7 @@ export async function openSandboxAccountStore(dataDir: string): Promise<SandboxA
       const snapshot = JSON.stringify({ version: 1, accounts }, null, 2)
       writing = writing.then(async () => {
         await mkdir(folder, { recursive: true, mode: 0o700 })
-        await writeFileAtomic(file, snapshot, 0o600)
+        await writeFileAtomic(file, snapshot, { mode: 0o600 })
       })
       await writing
     },
