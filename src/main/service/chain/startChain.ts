@@ -106,6 +106,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       isDev: capabilities.isDev,
       executorPrivateKey: config.executorPrivateKey,
       paymasterSignerPrivateKey: config.paymasterSignerPrivateKey,
+      log,
     })
     const executorClient = createWalletClient({
       account: keys.executor,
