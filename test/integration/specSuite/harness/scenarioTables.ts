@@ -1,3 +1,5 @@
+import type { SpecVersion } from './specSuite'
+
 /**
  * How the suite reaches the code under test in an entity's validation: its own code, a helper it calls ("CALL:>"),
  * or a helper it delegate-calls ("DELEGATECALL:>", running in the entity's storage). The suite runs most opcode and
@@ -10,6 +12,16 @@ export const ENTRY_FRAMES = [
 ] as const
 
 export type EntryFrame = (typeof ENTRY_FRAMES)[number]
+
+/**
+ * The EntryPoint versions a scenario file runs on: v0.8 (the suite's) through every entry frame, and its v0.7 twin
+ * through the entity's own code only. How a frame is reached is the tracer's business, the same on both versions,
+ * and each scenario costs a validation trace (a quarter of a second when it is rejected).
+ */
+export const SPEC_RUNS: { version: SpecVersion; frames: readonly EntryFrame[] }[] = [
+  { version: '0.8', frames: ENTRY_FRAMES },
+  { version: '0.7', frames: ENTRY_FRAMES.slice(0, 1) },
+]
 
 /** The opcodes the suite bans in validation (test_op_banning.py's banned_opcodes), each with its ERC-7562 rule. */
 export const BANNED_OPCODES: { opcode: string; rule: string }[] = [
@@ -36,8 +48,9 @@ export const BANNED_OPCODES: { opcode: string; rule: string }[] = [
 export const STAKED_ONLY_OPCODES = [{ opcode: 'BALANCE' }, { opcode: 'SELFBALANCE' }]
 
 /** Each row once per entry frame, with the frame's `prefix` (for the rule) and `frame` (for the test name). */
-export function inEveryFrame<Row extends object>(
+export function inFrames<Row extends object>(
   rows: readonly Row[],
+  frames: readonly EntryFrame[],
 ): (Row & { prefix: string; frame: string })[] {
-  return rows.flatMap((row) => ENTRY_FRAMES.map(({ prefix, label }) => ({ ...row, prefix, frame: label })))
+  return rows.flatMap((row) => frames.map(({ prefix, label }) => ({ ...row, prefix, frame: label })))
 }
