@@ -230,4 +230,18 @@ describe('checkValidationRules (ERC-7562)', () => {
     expect(messages).toEqual([expect.stringContaining('factory uses banned opcode: CREATE2')])
     expect(check([factory(sender, another)], staked)).toEqual([])
   })
+
+  it("lets a staked entity read the deploying sender's associated storage even with an unstaked factory (STO-033 over STO-022)", () => {
+    const deployOp = { ...op, initCode: FACTORY as Hex, paymasterAndData: PAYMASTER as Hex }
+    const { preimage, slot } = mappingSlot(SENDER, 1n)
+    const reads = [frame(PAYMASTER, VALIDATE_PAYMASTER, { access: { [OTHER]: read(slot) } })]
+    const options = { userOperation: deployOp, keccak: [preimage] }
+    expect(check(reads, options)).toEqual(['STO-022'])
+    expect(check(reads, { ...options, stakes: { paymaster: STAKED } })).toEqual([])
+    const writes = [
+      frame(PAYMASTER, VALIDATE_PAYMASTER, { access: { [OTHER]: { reads: {}, writes: { [slot]: true } } } }),
+    ]
+    expect(check(writes, { ...options, stakes: { paymaster: STAKED } })).toEqual(['STO-022'])
+    expect(check(writes, { ...options, stakes: { factory: STAKED } })).toEqual([])
+  })
 })

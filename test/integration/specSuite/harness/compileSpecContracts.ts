@@ -21,6 +21,7 @@ export type SpecContractName =
   | 'SpecCoin'
   | 'SpecFactory'
   | 'SpecPaymaster'
+  | 'SpecState'
   | 'SpecWallet'
 
 let compiled: Record<SpecContractName, SpecArtifact> | undefined
@@ -64,6 +65,7 @@ export function compileSpecContracts(): Record<SpecContractName, SpecArtifact> {
     'SpecCoin',
     'SpecFactory',
     'SpecPaymaster',
+    'SpecState',
     'SpecWallet',
   ]
   compiled = Object.fromEntries(names.map((name) => [name, artifact(name)])) as Record<

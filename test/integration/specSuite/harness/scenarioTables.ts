@@ -54,3 +54,11 @@ export function inFrames<Row extends object>(
 ): (Row & { prefix: string; frame: string })[] {
   return rows.flatMap((row) => frames.map(({ prefix, label }) => ({ ...row, prefix, frame: label })))
 }
+
+/**
+ * Rows for it.each / describe.each with the title each is run under ('%s'): vitest quotes the strings a `$field`
+ * title interpolates.
+ */
+export function titled<Row>(rows: readonly Row[], title: (row: Row) => string): [string, Row][] {
+  return rows.map((row) => [title(row), row])
+}

@@ -65,10 +65,12 @@ export type SpecSuite = {
   service: TestService
   version: SpecVersion
   entryPoint: Address
-  /** Deploys a spec contract with the EntryPoint as its constructor argument. */
+  /** Deploys a spec contract (with the EntryPoint as its constructor argument, if it takes one). */
   deploy: (name: SpecContractName, value?: bigint) => Promise<Address>
   /** The suite's deploy_and_deposit: deployed, sent FUND_WEI (a paymaster deposits it), and staked if asked. */
   deployEntity: (name: SpecContractName, options: { staked: boolean }) => Promise<Address>
+  /** An address a spec contract's view returns (e.g. SpecAccount's `helper`). */
+  readAddress: (contract: Address, name: SpecContractName, view: string) => Promise<Address>
   /** Stakes STAKE_WEI for `entity` at the EntryPoint, through its addStake. */
   stake: (entity: Address) => Promise<void>
   /** The factoryData of `create(salt, rule, entryPoint)` on SpecFactory or SpecAccountFactory. */
@@ -117,12 +119,13 @@ export async function openSpecSuite(version: SpecVersion): Promise<SpecSuite> {
     entryPoint,
     async deploy(name, value = 0n) {
       const { abi, bytecode } = artifacts[name]
+      const takesEntryPoint = abi.some((item) => item.type === 'constructor' && item.inputs.length === 1)
       const hash = await wallet.deployContract({
         account: deployer,
         chain: wallet.chain,
         abi,
         bytecode,
-        args: [entryPoint],
+        args: takesEntryPoint ? [entryPoint] : [],
         value,
       })
       return (await confirm(hash)).contractAddress as Address
@@ -132,6 +135,13 @@ export async function openSpecSuite(version: SpecVersion): Promise<SpecSuite> {
       await transact(address, '0x', FUND_WEI)
       if (staked) await suite.stake(address)
       return address
+    },
+    async readAddress(contract, name, view) {
+      return (await publicClient.readContract({
+        address: contract,
+        abi: artifacts[name].abi,
+        functionName: view,
+      })) as Address
     },
     async stake(entity) {
       const data = encodeFunctionData({

@@ -161,31 +161,23 @@ export function checkValidationRules(params: CheckValidationRulesParameters): Ru
       // fallback: OP-052/053) does, which the calls into it are checked for.
       if (owner === sender || owner === entryPoint) continue
       const written = new Set(Object.keys(access.writes))
+      const entityAddress = entity === 'factory' ? factory : entity === 'paymaster' ? paymaster : sender
       for (const slot of new Set([...Object.keys(access.reads), ...written])) {
-        const where = `slot ${slot} of ${getAddress(owner)}`
-        if (associated(slot as Hex, sender)) {
-          // STO-021; STO-022: while the account is being created, only with a staked factory.
-          if (factory && !staked.factory) {
-            report(
-              'STO-022',
-              `accesses ${where} (associated with the sender) during deployment by an unstaked factory`,
-            )
-          }
-          continue
-        }
-        const entityAddress = entity === 'factory' ? factory : entity === 'paymaster' ? paymaster : null
-        if (entityAddress && (owner === entityAddress || associated(slot as Hex, entityAddress))) {
-          if (!staked[entity])
-            report(
-              owner === entityAddress ? 'STO-031' : 'STO-032',
-              `accesses its own storage (${where}) but is not staked`,
-              { unstaked: true },
-            )
-          continue
-        }
-        if (written.has(slot)) report('STO-033', `writes ${where}, which is not associated with the sender`)
-        else if (!staked[entity])
-          report('STO-033', `reads ${where}, which is not associated with the sender`, { unstaked: true })
+        const ofSender = associated(slot as Hex, sender)
+        // STO-021: the sender's associated storage, once it exists; STO-022: while it is deployed, with a staked factory.
+        if (ofSender && (factory === null || staked.factory)) continue
+        // STO-031/032/033: a staked entity may use its own storage and its associated storage anywhere, and read any.
+        const ownStorage = owner === entityAddress
+        const ofEntity = entityAddress !== null && associated(slot as Hex, entityAddress)
+        const readOnly = !written.has(slot)
+        if (staked[entity] && (ownStorage || ofEntity || readOnly)) continue
+        const rule = ofSender ? 'STO-022' : ownStorage ? 'STO-031' : ofEntity ? 'STO-032' : 'STO-033'
+        const what = `${readOnly ? 'reads' : 'writes'} slot ${slot} of ${getAddress(owner)}`
+        if (ofSender || ownStorage || ofEntity || readOnly)
+          report(rule, `${what}, allowed only ${ofSender ? 'with a staked factory or ' : ''}when staked`, {
+            unstaked: true,
+          })
+        else report(rule, `${what}, which is not associated with the sender`)
       }
     }
   }
