@@ -58,8 +58,6 @@ export type CreatePackedEntryPointParameters = {
   ) => Hash
   /** v0.8: operations may carry an EIP-7702 authorization (`eip7702Auth`, the `0x7702` factory marker). */
   eip7702: boolean
-  /** EntryPointSimulations' own storage slots (its `_senderCreator`, v0.8's domain separator). */
-  simulationOnlySlots: readonly Hex[]
 }
 
 /**
@@ -240,7 +238,6 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       stateOverride: withSimulationCode(target, withDelegation(op, stateOverride)),
     }),
 
-    simulationOnlySlots: p.simulationOnlySlots,
     decodeValidationOutput: decodeValidationOutputV07,
 
     /** ERC-7769's v0.7 shape: every limit as 0x-hex, the paymaster's two only with a paymaster. */

@@ -1,4 +1,4 @@
-import { type Abi, pad } from 'viem'
+import type { Abi } from 'viem'
 import { entryPointSimulationsV08Artifact, entryPointV08Artifact } from '../../chain/artifacts'
 import { canonicalAddresses } from '../../chain/constants'
 import { createPackedEntryPoint } from '../v07/createPackedEntryPoint'
@@ -16,7 +16,4 @@ export const entryPointV08 = createPackedEntryPoint({
   computeUserOpHash: (packed, chainId, entryPoint, op) =>
     computeUserOpHashV08(packed, chainId, entryPoint, op.eip7702Auth?.address ?? op.eip7702Delegate),
   eip7702: true,
-  // EntryPointSimulations 0.8.0: `_senderCreator` and `__domainSeparatorV4`, after the EntryPoint's deposits,
-  // nonces and EIP-712 name/version fallbacks (read off its traces: the slots simulateValidation writes first).
-  simulationOnlySlots: [pad('0x04', { size: 32 }), pad('0x05', { size: 32 })],
 })
