@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../../helpers/startTestService'
-import { createMempoolRuleKit, type MempoolRuleKit, operationKey } from './mempoolRuleKit'
+import { startTestService, type TestService } from '../../../helpers/startTestService'
+import { createMempoolRuleKit, type MempoolRuleKit, operationKey } from '../harness/mempoolRuleKit'
 
 /**
  * The mempool scenarios of the ERC-4337 test suite's tests/single/bundle/test_bundle.py and test_paymaster.py

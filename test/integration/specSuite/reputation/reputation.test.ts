@@ -1,8 +1,13 @@
 import type { Address, Hex } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../../helpers/startTestService'
-import { hex } from './bundlerTestKit'
-import { createMempoolRuleKit, type MempoolRuleKit, operationKey, type RpcOperation } from './mempoolRuleKit'
+import { startTestService, type TestService } from '../../../helpers/startTestService'
+import { hex } from '../../bundler/bundlerTestKit'
+import {
+  createMempoolRuleKit,
+  type MempoolRuleKit,
+  operationKey,
+  type RpcOperation,
+} from '../harness/mempoolRuleKit'
 
 /**
  * The reputation scenarios of the ERC-4337 test suite's tests/single/reputation/{test_erep,test_replace}.py

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../../helpers/startTestService'
-import { createMempoolRuleKit, type DeployedContract, type MempoolRuleKit } from './mempoolRuleKit'
+import { startTestService, type TestService } from '../../../helpers/startTestService'
+import { createMempoolRuleKit, type DeployedContract, type MempoolRuleKit } from '../harness/mempoolRuleKit'
 
 /**
  * The RPC scenarios of the ERC-4337 test suite's tests/single/rpc/*.py (eth-infinitism/bundler-spec-tests) on

@@ -1,8 +1,8 @@
 import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, toHex } from 'viem'
-import type { Chain } from '../../../src/main/service/chain'
-import { compileSolidityFixture } from '../../helpers/compileSolidityFixture'
-import type { TestService } from '../../helpers/startTestService'
-import { callBundler, hex } from './bundlerTestKit'
+import type { Chain } from '../../../../src/main/service/chain'
+import { compileSolidityFixture } from '../../../helpers/compileSolidityFixture'
+import type { TestService } from '../../../helpers/startTestService'
+import { callBundler, hex } from '../../bundler/bundlerTestKit'
 
 /** The contracts of test/fixtures/contracts/MempoolRuleContracts.sol. */
 export type MempoolRuleContract = 'SpecWallet' | 'FakeWalletToken' | 'SpecPaymaster' | 'SpecAccountFactory'
