@@ -1,6 +1,7 @@
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from '../../../helpers/startTestService'
+import { hex } from '../../bundler/bundlerTestKit'
 import { createMempoolRuleKit, type MempoolRuleKit, operationKey } from '../harness/mempoolRuleKit'
 
 /**
@@ -136,6 +137,64 @@ describe('test_bundle.py: mempool limits and cross-operation rules', () => {
       await setMinUnstakeDelay(86_400)
     }
   }, 60_000)
+})
+
+/** test_bundle.py's fees: a replacement needs both raised by at least MIN_PRICE_BUMP percent. */
+const DEFAULT_MAX_PRIORITY_FEE_PER_GAS = 10n ** 9n
+const DEFAULT_MAX_FEE_PER_GAS = 5n * 10n ** 9n
+const MIN_PRICE_BUMP = 10n
+/** The suite's bump_fee_by: `fee` raised by `percent` (negative lowers it), rounded to the nearest wei. */
+const bumpFeeBy = (fee: bigint, percent: bigint) => (fee * (100n + percent) + 50n) / 100n
+
+/** test_bundle.py's replace_op_cases: which fee bumps replace a pending operation of the same sender and nonce. */
+const REPLACE_OP_CASES = [
+  { rule: 'only_priority_fee_bump', bumpPriority: MIN_PRICE_BUMP, bumpMax: 0n, replaces: false },
+  { rule: 'only_max_fee_bump', bumpPriority: 0n, bumpMax: MIN_PRICE_BUMP, replaces: false },
+  { rule: 'with_same_fee', bumpPriority: 0n, bumpMax: 0n, replaces: false },
+  { rule: 'with_less_fee', bumpPriority: -MIN_PRICE_BUMP, bumpMax: -MIN_PRICE_BUMP, replaces: false },
+  {
+    rule: 'fee_bump_below_threshold',
+    bumpPriority: MIN_PRICE_BUMP - 1n,
+    bumpMax: MIN_PRICE_BUMP - 1n,
+    replaces: false,
+  },
+  { rule: 'fee_bump_at_threshold', bumpPriority: MIN_PRICE_BUMP, bumpMax: MIN_PRICE_BUMP, replaces: true },
+  {
+    rule: 'fee_bump_above_threshold',
+    bumpPriority: MIN_PRICE_BUMP + 1n,
+    bumpMax: MIN_PRICE_BUMP + 1n,
+    replaces: true,
+  },
+]
+
+describe('test_bundle.py: test_bundle_replace_op', () => {
+  for (const { rule, bumpPriority, bumpMax, replaces } of REPLACE_OP_CASES) {
+    it(`${rule}: the replacement is ${replaces ? "accepted and takes the pending operation's place" : 'refused (-32602) and the pending operation stays'}`, async () => {
+      const wallet = await kit.deploy('SpecWallet')
+      const operation = (state: bigint, priorityFee: bigint, maxFee: bigint) =>
+        kit.buildOperation({
+          sender: wallet.address,
+          callData: wallet.encode('setState', [state]),
+          maxPriorityFeePerGas: hex(priorityFee),
+          maxFeePerGas: hex(maxFee),
+        })
+      const pending = await operation(1n, DEFAULT_MAX_PRIORITY_FEE_PER_GAS, DEFAULT_MAX_FEE_PER_GAS)
+      const replacement = await operation(
+        2n,
+        bumpFeeBy(DEFAULT_MAX_PRIORITY_FEE_PER_GAS, bumpPriority),
+        bumpFeeBy(DEFAULT_MAX_FEE_PER_GAS, bumpMax),
+      )
+      expect((await kit.send(pending)).result).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(await kit.pendingOperations()).toEqual([expect.objectContaining(pending)])
+
+      const reply = await kit.send(replacement)
+      if (replaces) expect(reply.result).toMatch(/^0x[0-9a-f]{64}$/)
+      else expect(reply.error).toMatchObject({ code: -32602 })
+      expect(await kit.pendingOperations()).toEqual([
+        expect.objectContaining(replaces ? replacement : pending),
+      ])
+    }, 60_000)
+  }
 })
 
 describe('test_paymaster.py', () => {
