@@ -26,7 +26,7 @@ const setMinUnstakeDelay = (seconds: number) =>
   kit.call('debug_bundler_setConfiguration', [{ minUnstakeDelay: seconds }])
 
 describe('test_bundle.py: mempool limits and cross-operation rules', () => {
-  it("UREP-010 an unstaked sender's 5th pending operation is refused; the first four stay and are bundled", async () => {
+  it("UREP-010 (test_max_allowed_ops_unstaked_sender) an unstaked sender's 5th pending operation is refused; the first four stay and are bundled", async () => {
     const wallet = await kit.deploy('SpecWallet', [], 2n * 10n ** 18n)
     const callData = wallet.encode('setState', [1n])
     const ops = await Promise.all(
@@ -49,7 +49,7 @@ describe('test_bundle.py: mempool limits and cross-operation rules', () => {
     expect(await kit.receiptOf(hashes[0]!)).toMatchObject({ userOpHash: hashes[0] })
   }, 60_000)
 
-  it('UREP-011 a sender staked with a 2 s unstake delay is staked once the minimum unstake delay is 2 s: its 5th operation is accepted', async () => {
+  it('UREP-011 (test_max_allowed_ops_staked_sender) a sender staked with a 2 s unstake delay is staked once the minimum unstake delay is 2 s: its 5th operation is accepted', async () => {
     const wallet = await kit.deploy('SpecWallet', [], 2n * 10n ** 18n)
     await kit.stake(wallet, 2)
     const callData = wallet.encode('setState', [1n])
@@ -73,7 +73,7 @@ describe('test_bundle.py: mempool limits and cross-operation rules', () => {
     }
   }, 60_000)
 
-  it("STO-041 two senders whose validations touch each other's storage: the first is mined, the second stays in the mempool", async () => {
+  it("STO-041 (test_ban_user_op_access_other_ops_sender_in_bundle) two senders whose validations touch each other's storage: the first is mined, the second stays in the mempool", async () => {
     // wallet2 reads its balance in wallet1 (the "token"); wallet1's own operation zeroes that balance.
     const wallet1 = await kit.deploy('FakeWalletToken')
     const wallet2 = await kit.deploy('FakeWalletToken')
@@ -93,7 +93,7 @@ describe('test_bundle.py: mempool limits and cross-operation rules', () => {
     expect(await kit.receiptOf(hash2)).toBeNull()
   }, 60_000)
 
-  it('STO-040 an address used as a sender in one operation and as a paymaster in another: the second send is refused, in either order', async () => {
+  it('STO-040 (test_ban_user_sender_double_role_in_bundle) an address used as a sender in one operation and as a paymaster in another: the second send is refused, in either order', async () => {
     const walletAndPaymaster = await kit.deploy('SpecPaymaster', [kit.entryPoint])
     const wallet2 = await kit.deploy('SpecWallet')
     await kit.stake(wallet2)
@@ -118,7 +118,7 @@ describe('test_bundle.py: mempool limits and cross-operation rules', () => {
     })
   }, 60_000)
 
-  it('SREP-010 debug_bundler_getStakeStatus answers decimal stake and unstake delay, staked by the minimum unstake delay setting', async () => {
+  it('SREP-010 (test_stake_check_in_bundler) debug_bundler_getStakeStatus answers decimal stake and unstake delay, staked by the minimum unstake delay setting', async () => {
     const unstaked = await kit.deploy('SpecPaymaster', [kit.entryPoint])
     const status = async (address: Hex) =>
       (await kit.call('debug_bundler_getStakeStatus', [address, kit.entryPoint])).result
@@ -198,7 +198,7 @@ describe('test_bundle.py: test_bundle_replace_op', () => {
 })
 
 describe('test_paymaster.py', () => {
-  it("EREP-010 a paymaster's deposit must cover all its pending operations: the 3rd is refused (-32508)", async () => {
+  it("EREP-010 (test_paymaster_deposit) a paymaster's deposit must cover all its pending operations: the 3rd is refused (-32508)", async () => {
     const paymaster = await kit.deploy('SpecPaymaster', [kit.entryPoint], 0n)
     const ops = []
     for (let i = 0; i < 3; i++) {

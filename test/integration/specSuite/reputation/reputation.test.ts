@@ -130,7 +130,7 @@ describe('test_erep.py', () => {
 })
 
 describe('test_replace.py', () => {
-  it("replacing an operation moves its paymaster's opsSeen to the new paymaster, and takes it back when the paymaster is removed", async () => {
+  it("test_replace_paymaster: replacing an operation moves its paymaster's opsSeen to the new paymaster, and takes it back when the paymaster is removed", async () => {
     const wallet = await kit.deploy('SpecWallet')
     const pm1 = await kit.deploy('SpecPaymaster', [kit.entryPoint])
     const pm2 = await kit.deploy('SpecPaymaster', [kit.entryPoint])
