@@ -56,7 +56,7 @@ export type CreatePackedEntryPointParameters = {
     entryPoint: Address,
     op: UserOperationV07,
   ) => Hash
-  /** v0.8: operations may carry an EIP-7702 authorization (`eip7702Auth`, the `0x7702` factory marker). */
+  /** v0.8: operations may carry an EIP-7702 authorization (`eip7702Auth`, with or without the `0x7702` factory). */
   eip7702: boolean
 }
 
@@ -108,12 +108,6 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
         code: 'custom',
         path: ['eip7702Auth'],
         message: 'the 0x7702 factory marker needs the eip7702Auth authorization',
-      })
-    if (op.eip7702Auth && p.eip7702 && op.factory !== EIP7702_FACTORY_MARKER)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['factory'],
-        message: 'eip7702Auth needs the factory to be the 0x7702 marker',
       })
     if (op.factory === EIP7702_FACTORY_MARKER && !p.eip7702)
       ctx.addIssue({

@@ -5,8 +5,9 @@ import { createPackedEntryPoint } from '../v07/createPackedEntryPoint'
 import { computeUserOpHashV08 } from './computeUserOpHash'
 
 /**
- * EntryPoint v0.8: v0.7's PackedUserOperation with an EIP-712 userOpHash, and EIP-7702 accounts (`eip7702Auth`
- * with the `0x7702` factory marker; the authorization rides in the bundle's type-4 transaction).
+ * EntryPoint v0.8: v0.7's PackedUserOperation with an EIP-712 userOpHash, and EIP-7702 accounts (`eip7702Auth`,
+ * which rides in the bundle's type-4 transaction; with the `0x7702` factory marker the userOpHash covers the delegate
+ * and factoryData runs on the account, without it the authorization only delegates the account).
  */
 export const entryPointV08 = createPackedEntryPoint({
   version: '0.8',
