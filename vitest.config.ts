@@ -34,14 +34,14 @@ const CHAIN_TEMPLATE_SETUP = 'test/integration/globalSetup.ts'
  * service and chain, which fit a 2-core machine.
  */
 const SERVICE_PROJECT = {
-  environment: 'node',
+  environment: 'node' as const,
   globalSetup: [CHAIN_TEMPLATE_SETUP],
   isolate: false,
   testTimeout: 60_000,
   hookTimeout: 60_000,
   maxWorkers: 2,
   sequence: { groupOrder: 1 },
-} as const
+}
 
 export default defineConfig({
   test: {

@@ -17,7 +17,7 @@ if (!inRepository && !existsSync(new URL(entry))) {
   // A tarball made by a plain `npm pack` in the repository, whose .npmrc turns scripts (and so prepack) off.
   process.stderr.write(
     'opstation: this package holds no build (dist/cli.js): it was packed without its prepack step; in the ' +
-      'repository, pack it with: npm pack --ignore-scripts=false\n',
+      'repository, pack it with: npm run pack\n',
   )
   process.exit(1)
 }

@@ -28,6 +28,11 @@
  *     addresses off-chain. Our compiled Proxy differs from it only in the metadata hash, so the chain module patches
  *     the SDK's bytes into the factory's runtime code (see `chain/deploy/getSmartAccountFactoryCode.ts`).
  *
+ * Every artifact records its `source`: for each place its Solidity comes from (an npm package, its upstream repository
+ * and release, or this repository's contracts/), the licences its files declare (SPDX-License-Identifier lines of
+ * every source file compiled into it: solc's metadata for what is compiled here, the import closure of the published
+ * artifact's source file for what is copied). scripts/writeThirdPartyNotices.mjs writes THIRD_PARTY_NOTICES.md from it.
+ *
  * Usage:
  *   node scripts/build-contracts.mjs               write the artifact files
  *   node scripts/build-contracts.mjs --json FILE   write the artifacts as one JSON document to FILE (used by the
@@ -72,6 +77,117 @@ export const packedCompilerSettings = {
   optimizer: { enabled: true, runs: 200 },
   evmVersion: 'cancun',
   metadata: { bytecodeHash: 'ipfs' },
+}
+
+/**
+ * Where each npm package of contract sources comes from: its registry tarball (the exact files used here) and its
+ * upstream repository at the release (commit where checked against the repository). The npm packages of
+ * `@account-abstraction/contracts` declare MIT, but their files declare their own licences (EntryPoint: GPL-3.0);
+ * the files' SPDX lines are what each artifact records.
+ */
+export const CONTRACT_PACKAGES = {
+  '@account-abstraction/contracts@0.6.0': {
+    tarball: 'https://registry.npmjs.org/@account-abstraction/contracts/-/contracts-0.6.0.tgz',
+    repository: 'https://github.com/eth-infinitism/account-abstraction',
+    ref: 'v0.6.0',
+    commit: 'abff2aca61a8f0934e533d0d352978055fddbd96',
+  },
+  '@account-abstraction/contracts@0.7.0': {
+    tarball: 'https://registry.npmjs.org/@account-abstraction/contracts/-/contracts-0.7.0.tgz',
+    repository: 'https://github.com/eth-infinitism/account-abstraction',
+    ref: 'v0.7.0',
+    commit: '7af70c8993a6f42973f520ae0752386a5032abe7',
+  },
+  '@account-abstraction/contracts@0.8.0': {
+    tarball: 'https://registry.npmjs.org/@account-abstraction/contracts/-/contracts-0.8.0.tgz',
+    repository: 'https://github.com/eth-infinitism/account-abstraction',
+    ref: 'v0.8.0',
+  },
+  '@biconomy-devx/account-contracts-v2@1.0.1': {
+    tarball:
+      'https://registry.npmjs.org/@biconomy-devx/account-contracts-v2/-/account-contracts-v2-1.0.1.tgz',
+    repository: 'https://github.com/bcnmy/scw-contracts',
+    // The package names no commit; the files compiled here are those of this commit (branch develop).
+    commit: '8c71c2a6404feb3eef85d1a2707042114b204878',
+  },
+  '@openzeppelin/contracts@4.9.3': {
+    tarball: 'https://registry.npmjs.org/@openzeppelin/contracts/-/contracts-4.9.3.tgz',
+    repository: 'https://github.com/OpenZeppelin/openzeppelin-contracts',
+    ref: 'v4.9.3',
+  },
+  // What the published @account-abstraction artifacts import from OpenZeppelin: the version each release's lockfile
+  // pinned (the upstream repository's yarn.lock at the release), not the one npm installs beside them here.
+  '@openzeppelin/contracts': {
+    repository: 'https://github.com/OpenZeppelin/openzeppelin-contracts',
+  },
+  '@biconomy/account@4.6.3': {
+    tarball: 'https://registry.npmjs.org/@biconomy/account/-/account-4.6.3.tgz',
+    repository: 'https://github.com/bcnmy/biconomy-client-sdk',
+  },
+}
+
+/** This repository's own contracts (MIT, as all of Opstation), shipped in the npm package as contracts/. */
+const OPSTATION_ORIGIN = 'opstation'
+
+/** The licence identifiers a Solidity file declares (its SPDX-License-Identifier lines). */
+function readSpdx(text, file) {
+  const ids = [...text.matchAll(/SPDX-License-Identifier:\s*([^\s*]+)/g)].map((m) => m[1])
+  if (ids.length === 0) throw new Error(`${file} declares no SPDX-License-Identifier`)
+  return ids
+}
+
+/** The installed package a file belongs to, as `name@version`. */
+function packageOfFile(file) {
+  let dir = dirname(file)
+  while (dir !== dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+      if (manifest.name && manifest.version) return `${manifest.name}@${manifest.version}`
+    } catch {}
+    dir = dirname(dir)
+  }
+  throw new Error(`no package holds ${file}`)
+}
+
+/**
+ * An artifact's `source`: per origin (an npm package of CONTRACT_PACKAGES, or `opstation`), the licences its files
+ * declare, sorted. `files` are absolute paths of every Solidity file compiled into the artifact. For a published
+ * artifact (`published`: its package), the packages it imports are named without a version: the files read here are
+ * the ones npm installed, the artifact was built with those the upstream release pinned.
+ */
+function describeSources(files, published) {
+  const origins = new Map()
+  for (const file of files) {
+    const installed = file.startsWith(`${join(root, 'contracts')}/`) ? OPSTATION_ORIGIN : packageOfFile(file)
+    const origin =
+      published && installed !== published && installed !== OPSTATION_ORIGIN
+        ? installed.replace(/@[^@/]+$/, '')
+        : installed
+    if (origin !== OPSTATION_ORIGIN && !CONTRACT_PACKAGES[origin]) {
+      throw new Error(`${file}: its package ${origin} is not in CONTRACT_PACKAGES (where does it come from?)`)
+    }
+    const licences = origins.get(origin) ?? new Set()
+    for (const id of readSpdx(readFileSync(file, 'utf8'), file)) licences.add(id)
+    origins.set(origin, licences)
+  }
+  return {
+    origins: [...origins]
+      .sort(([a], [b]) => (a === OPSTATION_ORIGIN ? -1 : b === OPSTATION_ORIGIN ? 1 : a.localeCompare(b)))
+      .map(([origin, licences]) => ({ origin, licences: [...licences].sort() })),
+  }
+}
+
+/** The Solidity files `file` imports, transitively (itself included), resolved from its package as solc would. */
+function importClosure(file, seen = new Set()) {
+  if (seen.has(file)) return seen
+  seen.add(file)
+  const text = readFileSync(file, 'utf8')
+  const fromFile = createRequire(file)
+  for (const [, spec] of text.matchAll(/^\s*import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/gm)) {
+    const resolved = spec.startsWith('.') ? resolve(dirname(file), spec) : fromFile.resolve(spec)
+    importClosure(resolved, seen)
+  }
+  return seen
 }
 
 /** [artifact export name, source unit, contract name] */
@@ -155,6 +271,7 @@ function compileSolidity(compiler, targets, settings) {
         'evm.deployedBytecode.object',
         'evm.deployedBytecode.immutableReferences',
         'storageLayout',
+        'metadata',
       ],
     }
   }
@@ -188,6 +305,7 @@ function compileSolidity(compiler, targets, settings) {
         offset: s.offset,
         type: s.type,
       })),
+      source: describeSources(Object.keys(JSON.parse(c.metadata).sources).map(resolveSource)),
     }
   }
   return result
@@ -212,6 +330,10 @@ function copyAccountAbstractionArtifacts(packageName, picks) {
           abi: a.abi,
           bytecode: a.bytecode,
           deployedBytecode: a.deployedBytecode,
+          source: describeSources(
+            [...importClosure(join(dir, a.sourceName.replace(/^contracts\//, '')))],
+            `@account-abstraction/contracts@${version}`,
+          ),
         },
       ]
     }),
@@ -223,7 +345,19 @@ function readSdkProxyCreationCode() {
   const match = /export const PROXY_CREATION_CODE = "(0x[0-9a-fA-F]+)"/.exec(text)
   if (!match) throw new Error('PROXY_CREATION_CODE not found in @biconomy/account')
   const version = JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8')).version
-  return { package: `@biconomy/account@${version}`, creationCode: match[1] }
+  // The SDK's constant is the creation code of Biconomy's Proxy.sol (MIT), as the SDK ships it.
+  return {
+    package: `@biconomy/account@${version}`,
+    creationCode: match[1],
+    source: {
+      origins: [
+        {
+          origin: `@biconomy/account@${version}`,
+          licences: [JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8')).license],
+        },
+      ],
+    },
+  }
 }
 
 /** Compiles and collects every artifact. Returns a plain JSON-able object keyed by export name. */

@@ -4,9 +4,10 @@
 //
 // The full run keeps both cores busy: what leaves a core idle (a single-threaded typecheck, npm install, services
 // that wait on timers, a browser waiting for a page) runs beside what does not, in two lanes:
-//   in front:  the unit tests (and the contracts check), the integration tests, then the console e2e tests
+//   in front:  the unit tests (and the contracts check), the integration and SDK client tests, then the console
+//              e2e tests
 //   beside:    the SDK client package (install, typecheck), then, once the e2e tests start, the lifecycle files
-//              (services started, killed and restarted), the SDK client tests and the npm package end to end
+//              (services started, killed and restarted) and the npm package end to end
 // The front lane streams its output; a step beside writes a log in test-results/ that is printed when it ends. Each
 // phase says how busy it kept the cores. The vitest reports are merged into test-results/vitest.json, and the
 // README's client table is written from it.
@@ -231,12 +232,13 @@ async function runEverything() {
   const sdkClients = prepareSdkClients({ log: 'sdk-clients.log' })
   reports.push(await runVitest('vitest: unit and contracts', VITEST_SELECTION.unit, 'vitest-unit.json'))
   phase.end()
-  // 2. The integration tests that keep both cores busy; the SDK client package may still be getting ready beside.
+  // 2. The integration tests that keep both cores busy, and the SDK client tests once their package is ready.
   phase = startPhase('integration tests')
+  failSdkClients(await sdkClients)
   reports.push(
     await runVitest(
-      'vitest: integration and mocking',
-      ['--project', 'integration', '--project', 'mocking'],
+      'vitest: integration, SDK clients and mocking',
+      ['--project', 'integration', '--project', 'sdk-clients', '--project', 'mocking'],
       'vitest-integration.json',
     ),
   )
@@ -244,7 +246,7 @@ async function runEverything() {
   // 3. The console e2e tests in front; beside, one after another, what spends much of its time waiting. The desktop
   //    build (out/, which the e2e tests serve and the packaging test packs) is made first, once, so that nothing
   //    rebuilds it while a browser loads it.
-  phase = startPhase('console e2e tests, and beside them lifecycle, SDK clients and package')
+  phase = startPhase('console e2e tests, and beside them lifecycle and package')
   try {
     buildDesktopIfStale()
   } catch (error) {
@@ -261,16 +263,6 @@ async function runEverything() {
         log: 'vitest-lifecycle.log',
       },
     )
-    const sdkReady = await sdkClients
-    failSdkClients(sdkReady)
-    const sdk = await runVitest(
-      'vitest: SDK clients',
-      ['--project', 'sdk-clients'],
-      'vitest-sdk-clients.json',
-      {
-        log: 'vitest-sdk-clients.log',
-      },
-    )
     const packaged = await runVitest(
       'vitest: the npm package',
       VITEST_SELECTION.package,
@@ -279,7 +271,7 @@ async function runEverything() {
         log: 'vitest-package.log',
       },
     )
-    return [lifecycle, sdk, packaged]
+    return [lifecycle, packaged]
   })()
   await runPlaywright()
   reports.push(...(await beside))

@@ -60,4 +60,6 @@ export type ChainStatus = {
   message?: string
   /** When the current state began (ISO 8601). */
   since?: string
+  /** When the service last looked at the node (ISO 8601; it looks once a second). */
+  checkedAt?: string
 }

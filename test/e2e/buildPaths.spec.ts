@@ -29,8 +29,9 @@ import { watchConsoleLoad } from './pages/consoleLoadProbe'
  * way; the Electron window itself cannot run here (no Electron binary).
  */
 
-// One worker, in order: the packaged path packs the `npm run build` path's electron-vite build.
-test.describe.configure({ mode: 'default' })
+// One worker, in order: the packaged path packs the `npm run build` path's electron-vite build. Each test builds (vite,
+// electron-vite, electron-builder): a minute or more on a busy machine, so more time than the other specs get.
+test.describe.configure({ mode: 'default', timeout: 300_000 })
 
 let temp: string
 let desktopBuild: Promise<DesktopBuild> | undefined

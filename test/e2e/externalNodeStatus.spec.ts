@@ -1,9 +1,29 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import type { Page } from '@playwright/test'
 import { spawnCli } from '../helpers/spawnCli'
 import { startPlainAnvil } from '../helpers/startPlainAnvil'
 import { expect, screenshot, test } from './fixtures'
+
+/** Waits until the service has looked at its node `count` more times (its status' `chain.checkedAt` moved on). */
+async function waitForLooks(page: Page, dashboardUrl: string, count: number): Promise<void> {
+  const readCheckedAt = async () => {
+    const res = await page.request.get(`${dashboardUrl}/console/api/status`)
+    expect(res.status()).toBe(200)
+    return ((await res.json()) as { chain: { checkedAt?: string } }).chain.checkedAt
+  }
+  const seen = new Set([await readCheckedAt()])
+  await expect
+    .poll(
+      async () => {
+        seen.add(await readCheckedAt())
+        return seen.size
+      },
+      { timeout: 15_000, intervals: [200] },
+    )
+    .toBeGreaterThan(count)
+}
 
 test('an external node that stops shows as unreachable in the sidebar and the Overview, logged once; a fresh restart shows the recovery', async ({
   page,
@@ -27,8 +47,8 @@ test('an external node that stops shows as unreachable in the sidebar and the Ov
     await expect(page.getByTestId('chain-state')).toHaveText('unreachable')
     await expect(page.getByTestId('chain-message')).toContainText(`the node at ${anvil.url} does not answer`)
     await screenshot(page, 'chain-unreachable')
-    // Logged once for the change, not on every look or every refused call.
-    await page.waitForTimeout(4_000)
+    // Logged once for the change, not on every look or every refused call: three more looks at the stopped node.
+    await waitForLooks(page, String(cli.ready.dashboardUrl), 3)
     expect(cli.stderr().match(/unreachable since/g)).toHaveLength(1)
 
     anvil = await startPlainAnvil(31337, { port: anvil.port })

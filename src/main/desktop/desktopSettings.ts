@@ -1,6 +1,6 @@
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { temporaryFileName } from '../service/store/dataFolder/temporaryFileName'
+import { writeFileAtomicSync } from '../service/util/files/writeFileAtomic'
 
 export const DESKTOP_SETTINGS_FILE = 'desktop.json'
 
@@ -37,17 +37,12 @@ export function readDesktopSettings(dataDir: string): DesktopSettings {
   return settings
 }
 
-/** Writes the settings (temporary file, then rename: a crash leaves the old file or the new one). */
+/** Writes the settings atomically (writeFileAtomicSync: a crash leaves the old file or the new one). */
 export function writeDesktopSettings(dataDir: string, settings: DesktopSettings): void {
   const file = path.join(dataDir, DESKTOP_SETTINGS_FILE)
-  const tmp = temporaryFileName(file)
   try {
-    writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 })
-    renameSync(tmp, file)
+    writeFileAtomicSync(file, `${JSON.stringify(settings, null, 2)}\n`)
   } catch (err) {
-    try {
-      unlinkSync(tmp)
-    } catch {}
     console.error(`opstation: could not save ${file}: ${(err as Error).message}`)
   }
 }

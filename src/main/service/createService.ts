@@ -183,7 +183,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       // node by its own URL.
       rpcUrl: chain ? (chain.kind === 'embedded' ? `${baseUrl}${CHAIN_RPC_ROUTE}` : chain.rpcUrl) : null,
       dataDir: config.dataDir,
-      chain: chainStatus,
+      chain: { ...chainStatus, checkedAt: chain?.readCheckedAt()?.toISOString() },
       storeSetAside: store.recovery ?? null,
     })
 

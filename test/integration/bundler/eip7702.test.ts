@@ -62,7 +62,7 @@ describe("viem's toSimple7702SmartAccount on EntryPoint v0.8 (EIP-7702)", () => 
     expect(await client.getBalance({ address: to })).toBe(780n)
   })
 
-  it('rejects an authorization signed by another key than the sender (AA24) and one for a used nonce (-32602)', async () => {
+  it('rejects an authorization signed by another key than the sender (-32602) and one for another nonce of the EOA (AA20, -32500: it would not apply)', async () => {
     const { client, owner, account, bundlerClient } = await create7702Client()
     const prepared = await bundlerClient.prepareUserOperation({ calls: [{ to: randomAddress(), value: 1n }] })
     const wire = (authorization: {
@@ -101,7 +101,10 @@ describe("viem's toSimple7702SmartAccount on EntryPoint v0.8 (EIP-7702)", () => 
       wire(foreign as never),
       account.entryPoint.address,
     ])
-    expect(byStranger.body.error.message).toMatch(/AA24.*not by the sender/)
+    expect(byStranger.body.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/signer 0x[0-9a-fA-F]{40} is not the sender/),
+    })
 
     const nonce = await client.getTransactionCount({ address: owner.address })
     const stale = await owner.signAuthorization({ address: implementation, chainId, nonce: nonce + 5 })
@@ -109,8 +112,10 @@ describe("viem's toSimple7702SmartAccount on EntryPoint v0.8 (EIP-7702)", () => 
       wire(stale as never),
       account.entryPoint.address,
     ])
-    expect(staleResponse.body.error.code).toBe(-32602)
-    expect(staleResponse.body.error.message).toMatch(/authorization no longer matches/)
+    expect(staleResponse.body.error.code).toBe(-32500)
+    expect(staleResponse.body.error.message).toMatch(
+      /AA20 account not deployed: EIP-7702 authorization no longer matches/,
+    )
   })
 
   it('drops an accepted operation whose authorization no longer matches when it is bundled (the EOA used its nonce)', async () => {

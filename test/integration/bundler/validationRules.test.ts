@@ -62,7 +62,7 @@ describe('ERC-7562 validation rules (safe mode by default, --unsafe skips them)'
     const rejected = await send(1n)
     expect(rejected.status).toBe(400)
     expect(rejected.body.error.code).toBe(-32502)
-    expect(rejected.body.error.message).toMatch(/banned opcode TIMESTAMP/)
+    expect(rejected.body.error.message).toMatch(/banned opcode: TIMESTAMP/)
     expect(rejected.body.error.data.rules).toContain('OP-011')
 
     await setUnsafe(true)
@@ -140,7 +140,7 @@ describe.each([
       const banned = await sendV07(1n)
       expect(banned.status).toBe(400)
       expect(banned.body.error.code).toBe(-32502)
-      expect(banned.body.error.message).toMatch(/banned opcode TIMESTAMP/)
+      expect(banned.body.error.message).toMatch(/banned opcode: TIMESTAMP/)
       expect(banned.body.error.data.rules).toContain('OP-011')
 
       await v07.setMode(2)

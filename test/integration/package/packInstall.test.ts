@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,7 +7,9 @@ import { readReadmeCodeBlocks } from '../../helpers/readmeCodeBlocks'
 import { runCommand } from '../../helpers/runCommand'
 import { createSnippetProject, readImportedPackages } from '../../helpers/snippetProject'
 import {
+  cloneRepository,
   createPackedProject,
+  type FreshClone,
   findProcessesMentioning,
   measureInstalledPackage,
   type PackedTarball,
@@ -20,8 +22,9 @@ import {
 } from './packedProject'
 
 /**
- * The installable package, end to end: `npm pack` (prepack builds it), then a fresh project outside the repository
- * installs the tarball with npm and uses it as a user would: the `opstation` command, `startOpstation` from
+ * The installable package, end to end: a fresh clone of the repository (as it is now, without its build), where a
+ * plain `npm pack` fails naming `npm run pack` (.npmrc turns scripts, and so the prepack build, off), and
+ * `npm run pack` builds and packs; then a fresh project outside the repository installs the tarball with npm and uses it as a user would: the `opstation` command, `startOpstation` from
  * 'opstation', the prool instance from 'opstation/prool', a setup file, the README's vitest example, and the
  * shipped types. Slow (a build and an npm install): its own vitest project, `package`.
  *
@@ -49,6 +52,7 @@ function readReadmeExamples(): Map<string, string> {
 
 let temp: string
 let project: string
+let clone: FreshClone
 let tarball: PackedTarball
 let env: NodeJS.ProcessEnv
 
@@ -82,14 +86,15 @@ describe('the npm package (npm pack, installed into a fresh project)', () => {
     project = path.join(temp, 'project')
     mkdirSync(project)
     env = projectEnv()
-    tarball = await packOpstation(temp, env)
+    clone = await cloneRepository(path.join(temp, 'clone'), env)
+    tarball = await packOpstation(clone.dir, temp, env)
     const { installMs } = await createPackedProject(project, tarball.file, env)
     const node = execFileSync('node', ['--version'], { env, encoding: 'utf8' }).trim()
     const installed = measureInstalledPackage(project, 'opstation')
     console.log(
       [
         `node ${node}`,
-        `npm pack (with the prepack build) ${(tarball.packMs / 1000).toFixed(1)} s`,
+        `npm run pack (the prepack build, then npm pack) ${(tarball.packMs / 1000).toFixed(1)} s`,
         `tarball ${(tarball.size / 1e6).toFixed(2)} MB, ${(tarball.unpackedSize / 1e6).toFixed(2)} MB unpacked, ${tarball.files.length} files`,
         `npm install (tarball, viem, permissionless, prool, vitest) ${(installMs / 1000).toFixed(1)} s`,
         `installed opstation ${(installed.ownBytes / 1e6).toFixed(1)} MB; with its ${installed.packages - 1} runtime packages ${(installed.totalBytes / 1e6).toFixed(1)} MB`,
@@ -105,12 +110,25 @@ describe('the npm package (npm pack, installed into a fresh project)', () => {
     expect(left).toEqual([])
   })
 
-  it('holds only what runs: the built CLI, API and types, the console; no sources, maps or build tools', () => {
+  it('in a fresh clone, a plain `npm pack` (scripts off) packs nothing and fails naming `npm run pack`', () => {
+    expect(clone.plainPack.status).not.toBe(0)
+    expect(clone.plainPack.stderr).toContain('use npm run pack (it builds the package first)')
+    expect(clone.plainPack.tarballs).toEqual([])
+  })
+
+  it('holds what runs (the built CLI, API and types, the console), its licence and third-party notices, and the Solidity of its own contracts; no other sources, maps or build tools', () => {
     const allowed =
-      /^(README\.md|package\.json|bin\/opstation\.js|bin\/stopWhenParentExits\.mjs|dist\/.+|out\/renderer\/.+)$/
+      /^(README\.md|LICENSE|THIRD_PARTY_NOTICES\.md|licenses\/[\w.-]+\.txt|contracts\/[\w/]+\.sol|package\.json|bin\/opstation\.js|bin\/stopWhenParentExits\.mjs|dist\/.+|out\/renderer\/.+)$/
     expect(tarball.files.filter((file) => !allowed.test(file))).toEqual([])
     expect(tarball.files).toEqual(
       expect.arrayContaining([
+        'LICENSE',
+        'THIRD_PARTY_NOTICES.md',
+        'licenses/GPL-3.0.txt',
+        'licenses/LGPL-3.0.txt',
+        'licenses/Apache-2.0.txt',
+        'contracts/BiconomyTokenPaymaster.sol',
+        'contracts/packed/OpstationVerifyingPaymaster.sol',
         'dist/cli.js',
         'dist/index.js',
         'dist/index.d.ts',
@@ -124,6 +142,26 @@ describe('the npm package (npm pack, installed into a fresh project)', () => {
         'out/renderer/index.html',
       ]),
     )
+    const installedDir = path.join(project, 'node_modules', 'opstation')
+    expect(readFileSync(path.join(installedDir, 'THIRD_PARTY_NOTICES.md'), 'utf8')).toBe(
+      readFileSync(path.join(repoRoot, 'THIRD_PARTY_NOTICES.md'), 'utf8'),
+    )
+    expect(readFileSync(path.join(installedDir, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/)
+    // The npm packages the console's real build bundles (its source maps, left in the clone) are all in the notices.
+    const notices = readFileSync(path.join(installedDir, 'THIRD_PARTY_NOTICES.md'), 'utf8')
+    const consoleNotices = notices.slice(notices.indexOf('## npm packages in the console'))
+    const assets = path.join(clone.dir, 'out', 'renderer', 'assets')
+    const bundled = new Set<string>()
+    for (const map of readdirSync(assets).filter((file) => file.endsWith('.map'))) {
+      for (const source of JSON.parse(readFileSync(path.join(assets, map), 'utf8')).sources as string[]) {
+        const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(
+          source.slice(source.lastIndexOf('node_modules/')),
+        )
+        if (match) bundled.add(match[1]!)
+      }
+    }
+    expect(bundled.size).toBeGreaterThan(0)
+    for (const name of bundled) expect(consoleNotices, name).toContain(`| \`${name}\` |`)
     expect(tarball.files.filter((file) => /\.map$|(?<!\.d)\.ts$/.test(file))).toEqual([])
     const installed = JSON.parse(
       readFileSync(path.join(project, 'node_modules', 'opstation', 'package.json'), 'utf8'),

@@ -1,5 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import path from 'node:path'
 import { runCommand } from '../../helpers/runCommand'
 
@@ -16,16 +26,51 @@ export type PackedTarball = {
   packMs: number
 }
 
+export type FreshClone = {
+  dir: string
+  /** What a plain `npm pack` there did: its exit status, its stderr, and the tarballs it left. */
+  plainPack: { status: number | null; stderr: string; tarballs: string[] }
+}
+
 /**
- * `npm pack` of the repository into `destination`: prepack builds the package first (scripts/buildPackage.mjs).
- * `--ignore-scripts=false` because the repository's .npmrc turns scripts off, which would skip prepack.
+ * A fresh clone of the repository as it is now, in `dir`: `git clone` at HEAD, then the working tree's uncommitted
+ * changes and its untracked (not ignored) files, so no build (dist/, out/) comes along; node_modules is linked to the
+ * repository's (no install). Then a plain `npm pack` there, as anyone would run it first.
  */
-export async function packOpstation(destination: string, env: NodeJS.ProcessEnv): Promise<PackedTarball> {
+export async function cloneRepository(dir: string, env: NodeJS.ProcessEnv): Promise<FreshClone> {
+  const git = (args: string[], cwd = repoRoot) =>
+    runCommand('git', args, { cwd, env, what: `git ${args.join(' ')}` })
+  const head = (await git(['rev-parse', 'HEAD'])).stdout.trim()
+  await git(['clone', '--quiet', '--no-checkout', repoRoot, dir])
+  await git(['checkout', '--quiet', head], dir)
+  const diff = path.join(path.dirname(dir), 'working-tree.diff')
+  writeFileSync(diff, (await git(['diff', '--binary', 'HEAD'])).stdout)
+  if (statSync(diff).size > 0) await git(['apply', '--binary', diff], dir)
+  const untracked = (await git(['ls-files', '--others', '--exclude-standard', '-z'])).stdout.split('\0')
+  for (const file of untracked.filter(Boolean)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
+    copyFileSync(path.join(repoRoot, file), path.join(dir, file))
+  }
+  symlinkSync(realpathSync(path.join(repoRoot, 'node_modules')), path.join(dir, 'node_modules'))
+  const plain = spawnSync(npm, ['pack'], { cwd: dir, env, encoding: 'utf8' })
+  const tarballs = readdirSync(dir).filter((file) => file.endsWith('.tgz'))
+  return { dir, plainPack: { status: plain.status, stderr: plain.stderr, tarballs } }
+}
+
+/**
+ * `npm run pack` in `cloneDir` (the command the README gives: prepack builds the package, then npm packs it) into
+ * `destination`.
+ */
+export async function packOpstation(
+  cloneDir: string,
+  destination: string,
+  env: NodeJS.ProcessEnv,
+): Promise<PackedTarball> {
   const started = performance.now()
   const { stdout } = await runCommand(
     npm,
-    ['pack', '--ignore-scripts=false', '--json', '--pack-destination', destination],
-    { cwd: repoRoot, env, what: 'npm pack' },
+    ['run', '--silent', 'pack', '--', '--json', '--pack-destination', destination],
+    { cwd: cloneDir, env, what: 'npm run pack' },
   )
   const [packed] = JSON.parse(stdout) as {
     filename: string

@@ -125,7 +125,8 @@ describe('acknowledged chain writes survive hard kills', () => {
       expect(await last.exited).toBe(0)
     }
     expect(existsSync(dataDir)).toBe(true)
-  })
+    // Four starts of the CLI (each its own process and anvil): seconds each, more on a loaded machine.
+  }, 180_000)
 
   it('anvil killed the moment a faucet transfer was answered restarts with that transfer', async () => {
     const service = await startTestService()

@@ -4,6 +4,7 @@ import {
   type StructLog,
   traceFromStructLogs,
 } from '../../../src/main/service/bundler/validation/traceFromStructLogs'
+import { createValidationFrame } from '../../../src/main/service/bundler/validation/validationTracer'
 import type { CallFrame } from '../../../src/main/service/entryPoint/estimation/callFrame'
 
 const ENTRY_POINT = '0x5ff137d4b0fdcd49dca30c7cf57e578a026d2789'
@@ -36,17 +37,8 @@ describe('traceFromStructLogs (native traces for the ERC-7562 checks)', () => {
     const trace = validation([step('TIMESTAMP', 2), step('DIFFICULTY', 2), step('ADD', 2)])
     expect(trace).toEqual({
       output: '0xdead',
-      frames: [
-        {
-          target: ACCOUNT,
-          selector: SELECTOR,
-          opcodes: { TIMESTAMP: 1, PREVRANDAO: 1 },
-          access: {},
-          codeless: {},
-          calls: [],
-          outOfGas: false,
-        },
-      ],
+      probesCodeSize: false,
+      frames: [{ ...createValidationFrame(ACCOUNT, SELECTOR), opcodes: { TIMESTAMP: 1, DIFFICULTY: 1 } }],
     })
   })
 
@@ -66,12 +58,12 @@ describe('traceFromStructLogs (native traces for the ERC-7562 checks)', () => {
       step('RETURN', 3),
       step('SSTORE', 2, { storage: { [SLOT_A]: WORD_1, [SLOT_B]: WORD_2 } }),
     ]
-    const trace = validation(logs, [call('DELEGATECALL', IMPLEMENTATION)])
+    const trace = validation(logs, [call('DELEGATECALL', IMPLEMENTATION, { from: ACCOUNT })])
     expect('frames' in trace && trace.frames[0]?.access).toEqual({
       [ACCOUNT]: { reads: { [SLOT_A]: true }, writes: { [SLOT_B]: true } },
     })
     expect('frames' in trace && trace.frames[0]?.calls).toEqual([
-      { opcode: 'DELEGATECALL', to: IMPLEMENTATION, selector: SELECTOR, withValue: false },
+      { opcode: 'DELEGATECALL', from: ACCOUNT, to: IMPLEMENTATION, selector: SELECTOR, withValue: false },
     ])
   })
 
@@ -96,15 +88,23 @@ describe('traceFromStructLogs (native traces for the ERC-7562 checks)', () => {
       step('SSTORE', 3, { gas: 2299, storage: { [SLOT_A]: WORD_1 } }),
       step('STOP', 3),
     ]
-    const trace = validation(logs, [call('CALL', REGISTRY, { value: '0x5', error: 'out of gas' })])
+    const trace = validation(logs, [
+      call('CALL', REGISTRY, { from: ACCOUNT, value: '0x5', error: 'out of gas' }),
+    ])
     const frame = 'frames' in trace ? trace.frames[0] : undefined
     expect(frame?.outOfGas).toBe(true)
-    expect(frame?.calls).toEqual([{ opcode: 'CALL', to: REGISTRY, selector: SELECTOR, withValue: true }])
+    expect(frame?.calls).toEqual([
+      { opcode: 'CALL', from: ACCOUNT, to: REGISTRY, selector: SELECTOR, withValue: true },
+    ])
   })
 
   it('leaves to the JavaScript tracer what only the stack or the node state can tell', () => {
     expect(validation([step('TLOAD', 2)])).toEqual({ gap: 'TLOAD in validation' })
     expect(validation([step('EXTCODEHASH', 2)])).toEqual({ gap: 'EXTCODEHASH in validation' })
+    // EXTCODESIZE not followed by ISZERO may read the EntryPoint's code size (OP-054).
+    expect(validation([step('EXTCODESIZE', 2), step('PUSH1', 2)])).toEqual({
+      gap: 'EXTCODESIZE in validation',
+    })
     // A call that runs no code: the target has none, or the call failed before it ran.
     expect(validation([step('CALL', 2), step('POP', 2)], [call('CALL', REGISTRY)])).toEqual({
       gap: `CALL to ${REGISTRY} ran no code`,
@@ -120,5 +120,24 @@ describe('traceFromStructLogs (native traces for the ERC-7562 checks)', () => {
     })
     expect(validation([], [call('CALL', REGISTRY)])).toEqual({ gap: 'call tree and struct log differ' })
     expect(validation([step('STOP', 4)])).toEqual({ gap: 'struct log depth does not follow the calls' })
+  })
+
+  it("marks EXTCODESIZE ISZERO in an entity's frame, whose target only the node's state can check for code", () => {
+    const trace = validation([step('EXTCODESIZE', 2), step('ISZERO', 2)])
+    expect(trace).toMatchObject({ probesCodeSize: true, frames: [{ entryPointCode: [], codeless: {} }] })
+    expect(validation([step('ADD', 2)])).toMatchObject({ probesCodeSize: false })
+  })
+
+  it('records the contracts a frame creates, with their creator, from the call tree', () => {
+    const logs = [step('CREATE2', 2), step('STOP', 3), step('CREATE', 2), step('RETURN', 3)]
+    const trace = validation(logs, [
+      call('CREATE2', ACCOUNT, { from: IMPLEMENTATION }),
+      call('CREATE', REGISTRY, { from: ACCOUNT }),
+    ])
+    expect('frames' in trace && trace.frames[0]?.creates).toEqual([
+      { opcode: 'CREATE2', from: IMPLEMENTATION, to: ACCOUNT },
+      { opcode: 'CREATE', from: ACCOUNT, to: REGISTRY },
+    ])
+    expect('frames' in trace && trace.frames[0]?.opcodes).toEqual({})
   })
 })

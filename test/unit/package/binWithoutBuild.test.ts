@@ -17,6 +17,6 @@ it('an installed package without its build (packed with scripts off) says how to
   })
   expect(run.status).toBe(1)
   expect(run.stderr.trim().split('\n')).toEqual([
-    'opstation: this package holds no build (dist/cli.js): it was packed without its prepack step; in the repository, pack it with: npm pack --ignore-scripts=false',
+    'opstation: this package holds no build (dist/cli.js): it was packed without its prepack step; in the repository, pack it with: npm run pack',
   ])
 })

@@ -106,6 +106,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       isDev: capabilities.isDev,
       executorPrivateKey: config.executorPrivateKey,
       paymasterSignerPrivateKey: config.paymasterSignerPrivateKey,
+      log,
     })
     const executorClient = createWalletClient({
       account: keys.executor,
@@ -173,6 +174,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       getPaymasterIdAccount: keys.getPaymasterIdAccount,
       addPaymasterIdKey: keys.addPaymasterIdKey,
       watch: async () => ({ state: 'ready' }),
+      readCheckedAt: () => undefined,
       stop: async () => {
         watchStop()
         listeners.clear()
@@ -247,6 +249,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       },
     })
     chain.watch = () => watch.look()
+    chain.readCheckedAt = () => watch.checkedAt
 
     afterRestart = async () => {
       const again = await redeploy()

@@ -129,5 +129,7 @@ export type Chain = {
   /** Embedded: dumps the state and stops anvil. External: no-op besides closing. */
   /** Looks at the node now (after any look under way) and returns the verdict (health/judgeNode.ts). */
   watch: () => Promise<NodeVerdict>
+  /** When the watch last looked at the node (once a second); undefined before its first look. */
+  readCheckedAt: () => Date | undefined
   stop: () => Promise<void>
 }

@@ -96,11 +96,6 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
     gas: bigint,
     stateOverride?: RpcStateOverride,
   ): { request: TraceCallRequest; stateOverride?: RpcStateOverride }
-  /**
-   * Storage slots of the EntryPoint that only its simulation code has (EntryPointSimulations' own variables, set
-   * by the simulation itself): never an entity's business, as no allowed call into the EntryPoint reads them.
-   */
-  readonly simulationOnlySlots: readonly Hex[]
   /** The traced validation's return or revert data, decoded; throws the client's rejection (FailedOp, ...). */
   decodeValidationOutput(output: Hex): ValidationResult
   /**

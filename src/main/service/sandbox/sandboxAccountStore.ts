@@ -3,8 +3,8 @@ import path from 'node:path'
 import type { Address, Hex } from 'viem'
 import { z } from 'zod'
 import { SANDBOX_ACCOUNT_TYPES, type SandboxAccountType } from '../../../shared/sandbox'
-import { writeFileAtomic } from '../chain/writeFileAtomic'
 import { readDataFile } from '../store/dataFolder/readDataFile'
+import { writeFileAtomic } from '../util/files/writeFileAtomic'
 
 const StoredAccountSchema = z.object({
   address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
@@ -54,7 +54,7 @@ export async function openSandboxAccountStore(dataDir: string): Promise<SandboxA
       const snapshot = JSON.stringify({ version: 1, accounts }, null, 2)
       writing = writing.then(async () => {
         await mkdir(folder, { recursive: true, mode: 0o700 })
-        await writeFileAtomic(file, snapshot, 0o600)
+        await writeFileAtomic(file, snapshot, { mode: 0o600 })
       })
       await writing
     },

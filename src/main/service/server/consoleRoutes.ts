@@ -65,6 +65,10 @@ const ChainStatusSchema = z.object({
   missing: z.array(z.string()).meta({ description: 'Contracts the chain lacks' }),
   message: z.string().optional().meta({ description: 'What happened last' }),
   since: z.string().optional().meta({ description: 'When the state began (ISO 8601)' }),
+  checkedAt: z
+    .string()
+    .optional()
+    .meta({ description: 'When the service last looked at the node (ISO 8601; it looks once a second)' }),
 })
 
 /** What the service says about itself (shared/serviceInfo.ts): the ready line and `/console/api/status`. */

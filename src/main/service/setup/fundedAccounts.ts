@@ -1,8 +1,8 @@
 import path from 'node:path'
 import { type Address, getAddress } from 'viem'
 import { z } from 'zod'
-import { writeFileAtomic } from '../chain/writeFileAtomic'
 import { readDataFile } from '../store/dataFolder/readDataFile'
+import { writeFileAtomic } from '../util/files/writeFileAtomic'
 
 export const FUNDED_ACCOUNTS_FILE_NAME = 'funded-accounts.json'
 
@@ -40,7 +40,7 @@ export async function openFundedAccounts(dataDir: string): Promise<FundedAccount
       if (added.length === 0) return
       accounts = [...accounts, ...added.map((address) => ({ chainId, address }))]
       const snapshot = `${JSON.stringify({ version: 1, accounts }, null, 2)}\n`
-      writing = writing.catch(() => {}).then(() => writeFileAtomic(file, snapshot, 0o600))
+      writing = writing.catch(() => {}).then(() => writeFileAtomic(file, snapshot, { mode: 0o600 }))
       await writing
     },
   }

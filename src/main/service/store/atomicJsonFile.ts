@@ -1,11 +1,12 @@
-import { chmod, open, readFile, rename, unlink } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import type { Adapter } from 'lowdb'
-import { temporaryFileName } from './dataFolder/temporaryFileName'
+import { writeFileAtomic } from '../util/files/writeFileAtomic'
 
 type Waiter = { resolve: () => void; reject: (err: unknown) => void }
 
 /**
- * lowdb adapter that writes a JSON file atomically (temp file, fsync, rename) with mode 0600.
+ * lowdb adapter that writes a JSON file atomically (writeFileAtomic: temp file, fsync, rename, fsync of the folder)
+ * with mode 0600.
  * Concurrent writes are coalesced: while one write is on disk, later calls wait and the newest
  * document is written once for all of them, so every caller resolves only after a write that
  * contains its change has reached the disk.
@@ -55,7 +56,7 @@ export class AtomicJsonFile<T> implements Adapter<T> {
       this.#next = undefined
       try {
         // Compact JSON: the whole document is written on every change, so indentation would cost time and disk.
-        await writeFileAtomically(this.filename, JSON.stringify(data), this.#mode)
+        await writeFileAtomic(this.filename, JSON.stringify(data), { mode: this.#mode })
         for (const w of waiters) w.resolve()
       } catch (err) {
         for (const w of waiters) w.reject(err)
@@ -63,21 +64,4 @@ export class AtomicJsonFile<T> implements Adapter<T> {
     }
     this.#writing = false
   }
-}
-
-/** Writes `text` to `filename` so that a crash leaves either the old or the new file, never a mix. */
-export async function writeFileAtomically(filename: string, text: string, mode = 0o600): Promise<void> {
-  const tmp = temporaryFileName(filename)
-  const handle = await open(tmp, 'w', mode)
-  try {
-    await handle.writeFile(text, 'utf8')
-    await handle.sync()
-  } catch (err) {
-    await handle.close()
-    await unlink(tmp).catch(() => {})
-    throw err
-  }
-  await handle.close()
-  await chmod(tmp, mode)
-  await rename(tmp, filename)
 }

@@ -1,9 +1,9 @@
 import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { StartupError } from '../errors'
+import { temporaryFileName } from '../util/files/temporaryFileName'
 import { isProcessAlive } from '../util/process/isProcessAlive'
 import { type ProcessIdentity, readProcessIdentity } from '../util/process/readProcessIdentity'
-import { temporaryFileName } from './dataFolder/temporaryFileName'
 
 export const LOCK_FILE_NAME = 'opstation.lock'
 

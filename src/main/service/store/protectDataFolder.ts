@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs'
 import { chmod, readdir, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { isTemporaryFileName } from './dataFolder/temporaryFileName'
+import { isTemporaryFileName } from '../util/files/temporaryFileName'
 
 /** The service's folders inside the data folder (the desktop app's Chromium profile lives beside them). */
 const SERVICE_FOLDERS = ['chain', 'sandbox']

@@ -1,34 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  createRun,
-  nextStep,
-  patchStep,
-  type RunConfig,
-  stepsFor,
-} from '../../../../src/renderer/src/features/sandbox/run'
-
-const config = (mode: RunConfig['mode']): RunConfig => ({
-  account: {
-    address: '0x1111111111111111111111111111111111111111',
-    label: 'one',
-    type: 'SIMPLE_ACCOUNT_V07',
-    entryPointVersion: '0.7',
-    owner: '0x2222222222222222222222222222222222222222',
-    index: 0,
-    deployed: false,
-    balanceWei: '0',
-    tokens: [],
-    createdAt: '2026-01-02T03:04:05.000Z',
-  },
-  apiKey: 'key.1',
-  paymasterUrl: 'http://paymaster',
-  bundlerUrl: 'http://bundler',
-  mode,
-  feeToken: null,
-  tokenPaymaster: null,
-  calls: [],
-  webhookData: {},
-})
+import { createRun, nextStep, patchStep, stepsFor } from '../../../../src/renderer/src/features/sandbox/run'
+import { runConfig as config } from './runConfig'
 
 describe('a sandbox run', () => {
   it("makes each mode's calls in the order the Biconomy SDK makes them", () => {

@@ -33,7 +33,6 @@ const BANNED_OPCODES = [
   'GASPRICE',
   'GASLIMIT',
   'DIFFICULTY',
-  'PREVRANDAO',
   'TIMESTAMP',
   'BASEFEE',
   'BLOCKHASH',
@@ -67,16 +66,19 @@ const VALIDATE_PAYMASTER_USER_OP = new Set([
 ])
 const DEPOSIT_TO = toFunctionSelector('depositTo(address)')
 
-/**
- * Applies the ERC-7562 validation rules to a traced simulateValidation: banned opcodes (OP-011, OP-080),
- * out of gas (OP-020), CREATE2 only by the factory, once (OP-031), calls to code-less addresses (OP-041),
- * EntryPoint calls other than depositTo (OP-052..054), value calls (OP-061), storage access (STO-010..033)
- * and an unstaked paymaster returning a context (EREP-050). Pure: everything comes from the trace.
- */
 /** ERC-7562's "staked": at least this stake (any, on a local chain) and MIN_UNSTAKE_DELAY (one day). */
 export const MIN_STAKE_WEI = 1n
 export const MIN_UNSTAKE_DELAY_SEC = 86_400n
 
+/**
+ * Applies the ERC-7562 validation rules to a traced simulateValidation: banned opcodes (OP-011, OP-080), out of
+ * gas (OP-020), contract creation (OP-031, OP-032, EREP-060), code-less addresses (OP-041, OP-042), access to the
+ * EntryPoint (OP-051..054), value calls (OP-061), storage access (STO-010..033) and an unstaked paymaster returning
+ * a context (EREP-050). Frames are the entities' as the reference bundler attributes them: the factory's frame
+ * (SenderCreator's createSender) holds the account's constructor too; what a frame's code does in the EntryPoint
+ * (depositTo, the fallback) is the EntryPoint's, so its storage there is not checked. Messages read as the
+ * reference bundler's ("account uses banned opcode: TIMESTAMP"). Pure: everything comes from the trace.
+ */
 export function checkValidationRules(params: CheckValidationRulesParameters): RuleViolation[] {
   const { trace } = params
   const minStake = params.minStake ?? MIN_STAKE_WEI
@@ -96,42 +98,57 @@ export function checkValidationRules(params: CheckValidationRulesParameters): Ru
     const entity = classifyFrame(frame, sender, paymaster)
     if (!entity) continue
     const address = (entity === 'account' ? sender : entity === 'factory' ? factory : paymaster) ?? sender
-    const report = (rule: string, message: string) =>
+    const report = (rule: string, message: string, { unstaked = false } = {}) =>
       violations.push({
         rule,
         entity,
         address: getAddress(address),
-        message: `${entity} ${getAddress(address)}: ${message}`,
+        message: `${unstaked ? 'unstaked ' : ''}${entity} ${message} (${entity} ${getAddress(address)})`,
       })
 
     for (const opcode of BANNED_OPCODES) {
-      if (frame.opcodes[opcode]) report('OP-011', `uses banned opcode ${opcode}`)
+      if (frame.opcodes[opcode]) report('OP-011', `uses banned opcode: ${opcode}`)
     }
     for (const opcode of STAKED_ONLY_OPCODES) {
       if (frame.opcodes[opcode] && !staked[entity])
-        report('OP-080', `uses ${opcode}, allowed only for a staked entity`)
+        report('OP-080', `uses banned opcode: ${opcode}, allowed only for a staked entity`, {
+          unstaked: true,
+        })
     }
-    if ((frame.opcodes.CREATE2 ?? 0) > (entity === 'factory' ? 1 : 0)) {
-      report(
-        'OP-031',
-        entity === 'factory' ? 'uses CREATE2 more than once' : 'uses CREATE2 outside the factory',
-      )
+    for (const create of frame.creates) {
+      const from = create.from.toLowerCase()
+      // OP-032: with a factory, the sender itself may CREATE; EREP-060: with a staked factory, the sender or the
+      // factory may CREATE and CREATE2; OP-031: the factory's frame creates the sender.
+      const allowed =
+        (factory !== null &&
+          create.opcode === 'CREATE' &&
+          from === sender &&
+          (entity === 'account' || entity === 'factory')) ||
+        (factory !== null && staked.factory && (from === sender || from === factory)) ||
+        (entity === 'factory' && create.to.toLowerCase() === sender)
+      if (!allowed)
+        report(create.opcode === 'CREATE2' ? 'OP-031' : 'OP-011', `uses banned opcode: ${create.opcode}`)
     }
-    if (frame.opcodes.CREATE && entity !== 'factory') report('OP-011', 'uses banned opcode CREATE')
     if (frame.outOfGas) report('OP-020', 'runs out of gas during validation')
 
     for (const [target, opcode] of Object.entries(frame.codeless)) {
-      if (target.toLowerCase() === sender) continue
-      report('OP-041', `${opcode} to ${getAddress(target)}, which has no code`)
+      if (target.toLowerCase() === sender) continue // OP-042
+      report('OP-041', `accesses ${getAddress(target)}, which has no code, with ${opcode}`)
+    }
+    for (const opcode of new Set(frame.entryPointCode)) {
+      report('OP-054', `accesses the EntryPoint's code with ${opcode}; only EXTCODESIZE ISZERO is allowed`)
     }
     for (const call of frame.calls) {
       const to = call.to.toLowerCase()
       if (to === entryPoint) {
-        const allowed = call.selector === DEPOSIT_TO || (call.selector === '0x' && entity === 'account')
-        if (!allowed)
+        // OP-052: depositTo from anyone; OP-053: the fallback from the sender (its constructor, in the factory's
+        // frame, included) or from what the account's validation calls.
+        const fallback =
+          call.selector === '0x' && (entity === 'account' || call.from.toLowerCase() === sender)
+        if (call.selector !== DEPOSIT_TO && !fallback)
           report(
             'OP-054',
-            `calls the EntryPoint (${call.selector}); only depositTo and the account's prefund are allowed`,
+            `calls the EntryPoint (${call.selector}); only depositTo and the sender's deposit through its fallback are allowed`,
           )
       } else if (call.withValue) {
         report('OP-061', `sends value to ${getAddress(to)}; only the EntryPoint may receive value`)
@@ -140,33 +157,27 @@ export function checkValidationRules(params: CheckValidationRulesParameters): Ru
 
     for (const [contract, access] of Object.entries(frame.access)) {
       const owner = contract.toLowerCase() as Address
-      if (owner === sender) continue // STO-010: the account's own storage
+      // STO-010: the account's own storage; the EntryPoint's storage is what its own code (depositTo, the
+      // fallback: OP-052/053) does, which the calls into it are checked for.
+      if (owner === sender || owner === entryPoint) continue
       const written = new Set(Object.keys(access.writes))
+      const entityAddress = entity === 'factory' ? factory : entity === 'paymaster' ? paymaster : sender
       for (const slot of new Set([...Object.keys(access.reads), ...written])) {
-        const where = `slot ${slot} of ${getAddress(owner)}`
-        if (associated(slot as Hex, sender)) {
-          // STO-021; STO-022: while the account is being created, only with a staked factory (the sender's
-          // deposit in the EntryPoint is always allowed: OP-052/053).
-          if (factory && !staked.factory && owner !== entryPoint) {
-            report(
-              'STO-022',
-              `accesses ${where} (associated with the sender) during deployment by an unstaked factory`,
-            )
-          }
-          continue
-        }
-        const entityAddress = entity === 'factory' ? factory : entity === 'paymaster' ? paymaster : null
-        if (entityAddress && (owner === entityAddress || associated(slot as Hex, entityAddress))) {
-          if (!staked[entity])
-            report(
-              owner === entityAddress ? 'STO-031' : 'STO-032',
-              `accesses its own storage (${where}) but is not staked`,
-            )
-          continue
-        }
-        if (written.has(slot)) report('STO-033', `writes ${where}, which is not associated with the sender`)
-        else if (!staked[entity])
-          report('STO-033', `reads ${where}, which is not associated with the sender, and is not staked`)
+        const ofSender = associated(slot as Hex, sender)
+        // STO-021: the sender's associated storage, once it exists; STO-022: while it is deployed, with a staked factory.
+        if (ofSender && (factory === null || staked.factory)) continue
+        // STO-031/032/033: a staked entity may use its own storage and its associated storage anywhere, and read any.
+        const ownStorage = owner === entityAddress
+        const ofEntity = entityAddress !== null && associated(slot as Hex, entityAddress)
+        const readOnly = !written.has(slot)
+        if (staked[entity] && (ownStorage || ofEntity || readOnly)) continue
+        const rule = ofSender ? 'STO-022' : ownStorage ? 'STO-031' : ofEntity ? 'STO-032' : 'STO-033'
+        const what = `${readOnly ? 'reads' : 'writes'} slot ${slot} of ${getAddress(owner)}`
+        if (ofSender || ownStorage || ofEntity || readOnly)
+          report(rule, `${what}, allowed only ${ofSender ? 'with a staked factory or ' : ''}when staked`, {
+            unstaked: true,
+          })
+        else report(rule, `${what}, which is not associated with the sender`)
       }
     }
   }
@@ -175,7 +186,7 @@ export function checkValidationRules(params: CheckValidationRulesParameters): Ru
       rule: 'EREP-050',
       entity: 'paymaster',
       address: getAddress(paymaster),
-      message: `paymaster ${getAddress(paymaster)}: returns a context but is not staked`,
+      message: `unstaked paymaster returns a context (paymaster ${getAddress(paymaster)})`,
     })
   }
   return violations

@@ -130,7 +130,9 @@ async function acceptOnNativeTraces(
     () => null,
   )
   if (!native || 'gap' in native) return null
-  dropSimulationOnlyReads(native.frames, params.entryPoint)
+  const { sender, factory, paymaster } = params.entryPoint.readEntities(params.userOperation)
+  // An EXTCODESIZE may have probed an account without code other than the sender being deployed (OP-041, OP-042).
+  if (native.codelessAccounts.some((address) => address !== sender)) return null
   const result = decodeValidationOutput(params, native)
   const slots = native.frames.flatMap((frame) =>
     Object.values(frame.access).flatMap((access) => [
@@ -138,7 +140,6 @@ async function acceptOnNativeTraces(
       ...Object.keys(access.writes),
     ]),
   ) as Hex[]
-  const { sender, factory, paymaster } = params.entryPoint.readEntities(params.userOperation)
   const entities = [sender, factory, paymaster].filter((address): address is Address => address !== null)
   const keccak = knownPreimages.preimagesFor(slots, entities)
   return checkTrace({ ...native, keccak }, result, params).length === 0 ? { result, trace: native } : null
@@ -158,23 +159,6 @@ function checkTrace(
     minStake,
     minUnstakeDelaySec,
   })
-}
-
-/**
- * The struct log cannot tell which slot an SLOAD of an already-touched slot read, so the native trace counts every
- * slot the contract touched (a superset). Under EntryPointSimulations the EntryPoint's own simulation variables,
- * written before any entity runs, then show up as read by an entity whose depositTo re-read its deposit: they are
- * taken out (no call an entity may make into the EntryPoint reads them), so that v0.7/v0.8 validations are decided
- * on the built-in traces as v0.6 ones are.
- */
-function dropSimulationOnlyReads(frames: ValidationTrace['frames'], entryPoint: EntryPointModule): void {
-  if (entryPoint.simulationOnlySlots.length === 0) return
-  const owner = entryPoint.address.toLowerCase() as Address
-  for (const frame of frames) {
-    const access = frame.access[owner]
-    if (!access) continue
-    for (const slot of entryPoint.simulationOnlySlots) delete access.reads[slot]
-  }
 }
 
 /** The traced validation's output through the version's decoder, failures as the client's rejection. */

@@ -1,6 +1,11 @@
 import type { Address, Hex } from 'viem'
 import type { CallFrame } from '../../entryPoint/estimation/callFrame'
-import type { StorageAccess, ValidationFrame, ValidationTrace } from './validationTracer'
+import {
+  createValidationFrame,
+  type StorageAccess,
+  type ValidationFrame,
+  type ValidationTrace,
+} from './validationTracer'
 
 /** One step of geth's struct logger, as anvil and geth return it with `disableStack: true`. */
 export type StructLog = {
@@ -15,21 +20,25 @@ export type StructLog = {
 /** What the struct log and the call tree cannot tell exactly, so the JavaScript tracer has to. */
 export type NativeTraceGap = { gap: string }
 
+/**
+ * The frames the native traces rebuild, and whether an entity's frame ran `EXTCODESIZE ISZERO` (allowed on the
+ * EntryPoint, OP-051): its target is on the stack only, so whether it has code (OP-041) is for the node's state to say.
+ */
+export type NativeValidationTrace = Omit<ValidationTrace, 'keccak'> & { probesCodeSize: boolean }
+
 const CALL_OPCODES = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL'])
 const FRAME_OPCODES = new Set([...CALL_OPCODES, 'CREATE', 'CREATE2'])
 /** Struct-log names of the opcodes ERC-7562 restricts, as the JavaScript tracer names them. */
 const RESTRICTED_OPCODES: Record<string, string> = {
   GASPRICE: 'GASPRICE',
   GASLIMIT: 'GASLIMIT',
-  DIFFICULTY: 'PREVRANDAO',
-  PREVRANDAO: 'PREVRANDAO',
+  DIFFICULTY: 'DIFFICULTY',
+  PREVRANDAO: 'DIFFICULTY',
   TIMESTAMP: 'TIMESTAMP',
   BASEFEE: 'BASEFEE',
   BLOCKHASH: 'BLOCKHASH',
   NUMBER: 'NUMBER',
   ORIGIN: 'ORIGIN',
-  CREATE: 'CREATE',
-  CREATE2: 'CREATE2',
   COINBASE: 'COINBASE',
   SELFDESTRUCT: 'SELFDESTRUCT',
   BLOBHASH: 'BLOBHASH',
@@ -40,6 +49,7 @@ const RESTRICTED_OPCODES: Record<string, string> = {
 }
 /** Opcodes whose operand (a transient slot, an inspected address) only the stack holds. */
 const STACK_ONLY_OPCODES = new Set(['TLOAD', 'TSTORE', 'EXTCODEHASH', 'EXTCODECOPY'])
+const CREATE_OPCODES = new Set(['CREATE', 'CREATE2'])
 /** Calls to addresses up to this one are precompiles (the JavaScript tracer's bound). */
 const LAST_PRECOMPILE = 0xffff
 
@@ -58,8 +68,10 @@ export function traceFromStructLogs(
   logs: StructLog[],
   root: CallFrame,
   output: Hex | null,
-): Omit<ValidationTrace, 'keccak'> | NativeTraceGap {
+): NativeValidationTrace | NativeTraceGap {
   const frames: ValidationFrame[] = []
+  const entryPoint = (root.to ?? '').toLowerCase()
+  let probesCodeSize = false
   let current: ValidationFrame | null = null
   let lastOp = ''
   const open: OpenCall[] = [{ frame: root, nextChild: 0, storageOwner: (root.to ?? '').toLowerCase() }]
@@ -103,15 +115,7 @@ export function traceFromStructLogs(
 
     if (log.depth === 1) {
       if (child && (op === 'CALL' || op === 'STATICCALL')) {
-        current = {
-          target: (child.to ?? '0x').toLowerCase() as Address,
-          selector: selectorOf(child.input),
-          opcodes: {},
-          access: {},
-          codeless: {},
-          calls: [],
-          outOfGas: false,
-        }
+        current = createValidationFrame((child.to ?? '0x').toLowerCase() as Address, selectorOf(child.input))
         frames.push(current)
       }
       if (child && current && runsOutOfGas(child)) current.outOfGas = true
@@ -125,6 +129,12 @@ export function traceFromStructLogs(
     const restricted = RESTRICTED_OPCODES[op]
     if (restricted) count(frame.opcodes, restricted)
     if (STACK_ONLY_OPCODES.has(op)) return { gap: `${op} in validation` }
+    if (op === 'EXTCODESIZE') {
+      // Followed by ISZERO it may inspect the EntryPoint (OP-051); otherwise only the stack tells what it inspects.
+      if (logs[i + 1]?.op !== 'ISZERO') return { gap: 'EXTCODESIZE in validation' }
+      if (frame.target !== entryPoint) probesCodeSize = true
+      continue
+    }
     if (op === 'SLOAD' || op === 'SSTORE') {
       if (op === 'SSTORE' && log.gas !== undefined && log.gas < 2300) frame.outOfGas = true
       let access: StorageAccess | undefined = frame.access[call.storageOwner as Address]
@@ -136,10 +146,18 @@ export function traceFromStructLogs(
       for (const slot of slots) into[slot as Hex] = true
       continue
     }
+    if (child && CREATE_OPCODES.has(op)) {
+      frame.creates.push({
+        opcode: op as 'CREATE' | 'CREATE2',
+        from: child.from.toLowerCase() as Address,
+        to: (child.to ?? '0x').toLowerCase() as Address,
+      })
+    }
     if (child && CALL_OPCODES.has(op)) {
       const withValue = op === 'CALL' || op === 'CALLCODE'
       frame.calls.push({
         opcode: op,
+        from: child.from.toLowerCase() as Address,
         to: (child.to ?? '0x').toLowerCase() as Address,
         selector: selectorOf(child.input),
         withValue: withValue && child.value !== undefined && BigInt(child.value) !== 0n,
@@ -149,7 +167,7 @@ export function traceFromStructLogs(
   for (const call of open) {
     if (call.nextChild !== (call.frame.calls?.length ?? 0)) return { gap: 'call tree and struct log differ' }
   }
-  return { frames, output }
+  return { frames, output, probesCodeSize }
 }
 
 /**

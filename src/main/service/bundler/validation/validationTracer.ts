@@ -3,8 +3,11 @@ import type { Address, Hex } from 'viem'
 /** Storage slots one validation frame touched in one contract. */
 export type StorageAccess = { reads: Record<Hex, true>; writes: Record<Hex, true> }
 
-/** A CALL-family opcode executed inside a validation frame. */
-export type TracedCall = { opcode: string; to: Address; selector: Hex; withValue: boolean }
+/** A CALL-family opcode executed inside a validation frame, `from` the contract whose code (or storage) made it. */
+export type TracedCall = { opcode: string; from: Address; to: Address; selector: Hex; withValue: boolean }
+
+/** A CREATE or CREATE2 inside a validation frame: the creating contract and the address it creates. */
+export type TracedCreate = { opcode: 'CREATE' | 'CREATE2'; from: Address; to: Address }
 
 /**
  * What the EntryPoint's validation phase did inside one top-level call it made (the factory via SenderCreator,
@@ -19,11 +22,29 @@ export type ValidationFrame = {
   opcodes: Record<string, number>
   /** contract address → slots read / written (SLOAD/SSTORE/TLOAD/TSTORE, by storage owner). */
   access: Record<Address, StorageAccess>
-  /** Addresses without code reached by a call or EXTCODEHASH/EXTCODECOPY, with the opcode. */
+  /** Addresses without code reached by a call or an EXTCODESIZE/EXTCODEHASH/EXTCODECOPY, with the opcode. */
   codeless: Record<Address, string>
+  /** EXTCODE* opcodes run on the EntryPoint, but for EXTCODESIZE directly followed by ISZERO (OP-051). */
+  entryPointCode: string[]
   calls: TracedCall[]
+  creates: TracedCreate[]
   /** A call inside it ran out of gas (or an SSTORE ran with less than 2300 gas left). */
   outOfGas: boolean
+}
+
+/** A frame before anything ran in it. */
+export function createValidationFrame(target: Address, selector: Hex): ValidationFrame {
+  return {
+    target,
+    selector,
+    opcodes: {},
+    access: {},
+    codeless: {},
+    entryPointCode: [],
+    calls: [],
+    creates: [],
+    outOfGas: false,
+  }
 }
 
 export type ValidationTrace = {
@@ -37,7 +58,8 @@ export type ValidationTrace = {
 /**
  * Geth-API JavaScript tracer (runs in geth and anvil via `debug_traceCall`) that records, for each call the
  * EntryPoint makes at depth 1, what ERC-7562 restricts: opcodes, storage slots per contract, calls and the
- * code size of what they reach, out-of-gas steps; and every keccak preimage. Written in ES5: the tracer
+ * code size of what they and the EXTCODE* opcodes reach, the contracts they create, out-of-gas steps; and every
+ * keccak preimage. Written in ES5: the tracer
  * engines do not take modern syntax.
  */
 export const validationTracer = `{
@@ -46,11 +68,14 @@ export const validationTracer = `{
   keccak: [],
   output: null,
   lastOp: 0,
+  entryPoint: null,
+  sizeOfEntryPoint: false,
   restricted: {
-    58: 'GASPRICE', 69: 'GASLIMIT', 68: 'PREVRANDAO', 66: 'TIMESTAMP', 72: 'BASEFEE', 64: 'BLOCKHASH', 67: 'NUMBER',
-    50: 'ORIGIN', 240: 'CREATE', 245: 'CREATE2', 65: 'COINBASE', 255: 'SELFDESTRUCT', 73: 'BLOBHASH',
-    74: 'BLOBBASEFEE', 49: 'BALANCE', 71: 'SELFBALANCE', 254: 'INVALID'
+    58: 'GASPRICE', 69: 'GASLIMIT', 68: 'DIFFICULTY', 66: 'TIMESTAMP', 72: 'BASEFEE', 64: 'BLOCKHASH', 67: 'NUMBER',
+    50: 'ORIGIN', 65: 'COINBASE', 255: 'SELFDESTRUCT', 73: 'BLOBHASH', 74: 'BLOBBASEFEE', 49: 'BALANCE',
+    71: 'SELFBALANCE', 254: 'INVALID'
   },
+  extcode: { 59: 'EXTCODESIZE', 60: 'EXTCODECOPY', 63: 'EXTCODEHASH' },
   calls: { 241: 'CALL', 242: 'CALLCODE', 244: 'DELEGATECALL', 250: 'STATICCALL' },
   count: function (map, key) { map[key] = (map[key] || 0) + 1 },
   slice: function (log, offset, length) {
@@ -60,7 +85,13 @@ export const validationTracer = `{
   step: function (log, db) {
     // Opcodes as numbers: op.toString() costs more than the rest of a step in anvil's engine.
     var op = log.op.toNumber()
+    if (this.sizeOfEntryPoint) {
+      // OP-051: EXTCODESIZE ISZERO on the EntryPoint (is there code to deposit to?) is allowed.
+      this.sizeOfEntryPoint = false
+      if (op !== 21 && this.frame !== null) this.frame.entryPointCode.push('EXTCODESIZE')
+    }
     if (log.getDepth() === 1) {
+      if (this.entryPoint === null) this.entryPoint = toHex(log.contract.getAddress())
       if (op === 241 || op === 250) {
         var argsAt = op === 241 ? 3 : 2
         var inOffset = parseInt(log.stack.peek(argsAt).toString())
@@ -68,7 +99,7 @@ export const validationTracer = `{
         this.frame = {
           target: toHex(toAddress(log.stack.peek(1).toString(16))),
           selector: inLength >= 4 ? this.slice(log, inOffset, 4) : '0x',
-          opcodes: {}, access: {}, codeless: {}, calls: [], outOfGas: false
+          opcodes: {}, access: {}, codeless: {}, entryPointCode: [], calls: [], creates: [], outOfGas: false
         }
         this.frames.push(this.frame)
       } else if (op === 253 || op === 243) {
@@ -101,12 +132,17 @@ export const validationTracer = `{
       return
     }
     var callName = this.calls[op]
-    if (callName !== undefined || op === 63 || op === 60) {
-      // A call, EXTCODEHASH or EXTCODECOPY: remember targets without code.
+    var extcode = this.extcode[op]
+    if (callName !== undefined || extcode !== undefined) {
+      // A call or an EXTCODE* opcode: remember targets without code, and EXTCODE* on the EntryPoint.
       var target = toAddress(log.stack.peek(callName !== undefined ? 1 : 0).toString(16))
       var targetHex = toHex(target)
       if (frame.codeless[targetHex] === undefined && parseInt(targetHex, 16) > 0xffff && db.getCode(target).length === 0) {
-        frame.codeless[targetHex] = callName !== undefined ? callName : op === 63 ? 'EXTCODEHASH' : 'EXTCODECOPY'
+        frame.codeless[targetHex] = callName !== undefined ? callName : extcode
+      }
+      if (extcode !== undefined && targetHex === this.entryPoint) {
+        if (op === 59) this.sizeOfEntryPoint = true
+        else frame.entryPointCode.push(extcode)
       }
       if (callName !== undefined) {
         var withValue = op === 241 || op === 242
@@ -114,6 +150,7 @@ export const validationTracer = `{
         var callLength = parseInt(log.stack.peek(at + 1).toString())
         frame.calls.push({
           opcode: callName,
+          from: toHex(log.contract.getAddress()),
           to: targetHex,
           selector: callLength >= 4 ? this.slice(log, parseInt(log.stack.peek(at).toString()), 4) : '0x',
           withValue: withValue && log.stack.peek(2).toString() !== '0'
@@ -121,7 +158,12 @@ export const validationTracer = `{
       }
     }
   },
-  enter: function (frame) {},
+  enter: function (callFrame) {
+    var type = callFrame.getType()
+    if (this.frame !== null && (type === 'CREATE' || type === 'CREATE2')) {
+      this.frame.creates.push({ opcode: type, from: toHex(callFrame.getFrom()), to: toHex(callFrame.getTo()) })
+    }
+  },
   exit: function (result) {
     var error = result.getError()
     if (error && this.frame !== null && String(error).toLowerCase().indexOf('out of gas') >= 0) this.frame.outOfGas = true

@@ -1,11 +1,14 @@
 import { readFile, rename, rm, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { nodeFileSystem } from '../../util/files/fileSystemOperations'
 
 /**
  * anvil dumps its own state (on exit, and every few seconds as a backstop) to `exitDumpPath`, never over the
  * service's state file: it writes without a temporary file, so a dump cut short by a kill does not read. When that
  * dump is newer than the state file (anvil outlived the service's last save: a Ctrl-C that reached both, a service
  * killed hard) and reads as JSON, it becomes the state file, and the state file it replaces becomes `fallbackPath`
- * (tried if anvil cannot load the adopted one); otherwise it is removed.
+ * (tried if anvil cannot load the adopted one); otherwise it is removed. anvil does not fsync its dump: it is synced
+ * before it is renamed, and the folder after, as writeFileAtomic does.
  */
 export async function adoptExitDump(p: {
   statePath: string
@@ -18,8 +21,10 @@ export async function adoptExitDump(p: {
   if (!state || dump.mtimeMs > state.mtimeMs) {
     try {
       JSON.parse(await readFile(p.exitDumpPath, 'utf8'))
+      await nodeFileSystem.syncFile(p.exitDumpPath)
       if (state) await rename(p.statePath, p.fallbackPath)
       await rename(p.exitDumpPath, p.statePath)
+      await nodeFileSystem.syncFolder(path.dirname(p.statePath))
       return 'adopted'
     } catch {
       // Cut short (or too large to check): the service's own file stands.

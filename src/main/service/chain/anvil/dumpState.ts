@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
+import { writeFileAtomic } from '../../util/files/writeFileAtomic'
 import type { NodeRequest, RpcResponseJson } from '../node/nodeRpcError'
-import { writeFileAtomic } from '../writeFileAtomic'
 import { HISTORY_BLOCK_BYTES, historyBlocks } from './spawnAnvil'
 import { createStateDumpTrimStream, type StateDumpTrim, type StateDumpTrimParameters } from './trimStateDump'
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { StartupError } from '../../errors'
-import { writeFileAtomic } from '../writeFileAtomic'
+import { writeFileAtomic } from '../../util/files/writeFileAtomic'
 
 /** What the user asked for: fork the chain at `url`, at `block` (default: its head at the first start). */
 export type ForkConfig = { url: string; block?: number }

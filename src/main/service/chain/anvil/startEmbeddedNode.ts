@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from '../../log/logger'
+import { copyFileAtomic } from '../../util/files/writeFileAtomic'
 import { defaults } from '../constants'
 import { createWriteGate } from '../journal/createWriteGate'
 import { openWriteJournal } from '../journal/openWriteJournal'
@@ -117,7 +118,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     const hadState = existsSync(statePath)
     try {
       const proc = await spawnAnvil(spawnParameters)
-      if (hadState) await copyFile(statePath, lastGoodPath).catch(() => {})
+      if (hadState) await copyFileAtomic(statePath, lastGoodPath).catch(() => {})
       return proc
     } catch (err) {
       if (!hadState) throw err
@@ -126,7 +127,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
       const aside = `${statePath}.unreadable-${Date.now()}`
       await rename(statePath, aside)
       if (existsSync(lastGoodPath)) {
-        await copyFile(lastGoodPath, statePath)
+        await copyFileAtomic(lastGoodPath, statePath)
         p.log.warn(
           { err, aside },
           'anvil could not load its state file; moved it aside, using the last good state',

@@ -314,4 +314,27 @@ export const ecdsaOwnershipRegistryModuleArtifact = {
       type: 't_mapping(t_address,t_address)',
     },
   ],
+  source: {
+    origins: [
+      {
+        origin: '@account-abstraction/contracts@0.6.0',
+        licences: [
+          'GPL-3.0',
+        ],
+      },
+      {
+        origin: '@biconomy-devx/account-contracts-v2@1.0.1',
+        licences: [
+          'LGPL-3.0-only',
+          'MIT',
+        ],
+      },
+      {
+        origin: '@openzeppelin/contracts@4.9.3',
+        licences: [
+          'MIT',
+        ],
+      },
+    ],
+  },
 } as const

@@ -753,4 +753,20 @@ export const opstationTokenPaymasterArtifact = {
       type: 't_address',
     },
   ],
+  source: {
+    origins: [
+      {
+        origin: 'opstation',
+        licences: [
+          'MIT',
+        ],
+      },
+      {
+        origin: '@account-abstraction/contracts@0.8.0',
+        licences: [
+          'MIT',
+        ],
+      },
+    ],
+  },
 } as const

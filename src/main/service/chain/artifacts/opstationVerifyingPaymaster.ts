@@ -699,4 +699,20 @@ export const opstationVerifyingPaymasterArtifact = {
       type: 't_mapping(t_address,t_uint256)',
     },
   ],
+  source: {
+    origins: [
+      {
+        origin: 'opstation',
+        licences: [
+          'MIT',
+        ],
+      },
+      {
+        origin: '@account-abstraction/contracts@0.8.0',
+        licences: [
+          'MIT',
+        ],
+      },
+    ],
+  },
 } as const

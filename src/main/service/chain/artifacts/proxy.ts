@@ -36,4 +36,14 @@ export const proxyArtifact = {
   deployedBytecode: '0x608060405230546000808092368280378136915af43d82803e156020573d90f35b3d90fdfea2646970667358221220b166fd81c9c8e2b8487fa5543d2d39a9d0cb9b34ea78ce5c7c920c2af79efb5364736f6c63430008110033',
   immutables: {},
   storage: [],
+  source: {
+    origins: [
+      {
+        origin: '@biconomy-devx/account-contracts-v2@1.0.1',
+        licences: [
+          'MIT',
+        ],
+      },
+    ],
+  },
 } as const

@@ -1264,4 +1264,29 @@ export const smartAccountArtifact = {
       type: 't_mapping(t_uint256,t_uint256)',
     },
   ],
+  source: {
+    origins: [
+      {
+        origin: '@account-abstraction/contracts@0.6.0',
+        licences: [
+          'GPL-3.0',
+          'GPL-3.0-only',
+        ],
+      },
+      {
+        origin: '@biconomy-devx/account-contracts-v2@1.0.1',
+        licences: [
+          'GPL-3.0',
+          'LGPL-3.0-only',
+          'MIT',
+        ],
+      },
+      {
+        origin: '@openzeppelin/contracts@4.9.3',
+        licences: [
+          'MIT',
+        ],
+      },
+    ],
+  },
 } as const

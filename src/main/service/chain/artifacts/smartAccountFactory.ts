@@ -339,4 +339,29 @@ export const smartAccountFactoryArtifact = {
       type: 't_address',
     },
   ],
+  source: {
+    origins: [
+      {
+        origin: '@account-abstraction/contracts@0.6.0',
+        licences: [
+          'GPL-3.0',
+          'GPL-3.0-only',
+        ],
+      },
+      {
+        origin: '@biconomy-devx/account-contracts-v2@1.0.1',
+        licences: [
+          'GPL-3.0',
+          'LGPL-3.0-only',
+          'MIT',
+        ],
+      },
+      {
+        origin: '@openzeppelin/contracts@4.9.3',
+        licences: [
+          'MIT',
+        ],
+      },
+    ],
+  },
 } as const

@@ -368,4 +368,20 @@ export const testTokenArtifact = {
       type: 't_string_storage',
     },
   ],
+  source: {
+    origins: [
+      {
+        origin: 'opstation',
+        licences: [
+          'MIT',
+        ],
+      },
+      {
+        origin: '@openzeppelin/contracts@4.9.3',
+        licences: [
+          'MIT',
+        ],
+      },
+    ],
+  },
 } as const

@@ -41,6 +41,8 @@ export type NodeWatch = {
   /** Looks now (after any look under way) and returns the verdict. */
   look: () => Promise<NodeVerdict>
   readonly verdict: NodeVerdict
+  /** When the last look ended (whatever it found); undefined before the first. */
+  readonly checkedAt: Date | undefined
   stop: () => void
 }
 
@@ -66,6 +68,7 @@ export function watchNode(params: WatchNodeParameters): NodeWatch {
   let headMovedAt = Date.now()
   let running: Promise<NodeVerdict> | undefined
   let stopped = false
+  let checkedAt: Date | undefined
 
   const listMissing = async (): Promise<string[]> => {
     const contracts = params.listContracts()
@@ -159,6 +162,7 @@ export function watchNode(params: WatchNodeParameters): NodeWatch {
   const look = (): Promise<NodeVerdict> => {
     running ??= lookOnce().finally(() => {
       running = undefined
+      checkedAt = new Date()
     })
     return running
   }
@@ -173,6 +177,9 @@ export function watchNode(params: WatchNodeParameters): NodeWatch {
     look,
     get verdict() {
       return verdict
+    },
+    get checkedAt() {
+      return checkedAt
     },
     stop() {
       stopped = true

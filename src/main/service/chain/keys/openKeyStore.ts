@@ -1,9 +1,11 @@
-import { chmod, mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Address, Hex, LocalAccount } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
 import { StartupError } from '../../errors'
-import { writeFileAtomic } from '../writeFileAtomic'
+import { type Logger, silentLogger } from '../../log/logger'
+import { readFileOrPrevious } from '../../util/files/readFileOrPrevious'
+import { previousCopyPath, writeFileAtomic } from '../../util/files/writeFileAtomic'
 import { toLibsecp256k1Account } from './toLibsecp256k1Account'
 
 /** `<dataDir>/chain/keys.json` (mode 0600). Keys are per chain id, so one data folder can serve several chains. */
@@ -35,29 +37,56 @@ export type OpenKeyStoreParameters = {
   isDev: boolean
   executorPrivateKey?: Hex
   paymasterSignerPrivateKey?: Hex
+  log?: Logger
 }
 
-async function readKeyFile(path: string): Promise<KeyFile> {
-  try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as KeyFile
-    if (parsed?.version !== 1 || typeof parsed.chains !== 'object') throw new Error('unknown format')
-    return parsed
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, chains: {} }
-    throw new StartupError(`Key file ${path} is unreadable: ${(err as Error).message}`, { cause: err })
+function parseKeyFile(text: string): KeyFile {
+  const parsed = JSON.parse(text) as KeyFile
+  if (parsed?.version !== 1 || typeof parsed.chains !== 'object' || parsed.chains === null) {
+    throw new Error('unknown format')
+  }
+  return parsed
+}
+
+/**
+ * The key file, or its previous copy when the file itself is missing, empty or damaged (a power cut under an earlier
+ * version, which did not fsync); `fromPrevious` then says why. No file at all is an empty one (a first start).
+ */
+async function readKeyFile(path: string): Promise<{ file: KeyFile; fromPrevious?: string }> {
+  const read = await readFileOrPrevious(path, parseKeyFile)
+  switch (read.from) {
+    case 'file':
+      return { file: read.value }
+    case 'previous':
+      return { file: read.value, fromPrevious: read.reason }
+    case 'none':
+      return { file: { version: 1, chains: {} } }
+    case 'unreadable':
+      throw new StartupError(`Key file ${path} is unreadable, and so is its previous copy: ${read.reason}`)
   }
 }
 
 /**
  * Loads (or creates) the chain keys. Keys from config win; on a dev chain missing keys are generated and stored;
- * on any other chain missing keys are a StartupError naming the config needed.
+ * on any other chain missing keys are a StartupError naming the config needed. Every save keeps the file it replaces
+ * as `keys.json.previous` (written and on the disk before the new file replaces the old), and a key file found
+ * missing, empty or damaged is loaded from that copy and written again from it.
  */
 export async function openKeyStore(p: OpenKeyStoreParameters): Promise<KeyStore> {
   await mkdir(dirname(p.path), { recursive: true, mode: 0o700 })
-  const file = await readKeyFile(p.path)
+  const { file, fromPrevious } = await readKeyFile(p.path)
+  const log = p.log ?? silentLogger
+  if (fromPrevious) {
+    log.warn(
+      { keyFile: p.path, previousCopy: previousCopyPath(p.path) },
+      `${fromPrevious}: the keys were loaded from its previous copy, which is written back to it`,
+    )
+  }
   const entry = file.chains[String(p.chainId)] ?? {}
   file.chains[String(p.chainId)] = entry
-  let dirty = false
+  let dirty = fromPrevious !== undefined
+  // A damaged key file is never kept as the previous copy: the first save writes the file back from the copy.
+  let keepPrevious = fromPrevious === undefined
 
   const need: string[] = []
   const pick = (
@@ -95,8 +124,8 @@ export async function openKeyStore(p: OpenKeyStoreParameters): Promise<KeyStore>
   let writing = Promise.resolve()
   const save = () => {
     writing = writing.then(async () => {
-      await writeFileAtomic(p.path, `${JSON.stringify(file, null, 2)}\n`, 0o600)
-      await chmod(p.path, 0o600)
+      await writeFileAtomic(p.path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, keepPrevious })
+      keepPrevious = true
     })
     return writing
   }

@@ -83,8 +83,6 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
     request: { to: canonicalAddresses.entryPoint, data: encodeSimulateValidation(op), gas },
     stateOverride,
   }),
-  // v0.6 simulates on the EntryPoint itself.
-  simulationOnlySlots: [],
   decodeValidationOutput,
   /**
    * In the shape of spec section 2.3 as the Biconomy SDK v4 reads it: limits as JSON numbers, fees as decimal

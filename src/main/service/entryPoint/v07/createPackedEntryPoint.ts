@@ -57,7 +57,7 @@ export type CreatePackedEntryPointParameters = {
     entryPoint: Address,
     op: UserOperationV07,
   ) => Hash
-  /** v0.8+: operations may carry an EIP-7702 authorization (`eip7702Auth`, the `0x7702` factory marker). */
+  /** v0.8+: operations may carry an EIP-7702 authorization (`eip7702Auth`, with or without the `0x7702` factory). */
   eip7702: boolean
   /** v0.9: operations may carry a `paymasterSignature`, packed after paymasterData and left out of the hash. */
   paymasterSignature?: boolean
@@ -65,8 +65,6 @@ export type CreatePackedEntryPointParameters = {
   bundlesFromPlainEoa?: boolean
   /** v0.9: validity windows with the top bit of validAfter and validUntil set are block numbers. */
   blockRanges?: boolean
-  /** EntryPointSimulations' own storage slots (its `_senderCreator`, v0.8's domain separator). */
-  simulationOnlySlots: readonly Hex[]
 }
 
 /** The versions that take `PackedUserOperation`. */
@@ -101,10 +99,10 @@ const UINT128_MAX = (1n << 128n) - 1n
 export const EIP7702_AUTHORIZATION_GAS = 25_000n
 
 /**
- * The shared implementation of the EntryPoints that take `PackedUserOperation` (v0.7 and v0.8): the RPC operation
- * is unpacked (ERC-7769 fields), packed for every call to the EntryPoint, and simulated through
+ * The shared implementation of the EntryPoints that take `PackedUserOperation` (v0.7, v0.8 and v0.9): the RPC
+ * operation is unpacked (ERC-7769 fields), packed for every call to the EntryPoint, and simulated through
  * EntryPointSimulations' code put at the EntryPoint's address. v0.8 differs in its hash (EIP-712) and in taking
- * EIP-7702 accounts.
+ * EIP-7702 accounts; v0.9 adds paymasterSignature, block-number validity windows and a plain-EOA bundle sender.
  */
 export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): PackedEntryPointModule {
   const target: SimulationTarget = { address: p.address, simulationsCode: p.simulationsCode }
@@ -139,12 +137,6 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
         code: 'custom',
         path: ['eip7702Auth'],
         message: 'the 0x7702 factory marker needs the eip7702Auth authorization',
-      })
-    if (op.eip7702Auth && p.eip7702 && op.factory !== EIP7702_FACTORY_MARKER)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['factory'],
-        message: 'eip7702Auth needs the factory to be the 0x7702 marker',
       })
     if (op.factory === EIP7702_FACTORY_MARKER && !p.eip7702)
       ctx.addIssue({
@@ -276,7 +268,6 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       stateOverride: withSimulationCode(target, withDelegation(op, stateOverride)),
     }),
 
-    simulationOnlySlots: p.simulationOnlySlots,
     decodeValidationOutput: (output) =>
       decodeValidationOutputV07(output, { blockRanges: p.blockRanges ?? false }),
 

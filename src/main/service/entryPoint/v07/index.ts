@@ -1,4 +1,4 @@
-import { type Abi, pad } from 'viem'
+import type { Abi } from 'viem'
 import { entryPointSimulationsV07Artifact, entryPointV07Artifact } from '../../chain/artifacts'
 import { canonicalAddresses } from '../../chain/constants'
 import { computeUserOpHashV07 } from './computeUserOpHash'
@@ -12,9 +12,6 @@ export const entryPointV07 = createPackedEntryPoint({
   simulationsCode: entryPointSimulationsV07Artifact.deployedBytecode,
   computeUserOpHash: (packed, chainId, entryPoint) => computeUserOpHashV07(packed, chainId, entryPoint),
   eip7702: false,
-  // EntryPointSimulations 0.7.0: `_senderCreator`, after the EntryPoint's deposits and nonces and its
-  // NOT_AGGREGATED constant-like struct (read off its traces: the slot simulateValidation writes first).
-  simulationOnlySlots: [pad('0x06', { size: 32 })],
 })
 
 export type { Eip7702Auth, UserOperationV07 } from './userOperation'

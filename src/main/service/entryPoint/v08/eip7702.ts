@@ -48,9 +48,11 @@ function judge(auth: Eip7702Auth, state: AccountState): 'apply' | 'inPlace' | st
 }
 
 /**
- * eth_sendUserOperation's checks of an EIP-7702 authorization: for this chain (or any chain, id 0), signed by the
- * sender itself, for the account's current nonce (or already in place), delegating to an address with code.
- * Throws -32602 for a malformed one and the account rejection (AA24 style, -32507) for a wrong signer.
+ * eth_sendUserOperation's checks of an EIP-7702 authorization, as eth-infinitism's reference bundler makes them: for
+ * this chain (or any chain, id 0) and signed by the sender itself, else -32602 ("chainId", "sender"); delegating to
+ * an address with code; for the account's current nonce (or already in place). An authorization for another nonce of
+ * an account without code would not apply: its account is not deployed (AA20, -32500, what the EntryPoint answers
+ * the reference bundler's simulation).
  */
 export async function checkEip7702Authorization(chain: Chain, op: UserOperationV07): Promise<void> {
   const auth = op.eip7702Auth
@@ -64,9 +66,7 @@ export async function checkEip7702Authorization(chain: Chain, op: UserOperationV
     throw invalidFields(`eip7702Auth signature does not recover: ${(err as Error).message.split('\n')[0]}`)
   }
   if (authority.toLowerCase() !== op.sender.toLowerCase())
-    throw userOperationRejected(
-      `AA24 signature error: the EIP-7702 authorization is signed by ${authority}, not by the sender ${op.sender}`,
-    )
+    throw invalidFields(`eip7702Auth: the authorization signer ${authority} is not the sender ${op.sender}`)
   const [state, delegateCode] = await Promise.all([
     readAccountState(chain, op.sender),
     requestRpc<Hex>(chain.publicClient, 'eth_getCode', [auth.address, 'latest']),
@@ -74,7 +74,9 @@ export async function checkEip7702Authorization(chain: Chain, op: UserOperationV
   if (!delegateCode || delegateCode === '0x')
     throw invalidFields(`eip7702Auth delegates to ${auth.address}, which has no code on this chain`)
   const verdict = judge(auth, state)
-  if (verdict !== 'apply' && verdict !== 'inPlace') throw invalidFields(verdict)
+  if (verdict === 'apply' || verdict === 'inPlace') return
+  if (state.code === '0x') throw userOperationRejected(`AA20 account not deployed: ${verdict}`)
+  throw invalidFields(verdict)
 }
 
 export type Eip7702BundlePlan = {

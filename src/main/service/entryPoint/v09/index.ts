@@ -1,4 +1,4 @@
-import { type Abi, pad } from 'viem'
+import type { Abi } from 'viem'
 import { entryPointSimulationsV09Artifact, entryPointV09Artifact } from '../../chain/artifacts/v09'
 import { canonicalAddresses } from '../../chain/constants'
 import { createPackedEntryPoint } from '../v07/createPackedEntryPoint'
@@ -19,6 +19,4 @@ export const entryPointV09 = createPackedEntryPoint({
   paymasterSignature: true,
   bundlesFromPlainEoa: true,
   blockRanges: true,
-  // EntryPointSimulations 0.9: as 0.8's, `_senderCreator` and `__domainSeparatorV4` after the EntryPoint's storage.
-  simulationOnlySlots: [pad('0x04', { size: 32 }), pad('0x05', { size: 32 })],
 })

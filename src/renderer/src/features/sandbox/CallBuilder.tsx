@@ -1,21 +1,10 @@
 import { useEffect, useMemo, useState } from 'react'
-import { type AbiFunction, encodeFunctionData } from 'viem'
-import type { SandboxCall } from '../../../../shared/sandbox'
+import type { AbiFunction } from 'viem'
 import { Link } from '../../components/Link'
-import { formatSignature, parseAbiText, parseArgument } from '../../lib/abi'
-import { keyed, parseUnits } from '../../lib/format'
+import { formatSignature, parseAbiText } from '../../lib/abi'
+import { keyed } from '../../lib/format'
 import { useContractsStore } from '../../stores/useContractsStore'
-
-/** What the call is, or why there is none yet (`error`, its first problem). */
-export type CallDraft = { call: SandboxCall | null; error: string | null; summary: string }
-
-type Problem = { field: string; message: string }
-
-const firstLine = (err: unknown) => (err as Error).message.split('\n')[0] || 'invalid call'
-
-/** An argument's text: what the user typed, else the account itself for an address. */
-const argumentText = (typed: Record<string, string>, account: string | null, key: string, type: string) =>
-  typed[key] ?? (type === 'address' ? (account ?? '') : '')
+import { argumentText, type CallDraft, draftCall } from './draftCall'
 
 function useRegisteredContracts(apiKey: string | null) {
   const state = useContractsStore((s) => (apiKey ? s.byApiKey[apiKey] : undefined))
@@ -67,55 +56,10 @@ export function CallBuilder({
   const to = rawTo ?? account ?? ''
   const argText = (key: string, type: string) => argumentText(args, account, key, type)
 
-  const { draft, problems } = useMemo(() => {
-    const problems: Problem[] = []
-    let value = '0'
-    try {
-      value = parseUnits(valueEth || '0', 18).toString()
-    } catch (err) {
-      problems.push({ field: 'value', message: `Value: ${firstLine(err)}` })
-    }
-    let call: SandboxCall | null = null
-    let summary = ''
-    if (source === 'raw') {
-      if (!/^0x[0-9a-fA-F]{40}$/.test(to.trim()))
-        problems.push({ field: 'to', message: 'to: enter an address (0x + 40 hex digits)' })
-      if (!/^0x([0-9a-fA-F]{2})*$/.test(rawData.trim()))
-        problems.push({ field: 'data', message: 'callData: enter 0x-prefixed hex bytes' })
-      if (!problems.length) {
-        call = { to: to.trim(), value, data: rawData.trim() }
-        const self = account && to.trim().toLowerCase() === account.toLowerCase()
-        summary = `raw call to ${to.trim()}${self ? ' (the account itself)' : ''}`
-      }
-    } else if (!contract || !fn) {
-      problems.push({
-        field: 'contract',
-        message: 'Pick a registered contract and method (or use raw callData).',
-      })
-    } else {
-      const values = fn.inputs.map((input, i) => {
-        try {
-          return parseArgument(input, argumentText(args, account, String(i), input.type))
-        } catch (err) {
-          problems.push({ field: `arg-${i}`, message: firstLine(err) })
-          return undefined
-        }
-      })
-      if (!problems.length) {
-        try {
-          const data = encodeFunctionData({ abi: [fn], functionName: fn.name, args: values })
-          const whitelisted = contract.whitelistedMethods.includes(fn.name)
-          call = { to: contract.address, value, data }
-          summary = `${contract.name}.${fn.name}(…) · ${whitelisted ? 'whitelisted' : 'NOT whitelisted'}`
-        } catch (err) {
-          problems.push({ field: 'args', message: firstLine(err) })
-        }
-      }
-    }
-    const first = problems[0]
-    const draft: CallDraft = { call, error: first?.message ?? null, summary }
-    return { draft, problems }
-  }, [source, to, rawData, valueEth, contract, fn, args, account])
+  const { draft, problems } = useMemo(
+    () => draftCall({ source, account, valueEth, to, rawData, contract, fn, args }),
+    [source, to, rawData, valueEth, contract, fn, args, account],
+  )
 
   const shown = problems.find(
     (p) => showErrors || touched.has(p.field) || (p.field === 'args' && touched.size > 0),

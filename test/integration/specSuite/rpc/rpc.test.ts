@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../../helpers/startTestService'
-import { createMempoolRuleKit, type DeployedContract, type MempoolRuleKit } from './mempoolRuleKit'
+import { startTestService, type TestService } from '../../../helpers/startTestService'
+import { createMempoolRuleKit, type DeployedContract, type MempoolRuleKit } from '../harness/mempoolRuleKit'
 
 /**
  * The RPC scenarios of the ERC-4337 test suite's tests/single/rpc/*.py (eth-infinitism/bundler-spec-tests) on
@@ -35,7 +35,7 @@ async function buildWalletOperation(signature: Hex = '0xface') {
 const stateOf = async (wallet: DeployedContract) => wallet.read('state')
 
 describe('eth_sendUserOperation (test_eth_sendUserOperation.py)', () => {
-  it('accepts an operation, answers its hash, and the bundle runs it', async () => {
+  it('test_eth_sendUserOperation: accepts an operation, answers its hash, and the bundle runs it', async () => {
     const { wallet, op } = await buildWalletOperation()
     expect(await stateOf(wallet)).toBe(0n)
     const { result } = await kit.send(op)
@@ -45,7 +45,7 @@ describe('eth_sendUserOperation (test_eth_sendUserOperation.py)', () => {
     expect(await kit.receiptOf(result)).toMatchObject({ userOpHash: result, success: true })
   }, 60_000)
 
-  it("refuses an operation whose account reverts in validation with -32500 and the account's reason", async () => {
+  it("test_eth_sendUserOperation_revert: refuses an operation whose account reverts in validation with -32500 and the account's reason", async () => {
     const { wallet, op } = await buildWalletOperation('0xdead')
     const { error } = await kit.send(op)
     await kit.sendBundleNow()
@@ -56,30 +56,35 @@ describe('eth_sendUserOperation (test_eth_sendUserOperation.py)', () => {
     })
   }, 60_000)
 
-  it('refuses an operation whose account reports a signature failure with -32507', async () => {
+  it('test_eth_sendUserOperation_invalid_signature: refuses an operation whose account reports a signature failure with -32507', async () => {
     const { op } = await buildWalletOperation('0xdeaf')
     expect((await kit.send(op)).error).toMatchObject({ code: -32507 })
   }, 60_000)
 })
 
 describe('eth_estimateUserOperationGas (test_eth_estimateUserOperationGas.py)', () => {
-  it('estimates an operation; a reverting call phase is -32521; a reverting validation is -32500 with its reason', async () => {
-    const { wallet, op } = await buildWalletOperation()
+  it('test_eth_estimateUserOperationGas: estimates an operation', async () => {
+    const { op } = await buildWalletOperation()
     const estimate = await kit.call('eth_estimateUserOperationGas', [op, kit.entryPoint])
     expect(estimate.result).toMatchObject({
       preVerificationGas: expect.stringMatching(/^0x/),
       verificationGasLimit: expect.stringMatching(/^0x/),
       callGasLimit: expect.stringMatching(/^0x/),
     })
+  }, 60_000)
+
+  it('test_eth_estimateUserOperationGas_execution_revert: a reverting call phase is -32521', async () => {
+    const { wallet, op } = await buildWalletOperation()
     const reverting = await kit.call('eth_estimateUserOperationGas', [
       { ...op, callData: wallet.encode('fail') },
       kit.entryPoint,
     ])
     expect(reverting.error).toMatchObject({ code: -32521 })
-    const deadSignature = await kit.call('eth_estimateUserOperationGas', [
-      { ...op, signature: '0xdead' },
-      kit.entryPoint,
-    ])
+  }, 60_000)
+
+  it('test_eth_estimateUserOperationGas_simulation_revert: a reverting validation is -32500 with its reason', async () => {
+    const { op } = await buildWalletOperation('0xdead')
+    const deadSignature = await kit.call('eth_estimateUserOperationGas', [op, kit.entryPoint])
     expect(deadSignature.error).toMatchObject({
       code: -32500,
       message: expect.stringContaining('dead signature'),
@@ -88,7 +93,7 @@ describe('eth_estimateUserOperationGas (test_eth_estimateUserOperationGas.py)', 
 })
 
 describe('eth_getUserOperationByHash and eth_getUserOperationReceipt', () => {
-  it('answer a mined operation with its EntryPoint, block and receipt (test_eth_getUserOperationByHash.py, test_eth_getUserOperationReceipt.py)', async () => {
+  it('test_eth_getUserOperationByHash, test_eth_getUserOperationReceipt: answer a mined operation with its EntryPoint, block and receipt', async () => {
     const { op } = await buildWalletOperation()
     const hash = (await kit.send(op)).result as Hex
     await kit.sendBundleNow()
@@ -106,7 +111,7 @@ describe('eth_getUserOperationByHash and eth_getUserOperationReceipt', () => {
   }, 60_000)
 
   for (const method of ['eth_getUserOperationByHash', 'eth_getUserOperationReceipt']) {
-    it(`${method} with an empty or short hash is -32602 "Missing/invalid userOpHash" (${method}_error)`, async () => {
+    it(`test_${method}_error: an empty or short hash is -32602 "Missing/invalid userOpHash"`, async () => {
       for (const params of [[''], ['0x1234']]) {
         const { error } = await kit.call(method, params)
         expect(error).toMatchObject({
@@ -119,7 +124,7 @@ describe('eth_getUserOperationByHash and eth_getUserOperationReceipt', () => {
 })
 
 describe('eth_chainId and eth_supportedEntryPoints', () => {
-  it("eth_chainId is the node's; eth_supportedEntryPoints lists EntryPoint v0.8", async () => {
+  it("test_eth_chainId, test_eth_supportedEntryPoints: eth_chainId is the node's; eth_supportedEntryPoints lists EntryPoint v0.8", async () => {
     expect(Number((await kit.call('eth_chainId')).result)).toBe(await kit.chain.publicClient.getChainId())
     expect((await kit.call('eth_supportedEntryPoints')).result).toContain(kit.entryPoint)
   })

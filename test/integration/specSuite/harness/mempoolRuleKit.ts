@@ -1,8 +1,8 @@
 import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, toHex } from 'viem'
-import type { Chain } from '../../../src/main/service/chain'
-import { compileSolidityFixture } from '../../helpers/compileSolidityFixture'
-import type { TestService } from '../../helpers/startTestService'
-import { callBundler, hex } from './bundlerTestKit'
+import type { Chain } from '../../../../src/main/service/chain'
+import { compileSolidityFixture } from '../../../helpers/compileSolidityFixture'
+import type { TestService } from '../../../helpers/startTestService'
+import { callBundler, hex } from '../../bundler/bundlerTestKit'
 
 /** The contracts of test/fixtures/contracts/MempoolRuleContracts.sol. */
 export type MempoolRuleContract = 'SpecWallet' | 'FakeWalletToken' | 'SpecPaymaster' | 'SpecAccountFactory'
@@ -114,10 +114,14 @@ export function createMempoolRuleKit(service: TestService) {
 
     /** eth_sendUserOperation on EntryPoint v0.8: the JSON-RPC body (`result` or `error`). */
     send: (op: RpcOperation) => call('eth_sendUserOperation', [op, entryPoint]),
+    /** The pending operations of EntryPoint v0.8 in their RPC form, in arrival order (the suite's dump_mempool). */
+    async pendingOperations(): Promise<RpcOperation[]> {
+      return (await call('debug_bundler_dumpMempool', [entryPoint])).result
+    },
     /** The pending operations of EntryPoint v0.8 as `sender:nonce` strings, in arrival order. */
     async dumpMempool(): Promise<string[]> {
       const { result } = await call('debug_bundler_dumpMempool', [entryPoint])
-      return (result as RpcOperation[]).map((op) => `${op.sender}:${BigInt(op.nonce as string)}`)
+      return (result as RpcOperation[]).map(operationKey)
     },
     /** The reputation of `address` on EntryPoint v0.8, with every field read as the suite reads it. */
     async reputationOf(address: Address) {

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { createGunzip, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { writeFileAtomic } from '../../../src/main/service/chain/writeFileAtomic'
+import { writeFileAtomic } from '../../../src/main/service/util/files/writeFileAtomic'
 import { makeTempDir } from '../../helpers/makeTempDir'
 
 describe('writeFileAtomic', () => {

@@ -1,8 +1,13 @@
 import type { Address, Hex } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../../helpers/startTestService'
-import { hex } from './bundlerTestKit'
-import { createMempoolRuleKit, type MempoolRuleKit, operationKey, type RpcOperation } from './mempoolRuleKit'
+import { startTestService, type TestService } from '../../../helpers/startTestService'
+import { hex } from '../../bundler/bundlerTestKit'
+import {
+  createMempoolRuleKit,
+  type MempoolRuleKit,
+  operationKey,
+  type RpcOperation,
+} from '../harness/mempoolRuleKit'
 
 /**
  * The reputation scenarios of the ERC-4337 test suite's tests/single/reputation/{test_erep,test_replace}.py
@@ -125,7 +130,7 @@ describe('test_erep.py', () => {
 })
 
 describe('test_replace.py', () => {
-  it("replacing an operation moves its paymaster's opsSeen to the new paymaster, and takes it back when the paymaster is removed", async () => {
+  it("test_replace_paymaster: replacing an operation moves its paymaster's opsSeen to the new paymaster, and takes it back when the paymaster is removed", async () => {
     const wallet = await kit.deploy('SpecWallet')
     const pm1 = await kit.deploy('SpecPaymaster', [kit.entryPoint])
     const pm2 = await kit.deploy('SpecPaymaster', [kit.entryPoint])
