@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { zooDeployments, zooSources } from '../../src/main/service/chain/accountZoo/zooDeployments'
 import * as artifacts from '../../src/main/service/chain/artifacts'
+import * as artifactsV09 from '../../src/main/service/chain/artifacts/v09'
 import { CONTRACT_PACKAGES } from '../build-contracts.mjs'
 import { type ContractSourceLocation, ZOO_FAMILY_SOURCES } from './zooContractSources'
 
@@ -78,6 +79,39 @@ function renderArtifacts(): string[] {
       lines.push(`- ${licences.join(', ')}: ${describeOrigin(origin)}`)
     }
     lines.push('')
+  }
+  return lines
+}
+
+/** A release repository (`owner/name`) and its tag and commit, as the v0.9 artifacts record them. */
+const RELEASE_SOURCE = /^([\w.-]+\/[\w.-]+) (v[\w.-]+) \(([0-9a-f]{40})\)$/
+
+/**
+ * The EntryPoint v0.9 contracts (scripts/record-entrypoint-v09.mjs): the release's own CREATE2 deployments (their
+ * creation code as recorded, checked by the address it lands at), and the rc.1 npm package's EntryPointSimulations.
+ */
+function renderArtifactsV09(): string[] {
+  const lines: string[] = []
+  const sorted = Object.entries(artifactsV09).sort(([a], [b]) => a.localeCompare(b))
+  for (const [exportName, artifact] of sorted) {
+    const name = exportName.replace(/Artifact$/, '')
+    const a = artifact as {
+      contractName: string
+      licence: string
+      source?: string
+      package?: string
+      address?: string
+    }
+    const release = a.source ? RELEASE_SOURCE.exec(a.source) : null
+    if (!a.licence || (!release && !a.package))
+      throw new Error(`artifact ${name} records no licence or source (scripts/record-entrypoint-v09.mjs)`)
+    const what = release
+      ? `${a.contractName} of the ${release[2]} release, at its canonical address ${a.address} (the release's own deployment)`
+      : `${a.contractName}, the published artifact of \`${a.package}\`, used by the service for simulation only`
+    const where = release
+      ? locationUrl({ repository: release[1] as string, commit: release[3] })
+      : `\`${a.package}\`; npm: https://registry.npmjs.org/${a.package?.replace(/@([^@/]+)$/, '/-/contracts-$1.tgz')}; upstream: https://github.com/eth-infinitism/account-abstraction`
+    lines.push(`### \`${name}\``, '', `${what}.`, '', `- ${a.licence}: ${where}`, '')
   }
   return lines
 }
@@ -219,6 +253,9 @@ export async function renderThirdPartyNotices(): Promise<string> {
     'Each with the licences its source files declare (their SPDX-License-Identifier lines), per origin.',
     '',
     ...renderArtifacts(),
+    '## EntryPoint v0.9',
+    '',
+    ...renderArtifactsV09(),
     '## Account zoo',
     '',
     ...renderZoo(),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { LICENCE_TEXTS, NOTICES_FILE, renderThirdPartyNotices } from '../../../scripts/lib/thirdPartyNotices'
 import { zooDeployments } from '../../../src/main/service/chain/accountZoo/zooDeployments'
 import * as artifacts from '../../../src/main/service/chain/artifacts'
+import * as artifactsV09 from '../../../src/main/service/chain/artifacts/v09'
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..')
 const notices = readFileSync(NOTICES_FILE, 'utf8')
@@ -17,7 +18,7 @@ describe('THIRD_PARTY_NOTICES.md', () => {
   }, 60_000)
 
   it('names every embedded contract artifact, with a licence and a source location for each of its origins', () => {
-    for (const exportName of Object.keys(artifacts)) {
+    for (const exportName of [...Object.keys(artifacts), ...Object.keys(artifactsV09)]) {
       const name = exportName.replace(/Artifact$/, '')
       const section = notices.split(`### \`${name}\`\n`)[1]?.split('\n### ')[0]
       expect(section, `${name} is not in THIRD_PARTY_NOTICES.md`).toBeDefined()
