@@ -94,6 +94,12 @@ export const SANDBOX_ACCOUNT_SAFE_MODE_REFUSALS: Partial<
       'its validation reads the facet table of its DefaultFallbackHandler, storage of a contract that is not ' +
       'the account, its factory or the paymaster, and is not staked',
   },
+  NEXUS: {
+    rule: 'OP-041',
+    why:
+      'its K1 validator checks with EXTCODESIZE, while the factory deploys the account, that the owner has no ' +
+      'code: an address without code, which only the account itself may be',
+  },
 }
 
 export type SandboxTokenBalance = { symbol: string; address: string; decimals: number; balance: string }

@@ -11,14 +11,20 @@ import { describe, expect, it } from 'vitest'
 import { fundEth } from '../../src/main/service/chain'
 import { publicClientOf, randomAddress } from '../integration/bundler/bundlerTestKit'
 import { proveClientCell } from '../integration/clients/clientMatrix'
-import { accountTypeOf, withClientTestService } from '../integration/clients/clientTestKit'
+import {
+  accountTypeOf,
+  inUnsafeMode,
+  NEXUS_SAFE_MODE_REFUSAL,
+  withClientTestService,
+} from '../integration/clients/clientTestKit'
 import { tokenBalance } from '../integration/paymaster/paymasterTestKit'
 
 const setup = withClientTestService()
 
+// ERC-7562 forbids Nexus's deployment (NEXUS_SAFE_MODE_REFUSAL): proven in unsafe mode, and its cells say so.
 const cell = {
   client: '@biconomy/abstractjs 1.2',
-  account: 'Nexus 1.2.0 (MEE 2.0.0)',
+  account: 'Nexus 1.2.0 (MEE 2.0.0, unsafe mode)',
   entryPoint: '0.7',
 } as const
 
@@ -44,8 +50,7 @@ async function createNexusAccount() {
 
 /** Biconomy's own clients throughout (the kit's expectSelfPaidMint / expectSponsoredMint drive viem's bundler client). */
 describe('@biconomy/abstractjs 1.2 (Nexus 1.2.0 with MEE 2.0.0, EntryPoint 0.7)', () => {
-  it('deploys the account with a batch of two calls through the Biconomy bundler client, paying for its own gas, and Activity names it', async (context) => {
-    proveClientCell(context, { ...cell, payment: 'self-paid' })
+  it(`is refused in safe mode: ${NEXUS_SAFE_MODE_REFUSAL.why} [${NEXUS_SAFE_MODE_REFUSAL.rule}]`, async () => {
     const account = await createNexusAccount()
     await fundEth(setup.service.chain!, account.address, parseEther('1'))
     const bundlerClient = createBicoBundlerClient({
@@ -53,51 +58,70 @@ describe('@biconomy/abstractjs 1.2 (Nexus 1.2.0 with MEE 2.0.0, EntryPoint 0.7)'
       transport: http(setup.service.info().bundlerUrl),
       pollingInterval: 50,
     })
-    const alice = randomAddress()
-    const hash = await bundlerClient.sendUserOperation({
-      calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
-    })
-    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
-    expect(receipt.success).toBe(true)
-    expect(receipt.sender).toBe(account.address)
-    expect(receipt.paymaster).toBe(zeroAddress)
-    expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
-    // The EntryPoint took the prefund from the account and keeps what the operation did not use as its deposit.
-    const client = publicClientOf(setup.service)
-    const balance = await client.getBalance({ address: account.address })
-    const deposit = await client.readContract({
-      address: receipt.entryPoint,
-      abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
-      functionName: 'balanceOf',
-      args: [account.address],
-    })
-    expect(balance + deposit).toBe(parseEther('1') - receipt.actualGasCost)
-    expect(await accountTypeOf(setup, hash)).toBe('Nexus 1.2')
+    const error = await bundlerClient
+      .sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
+      .then(() => undefined)
+      .catch((e: unknown) => e as { details?: string })
+    expect(error, 'refused in safe mode').toBeDefined()
+    expect(String(error?.details)).toContain(`[${NEXUS_SAFE_MODE_REFUSAL.rule}]`)
   })
 
-  it("deploys the account and calls a contract, sponsored through Biconomy's paymaster client", async (context) => {
-    proveClientCell(context, { ...cell, payment: 'sponsored' })
-    // Biconomy's paymaster client has no stub data: viem calls pm_getPaymasterData once, before estimating, with the
-    // limits 0x0 and biconomySponsoredPaymasterContext (calculateGasLimits: true); the paymaster calculates and signs
-    // every limit. viem keeps the paymaster fields of the answer and takes the other three limits from the bundler's
-    // eth_estimateUserOperationGas, which gives the values the paymaster signed (the same estimator, and
-    // preVerificationGas does not depend on the bytes of the paymaster's signature).
-    const account = await createNexusAccount()
-    const bundlerClient = createBicoBundlerClient({
-      account,
-      transport: http(setup.service.info().bundlerUrl),
-      paymaster: createBicoPaymasterClient({ paymasterUrl: setup.dapp.paymasterUrl }),
-      pollingInterval: 50,
-    })
-    const alice = randomAddress()
-    const hash = await bundlerClient.sendUserOperation({ calls: [setup.mint(alice, 7n)] })
-    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
-    expect(receipt.success).toBe(true)
-    expect(receipt.sender).toBe(account.address)
-    expect(receipt.paymaster).not.toBe(zeroAddress)
-    expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
-    const client = publicClientOf(setup.service)
-    expect(await client.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
-    expect(await client.getBalance({ address: account.address })).toBe(0n)
-  })
+  it('deploys the account with a batch of two calls through the Biconomy bundler client, paying for its own gas, and Activity names it', (context) =>
+    inUnsafeMode(setup, async () => {
+      proveClientCell(context, { ...cell, payment: 'self-paid' })
+      const account = await createNexusAccount()
+      await fundEth(setup.service.chain!, account.address, parseEther('1'))
+      const bundlerClient = createBicoBundlerClient({
+        account,
+        transport: http(setup.service.info().bundlerUrl),
+        pollingInterval: 50,
+      })
+      const alice = randomAddress()
+      const hash = await bundlerClient.sendUserOperation({
+        calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
+      })
+      const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
+      expect(receipt.success).toBe(true)
+      expect(receipt.sender).toBe(account.address)
+      expect(receipt.paymaster).toBe(zeroAddress)
+      expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
+      // The EntryPoint took the prefund from the account and keeps what the operation did not use as its deposit.
+      const client = publicClientOf(setup.service)
+      const balance = await client.getBalance({ address: account.address })
+      const deposit = await client.readContract({
+        address: receipt.entryPoint,
+        abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
+        functionName: 'balanceOf',
+        args: [account.address],
+      })
+      expect(balance + deposit).toBe(parseEther('1') - receipt.actualGasCost)
+      expect(await accountTypeOf(setup, hash)).toBe('Nexus 1.2')
+    }))
+
+  it("deploys the account and calls a contract, sponsored through Biconomy's paymaster client", (context) =>
+    inUnsafeMode(setup, async () => {
+      proveClientCell(context, { ...cell, payment: 'sponsored' })
+      // Biconomy's paymaster client has no stub data: viem calls pm_getPaymasterData once, before estimating, with the
+      // limits 0x0 and biconomySponsoredPaymasterContext (calculateGasLimits: true); the paymaster calculates and signs
+      // every limit. viem keeps the paymaster fields of the answer and takes the other three limits from the bundler's
+      // eth_estimateUserOperationGas, which gives the values the paymaster signed (the same estimator, and
+      // preVerificationGas does not depend on the bytes of the paymaster's signature).
+      const account = await createNexusAccount()
+      const bundlerClient = createBicoBundlerClient({
+        account,
+        transport: http(setup.service.info().bundlerUrl),
+        paymaster: createBicoPaymasterClient({ paymasterUrl: setup.dapp.paymasterUrl }),
+        pollingInterval: 50,
+      })
+      const alice = randomAddress()
+      const hash = await bundlerClient.sendUserOperation({ calls: [setup.mint(alice, 7n)] })
+      const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
+      expect(receipt.success).toBe(true)
+      expect(receipt.sender).toBe(account.address)
+      expect(receipt.paymaster).not.toBe(zeroAddress)
+      expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
+      const client = publicClientOf(setup.service)
+      expect(await client.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
+      expect(await client.getBalance({ address: account.address })).toBe(0n)
+    }))
 })

@@ -34,9 +34,12 @@ import { proveClientCell } from '../integration/clients/clientMatrix'
 import {
   accountTypeOf,
   type ClientTestSetup,
+  inUnsafeMode,
+  NEXUS_SAFE_MODE_REFUSAL,
+  type SafeModeRefusal,
   withClientTestService,
 } from '../integration/clients/clientTestKit'
-import { callConsole, tokenBalance } from '../integration/paymaster/paymasterTestKit'
+import { tokenBalance } from '../integration/paymaster/paymasterTestKit'
 
 const setup = withClientTestService()
 
@@ -52,6 +55,8 @@ type AccountCase = {
   /** How Activity names the account's type. */
   type: string
   create: CreateAccount
+  /** ERC-7562 forbids its first operation: safe mode refuses it, and its cells are proven in unsafe mode. */
+  refusedInSafeMode?: SafeModeRefusal
 }
 
 /** Every account permissionless 0.2 builds whose contracts the zoo holds. */
@@ -141,6 +146,7 @@ const accounts: AccountCase[] = [
     type: 'Nexus 1.0',
     create: (client, owner) =>
       toNexusSmartAccount({ client, owners: [owner], version: '1.0.0', entryPoint: v07 }),
+    refusedInSafeMode: NEXUS_SAFE_MODE_REFUSAL,
   },
   {
     account: 'Etherspot',
@@ -248,24 +254,50 @@ async function expectSelfPaidMint(setup: ClientTestSetup, create: CreateAccount)
 
 describe.each(accounts)(
   'permissionless 0.2 $account (EntryPoint $entryPoint)',
-  ({ account, entryPoint, type, create }) => {
+  ({ account, entryPoint, type, create, refusedInSafeMode }) => {
+    // An account safe mode refuses is proven with the safety rules off, and its cells say so.
+    const cellAccount = refusedInSafeMode ? `${account} (unsafe mode)` : account
+    const inMode = <T>(run: () => Promise<T>) => (refusedInSafeMode ? inUnsafeMode(setup, run) : run())
+
+    if (refusedInSafeMode)
+      it(`is refused in safe mode: ${refusedInSafeMode.why} [${refusedInSafeMode.rule}]`, async () => {
+        const { smartAccountClient } = await createPermissionless02Client(setup, create, true)
+        const error = await smartAccountClient
+          .sendTransaction({ calls: [setup.mint(randomAddress(), 1n)] })
+          .then(() => undefined)
+          .catch((e: unknown) => e as { details?: string })
+        expect(error, 'refused in safe mode').toBeDefined()
+        expect(String(error?.details)).toContain(`[${refusedInSafeMode.rule}]`)
+      })
+
     it('deploys the account and calls a contract through its smart account client, sponsored by the paymaster through ERC-7677', async (context) => {
-      proveClientCell(context, { client: 'permissionless 0.2', account, entryPoint, payment: 'sponsored' })
-      await expectSponsoredMint(setup, create)
+      proveClientCell(context, {
+        client: 'permissionless 0.2',
+        account: cellAccount,
+        entryPoint,
+        payment: 'sponsored',
+      })
+      await inMode(() => expectSponsoredMint(setup, create))
     })
 
-    it(`names the account type in Activity: ${type}, from the factory when deploying and from the chain after`, async () => {
-      const { client, account, smartAccountClient, userOpHash } = await expectSponsoredMint(setup, create)
-      expect(await accountTypeOf(setup, userOpHash)).toBe(type)
-      const next = await smartAccountClient.sendTransaction({ calls: [setup.mint(randomAddress(), 1n)] })
-      const event = await readUserOperationEvent(client, next, account.address)
-      expect(event.success).toBe(true)
-      expect(await accountTypeOf(setup, event.userOpHash)).toBe(type)
-    })
+    it(`names the account type in Activity: ${type}, from the factory when deploying and from the chain after`, () =>
+      inMode(async () => {
+        const { client, account, smartAccountClient, userOpHash } = await expectSponsoredMint(setup, create)
+        expect(await accountTypeOf(setup, userOpHash)).toBe(type)
+        const next = await smartAccountClient.sendTransaction({ calls: [setup.mint(randomAddress(), 1n)] })
+        const event = await readUserOperationEvent(client, next, account.address)
+        expect(event.success).toBe(true)
+        expect(await accountTypeOf(setup, event.userOpHash)).toBe(type)
+      }))
 
     it('deploys the account with a batch of two calls through its smart account client, paying for its own gas', async (context) => {
-      proveClientCell(context, { client: 'permissionless 0.2', account, entryPoint, payment: 'self-paid' })
-      await expectSelfPaidMint(setup, create)
+      proveClientCell(context, {
+        client: 'permissionless 0.2',
+        account: cellAccount,
+        entryPoint,
+        payment: 'self-paid',
+      })
+      await inMode(() => expectSelfPaidMint(setup, create))
     })
   },
 )
@@ -273,12 +305,6 @@ describe.each(accounts)(
 describe('permissionless 0.2 Trust (Barz, EntryPoint 0.6)', () => {
   const create: CreateAccount = (client, owner) => toTrustSmartAccount({ client, owner, entryPoint: v06 })
   const trustFallbackHandler = getZooAddress('trustDefaultFallbackHandler')
-  const setUnsafe = async (unsafe: boolean) =>
-    expect(
-      (await callConsole(setup.service, '/console/api/settings', { method: 'PATCH', body: { unsafe } }))
-        .status,
-    ).toBe(200)
-
   it('is refused in safe mode: its validation reads the facet table of the DefaultFallbackHandler, an unstaked non-entity contract [STO-033]', async () => {
     const { smartAccountClient } = await createPermissionless02Client(setup, create, true)
     const error = await smartAccountClient
@@ -291,12 +317,9 @@ describe('permissionless 0.2 Trust (Barz, EntryPoint 0.6)', () => {
   it('works sponsored and self-paid with the safety rules off (--unsafe), as peers in unsafe mode do', async (context) => {
     const cell = { client: 'permissionless 0.2', account: 'Trust (unsafe mode)', entryPoint: '0.6' } as const
     proveClientCell(context, { ...cell, payment: 'sponsored' }, { ...cell, payment: 'self-paid' })
-    await setUnsafe(true)
-    try {
+    await inUnsafeMode(setup, async () => {
       await expectSponsoredMint(setup, create)
       await expectSelfPaidMint(setup, create)
-    } finally {
-      await setUnsafe(false)
-    }
+    })
   })
 })

@@ -117,3 +117,47 @@ export async function expectSelfPaidMint(setup: ClientTestSetup, create: CreateA
   })
   expect(balance + deposit).toBe(parseEther('1') - receipt.actualGasCost)
 }
+
+/** Runs `run` with the service's safety rules off (`--unsafe`, the console's Settings), then turns them back on. */
+export async function inUnsafeMode<T>(setup: { service: TestService }, run: () => Promise<T>): Promise<T> {
+  const setUnsafe = async (unsafe: boolean) =>
+    expect(
+      (await callConsole(setup.service, '/console/api/settings', { method: 'PATCH', body: { unsafe } }))
+        .status,
+    ).toBe(200)
+  await setUnsafe(true)
+  try {
+    return await run()
+  } finally {
+    await setUnsafe(false)
+  }
+}
+
+/** Why ERC-7562 forbids an account's first operation: the rule, and what in the account breaks it. */
+export type SafeModeRefusal = { rule: string; why: string }
+
+/**
+ * Nexus (1.0 and 1.2, with its K1 validator): the validator's onInstall checks with EXTCODESIZE that the owner is not a
+ * contract, inside the factory's deployment, and an EOA owner has no code: ERC-7562 forbids EXTCODE* on an address
+ * without code other than the sender [OP-041], so a bundler in safe mode refuses the deployment (eth-infinitism's
+ * bundler and the suite's scenarios too); with the rules off it works.
+ */
+export const NEXUS_SAFE_MODE_REFUSAL: SafeModeRefusal = {
+  rule: 'OP-041',
+  why: 'its K1 validator checks with EXTCODESIZE, inside the deployment, that the owner has no code',
+}
+
+/** Safe mode (the default) refuses the account's first operation, naming the rule, as an ERC-7562 bundler must. */
+export async function expectRefusedInSafeMode(
+  setup: ClientTestSetup,
+  create: CreateAccount,
+  refusal: SafeModeRefusal,
+): Promise<void> {
+  const { bundlerClient } = await createAccountClient(setup, create, true)
+  const error = await bundlerClient
+    .sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
+    .then(() => undefined)
+    .catch((e: unknown) => e as { details?: string })
+  expect(error, 'refused in safe mode').toBeDefined()
+  expect(String(error?.details)).toContain(`[${refusal.rule}]`)
+}

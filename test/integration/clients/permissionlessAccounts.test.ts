@@ -13,14 +13,17 @@ import { entryPoint06Address, entryPoint07Address, entryPoint08Address } from 'v
 import { describe, expect, it } from 'vitest'
 import { getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
 import { randomAddress } from '../bundler/bundlerTestKit'
-import { callConsole } from '../paymaster/paymasterTestKit'
 import { proveClientCell } from './clientMatrix'
 import {
   accountTypeOf,
   type CreateAccount,
   createAccountClient,
+  expectRefusedInSafeMode,
   expectSelfPaidMint,
   expectSponsoredMint,
+  inUnsafeMode,
+  NEXUS_SAFE_MODE_REFUSAL,
+  type SafeModeRefusal,
   withClientTestService,
 } from './clientTestKit'
 
@@ -36,6 +39,8 @@ type AccountCase = {
   /** How Activity names the account's type. */
   type: string
   create: CreateAccount
+  /** ERC-7562 forbids its first operation: safe mode refuses it, and its cells are proven in unsafe mode. */
+  refusedInSafeMode?: SafeModeRefusal
 }
 
 /** Every account permissionless builds, as a dApp would call it (only the client and owner are given). */
@@ -131,6 +136,7 @@ const accounts: AccountCase[] = [
     type: 'Nexus 1.0',
     create: (client, owner) =>
       toNexusSmartAccount({ client, owners: [owner], version: '1.0.0', entryPoint: v07 }),
+    refusedInSafeMode: NEXUS_SAFE_MODE_REFUSAL,
   },
   {
     account: 'Etherspot',
@@ -154,25 +160,44 @@ const accounts: AccountCase[] = [
 
 describe.each(accounts)(
   'permissionless $account (EntryPoint $entryPoint)',
-  ({ account, entryPoint, type, create }) => {
+  ({ account, entryPoint, type, create, refusedInSafeMode }) => {
+    // An account safe mode refuses is proven with the safety rules off, and its cells say so.
+    const cellAccount = refusedInSafeMode ? `${account} (unsafe mode)` : account
+    const inMode = <T>(run: () => Promise<T>) => (refusedInSafeMode ? inUnsafeMode(setup, run) : run())
+
+    if (refusedInSafeMode)
+      it(`is refused in safe mode: ${refusedInSafeMode.why} [${refusedInSafeMode.rule}]`, () =>
+        expectRefusedInSafeMode(setup, create, refusedInSafeMode))
+
     it('deploys the account and calls a contract, sponsored by the paymaster through ERC-7677', async (context) => {
-      proveClientCell(context, { client: 'permissionless 0.4', account, entryPoint, payment: 'sponsored' })
-      await expectSponsoredMint(setup, create)
+      proveClientCell(context, {
+        client: 'permissionless 0.4',
+        account: cellAccount,
+        entryPoint,
+        payment: 'sponsored',
+      })
+      await inMode(() => expectSponsoredMint(setup, create))
     })
 
-    it(`names the account type in Activity: ${type}, from the factory when deploying and from the chain after`, async () => {
-      const { bundlerClient, hash } = await expectSponsoredMint(setup, create)
-      expect(await accountTypeOf(setup, hash)).toBe(type)
-      const next = await bundlerClient.sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
-      expect((await bundlerClient.waitForUserOperationReceipt({ hash: next, timeout: 30_000 })).success).toBe(
-        true,
-      )
-      expect(await accountTypeOf(setup, next)).toBe(type)
-    })
+    it(`names the account type in Activity: ${type}, from the factory when deploying and from the chain after`, () =>
+      inMode(async () => {
+        const { bundlerClient, hash } = await expectSponsoredMint(setup, create)
+        expect(await accountTypeOf(setup, hash)).toBe(type)
+        const next = await bundlerClient.sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
+        expect(
+          (await bundlerClient.waitForUserOperationReceipt({ hash: next, timeout: 30_000 })).success,
+        ).toBe(true)
+        expect(await accountTypeOf(setup, next)).toBe(type)
+      }))
 
     it('deploys the account with a batch of two calls, paying for its own gas', async (context) => {
-      proveClientCell(context, { client: 'permissionless 0.4', account, entryPoint, payment: 'self-paid' })
-      await expectSelfPaidMint(setup, create)
+      proveClientCell(context, {
+        client: 'permissionless 0.4',
+        account: cellAccount,
+        entryPoint,
+        payment: 'self-paid',
+      })
+      await inMode(() => expectSelfPaidMint(setup, create))
     })
   },
 )
@@ -180,12 +205,6 @@ describe.each(accounts)(
 describe('permissionless Trust (Barz, EntryPoint 0.6)', () => {
   const create: CreateAccount = (client, owner) => toTrustSmartAccount({ client, owner, entryPoint: v06 })
   const trustFallbackHandler = getZooAddress('trustDefaultFallbackHandler')
-  const setUnsafe = async (unsafe: boolean) =>
-    expect(
-      (await callConsole(setup.service, '/console/api/settings', { method: 'PATCH', body: { unsafe } }))
-        .status,
-    ).toBe(200)
-
   it('is refused in safe mode: its validation reads the facet table of the DefaultFallbackHandler, an unstaked non-entity contract [STO-033]', async () => {
     const { bundlerClient } = await createAccountClient(setup, create, true)
     const error = await bundlerClient
@@ -198,12 +217,9 @@ describe('permissionless Trust (Barz, EntryPoint 0.6)', () => {
   it('works sponsored and self-paid with the safety rules off (--unsafe), as peers in unsafe mode do', async (context) => {
     const cell = { client: 'permissionless 0.4', account: 'Trust (unsafe mode)', entryPoint: '0.6' } as const
     proveClientCell(context, { ...cell, payment: 'sponsored' }, { ...cell, payment: 'self-paid' })
-    await setUnsafe(true)
-    try {
+    await inUnsafeMode(setup, async () => {
       await expectSponsoredMint(setup, create)
       await expectSelfPaidMint(setup, create)
-    } finally {
-      await setUnsafe(false)
-    }
+    })
   })
 })

@@ -11,10 +11,16 @@ import { toAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
 import { getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
-import type { SandboxAccount, SandboxAccountType, SandboxCall } from '../../../src/shared/sandbox'
+import {
+  SANDBOX_ACCOUNT_SAFE_MODE_REFUSALS,
+  type SandboxAccount,
+  type SandboxAccountType,
+  type SandboxCall,
+} from '../../../src/shared/sandbox'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import { requestJson, type TestService } from '../../helpers/startTestService'
 import { callBundler, publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
+import { inUnsafeMode } from '../clients/clientTestKit'
 import {
   callConsole,
   callPaymaster,
@@ -219,40 +225,63 @@ export function describeZooKinds(setup: SandboxService, kinds: ZooKind[]) {
       expect(listed.body.data.find((a: SandboxAccount) => a.address === account.address)).toBeDefined()
     })
 
-    it(`deploys with a sponsored first operation that calls a contract${sdk ? ', built as its SDK builds it' : ''}; Activity names it ${activityName}`, async () => {
-      const alice = randomAddress()
-      const calls = [mintCall(setup, alice, 7n)]
-      const expected = await expectedFields(calls)
-      const first = await runSponsored(setup, account, calls)
-      expect(first.built).toMatchObject({ entryPointVersion: entryPoint, deployed: false })
-      expect(deployerOf(first.built.userOperation)).toBe(getZooAddress(factory).toLowerCase())
-      expect(fieldsLike(first.built.userOperation, expected)).toEqual(expected)
-      expect(first.receipt).toMatchObject({ success: true, sender: account.address, paymaster: paymaster() })
-      expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
-      const client = setup.service.chain!.publicClient
-      expect(await client.getCode({ address: account.address as Address })).toMatch(/^0x[0-9a-f]+$/)
-      expect(await client.getBalance({ address: account.address as Address })).toBe(0n)
-      expect(await activityAccountType(setup, first.signed.userOpHash)).toBe(activityName)
-    })
-
-    it(`runs a second, sponsored operation with a batch of two calls; Activity names it ${activityName} from the chain`, async () => {
-      const bob = randomAddress()
-      const carol = randomAddress()
-      const calls = [mintCall(setup, bob, 3n), mintCall(setup, carol, 4n)]
-      const expected = await expectedFields(calls)
-      const second = await runSponsored(setup, account, calls)
-      expect(second.built.deployed).toBe(true)
-      expect(deployerOf(second.built.userOperation)).toBeUndefined()
-      expect(fieldsLike(second.built.userOperation, expected)).toEqual(expected)
-      expect(BigInt(second.built.userOperation.nonce) & 0xffffffffffffffffn).toBe(1n)
-      expect(second.receipt).toMatchObject({ success: true, sender: account.address })
-      expect(await tokenBalance(setup.service, setup.token, bob)).toBe(3n)
-      expect(await tokenBalance(setup.service, setup.token, carol)).toBe(4n)
-      const listed = await requestJson(`${setup.service.baseUrl}/console/api/sandbox/accounts`, {
-        headers: { authToken: setup.service.authToken() },
+    // An account a bundler in safe mode refuses (as the console says) deploys once the safety rules are off.
+    const refusal = SANDBOX_ACCOUNT_SAFE_MODE_REFUSALS[type]
+    const inMode = <T>(run: () => Promise<T>) => (refusal ? inUnsafeMode(setup, run) : run())
+    if (refusal)
+      it(`is refused by a bundler in safe mode for the rule the console names [${refusal.rule}]`, async () => {
+        const { built, signed } = await buildSponsoredAndSigned(setup, account, [
+          mintCall(setup, randomAddress(), 1n),
+        ])
+        const sent = (
+          await callBundler(setup.service, 'eth_sendUserOperation', [signed.userOperation, built.entryPoint])
+        ).body
+        expect(sent.error?.code).toBe(-32502)
+        expect(JSON.stringify(sent.error)).toContain(`[${refusal.rule}]`)
       })
-      expect(listed.body.data.find((a: SandboxAccount) => a.address === account.address).deployed).toBe(true)
-      expect(await activityAccountType(setup, second.signed.userOpHash)).toBe(activityName)
-    })
+
+    it(`deploys with a sponsored first operation that calls a contract${sdk ? ', built as its SDK builds it' : ''}${refusal ? ' (safety rules off)' : ''}; Activity names it ${activityName}`, () =>
+      inMode(async () => {
+        const alice = randomAddress()
+        const calls = [mintCall(setup, alice, 7n)]
+        const expected = await expectedFields(calls)
+        const first = await runSponsored(setup, account, calls)
+        expect(first.built).toMatchObject({ entryPointVersion: entryPoint, deployed: false })
+        expect(deployerOf(first.built.userOperation)).toBe(getZooAddress(factory).toLowerCase())
+        expect(fieldsLike(first.built.userOperation, expected)).toEqual(expected)
+        expect(first.receipt).toMatchObject({
+          success: true,
+          sender: account.address,
+          paymaster: paymaster(),
+        })
+        expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
+        const client = setup.service.chain!.publicClient
+        expect(await client.getCode({ address: account.address as Address })).toMatch(/^0x[0-9a-f]+$/)
+        expect(await client.getBalance({ address: account.address as Address })).toBe(0n)
+        expect(await activityAccountType(setup, first.signed.userOpHash)).toBe(activityName)
+      }))
+
+    it(`runs a second, sponsored operation with a batch of two calls; Activity names it ${activityName} from the chain`, () =>
+      inMode(async () => {
+        const bob = randomAddress()
+        const carol = randomAddress()
+        const calls = [mintCall(setup, bob, 3n), mintCall(setup, carol, 4n)]
+        const expected = await expectedFields(calls)
+        const second = await runSponsored(setup, account, calls)
+        expect(second.built.deployed).toBe(true)
+        expect(deployerOf(second.built.userOperation)).toBeUndefined()
+        expect(fieldsLike(second.built.userOperation, expected)).toEqual(expected)
+        expect(BigInt(second.built.userOperation.nonce) & 0xffffffffffffffffn).toBe(1n)
+        expect(second.receipt).toMatchObject({ success: true, sender: account.address })
+        expect(await tokenBalance(setup.service, setup.token, bob)).toBe(3n)
+        expect(await tokenBalance(setup.service, setup.token, carol)).toBe(4n)
+        const listed = await requestJson(`${setup.service.baseUrl}/console/api/sandbox/accounts`, {
+          headers: { authToken: setup.service.authToken() },
+        })
+        expect(listed.body.data.find((a: SandboxAccount) => a.address === account.address).deployed).toBe(
+          true,
+        )
+        expect(await activityAccountType(setup, second.signed.userOpHash)).toBe(activityName)
+      }))
   })
 }
