@@ -139,26 +139,26 @@ function writeMergedVitestReport(reports) {
   writeFileSync(path.join(results, 'vitest.json'), JSON.stringify(merged))
 }
 
-/** The SDK client test package (its own dependencies: scripts/installSdkClients.mjs), installed and type-checked. */
-async function prepareSdkClients(options) {
-  const log = options?.log
-  const installed = log
-    ? (await runStep(
-        'SDK client test package: install',
-        node,
-        ['scripts/installSdkClients.mjs'],
-        options,
-      )) === 0
-    : installSdkClients()
-  if (!installed) return false
-  const typecheck = log ? { log: log.replace(/\.log$/, '-typecheck.log') } : {}
-  const status = await runStep(
-    'typecheck (SDK client tests)',
-    node,
-    [tscBin, '--noEmit', '-p', path.join(SDK_CLIENTS_DIR, 'tsconfig.json')],
-    typecheck,
+/** Installs the SDK client test package (its own dependencies: scripts/installSdkClients.mjs); false if it failed. */
+async function installSdkClientPackage(options) {
+  if (!options?.log) return installSdkClients()
+  return (
+    (await runStep('SDK client test package: install', node, ['scripts/installSdkClients.mjs'], options)) ===
+    0
   )
-  return status === 0
+}
+
+/** Type-checks the SDK client tests against their package; false if it failed. */
+async function typecheckSdkClients(options) {
+  const tsconfig = path.join(SDK_CLIENTS_DIR, 'tsconfig.json')
+  return (
+    (await runStep('typecheck (SDK client tests)', node, [tscBin, '--noEmit', '-p', tsconfig], options)) === 0
+  )
+}
+
+/** The SDK client test package, installed and type-checked. */
+async function prepareSdkClients() {
+  return (await installSdkClientPackage()) && (await typecheckSdkClients())
 }
 
 /** The README's client support table, from a run that included the client tests. */
@@ -227,14 +227,18 @@ function startPhase(name) {
 
 async function runEverything() {
   const reports = []
-  // 1. The unit tests in front; beside, the SDK client package (its install mostly disk, its typecheck one core).
+  // 1. The unit tests in front; beside, the SDK client package's install (mostly disk), then its typecheck (one
+  //    core), which nothing waits for: it is only counted at the end.
   let phase = startPhase('unit tests')
-  const sdkClients = prepareSdkClients({ log: 'sdk-clients.log' })
+  const sdkInstalled = installSdkClientPackage({ log: 'sdk-clients.log' })
+  const sdkChecked = sdkInstalled.then(
+    (installed) => installed && typecheckSdkClients({ log: 'sdk-clients-typecheck.log' }),
+  )
   reports.push(await runVitest('vitest: unit and contracts', VITEST_SELECTION.unit, 'vitest-unit.json'))
   phase.end()
-  // 2. The integration tests that keep both cores busy, and the SDK client tests once their package is ready.
+  // 2. The integration tests that keep both cores busy, and the SDK client tests once their package is installed.
   phase = startPhase('integration tests')
-  failSdkClients(await sdkClients)
+  await sdkInstalled
   reports.push(
     await runVitest(
       'vitest: integration, SDK clients and mocking',
@@ -275,6 +279,7 @@ async function runEverything() {
   })()
   await runPlaywright()
   reports.push(...(await beside))
+  failSdkClients(await sdkChecked)
   phase.end()
   for (const report of reports) countVitest(report)
   writeMergedVitestReport(reports)

@@ -1,3 +1,4 @@
+import { ENTRY_POINT_VERSIONS } from '../../src/shared/entryPointVersions'
 import { expect, screenshot, test } from './fixtures'
 import { ConsoleApp } from './pages/ConsoleApp'
 import { PaymastersScreen } from './pages/PaymastersScreen'
@@ -97,11 +98,14 @@ test('gas tanks: one per EntryPoint version under one paymasterId; a deposit to 
       .body.data
   const before = await readTanks()
   expect(before?.tanks.map((t: Tank) => t.entryPointVersion)).toEqual(['0.6', '0.7', '0.8', '0.9'])
-  expect(new Set(before?.tanks.map((t: Tank) => t.verifyingPaymaster.toLowerCase())).size).toBe(4)
+  expect(new Set(before?.tanks.map((t: Tank) => t.verifyingPaymaster.toLowerCase())).size).toBe(
+    ENTRY_POINT_VERSIONS.length,
+  )
 
   // A row per version: the version, that version's verifying paymaster and its balance; one hint says why.
   await expect(app.getByTestId('gas-tank-hint')).toContainText('same paymasterId')
-  await expect(app.getByTestId('gas-tanks').locator('tbody tr')).toHaveCount(4)
+  // A tank per EntryPoint version.
+  await expect(app.getByTestId('gas-tanks').locator('tbody tr')).toHaveCount(ENTRY_POINT_VERSIONS.length)
   for (const t of before?.tanks ?? []) {
     const row = app.getByTestId(`gas-tank-row-${t.entryPointVersion}`)
     await expect(row).toContainText(`v${t.entryPointVersion}`)

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { ENTRY_POINT_VERSIONS } from '../../src/shared/entryPointVersions'
 import { expect, screenshot, test } from './fixtures'
 import { ConsoleApp } from './pages/ConsoleApp'
 import { ContractsScreen } from './pages/ContractsScreen'
@@ -66,7 +67,8 @@ for (const width of WIDTHS) {
 
     // A dApp's tabs. Its chart's time axis starts when the dApp was created, not a fixed window before.
     await app.getByTestId('paymaster-link-shop').click()
-    await expect(app.getByTestId('gas-tanks').locator('tbody tr')).toHaveCount(3)
+    // A tank per EntryPoint version.
+    await expect(app.getByTestId('gas-tanks').locator('tbody tr')).toHaveCount(ENTRY_POINT_VERSIONS.length)
     const empty = await chartAxis(app)
     expect
       .soft(empty.start, 'the chart starts before the dApp existed')
