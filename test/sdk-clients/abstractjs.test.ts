@@ -13,6 +13,7 @@ import { publicClientOf, randomAddress } from '../integration/bundler/bundlerTes
 import { proveClientCell } from '../integration/clients/clientMatrix'
 import {
   accountTypeOf,
+  expectSafeModeRefusal,
   inUnsafeMode,
   NEXUS_SAFE_MODE_REFUSAL,
   withClientTestService,
@@ -58,12 +59,10 @@ describe('@biconomy/abstractjs 1.2 (Nexus 1.2.0 with MEE 2.0.0, EntryPoint 0.7)'
       transport: http(setup.service.info().bundlerUrl),
       pollingInterval: 50,
     })
-    const error = await bundlerClient
-      .sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
-      .then(() => undefined)
-      .catch((e: unknown) => e as { details?: string })
-    expect(error, 'refused in safe mode').toBeDefined()
-    expect(String(error?.details)).toContain(`[${NEXUS_SAFE_MODE_REFUSAL.rule}]`)
+    await expectSafeModeRefusal(
+      () => bundlerClient.sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] }),
+      NEXUS_SAFE_MODE_REFUSAL,
+    )
   })
 
   it('deploys the account with a batch of two calls through the Biconomy bundler client, paying for its own gas, and Activity names it', (context) =>

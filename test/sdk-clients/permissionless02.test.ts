@@ -34,6 +34,7 @@ import { proveClientCell } from '../integration/clients/clientMatrix'
 import {
   accountTypeOf,
   type ClientTestSetup,
+  expectSafeModeRefusal,
   inUnsafeMode,
   NEXUS_SAFE_MODE_REFUSAL,
   type SafeModeRefusal,
@@ -262,12 +263,10 @@ describe.each(accounts)(
     if (refusedInSafeMode)
       it(`is refused in safe mode: ${refusedInSafeMode.why} [${refusedInSafeMode.rule}]`, async () => {
         const { smartAccountClient } = await createPermissionless02Client(setup, create, true)
-        const error = await smartAccountClient
-          .sendTransaction({ calls: [setup.mint(randomAddress(), 1n)] })
-          .then(() => undefined)
-          .catch((e: unknown) => e as { details?: string })
-        expect(error, 'refused in safe mode').toBeDefined()
-        expect(String(error?.details)).toContain(`[${refusedInSafeMode.rule}]`)
+        await expectSafeModeRefusal(
+          () => smartAccountClient.sendTransaction({ calls: [setup.mint(randomAddress(), 1n)] }),
+          refusedInSafeMode,
+        )
       })
 
     it('deploys the account and calls a contract through its smart account client, sponsored by the paymaster through ERC-7677', async (context) => {

@@ -147,17 +147,27 @@ export const NEXUS_SAFE_MODE_REFUSAL: SafeModeRefusal = {
   why: 'its K1 validator checks with EXTCODESIZE, inside the deployment, that the owner has no code',
 }
 
-/** Safe mode (the default) refuses the account's first operation, naming the rule, as an ERC-7562 bundler must. */
+/** `send` (an account's first operation, by any client) is refused, naming the rule, as an ERC-7562 bundler must. */
+export async function expectSafeModeRefusal(
+  send: () => Promise<unknown>,
+  refusal: SafeModeRefusal,
+): Promise<void> {
+  const error = await send()
+    .then(() => undefined)
+    .catch((e: unknown) => e as { details?: string })
+  expect(error, 'refused in safe mode').toBeDefined()
+  expect(String(error?.details)).toContain(`[${refusal.rule}]`)
+}
+
+/** Safe mode (the default) refuses the account's first operation through viem's bundler client. */
 export async function expectRefusedInSafeMode(
   setup: ClientTestSetup,
   create: CreateAccount,
   refusal: SafeModeRefusal,
 ): Promise<void> {
   const { bundlerClient } = await createAccountClient(setup, create, true)
-  const error = await bundlerClient
-    .sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
-    .then(() => undefined)
-    .catch((e: unknown) => e as { details?: string })
-  expect(error, 'refused in safe mode').toBeDefined()
-  expect(String(error?.details)).toContain(`[${refusal.rule}]`)
+  await expectSafeModeRefusal(
+    () => bundlerClient.sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] }),
+    refusal,
+  )
 }

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest'
 import { getZooAddress } from '../../../src/main/service/chain/accountZoo/zooContracts'
 import { SANDBOX_ACCOUNT_SAFE_MODE_REFUSALS, type SandboxAccount } from '../../../src/shared/sandbox'
 import { callBundler, publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
-import { callConsole, tokenBalance } from '../paymaster/paymasterTestKit'
+import { inUnsafeMode } from '../clients/clientTestKit'
+import { tokenBalance } from '../paymaster/paymasterTestKit'
 import {
   activityAccountType,
   buildSponsoredAndSigned,
@@ -121,12 +122,6 @@ describe('sandbox account-zoo accounts on EntryPoint v0.6', () => {
  */
 describe('sandbox Trust (Barz) on EntryPoint v0.6', () => {
   let account: SandboxAccount
-  const setUnsafe = async (unsafe: boolean) =>
-    expect(
-      (await callConsole(setup.service, '/console/api/settings', { method: 'PATCH', body: { unsafe } }))
-        .status,
-    ).toBe(200)
-
   it('is created at the address permissionless computes, and a bundler in safe mode refuses it for the rule the console names', async () => {
     account = await postConsole(setup, '/console/api/sandbox/accounts', { type: 'TRUST' })
     expect(account).toMatchObject({ type: 'TRUST', entryPointVersion: '0.6', deployed: false })
@@ -152,8 +147,7 @@ describe('sandbox Trust (Barz) on EntryPoint v0.6', () => {
   })
 
   it('deploys with a sponsored operation that calls a contract once the safety rules are off, and Activity names it Trust (Barz)', async () => {
-    await setUnsafe(true)
-    try {
+    await inUnsafeMode(setup, async () => {
       const alice = randomAddress()
       const { signed, receipt } = await runSponsored(setup, account, [mintCall(setup, alice, 7n)])
       expect(receipt).toMatchObject({
@@ -163,8 +157,6 @@ describe('sandbox Trust (Barz) on EntryPoint v0.6', () => {
       })
       expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
       expect(await activityAccountType(setup, signed.userOpHash)).toBe('Trust (Barz)')
-    } finally {
-      await setUnsafe(false)
-    }
+    })
   })
 })
