@@ -1,7 +1,8 @@
-import { type Address, concat, encodeAbiParameters, encodeFunctionData, parseEther } from 'viem'
+import { type Address, concat, encodeAbiParameters, encodeFunctionData, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { SIMULATION_GAS } from '../../../src/main/service/bundler/bundlerOptions'
+import { checkValidationRules } from '../../../src/main/service/bundler/validation/checkValidationRules'
 import { simulateValidationWithRules } from '../../../src/main/service/bundler/validation/simulateValidationWithRules'
 import { traceValidationNatively } from '../../../src/main/service/bundler/validation/traceValidationNatively'
 import {
@@ -137,22 +138,42 @@ describe('native validation traces (safe mode without the JavaScript tracer)', (
     expect(foreign.some((frame) => Object.keys(frame.access).length > 1)).toBe(true)
   })
 
-  it('decide an operation that follows the rules; a violation is confirmed by the JavaScript tracer', async () => {
+  it("decide an operation that follows the rules and refuse a banned opcode on their own; a storage violation is confirmed by the JavaScript tracer, and both verdicts are the JavaScript tracer's", async () => {
     const account = await deployRuleTestContracts(chain)
+    const operation = () => ruleTestOperation(account.address)
     const simulate = async () =>
       simulateValidationWithRules({
         chain,
         entryPoint: entryPointV06,
-        userOperation: await ruleTestOperation(account.address),
+        userOperation: await operation(),
         safeMode: true,
         gas: SIMULATION_GAS,
       })
+    /** The rules the JavaScript tracer's trace of the same operation breaks. */
+    const javascriptVerdict = async () => {
+      const { javascript } = await traceBothWays(await operation())
+      const result = entryPointV06.decodeValidationOutput(javascript.output as Hex)
+      return checkValidationRules({
+        trace: javascript,
+        entities: entryPointV06.readEntities(await operation()),
+        entryPoint: chain.addresses.entryPoint,
+        stakes: { sender: result.senderInfo, factory: result.factoryInfo, paymaster: result.paymasterInfo },
+        paymasterContext: result.returnInfo.paymasterContext,
+      })
+    }
     const clean = await simulate()
     expect(clean).toMatchObject({ tracer: 'native', violations: [] })
 
     await account.setMode(1)
     const banned = await simulate()
-    expect(banned.tracer).toBe('javascript')
+    expect(banned.tracer).toBe('native')
     expect(banned.violations.map((v) => v.rule)).toEqual(['OP-011'])
+    expect(banned.violations).toEqual(await javascriptVerdict())
+
+    await account.setMode(2)
+    const foreign = await simulate()
+    expect(foreign.tracer).toBe('javascript')
+    expect(foreign.violations.map((v) => v.rule)).toEqual(['STO-033'])
+    expect(foreign.violations).toEqual(await javascriptVerdict())
   })
 })

@@ -49,10 +49,12 @@ export type SimulateValidationWithRulesReturnType = {
 /**
  * EntryPoint.simulateValidation for eth_sendUserOperation. Unsafe mode: one eth_call. Safe mode: the
  * EntryPoint's result and what the validation frames did, checked against ERC-7562. First from the node's
- * native tracers (a tenth of the cost); when they cannot tell everything (a gap) or the check finds a
- * violation, from debug_traceCall with the JavaScript validation tracer, whose verdict stands. The native
- * pass can only accept: what it records is exact or a superset, and the preimages it lacks can only add
- * violations. A FailedOp becomes an RpcError with the AAxx reason.
+ * native tracers (a tenth of the cost), which decide unless they cannot tell everything (a gap) or find a storage
+ * violation; then from debug_traceCall with the JavaScript validation tracer, whose verdict stands. What the native
+ * traces record is exact (frames, opcodes, calls, creations, out of gas) or, for storage, a superset: without keccak
+ * preimages a slot may look unassociated, so a storage violation is only confirmed by the JavaScript tracer, while
+ * an opcode, call or creation violation is the one it would report. A FailedOp becomes an RpcError with the AAxx
+ * reason.
  */
 export async function simulateValidationWithRules(
   params: SimulateValidationWithRulesParameters,
@@ -77,13 +79,13 @@ export async function simulateValidationWithRules(
     params.gas,
     params.stateOverride,
   )
-  const accepted = await acceptOnNativeTraces(params, request, stateOverride)
-  if (accepted)
+  const decided = await decideOnNativeTraces(params, request, stateOverride)
+  if (decided)
     return {
-      result: accepted.result,
-      violations: [],
+      result: decided.result,
+      violations: decided.violations,
       tracer: 'native',
-      storageAddresses: listStorageAddresses(accepted.trace),
+      storageAddresses: listStorageAddresses(decided.trace),
     }
   let trace: ValidationTrace
   try {
@@ -117,15 +119,22 @@ function listStorageAddresses(trace: Pick<ValidationTrace, 'frames'>): Address[]
   return [...addresses]
 }
 
+/** Rules about storage, which the native traces can only over-report (see simulateValidationWithRules). */
+const isStorageRule = (violation: RuleViolation) => violation.rule.startsWith('STO-')
+
 /**
- * The EntryPoint's result when the native traces show no broken rule; null when the JavaScript tracer has to
- * decide (a gap in the native traces, a node that refused them, or a violation to confirm).
+ * The EntryPoint's result and the broken rules when the native traces decide; null when the JavaScript tracer has
+ * to (a gap in the native traces, a node that refused them, or a storage violation to confirm).
  */
-async function acceptOnNativeTraces(
+async function decideOnNativeTraces(
   params: SimulateValidationWithRulesParameters,
   request: TraceCallRequest,
   stateOverride: RpcStateOverride | undefined,
-): Promise<{ result: ValidationResult; trace: Pick<ValidationTrace, 'frames'> } | null> {
+): Promise<{
+  result: ValidationResult
+  violations: RuleViolation[]
+  trace: Pick<ValidationTrace, 'frames'>
+} | null> {
   const native = await limitTraces(() => traceValidationNatively(params.chain, request, stateOverride)).catch(
     () => null,
   )
@@ -142,7 +151,8 @@ async function acceptOnNativeTraces(
   ) as Hex[]
   const entities = [sender, factory, paymaster].filter((address): address is Address => address !== null)
   const keccak = knownPreimages.preimagesFor(slots, entities)
-  return checkTrace({ ...native, keccak }, result, params).length === 0 ? { result, trace: native } : null
+  const violations = checkTrace({ ...native, keccak }, result, params)
+  return violations.some(isStorageRule) ? null : { result, violations, trace: native }
 }
 
 function checkTrace(
