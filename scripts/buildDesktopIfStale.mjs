@@ -14,13 +14,26 @@ const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/ind
 const SOURCE_DIRS = ['src/main', 'src/preload', 'src/renderer', 'src/shared']
 const SOURCE_FILES = ['electron.vite.config.ts', 'vite.renderer.config.ts']
 
-export function buildDesktopIfStale() {
+/** The folders of the desktop build in out/, as electron-vite and publishConsole leave them. */
+export const DESKTOP_BUILD = {
+  main: path.join(root, 'out', 'main'),
+  preload: path.join(root, 'out', 'preload'),
+  renderer: path.join(root, 'out', 'renderer'),
+}
+
+/** Whether out/ holds a desktop build newer than every source it is built from. */
+export function isDesktopBuildFresh() {
   const sources = Math.max(
     ...SOURCE_DIRS.map((dir) => newestMtime(path.join(root, dir))),
     ...SOURCE_FILES.map((file) => statSync(path.join(root, file)).mtimeMs),
   )
-  const outputs = OUTPUTS.map((file) => path.join(root, file))
-  if (outputs.every((file) => existsSync(file) && statSync(file).mtimeMs >= sources)) return 'fresh'
+  return OUTPUTS.map((file) => path.join(root, file)).every(
+    (file) => existsSync(file) && statSync(file).mtimeMs >= sources,
+  )
+}
+
+export function buildDesktopIfStale() {
+  if (isDesktopBuildFresh()) return 'fresh'
   const electronVite = path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
   const built = spawnSync(process.execPath, [electronVite, 'build', '--logLevel', 'warn'], {
     cwd: root,

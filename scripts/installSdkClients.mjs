@@ -6,56 +6,25 @@
 // stamp, rather than running a second `npm ci` into the same node_modules.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { releaseLockDir, takeLockDirSync } from './lib/lockDir.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const SDK_CLIENTS_DIR = path.join(root, 'test', 'sdk-clients')
 
 const INSTALL_LOCK = path.join(SDK_CLIENTS_DIR, '.install-lock')
 
-function isRunning(pid) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return error.code === 'EPERM'
-  }
-}
-
-/** Blocks (this script is synchronous) until this process holds the install lock; a dead holder's lock is taken over. */
-function takeInstallLock(log) {
-  const pidFile = path.join(INSTALL_LOCK, 'pid')
-  const sleeper = new Int32Array(new SharedArrayBuffer(4))
-  let told = false
-  for (;;) {
-    try {
-      mkdirSync(INSTALL_LOCK)
-      writeFileSync(pidFile, String(process.pid))
-      return
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error
-    }
-    const holder = Number(existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : Number.NaN)
-    // A lock without a pid file is one being taken this instant; a dead holder's lock is stale.
-    if (Number.isInteger(holder) && holder > 0 && !isRunning(holder)) {
-      rmSync(INSTALL_LOCK, { recursive: true, force: true })
-      continue
-    }
-    if (!told) log(`\n── waiting for another install of the SDK client test package (pid ${holder})\n`)
-    told = true
-    Atomics.wait(sleeper, 0, 0, 500)
-  }
-}
-
 /** Installs test/sdk-clients with `npm ci` unless its node_modules came from the same lock file; false if npm failed. */
 export function installSdkClients({ log = (line) => process.stdout.write(line) } = {}) {
-  takeInstallLock(log)
+  takeLockDirSync(INSTALL_LOCK, (holder) =>
+    log(`\n── waiting for another install of the SDK client test package (pid ${holder})\n`),
+  )
   try {
     return installUnlessStamped(log)
   } finally {
-    rmSync(INSTALL_LOCK, { recursive: true, force: true })
+    releaseLockDir(INSTALL_LOCK)
   }
 }
 

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, type Page, type TestInfo, test } from '@playwright/test'
+import { DESKTOP_BUILD, isDesktopBuildFresh } from '../../scripts/buildDesktopIfStale.mjs'
 import {
   buildConsoleWithVite,
   buildDesktopWithElectronVite,
@@ -10,7 +11,13 @@ import {
   runConsoleStaleCheck,
   stageConsoleCheckout,
 } from '../helpers/consoleBuilds'
-import { asar, canPackageLinuxDir, packageLinuxDir, stagePackagingProject } from '../helpers/linuxDirPackage'
+import {
+  asar,
+  canPackageLinuxDir,
+  packageLinuxDir,
+  packageRepositoryOnce,
+  stagePackagingProject,
+} from '../helpers/linuxDirPackage'
 import { spawnCli } from '../helpers/spawnCli'
 import { watchConsoleLoad } from './pages/consoleLoadProbe'
 
@@ -25,7 +32,8 @@ import { watchConsoleLoad } from './pages/consoleLoadProbe'
  * headless stale check (scripts/buildConsoleIfStale.mjs: `npm run serve`, `npm start` without Electron, the e2e
  * globalSetup), run in a copy of the checkout, and the packaged app (electron-builder `--dir` of that
  * electron-vite build against a stand-in Electron, whose app.asar's out/renderer is extracted and served; Linux
- * x64/arm64 only, skipped elsewhere). `npm start` with Electron runs `npm run build` and serves out/renderer the same
+ * x64/arm64 only, skipped elsewhere). Under `npm test`, which builds out/ just before, the electron-vite path reads
+ * that build and its package (shared with the packaging test) instead of building and packing the app again. `npm start` with Electron runs `npm run build` and serves out/renderer the same
  * way; the Electron window itself cannot run here (no Electron binary).
  */
 
@@ -35,9 +43,17 @@ test.describe.configure({ mode: 'default', timeout: 300_000 })
 
 let temp: string
 let desktopBuild: Promise<DesktopBuild> | undefined
-/** The electron-vite build, once per worker. */
+/**
+ * The electron-vite build, once per worker: the repository's out/ when it is current (`npm test` has just built it
+ * with these same two steps, electron-vite then publishConsole, and serves it meanwhile: read, never written), else a
+ * build of this test's own.
+ */
 const electronViteBuild = () =>
-  (desktopBuild ??= buildDesktopWithElectronVite(path.join(temp, 'npm-run-build')))
+  (desktopBuild ??= repositoryBuildIsCurrent
+    ? Promise.resolve(DESKTOP_BUILD)
+    : buildDesktopWithElectronVite(path.join(temp, 'npm-run-build')))
+/** Decided once, before any test of this file: whether the repository's out/ is the current desktop build. */
+const repositoryBuildIsCurrent = isDesktopBuildFresh()
 
 test.beforeAll(async () => {
   temp = await mkdtemp(path.join(os.tmpdir(), 'opstation-build-paths-'))
@@ -141,6 +157,13 @@ async function expectDeepRoutesLoad(page: Page, consoleDir: string, testInfo: Te
   }
 }
 
+/** A project folder holding this test's own build, for electron-builder. */
+function stageOwnBuild(build: DesktopBuild): string {
+  const projectDir = path.join(temp, 'package-project')
+  stagePackagingProject({ projectDir, builtOut: build })
+  return projectDir
+}
+
 const ready = (service: { ready: Record<string, unknown> }, key: string) => service.ready[key]
 
 test('npm run build:renderer (vite, then publishConsole): deep routes load and reload', async ({
@@ -184,10 +207,14 @@ test('the packaged app (electron-builder --dir): the console in app.asar, deep r
   page,
 }, testInfo) => {
   test.skip(!canPackageLinuxDir, 'electron-builder --dir runs here for Linux x64/arm64 only')
-  const build = await electronViteBuild()
-  const projectDir = path.join(temp, 'package-project')
-  stagePackagingProject({ projectDir, builtOut: build })
-  const packaged = await packageLinuxDir({ tempDir: path.join(temp, 'package'), projectDir })
+  // The package of the repository's current build is the one the packaging test reads (made once, by whichever
+  // comes first); otherwise this test packs its own build.
+  const packaged = repositoryBuildIsCurrent
+    ? await packageRepositoryOnce()
+    : await packageLinuxDir({
+        tempDir: path.join(temp, 'package'),
+        projectDir: stageOwnBuild(await electronViteBuild()),
+      })
   const files = asar
     .listPackage(packaged.archive, { isPack: false })
     .map((file) => file.replaceAll('\\', '/'))

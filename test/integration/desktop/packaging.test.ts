@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-// @ts-expect-error: a plain .mjs script without types
 import { buildDesktopIfStale } from '../../../scripts/buildDesktopIfStale.mjs'
 import {
   describeEmbeddedChain,
@@ -13,7 +12,7 @@ import {
 import { runDesktop } from '../../../src/main/desktop/runDesktop'
 import type { ServiceConfigInput } from '../../../src/main/service/config'
 import { createService } from '../../../src/main/service/createService'
-import { asar, packageLinuxDir } from '../../helpers/linuxDirPackage'
+import { asar, packageRepositoryOnce } from '../../helpers/linuxDirPackage'
 import { createFakeElectron } from './fakeElectron'
 
 /**
@@ -24,7 +23,8 @@ import { createFakeElectron } from './fakeElectron'
  * would fetch it again for the package), so electron-builder is given a stand-in Electron distribution
  * (`electronDist`): a folder with a fake `electron` executable, copied and renamed as the real one would be. What is
  * checked is what electron-builder adds to it: the app archive, its dependencies and the resources. The build step
- * is test/helpers/linuxDirPackage.ts, shared with the console's build-path e2e test.
+ * is test/helpers/linuxDirPackage.ts: one package per desktop build, shared with the console's build-path e2e test,
+ * which reads the same package when it runs at the same time (npm test) rather than packing the app again.
  */
 
 const root = path.resolve(import.meta.dirname, '../../..')
@@ -41,7 +41,7 @@ describe.skipIf(process.platform !== 'linux' || !['x64', 'arm64'].includes(arch)
     beforeAll(async () => {
       buildDesktopIfStale()
       temp = mkdtempSync(path.join(os.tmpdir(), 'opstation-packaging-'))
-      ;({ appDir, archive } = await packageLinuxDir({ tempDir: temp }))
+      ;({ appDir, archive } = await packageRepositoryOnce())
       files = asar.listPackage(archive, { isPack: false }).map((file) => file.replaceAll('\\', '/'))
     }, 240_000)
 
