@@ -111,7 +111,7 @@ describe('the README curl session', () => {
     const script = await readCurlSession()
     const proxy = await startRecordingProxy(service.baseUrl)
     try {
-      const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
+      const run = await promisify(execFile)('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], {
         env: { ...process.env, OPSTATION: proxy.url, DATA_DIR: service.dataDir },
         timeout: 60_000,
       })
