@@ -14,14 +14,14 @@ import {
   preVerificationGasOfEncoded,
 } from '../estimation/preVerificationGas'
 import type { EntryPointModule, EntryPointVersion } from '../types'
+import { MAX_PAYMASTER_SIGNATURE_BYTES } from '../v09/paymasterSignature'
+import { createPaymasterV07 } from './bindPaymaster'
 import {
   attachEip7702Delegations,
   checkEip7702Authorization,
   delegationCode,
   planEip7702Bundle,
-} from '../v08/eip7702'
-import { MAX_PAYMASTER_SIGNATURE_BYTES } from '../v09/paymasterSignature'
-import { createPaymasterV07 } from './bindPaymaster'
+} from './eip7702'
 import { decodeHandleOpsV07, encodeHandleOpsV07, encodeSimulateValidationV07 } from './encodeEntryPointCalls'
 import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
 import {
