@@ -98,7 +98,7 @@ export async function expectSponsoredMint(setup: ClientTestSetup, create: Create
 
 /** Deploys the account with a self-paid batch of two calls, and checks it on chain. */
 export async function expectSelfPaidMint(setup: ClientTestSetup, create: CreateAccount) {
-  const { client, account, bundlerClient } = await createAccountClient(setup, create, false)
+  const { bundlerClient } = await createAccountClient(setup, create, false)
   const alice = randomAddress()
   const hash = await bundlerClient.sendUserOperation({
     calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
@@ -107,13 +107,24 @@ export async function expectSelfPaidMint(setup: ClientTestSetup, create: CreateA
   expect(receipt.success).toBe(true)
   expect(receipt.paymaster).toBe(zeroAddress)
   expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
-  // The EntryPoint took the prefund from the account and keeps what the operation did not use as its deposit.
-  const balance = await client.getBalance({ address: account.address })
+  await expectPrefundSettled(setup.service, receipt)
+}
+
+/**
+ * A self-paid operation's account after it: the EntryPoint took the prefund from the account (funded with 1 ETH) and
+ * keeps what the operation did not use as the account's deposit.
+ */
+export async function expectPrefundSettled(
+  service: TestService,
+  receipt: { entryPoint: Address; sender: Address; actualGasCost: bigint },
+) {
+  const client = publicClientOf(service)
+  const balance = await client.getBalance({ address: receipt.sender })
   const deposit = await client.readContract({
     address: receipt.entryPoint,
     abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
     functionName: 'balanceOf',
-    args: [account.address],
+    args: [receipt.sender],
   })
   expect(balance + deposit).toBe(parseEther('1') - receipt.actualGasCost)
 }
