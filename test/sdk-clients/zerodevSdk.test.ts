@@ -2,10 +2,9 @@ import { signerToEcdsaValidator } from '@zerodev/ecdsa-validator'
 import { createKernelAccount, createKernelAccountClient, createZeroDevPaymasterClient } from '@zerodev/sdk'
 import { getEntryPoint, KERNEL_V2_4, KERNEL_V3_1, KERNEL_V3_3 } from '@zerodev/sdk/constants'
 import {
-  type Address,
   createPublicClient,
+  createWalletClient,
   defineChain,
-  type Hash,
   http,
   type PublicClient,
   parseEther,
@@ -15,11 +14,12 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { fundEth } from '../../src/main/service/chain'
 import { getZooAddress } from '../../src/main/service/chain/accountZoo/zooContracts'
-import { randomAddress } from '../integration/bundler/bundlerTestKit'
+import { callBundler, randomAddress } from '../integration/bundler/bundlerTestKit'
 import { proveClientCell } from '../integration/clients/clientMatrix'
 import {
   accountTypeOf,
   type ClientTestSetup,
+  expectDelegatedByBundle,
   expectPrefundSettled,
   withClientTestService,
 } from '../integration/clients/clientTestKit'
@@ -140,33 +140,18 @@ async function expectKernelSelfPaidMint(setup: ClientTestSetup, kernel: KernelCa
  * with `eip7702Account` (no validator plugin, no factory: the EOA signs for itself) and its kernel client, which signs
  * the authorization to Kernel v3.3's implementation while the EOA has no code and sends it as the eip7702Auth.
  */
-function createKernel7702Client(setup: ClientTestSetup, sponsored: boolean) {
+function createKernel7702Client(
+  setup: ClientTestSetup,
+  sponsored: boolean,
+  owner = privateKeyToAccount(generatePrivateKey()),
+) {
   return createKernelClient(setup, sponsored, (publicClient) =>
     createKernelAccount(publicClient, {
-      eip7702Account: privateKeyToAccount(generatePrivateKey()),
+      eip7702Account: owner,
       entryPoint: getEntryPoint('0.7'),
       kernelVersion: KERNEL_V3_3,
     }),
   )
-}
-
-/**
- * The operation's receipt and the chain after it: the EOA is the sender, the bundle went as a type-4 transaction
- * carrying its authorization, and the EOA now delegates to Kernel v3.3's implementation.
- */
-async function expectKernel7702Delegated(
-  setup: ClientTestSetup,
-  publicClient: ReturnType<typeof createPublicClient>,
-  owner: Address,
-  receipt: { sender: Address; receipt: { transactionHash: Hash } },
-) {
-  const implementation = getZooAddress('kernelV3_3').toLowerCase()
-  expect(receipt.sender).toBe(owner)
-  expect(await publicClient.getCode({ address: owner })).toBe(`0xef0100${implementation.slice(2)}`)
-  const bundle = await publicClient.getTransaction({ hash: receipt.receipt.transactionHash })
-  expect(bundle.type).toBe('eip7702')
-  expect(bundle.to?.toLowerCase()).toBe(setup.service.chain!.addresses.entryPointV07.toLowerCase())
-  expect(bundle.authorizationList?.map((a) => a.address.toLowerCase())).toEqual([implementation])
 }
 
 describe('@zerodev/sdk Kernel 0.3.3 as an EIP-7702 account (EntryPoint 0.7)', () => {
@@ -183,7 +168,7 @@ describe('@zerodev/sdk Kernel 0.3.3 as an EIP-7702 account (EntryPoint 0.7)', ()
     const receipt = await kernelClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
     expect(receipt.success).toBe(true)
     expect(receipt.paymaster).not.toBe(zeroAddress)
-    await expectKernel7702Delegated(setup, publicClient, account.address, receipt)
+    await expectDelegatedByBundle(setup.service, receipt, account.address, getZooAddress('kernelV3_3'))
     expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
     expect(await publicClient.getBalance({ address: account.address })).toBe(0n)
     expect(paymasterMethods).toEqual(['pm_getPaymasterStubData', 'pm_getPaymasterData'])
@@ -201,7 +186,7 @@ describe('@zerodev/sdk Kernel 0.3.3 as an EIP-7702 account (EntryPoint 0.7)', ()
 
   it('delegates the EOA in a type-4 bundle with a batch of two calls, paying for its own gas', async (context) => {
     proveClientCell(context, { ...cell, payment: 'self-paid' })
-    const { publicClient, account, kernelClient } = await createKernel7702Client(setup, false)
+    const { account, kernelClient } = await createKernel7702Client(setup, false)
     const alice = randomAddress()
     const hash = await kernelClient.sendUserOperation({
       calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
@@ -209,9 +194,38 @@ describe('@zerodev/sdk Kernel 0.3.3 as an EIP-7702 account (EntryPoint 0.7)', ()
     const receipt = await kernelClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
     expect(receipt.success).toBe(true)
     expect(receipt.paymaster).toBe(zeroAddress)
-    await expectKernel7702Delegated(setup, publicClient, account.address, receipt)
+    await expectDelegatedByBundle(setup.service, receipt, account.address, getZooAddress('kernelV3_3'))
     expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
     await expectPrefundSettled(setup.service, receipt)
+  })
+
+  it('drops the accepted operation when its authorization no longer matches at bundling (the EOA used its nonce first), with the reason', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const { publicClient, kernelClient } = await createKernel7702Client(setup, false, owner)
+    expect((await callBundler(setup.service, 'debug_bundler_setBundlingMode', ['manual'])).body.result).toBe(
+      'ok',
+    )
+    try {
+      const hash = await kernelClient.sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] })
+      // The EOA sends a transaction of its own: the authorization's nonce is used before the bundle goes out.
+      const wallet = createWalletClient({
+        account: owner,
+        chain: publicClient.chain,
+        transport: http(setup.service.info().rpcUrl!),
+      })
+      await publicClient.waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({ to: randomAddress(), value: 1n }),
+      })
+      await callBundler(setup.service, 'debug_bundler_sendBundleNow', [])
+      const status = await callBundler(setup.service, 'biconomy_getUserOperationStatus', [hash])
+      expect(status.body.result.state).toBe('DROPPED_FROM_BUNDLER_MEMPOOL')
+      expect(status.body.result.message).toMatch(
+        /EIP-7702 authorization no longer matches: it is for account nonce 0, the account's nonce is 1/,
+      )
+      expect(await publicClient.getCode({ address: owner.address })).toBeUndefined()
+    } finally {
+      await callBundler(setup.service, 'debug_bundler_setBundlingMode', ['auto'])
+    }
   })
 })
 

@@ -1,6 +1,7 @@
 import {
   type Address,
   encodeFunctionData,
+  type Hash,
   http,
   type LocalAccount,
   type PublicClient,
@@ -108,6 +109,27 @@ export async function expectSelfPaidMint(setup: ClientTestSetup, create: CreateA
   expect(receipt.paymaster).toBe(zeroAddress)
   expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
   await expectPrefundSettled(setup.service, receipt)
+}
+
+/**
+ * An EIP-7702 account's first operation: the EOA is its sender, the bundle went as a type-4 transaction to the
+ * EntryPoint carrying the EOA's authorization, and the EOA now delegates to `implementation`.
+ */
+export async function expectDelegatedByBundle(
+  service: TestService,
+  receipt: { entryPoint: Address; sender: Address; receipt: { transactionHash: Hash } },
+  owner: Address,
+  implementation: Address,
+) {
+  const client = publicClientOf(service)
+  expect(receipt.sender).toBe(owner)
+  expect(await client.getCode({ address: owner })).toBe(`0xef0100${implementation.slice(2).toLowerCase()}`)
+  const bundle = await client.getTransaction({ hash: receipt.receipt.transactionHash })
+  expect(bundle.type).toBe('eip7702')
+  expect(bundle.to?.toLowerCase()).toBe(receipt.entryPoint.toLowerCase())
+  expect(bundle.authorizationList?.map((a) => a.address.toLowerCase())).toEqual([
+    implementation.toLowerCase(),
+  ])
 }
 
 /**
