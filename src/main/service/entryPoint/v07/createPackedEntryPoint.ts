@@ -107,7 +107,8 @@ export const EIP7702_AUTHORIZATION_GAS = 25_000n
  * operation is unpacked (ERC-7769 fields), packed for every call to the EntryPoint, and simulated through
  * EntryPointSimulations' code put at the EntryPoint's address. Each takes EIP-7702 accounts (an `eip7702Auth`, carried
  * in the bundle's type-4 transaction and applied first by every simulation); v0.8 differs in its hash (EIP-712) and in
- * knowing EIP-7702 accounts itself (the `0x7702` factory marker); v0.9 adds paymasterSignature, block-number validity windows and a plain-EOA bundle sender.
+ * knowing EIP-7702 accounts itself (the `0x7702` factory marker); v0.9 adds paymasterSignature, block-number validity
+ * windows and a plain-EOA bundle sender.
  */
 export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): PackedEntryPointModule {
   const target: SimulationTarget = { address: p.address, simulationsCode: p.simulationsCode }
@@ -129,17 +130,6 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
         message: `paymasterSignature is longer than ${MAX_PAYMASTER_SIGNATURE_BYTES} bytes`,
       })
   }
-  const schema = UserOperationV07Schema.superRefine((op, ctx) => {
-    refinePaymasterSignature(op, ctx)
-    if (op.factory === EIP7702_FACTORY_MARKER && p.eip7702InitCode && !op.eip7702Auth)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['eip7702Auth'],
-        message: 'the 0x7702 factory marker needs the eip7702Auth authorization',
-      })
-    refineEip7702Factory(op, ctx)
-  })
-
   /**
    * v0.7's EntryPoint knows no `0x7702` marker (it would call it as a factory); an account that an authorization
    * delegates has code by the time handleOps runs, so a factory in its operation is the EntryPoint's AA10.
@@ -161,6 +151,17 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
         message: `an operation with an eip7702Auth names no factory${p.eip7702InitCode ? ' (or the 0x7702 marker)' : ''}: the authorization gives the account its code before the EntryPoint runs, which then refuses a factory (AA10 sender already constructed)`,
       })
   }
+
+  const schema = UserOperationV07Schema.superRefine((op, ctx) => {
+    refinePaymasterSignature(op, ctx)
+    if (op.factory === EIP7702_FACTORY_MARKER && p.eip7702InitCode && !op.eip7702Auth)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['eip7702Auth'],
+        message: 'the 0x7702 factory marker needs the eip7702Auth authorization',
+      })
+    refineEip7702Factory(op, ctx)
+  })
 
   /** Simulations see the account's delegation before the bundle transaction sets it. */
   const withDelegation = (
