@@ -106,7 +106,7 @@ export const UserOperationRecordSchema = z.object({
     paymasterVerificationGasLimit: decimal.optional(),
     paymasterPostOpGasLimit: decimal.optional(),
   }),
-  /** v0.8 EIP-7702: the address the account (an EOA) delegates to through the operation's authorization. */
+  /** EIP-7702 (v0.7+): the address the account (an EOA) delegates to through the operation's authorization. */
   eip7702Delegate: address.nullable().optional(),
   /** From the UserOperationEvent once mined. */
   actualGasUsed: decimal.nullable(),

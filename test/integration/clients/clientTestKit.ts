@@ -1,6 +1,7 @@
 import {
   type Address,
   encodeFunctionData,
+  type Hash,
   http,
   type LocalAccount,
   type PublicClient,
@@ -98,7 +99,7 @@ export async function expectSponsoredMint(setup: ClientTestSetup, create: Create
 
 /** Deploys the account with a self-paid batch of two calls, and checks it on chain. */
 export async function expectSelfPaidMint(setup: ClientTestSetup, create: CreateAccount) {
-  const { client, account, bundlerClient } = await createAccountClient(setup, create, false)
+  const { bundlerClient } = await createAccountClient(setup, create, false)
   const alice = randomAddress()
   const hash = await bundlerClient.sendUserOperation({
     calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
@@ -107,13 +108,45 @@ export async function expectSelfPaidMint(setup: ClientTestSetup, create: CreateA
   expect(receipt.success).toBe(true)
   expect(receipt.paymaster).toBe(zeroAddress)
   expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
-  // The EntryPoint took the prefund from the account and keeps what the operation did not use as its deposit.
-  const balance = await client.getBalance({ address: account.address })
+  await expectPrefundSettled(setup.service, receipt)
+}
+
+/**
+ * An EIP-7702 account's first operation: the EOA is its sender, the bundle went as a type-4 transaction to the
+ * EntryPoint carrying the EOA's authorization, and the EOA now delegates to `implementation`.
+ */
+export async function expectDelegatedByBundle(
+  service: TestService,
+  receipt: { entryPoint: Address; sender: Address; receipt: { transactionHash: Hash } },
+  owner: Address,
+  implementation: Address,
+) {
+  const client = publicClientOf(service)
+  expect(receipt.sender).toBe(owner)
+  expect(await client.getCode({ address: owner })).toBe(`0xef0100${implementation.slice(2).toLowerCase()}`)
+  const bundle = await client.getTransaction({ hash: receipt.receipt.transactionHash })
+  expect(bundle.type).toBe('eip7702')
+  expect(bundle.to?.toLowerCase()).toBe(receipt.entryPoint.toLowerCase())
+  expect(bundle.authorizationList?.map((a) => a.address.toLowerCase())).toEqual([
+    implementation.toLowerCase(),
+  ])
+}
+
+/**
+ * A self-paid operation's account after it: the EntryPoint took the prefund from the account (funded with 1 ETH) and
+ * keeps what the operation did not use as the account's deposit.
+ */
+export async function expectPrefundSettled(
+  service: TestService,
+  receipt: { entryPoint: Address; sender: Address; actualGasCost: bigint },
+) {
+  const client = publicClientOf(service)
+  const balance = await client.getBalance({ address: receipt.sender })
   const deposit = await client.readContract({
     address: receipt.entryPoint,
     abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
     functionName: 'balanceOf',
-    args: [account.address],
+    args: [receipt.sender],
   })
   expect(balance + deposit).toBe(parseEther('1') - receipt.actualGasCost)
 }

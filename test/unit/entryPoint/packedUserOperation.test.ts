@@ -205,6 +205,80 @@ describe('PackedUserOperation (EntryPoint v0.7 / v0.8)', () => {
     )
   })
 
+  it("takes an eip7702Auth on v0.7 and hashes the operation as v0.7 does, as viem and ZeroDev/Biconomy's v0.7 accounts sign it (no 0x7702 initCode rule)", async () => {
+    const authorization = await owner.signAuthorization({
+      address: '0xd6CEDDe84be40893d153Be9d467CD6aD37875b28',
+      chainId: 31337,
+      nonce: 0,
+    })
+    const op7702: UserOperationV07 = {
+      ...base,
+      sender: owner.address,
+      factory: null,
+      factoryData: '0x',
+      eip7702Auth: {
+        address: authorization.address,
+        chainId: 31337n,
+        nonce: 0n,
+        yParity: authorization.yParity ?? 0,
+        r: authorization.r,
+        s: authorization.s,
+      },
+    }
+    const wire = entryPointV07.toWire(op7702)
+    expect(wire.eip7702Auth).toMatchObject({
+      address: authorization.address,
+      nonce: '0x0',
+      chainId: '0x7a69',
+    })
+    expect(entryPointV07.fromWire(wire)).toEqual(op7702)
+    expect(entryPointV07.partialUserOperationSchema.safeParse(wire).success).toBe(true)
+    expect(entryPointV07.computeUserOpHash(op7702, 31337)).toBe(
+      getUserOperationHash({
+        userOperation: { ...toViem(op7702), authorization },
+        entryPointAddress: entryPoint07Address,
+        entryPointVersion: '0.7',
+        chainId: 31337,
+      }),
+    )
+    // The authorization is outside the v0.7 hash: the same operation without it hashes the same.
+    expect(entryPointV07.computeUserOpHash({ ...op7702, eip7702Auth: null }, 31337)).toBe(
+      entryPointV07.computeUserOpHash(op7702, 31337),
+    )
+  })
+
+  it('refuses on v0.7 the 0x7702 factory marker (v0.7 would call it as a factory), and on every version a factory beside an eip7702Auth (AA10 once the authorization gave the account code)', () => {
+    const eip7702Auth = {
+      address: '0xd6CEDDe84be40893d153Be9d467CD6aD37875b28',
+      chainId: '0x7a69',
+      nonce: '0x0',
+      yParity: '0x0',
+      r: `0x${'11'.repeat(32)}`,
+      s: `0x${'22'.repeat(32)}`,
+    }
+    const wire = { ...entryPointV07.toWire(base), eip7702Auth }
+    const issues = (
+      schema: { safeParse: (v: unknown) => { error?: { issues: unknown[] } } },
+      value: unknown,
+    ) =>
+      schema.safeParse(value).error?.issues.map((i) => {
+        const { path, message } = i as { path: unknown[]; message: string }
+        return `${path.join('.')}: ${message}`
+      })
+    expect(
+      issues(entryPointV07.userOperationSchema, { ...wire, factory: '0x7702', factoryData: '0x' }),
+    ).toEqual([
+      "factory: EntryPoint v0.7 takes no 0x7702 factory (v0.8 does); an EIP-7702 account's operation names no factory here",
+    ])
+    expect(issues(entryPointV07.partialUserOperationSchema, wire)).toEqual([
+      'factory: an operation with an eip7702Auth names no factory: the authorization gives the account its code before the EntryPoint runs, which then refuses a factory (AA10 sender already constructed)',
+    ])
+    expect(issues(entryPointV08.userOperationSchema, wire)).toEqual([
+      'factory: an operation with an eip7702Auth names no factory (or the 0x7702 marker): the authorization gives the account its code before the EntryPoint runs, which then refuses a factory (AA10 sender already constructed)',
+    ])
+    expect(entryPointV08.userOperationSchema.safeParse({ ...wire, factory: '0x7702' }).success).toBe(true)
+  })
+
   it('parses the ERC-7769 wire form: the 0x7702 marker, optional groups, and refuses a paymaster field without a paymaster', () => {
     const wire = entryPointV08.toWire({ ...base, factory: EIP7702_FACTORY_MARKER, factoryData: '0x' })
     expect(wire.factory).toBe('0x7702')

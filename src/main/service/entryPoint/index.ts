@@ -91,11 +91,11 @@ export type {
 export { TOKEN_PAYMASTER_UNACCOUNTED_COST } from './paymaster/tokenPaymasterCost'
 export type { EntryPointModule, EntryPoints, EntryPointVersion, UserOperationBase } from './types'
 export type { UserOperationV06 } from './v06/userOperation'
+export { delegationCode } from './v07/eip7702'
 /**
  * What a client of one version builds its operations with (the sandbox's account kinds sign Safe's packed fields and
  * delegate EIP-7702 accounts): exported here so nothing outside entryPoint/ reaches into a version's folder.
  */
 export { packUserOperation } from './v07/packUserOperation'
 export type { Eip7702Auth, UserOperationV07 } from './v07/userOperation'
-export { delegationCode } from './v08/eip7702'
 export { entryPointV06, entryPointV07, entryPointV08, entryPointV09 }

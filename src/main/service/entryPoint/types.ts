@@ -108,7 +108,7 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
    * phase reverts or runs out of gas.
    */
   simulateExecution(chain: Chain, op: Op, maxSimulationGas: bigint): Promise<void>
-  /** eth_sendUserOperation's checks of the account's own state (v0.8: an EIP-7702 authorization). */
+  /** eth_sendUserOperation's checks of the account's own state (v0.7+: an EIP-7702 authorization). */
   checkAccount(chain: Chain, op: Op): Promise<void>
   /**
    * Before a bundle is simulated and sent: the EIP-7702 authorizations its transaction carries (and the

@@ -27,7 +27,7 @@ export type RpcTransactionReceipt = {
 }
 
 /**
- * A handleOps transaction: to the EntryPoint of the bundle's version; with EIP-7702 authorizations (v0.8 accounts
+ * A handleOps transaction: to the EntryPoint of the bundle's version; with EIP-7702 authorizations (accounts
  * delegating in this bundle) it goes out as a type-4 transaction carrying them.
  */
 export type SendBundleParameters = {

@@ -14,14 +14,14 @@ import {
   preVerificationGasOfEncoded,
 } from '../estimation/preVerificationGas'
 import type { EntryPointModule, EntryPointVersion } from '../types'
+import { MAX_PAYMASTER_SIGNATURE_BYTES } from '../v09/paymasterSignature'
+import { createPaymasterV07 } from './bindPaymaster'
 import {
   attachEip7702Delegations,
   checkEip7702Authorization,
   delegationCode,
   planEip7702Bundle,
-} from '../v08/eip7702'
-import { MAX_PAYMASTER_SIGNATURE_BYTES } from '../v09/paymasterSignature'
-import { createPaymasterV07 } from './bindPaymaster'
+} from './eip7702'
 import { decodeHandleOpsV07, encodeHandleOpsV07, encodeSimulateValidationV07 } from './encodeEntryPointCalls'
 import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
 import {
@@ -57,8 +57,12 @@ export type CreatePackedEntryPointParameters = {
     entryPoint: Address,
     op: UserOperationV07,
   ) => Hash
-  /** v0.8+: operations may carry an EIP-7702 authorization (`eip7702Auth`, with or without the `0x7702` factory). */
-  eip7702: boolean
+  /**
+   * v0.8+: the EntryPoint knows EIP-7702 accounts: the `0x7702` factory marker (factoryData runs on the delegated
+   * account) and the userOpHash covering the delegate. Every packed version takes an `eip7702Auth` (the bundler carries
+   * it in the type-4 bundle transaction; v0.7's EntryPoint never sees it): without the marker it only delegates.
+   */
+  eip7702InitCode: boolean
   /** v0.9: operations may carry a `paymasterSignature`, packed after paymasterData and left out of the hash. */
   paymasterSignature?: boolean
   /** v0.9: handleOps only from a plain EOA (`tx.origin == msg.sender`, no code). */
@@ -101,8 +105,10 @@ export const EIP7702_AUTHORIZATION_GAS = 25_000n
 /**
  * The shared implementation of the EntryPoints that take `PackedUserOperation` (v0.7, v0.8 and v0.9): the RPC
  * operation is unpacked (ERC-7769 fields), packed for every call to the EntryPoint, and simulated through
- * EntryPointSimulations' code put at the EntryPoint's address. v0.8 differs in its hash (EIP-712) and in taking
- * EIP-7702 accounts; v0.9 adds paymasterSignature, block-number validity windows and a plain-EOA bundle sender.
+ * EntryPointSimulations' code put at the EntryPoint's address. Each takes EIP-7702 accounts (an `eip7702Auth`, carried
+ * in the bundle's type-4 transaction and applied first by every simulation); v0.8 differs in its hash (EIP-712) and in
+ * knowing EIP-7702 accounts itself (the `0x7702` factory marker); v0.9 adds paymasterSignature, block-number validity
+ * windows and a plain-EOA bundle sender.
  */
 export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): PackedEntryPointModule {
   const target: SimulationTarget = { address: p.address, simulationsCode: p.simulationsCode }
@@ -124,26 +130,37 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
         message: `paymasterSignature is longer than ${MAX_PAYMASTER_SIGNATURE_BYTES} bytes`,
       })
   }
-  const schema = UserOperationV07Schema.superRefine((op, ctx) => {
-    refinePaymasterSignature(op, ctx)
-    if (op.eip7702Auth && !p.eip7702)
+  /**
+   * v0.7's EntryPoint knows no `0x7702` marker (it would call it as a factory); an account that an authorization
+   * delegates has code by the time handleOps runs, so a factory in its operation is the EntryPoint's AA10.
+   */
+  const refineEip7702Factory = (
+    op: { factory?: Address | null; eip7702Auth?: unknown },
+    ctx: z.RefinementCtx,
+  ) => {
+    if (op.factory === EIP7702_FACTORY_MARKER && !p.eip7702InitCode)
       ctx.addIssue({
         code: 'custom',
-        path: ['eip7702Auth'],
-        message: `EntryPoint v${p.version} takes no eip7702Auth`,
+        path: ['factory'],
+        message: `EntryPoint v${p.version} takes no 0x7702 factory (v0.8 does); an EIP-7702 account's operation names no factory here`,
       })
-    if (op.factory === EIP7702_FACTORY_MARKER && p.eip7702 && !op.eip7702Auth)
+    else if (op.factory && op.factory !== EIP7702_FACTORY_MARKER && op.eip7702Auth)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['factory'],
+        message: `an operation with an eip7702Auth names no factory${p.eip7702InitCode ? ' (or the 0x7702 marker)' : ''}: the authorization gives the account its code before the EntryPoint runs, which then refuses a factory (AA10 sender already constructed)`,
+      })
+  }
+
+  const schema = UserOperationV07Schema.superRefine((op, ctx) => {
+    refinePaymasterSignature(op, ctx)
+    if (op.factory === EIP7702_FACTORY_MARKER && p.eip7702InitCode && !op.eip7702Auth)
       ctx.addIssue({
         code: 'custom',
         path: ['eip7702Auth'],
         message: 'the 0x7702 factory marker needs the eip7702Auth authorization',
       })
-    if (op.factory === EIP7702_FACTORY_MARKER && !p.eip7702)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['factory'],
-        message: `EntryPoint v${p.version} takes no 0x7702 factory`,
-      })
+    refineEip7702Factory(op, ctx)
   })
 
   /** Simulations see the account's delegation before the bundle transaction sets it. */
@@ -188,12 +205,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
 
   const partialSchema = PartialUserOperationV07Schema.superRefine((op, ctx) => {
     refinePaymasterSignature(op, ctx)
-    if (op.eip7702Auth && !p.eip7702)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['eip7702Auth'],
-        message: `EntryPoint v${p.version} takes no eip7702Auth`,
-      })
+    refineEip7702Factory(op, ctx)
   })
 
   const module: Omit<PackedEntryPointModule, 'paymaster'> = {
@@ -202,12 +214,12 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     abi: p.abi,
     bundlesFromPlainEoa: p.bundlesFromPlainEoa ?? false,
     contracts: (chain) => getVersionContracts(chain, p.version),
-    // v0.9 is told by its paymasterSignature; v0.8 by its eip7702Auth; v0.7 by any field only the packed form
-    // has, without one.
+    // v0.9 is told by its paymasterSignature; v0.8 by its eip7702Auth (v0.7 takes one too, but a request that names
+    // no EntryPoint and carries one is taken as v0.8's, as before); v0.7 by any field only the packed form has.
     recognizes: (fields) =>
       p.paymasterSignature
         ? fields.paymasterSignature != null
-        : p.eip7702
+        : p.eip7702InitCode
           ? fields.eip7702Auth != null
           : fields.eip7702Auth == null && PACKED_ONLY_FIELDS.some((field) => fields[field] != null),
     userOperationSchema: schema,
@@ -253,7 +265,9 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     encodeHandleOps: (ops, beneficiary) => encodeHandleOpsV07(ops.map(packUserOperation), beneficiary),
     async decodeBundle(chain, transaction) {
       const ops = decodeHandleOpsV07(transaction.input).map(unpack)
-      return p.eip7702 ? attachEip7702Delegations(chain, ops, transaction.authorizationList ?? []) : ops
+      return p.eip7702InitCode
+        ? attachEip7702Delegations(chain, ops, transaction.authorizationList ?? [])
+        : ops
     },
 
     simulateValidation: (chain: Chain, op, options = {}) =>
@@ -319,10 +333,9 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
         throw executionReverted('out of gas (callGasLimit too low)')
     },
 
-    checkAccount: (chain, op) => (p.eip7702 ? checkEip7702Authorization(chain, op) : Promise.resolve()),
+    checkAccount: (chain, op) => checkEip7702Authorization(chain, op),
 
     async planBundle(chain, ops) {
-      if (!p.eip7702) return { authorizationList: [], invalid: [] }
       const plan = await planEip7702Bundle(chain, ops)
       let stateOverride: RpcStateOverride | undefined
       for (const op of ops) {

@@ -45,7 +45,7 @@ export type EstimateUserOperationGasV07Parameters = {
   stateOverride?: RpcStateOverride
   /** The version's preVerificationGas of the operation as it will be sent. */
   calculatePreVerificationGas: (op: UserOperationV07) => bigint
-  /** State the simulation needs besides the caller's (v0.8: an EIP-7702 account's delegation). */
+  /** State the simulation needs besides the caller's (v0.7+: an EIP-7702 account's delegation). */
   withAccountState: (op: UserOperationV07, stateOverride?: RpcStateOverride) => RpcStateOverride | undefined
   /** Called with each trial operation before it is simulated; returns the paymasterData to simulate with. */
   preparePaymasterData?: (op: UserOperationV07) => Promise<Hex> | Hex

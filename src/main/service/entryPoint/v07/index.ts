@@ -11,7 +11,7 @@ export const entryPointV07 = createPackedEntryPoint({
   abi: entryPointV07Artifact.abi as Abi,
   simulationsCode: entryPointSimulationsV07Artifact.deployedBytecode,
   computeUserOpHash: (packed, chainId, entryPoint) => computeUserOpHashV07(packed, chainId, entryPoint),
-  eip7702: false,
+  eip7702InitCode: false,
 })
 
 export type { Eip7702Auth, UserOperationV07 } from './userOperation'

@@ -3,7 +3,10 @@ import { z } from 'zod'
 import { AddressSchema, BytesSchema, toHexQuantity } from '../../schemas/hexSchemas'
 import { QuantitySchema } from '../../schemas/quantitySchema'
 
-/** An EIP-7702 authorization as ERC-7769 carries it in `eip7702Auth` (EntryPoint v0.8). */
+/**
+ * An EIP-7702 authorization as ERC-7769 carries it in `eip7702Auth` (every packed EntryPoint: the bundle's type-4
+ * transaction carries it; v0.8+ also hash it with the `0x7702` factory marker).
+ */
 export type Eip7702Auth = {
   chainId: bigint
   address: Address
@@ -15,7 +18,7 @@ export type Eip7702Auth = {
 
 /**
  * A v0.7 / v0.8 / v0.9 UserOperation in its RPC (unpacked) form, numbers as bigint. `factory` is the `0x7702` marker
- * (as 20 bytes, `0x7702000…`) for an EIP-7702 account; `eip7702Auth` is v0.8+ only; `paymasterSignature` v0.9 only.
+ * (as 20 bytes, `0x7702000…`) on v0.8+ for an EIP-7702 account; `eip7702Auth` may ride on any of them; `paymasterSignature` is v0.9 only.
  */
 export type UserOperationV07 = {
   sender: Address

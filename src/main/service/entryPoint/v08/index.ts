@@ -16,5 +16,5 @@ export const entryPointV08 = createPackedEntryPoint({
   simulationsCode: entryPointSimulationsV08Artifact.deployedBytecode,
   computeUserOpHash: (packed, chainId, entryPoint, op) =>
     computeUserOpHashV08(packed, chainId, entryPoint, op.eip7702Auth?.address ?? op.eip7702Delegate),
-  eip7702: true,
+  eip7702InitCode: true,
 })

@@ -15,7 +15,7 @@ export const entryPointV09 = createPackedEntryPoint({
   simulationsCode: entryPointSimulationsV09Artifact.deployedBytecode,
   computeUserOpHash: (packed, chainId, entryPoint, op) =>
     computeUserOpHashV09(packed, chainId, entryPoint, op.eip7702Auth?.address ?? op.eip7702Delegate),
-  eip7702: true,
+  eip7702InitCode: true,
   paymasterSignature: true,
   bundlesFromPlainEoa: true,
   blockRanges: true,

@@ -4,7 +4,7 @@ import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
 import { invalidFields, userOperationRejected } from '../errors'
 import type { BundleTransaction } from '../types'
-import { EIP7702_FACTORY_MARKER, type Eip7702Auth, type UserOperationV07 } from '../v07/userOperation'
+import { EIP7702_FACTORY_MARKER, type Eip7702Auth, type UserOperationV07 } from './userOperation'
 
 /** The code an EIP-7702 account holds while it delegates to `delegate` (the delegation designator). */
 export function delegationCode(delegate: Address): Hex {
