@@ -9,7 +9,7 @@
  *   `.../alto/index.ts` (MIT licence, Copyright (c) 2023 Pimlico). Each constant there is the calldata sent to a
  *   deterministic deployer: salt ‖ creation code for the CREATE2 deployer 0x4e59b448… and Safe's singleton factory
  *   0x914d7Fec…, `deploy(bytes32,bytes)` for Biconomy's deployer 0x988C135a…. The creation code is the projects'
- *   own published build (Safe 1.4.1 and safe-modules 4337 v0.2.0/v0.3.0, Kernel v2.1-v2.4 and v3.0-v3.3, LightAccount
+ *   own published build (Safe 1.4.1 and 1.5.0, safe-modules 4337 v0.2.0/v0.3.0, Kernel v2.1-v2.4 and v3.0-v3.3, LightAccount
  *   v1.1.0 and v2.0.0, Trust Barz, Etherspot ModularEtherspotWallet (current and v1), thirdweb AccountFactory, Biconomy Nexus 1.0.x):
  *   byte-exact, so every contract lands at the address the SDKs hard-code.
  *
@@ -24,8 +24,9 @@
  * Alchemy Modular Account v1 and v2: the mainnet broadcasts of alchemyplatform/modular-account (GPL-3.0-or-later),
  * see ALCHEMY_MODULAR_ACCOUNT.
  *
- * Usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus>
- *   <bcnmy/mee-contracts> <alchemyplatform/modular-account> <alchemyplatform/multisig-plugin> (git dirs or checkouts)
+ * Usage: node scripts/record-account-zoo.mjs [--keep-recorded] <permissionless.js> <coinbase/smart-wallet>
+ *   <bcnmy/nexus> <bcnmy/mee-contracts> <alchemyplatform/modular-account> <alchemyplatform/multisig-plugin>
+ *   (git dirs or checkouts; --keep-recorded: see readRecordedCalldata)
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -274,6 +275,32 @@ const DEPLOYMENTS = [
     'safe',
     'safeSingletonFactory',
     [['safeMultiSendCallOnly', '0x9641d764fc13c8B624c04430C7356C1C7C8102e2']],
+  ],
+  // Safe 1.5.0 (permissionless's toSafeSmartAccount({ version: '1.5.0' }), EntryPoint v0.7 with the v0.3.0 module
+  // above): the constants name MultiSend "SEND" and MultiSendCallOnly "MULTI_SEND".
+  [
+    'SAFE_ONE_FIVE_PROXY_CONTRACT',
+    'safe',
+    'safeSingletonFactory',
+    [['safeProxyFactoryV1_5', '0x14F2982D601c9458F93bd70B218933A6f8165e7b']],
+  ],
+  [
+    'SAFE_ONE_FIVE_SINGLETON_ADDRESS',
+    'safe',
+    'safeSingletonFactory',
+    [['safeSingletonV1_5', '0xFf51A5898e281Db6DfC7855790607438dF2ca44b']],
+  ],
+  [
+    'SAFE_ONE_FIVE_SEND_ADDRESS',
+    'safe',
+    'safeSingletonFactory',
+    [['safeMultiSendV1_5', '0x218543288004CD07832472D464648173c77D7eB7']],
+  ],
+  [
+    'SAFE_ONE_FIVE_MULTI_SEND_ADDRESS',
+    'safe',
+    'safeSingletonFactory',
+    [['safeMultiSendCallOnlyV1_5', '0xA83c336B20401Af773B6219BA5027174338D1836']],
   ],
   [
     'KERNEL_V06_ECDSA_VALIDATOR_V2_2_CREATECALL',
@@ -686,11 +713,37 @@ function readAt(source, commit, path) {
   return readFileSync(file, 'utf8')
 }
 
+/**
+ * With `--keep-recorded`, a broadcast that the source given does not hold (a snapshot older than its commit) is not
+ * read again: its calldata is taken as zooDeployments.ts recorded it from that commit, and replayed and checked like
+ * the rest (it must still create its contract at the recorded address).
+ */
+const KEEP_RECORDED = process.argv.includes('--keep-recorded')
+
+function readRecordedCalldata(constant) {
+  const text = readFileSync(outFile, 'utf8')
+  const m = new RegExp(
+    `"source": "${constant}",\\s*"account": "[^"]*",\\s*"deployer": "[^"]*",\\s*"data": "(0x[0-9a-fA-F]*)"`,
+  ).exec(text)
+  if (!m) throw new Error(`${constant}: not recorded in ${outFile}`)
+  return m[1]
+}
+
 function readAlchemyBroadcasts(source, rows) {
   const constants = {}
   const commits = new Set()
   for (const [constant, commit, path, contractName, , address] of rows) {
-    const run = JSON.parse(readAt(source, commit, path))
+    let text
+    try {
+      text = readAt(source, commit, path)
+    } catch (error) {
+      if (!KEEP_RECORDED) throw error
+      console.log(`${constant}: ${path} at ${commit} not in ${source}; keeping its recorded calldata`)
+      constants[constant] = readRecordedCalldata(constant)
+      commits.add(commit)
+      continue
+    }
+    const run = JSON.parse(text)
     const tx = run.transactions.find(
       (t) =>
         t.transactionType === 'CREATE2' &&
@@ -855,7 +908,9 @@ const SYSTEM_CONTRACTS = new Set([
 
 const toWord = (hex) => `0x${BigInt(hex).toString(16).padStart(64, '0')}`
 
-const [source, coinbaseSource, nexusSource, meeSource, alchemySource, multisigSource] = process.argv.slice(2)
+const [source, coinbaseSource, nexusSource, meeSource, alchemySource, multisigSource] = process.argv
+  .slice(2)
+  .filter((a) => a !== '--keep-recorded')
 if (!source || !coinbaseSource || !nexusSource || !meeSource || !alchemySource || !multisigSource) {
   console.error(
     'usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus> <bcnmy/mee-contracts> <alchemyplatform/modular-account> <alchemyplatform/multisig-plugin> (git dirs or checkouts)',

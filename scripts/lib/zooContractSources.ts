@@ -31,13 +31,20 @@ const PERMISSIONLESS_DATA =
  */
 export const ZOO_FAMILY_SOURCES: Readonly<Record<string, ZooFamilySource>> = {
   safe: {
-    title: 'Safe smart account v1.4.1 and Safe 4337 module (v0.2.0 for EntryPoint v0.6, v0.3.0 for v0.7)',
+    title:
+      'Safe smart account v1.4.1 and v1.5.0, Safe 4337 module (v0.2.0 for EntryPoint v0.6, v0.3.0 for v0.7)',
     locations: [
       {
         repository: 'https://github.com/safe-global/safe-smart-account',
         ref: 'v1.4.1',
         commit: 'bf943f80fec5ac647159d26161446ac5d716a294',
         holds: 'Safe (singleton), SafeProxyFactory, MultiSend, MultiSendCallOnly',
+      },
+      {
+        repository: 'https://github.com/safe-global/safe-smart-account',
+        ref: 'v1.5.0',
+        commit: 'dc437e8fba8b4805d76bcbd1c668c9fd3d1e83be',
+        holds: 'Safe 1.5.0 (singleton), SafeProxyFactory, MultiSend, MultiSendCallOnly',
       },
       {
         repository: 'https://github.com/safe-global/safe-modules',
