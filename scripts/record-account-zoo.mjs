@@ -20,7 +20,8 @@
  * Coinbase Smart Wallet v1: the mainnet broadcast of coinbase/smart-wallet (MIT), `broadcast/DeployFactory.s.sol/1/`.
  * Coinbase Smart Wallet v1.1 and viem's Solady account: rebuilt from their sources by `rebuild-zoo-contracts.mjs`,
  *   which writes REBUILT_DIR (no broadcast or artifact of them is published).
- * Biconomy MEE 2.0.0 (Nexus 1.2.0): build artifacts of bcnmy/nexus and bcnmy/mee-contracts (MIT), see BICONOMY_MEE.
+ * Biconomy MEE 2.0.0 (Nexus 1.2.0) and 1.0.0 (Nexus 1.0.2): build artifacts of bcnmy/nexus and bcnmy/mee-contracts
+ * (MIT), see BICONOMY_MEE and BICONOMY_MEE_V1_0; MEE 1.0.0's composable module rebuilt (bcnmy/composability).
  * Alchemy Modular Account v1 and v2: the mainnet broadcasts of alchemyplatform/modular-account (GPL-3.0-or-later),
  * see ALCHEMY_MODULAR_ACCOUNT.
  *
@@ -116,8 +117,47 @@ const BICONOMY_MEE = [
   ],
 ]
 
+/**
+ * MEE 1.0.0 (`getMEEVersion(MEEVersion.V1_0_0)`: Nexus 1.0.2 with the K1MeeValidator above as default validator),
+ * same row shape: Nexus(entryPoint v0.7), NexusBootstrap(), NexusAccountFactory(implementation, Biconomy's owner), at
+ * commits of bcnmy/nexus whose artifacts land at the addresses abstractjs names, with salts from its deployment
+ * scripts' history. Its ComposableExecutionModule is rebuilt (REBUILT_DIR).
+ */
+const BICONOMY_MEE_V1_0 = [
+  [
+    'BICONOMY_MEE_V1_0_NEXUS',
+    'bcnmy/nexus',
+    'abfed8fecaa980b01e38bb8b6609dc7999de2307',
+    'scripts/bash-deploy/artifacts/Nexus/Nexus.json',
+    '0x0000000000000000000000000000000000000000d94e66ffea57d5033465d361',
+    '0x0000000000000000000000000000000071727de22e5e9d8baf0edac6f37da032',
+    'nexusV1_0_2MeeImplementation',
+    '0x000000aC74357BFEa72BBD0781833631F732cf19',
+  ],
+  [
+    'BICONOMY_MEE_V1_0_NEXUSBOOTSTRAP',
+    'bcnmy/nexus',
+    'abfed8fecaa980b01e38bb8b6609dc7999de2307',
+    'scripts/bash-deploy/artifacts/NexusBootstrap/NexusBootstrap.json',
+    '0x00000000000000000000000000000000000000005e620e103460b60399842649',
+    '0x',
+    'nexusV1_0_2MeeBootstrap',
+    '0x879fa30248eeb693dcCE3eA94a743622170a3658',
+  ],
+  [
+    'BICONOMY_MEE_V1_0_NEXUSACCOUNTFACTORY',
+    'bcnmy/nexus',
+    'eb8bc87c1ef0b1583fd2154296aa45b0c23f9d3b',
+    'scripts/bash-deploy/artifacts/NexusAccountFactory/NexusAccountFactory.json',
+    '0x0000000000000000000000000000000000000000663d6c9d31481c0429f9d44c',
+    '0x000000000000000000000000000000ac74357bfea72bbd0781833631f732cf19000000000000000000000000129443ca2a9dec2020808a2868b38dda457eacc7',
+    'nexusV1_0_2MeeAccountFactory',
+    '0x000000c3A93d2c5E02Cb053AC675665b1c4217F9',
+  ],
+]
+
 const BICONOMY_MEE_ROWS = () =>
-  BICONOMY_MEE.map(([constant, , , , , , name, address]) => [
+  [...BICONOMY_MEE, ...BICONOMY_MEE_V1_0].map(([constant, , , , , , name, address]) => [
     constant,
     'nexus',
     'create2Deployer',
@@ -533,6 +573,13 @@ const DEPLOYMENTS = [
   ],
   // Biconomy MEE 2.0.0 / Nexus 1.2.0 (BICONOMY_MEE below), for @biconomy/abstractjs.
   ...BICONOMY_MEE_ROWS(),
+  // MEE 1.0.0's ComposableExecutionModule (REBUILT_DIR), which abstractjs checks for that version.
+  [
+    'BICONOMY_MEE_V1_0_COMPOSABLE_MODULE',
+    'nexus',
+    'create2Deployer',
+    [['meeV1_0ComposableModule', '0x00000004430bB055dB66eBef6Fe5Ee1DA9668B10']],
+  ],
   // coinbase/smart-wallet's mainnet broadcast (transactions to Safe's singleton factory), see COINBASE_BROADCAST.
   [
     'COINBASE_SMART_WALLET_V1_IMPLEMENTATION',
@@ -666,7 +713,10 @@ function readRebuilt() {
 function readBiconomyArtifacts(sources) {
   const constants = {}
   const revs = {}
-  for (const [constant, repository, commit, artifact, salt, args] of BICONOMY_MEE) {
+  for (const [constant, repository, commit, artifact, salt, args] of [
+    ...BICONOMY_MEE,
+    ...BICONOMY_MEE_V1_0,
+  ]) {
     const json = JSON.parse(gitOf(sources[repository])('show', `${commit}:${artifact}`))
     const bytecode = typeof json.bytecode === 'string' ? json.bytecode : json.bytecode.object
     constants[constant] = `${salt}${bytecode.slice(2)}${args.slice(2)}`
@@ -1009,6 +1059,12 @@ export const zooSources = ${JSON.stringify(
         repository,
         commit,
         path: `${path} (submodule of ${record.source.repository})`,
+        licence,
+      })),
+      ...(record.packages ?? []).map(({ repository, commit, licence }) => ({
+        repository,
+        commit,
+        path: `/ (package of ${record.source.repository})`,
         licence,
       })),
     ]),
