@@ -355,7 +355,12 @@ function rebuild(git, build) {
         ([repository, commit]) => ({ repository, commit, licence: LICENCES[repository] }),
       ),
     }),
-    compiler: { version: compiler, ...build.settings, remappings: build.remappings },
+    compiler: {
+      version: compiler,
+      ...build.settings,
+      ...(build.bytecodeHash && { bytecodeHash: build.bytecodeHash }),
+      remappings: build.remappings,
+    },
     deployer: build.deployer,
     deployments,
   }
