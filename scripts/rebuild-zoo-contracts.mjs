@@ -18,7 +18,10 @@
  * file and setting, so a single differing byte anywhere moves them. The Coinbase method is also checked on v1, whose
  * rebuild must equal the creation code of its published broadcast.
  *
- * Usage: node scripts/rebuild-zoo-contracts.mjs <git directory>...
+ * - Biconomy's ComposableExecutionModule at MEE 1.0.0's address (bcnmy/composability, artifacts not committed): its
+ *   npm dependencies were unpinned GitHub repositories, read at the commits in the build's `packages`.
+ *
+ * Usage: node scripts/rebuild-zoo-contracts.mjs [--only <file>] <git directory>...
  *   Every repository a build reads (the projects and their submodules: coinbase/smart-wallet, wevm/viem,
  *   Vectorized/solady, OpenZeppelin/openzeppelin-contracts, base-org/webauthn-sol, rdubois-crypto/FreshCryptoLib,
  *   eth-infinitism/account-abstraction), in any order: each commit is looked up in all of them.
@@ -63,6 +66,10 @@ const LICENCES = {
   'rdubois-crypto/FreshCryptoLib': 'MIT',
   'eth-infinitism/account-abstraction': 'GPL-3.0',
   'foundry-rs/forge-std': 'MIT or Apache-2.0',
+  'bcnmy/composability': 'MIT',
+  'rhinestonewtf/module-bases': 'AGPL-3.0-only',
+  'erc7579/erc7579-implementation': 'MIT',
+  'rhinestonewtf/sentinellist': 'MIT',
 }
 
 /** Each build: where its sources are, how forge compiled them, and where each contract must land. */
@@ -137,6 +144,75 @@ const BUILDS = [
       },
     ],
   },
+  {
+    file: 'biconomy-composable-execution-module-v1.0.0.json',
+    contract: "Biconomy's ComposableExecutionModule (MEE 1.0.0's composable module)",
+    repository: 'bcnmy/composability',
+    commit: '0231e3d9834700190476f79b5c6aad529ca81ed2', // "aa": the salt of 0x00000004430bB055… and the EntryPoint argument
+    project: '',
+    deployScript: 'scripts/foundry/DeployComposModule.s.sol',
+    // foundry.toml: solc 0.8.27, via-IR, 9999 runs, cancun, bytecode_hash "none" (no metadata hash in the code)
+    compiler: 'solc-0.8.27',
+    settings: { optimizer: { enabled: true, runs: 9999 }, viaIR: true, evmVersion: 'cancun' },
+    bytecodeHash: 'none',
+    remappings: [
+      'forge-std/=lib/forge-std/src/',
+      'module-bases/=node_modules/@rhinestone/module-bases/src/',
+      'erc7579/=node_modules/erc7579/src/',
+      'account-abstraction/=node_modules/account-abstraction/contracts/',
+      'solady/=node_modules/solady/src/',
+      'sentinellist/=node_modules/@rhinestone/sentinellist/src/',
+    ],
+    // Its npm dependencies were unpinned GitHub repositories (package.json, no lock file): each at the last commit of
+    // its default branch before the deployment (v0.7.0 for account-abstraction, which it pins). Imports that the
+    // project's remappings leave as they are resolve as forge resolved them: OpenZeppelin's package, and erc7579's own
+    // `src/` (a context remapping forge derives for it).
+    packages: [
+      [
+        'node_modules/@rhinestone/module-bases/',
+        'rhinestonewtf/module-bases',
+        '201f1dd92212a5875db330030af9e33f55b899e3',
+        '',
+      ],
+      [
+        'node_modules/erc7579/',
+        'erc7579/erc7579-implementation',
+        '16138d1afd4e9711f6c1425133538837bd7787b5',
+        '',
+      ],
+      [
+        'node_modules/account-abstraction/',
+        'eth-infinitism/account-abstraction',
+        '7af70c8993a6f42973f520ae0752386a5032abe7',
+        '',
+      ],
+      ['node_modules/solady/', 'Vectorized/solady', 'e32bc2f5e7d4268d4d4909ae1729e194b9efda18', ''],
+      [
+        'node_modules/@rhinestone/sentinellist/',
+        'rhinestonewtf/sentinellist',
+        'e722c5cc68c570d535bc3c9f85b3ce90cdc38807',
+        '',
+      ],
+      [
+        '@openzeppelin/contracts/',
+        'OpenZeppelin/openzeppelin-contracts',
+        '1873ecb38e0833fa3552f58e639eeeb134b82135',
+        'contracts/',
+      ],
+      ['src/', 'erc7579/erc7579-implementation', '16138d1afd4e9711f6c1425133538837bd7787b5', 'src/'],
+    ],
+    deployer: CREATE2_DEPLOYER,
+    targets: [
+      {
+        constant: 'BICONOMY_MEE_V1_0_COMPOSABLE_MODULE',
+        source: 'contracts/ComposableExecutionModule.sol',
+        name: 'ComposableExecutionModule',
+        salt: '0x0000000000000000000000000000000000000000c70592372479f3017cb3143d',
+        args: () => addressArgument('0x0000000071727De22E5E9d8BAf0edAc6f37da032'),
+        address: '0x00000004430bB055dB66eBef6Fe5Ee1DA9668B10',
+      },
+    ],
+  },
 ]
 
 /** Runs git in whichever given repository holds the commit. */
@@ -187,7 +263,12 @@ function treeReader(git, commit, used) {
 function compile(git, build, commit, settings) {
   const used = new Map()
   const readTree = treeReader(git, commit, used)
-  const read = (path) => readTree(`${build.project}${path}`)
+  const read = (path) => {
+    const pkg = (build.packages ?? []).find(([prefix]) => path.startsWith(prefix))
+    if (!pkg) return readTree(`${build.project}${path}`)
+    const [prefix, , pinned, dir] = pkg
+    return git(pinned, 'show', `${pinned}:${dir}${path.slice(prefix.length)}`)
+  }
   const input = {
     language: 'Solidity',
     sources: Object.fromEntries(build.targets.map((t) => [t.source, { content: read(t.source) }])),
@@ -195,7 +276,7 @@ function compile(git, build, commit, settings) {
       ...settings,
       remappings: build.remappings,
       libraries: {},
-      metadata: { bytecodeHash: 'ipfs', appendCBOR: true },
+      metadata: { bytecodeHash: build.bytecodeHash ?? 'ipfs', appendCBOR: true },
       outputSelection: { '*': { '*': ['evm.bytecode.object'] } },
     },
   }
@@ -269,7 +350,17 @@ function rebuild(git, build) {
       deployScript: build.deployScript,
     },
     submodules: submoduleRepositories.map((s) => ({ ...s, licence: LICENCES[s.repository] })),
-    compiler: { version: compiler, ...build.settings, remappings: build.remappings },
+    ...(build.packages && {
+      packages: [...new Map(build.packages.map(([, repository, commit]) => [repository, commit]))].map(
+        ([repository, commit]) => ({ repository, commit, licence: LICENCES[repository] }),
+      ),
+    }),
+    compiler: {
+      version: compiler,
+      ...build.settings,
+      ...(build.bytecodeHash && { bytecodeHash: build.bytecodeHash }),
+      remappings: build.remappings,
+    },
     deployer: build.deployer,
     deployments,
   }
@@ -297,7 +388,13 @@ function repositoryOf(git, build, path) {
 /** GitHub's spelling of the repositories some `.gitmodules` write in lower case. */
 const REPOSITORY_NAMES = Object.fromEntries(Object.keys(LICENCES).map((name) => [name.toLowerCase(), name]))
 
-const gitDirs = process.argv.slice(2).map((a) => resolve(a))
+/** `--only <file>` rebuilds one build (each needs only its own repositories). */
+const onlyAt = process.argv.indexOf('--only')
+const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined
+const gitDirs = process.argv
+  .slice(2)
+  .filter((a, i, all) => a !== '--only' && all[i - 1] !== '--only')
+  .map((a) => resolve(a))
 if (!gitDirs.length || !gitDirs.every((d) => existsSync(join(d, 'HEAD')))) {
   console.error(
     'usage: node scripts/rebuild-zoo-contracts.mjs <git directory>... (coinbase/smart-wallet, wevm/viem and the submodules they pin)',
@@ -306,7 +403,7 @@ if (!gitDirs.length || !gitDirs.every((d) => existsSync(join(d, 'HEAD')))) {
 }
 const git = gitWith(gitDirs)
 mkdirSync(outDir, { recursive: true })
-for (const build of BUILDS) {
+for (const build of BUILDS.filter((b) => !only || b.file === only)) {
   const record = rebuild(git, build)
   writeFileSync(join(outDir, build.file), `${JSON.stringify(record, null, 2)}\n`)
   console.log(

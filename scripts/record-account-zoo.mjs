@@ -9,7 +9,7 @@
  *   `.../alto/index.ts` (MIT licence, Copyright (c) 2023 Pimlico). Each constant there is the calldata sent to a
  *   deterministic deployer: salt ‖ creation code for the CREATE2 deployer 0x4e59b448… and Safe's singleton factory
  *   0x914d7Fec…, `deploy(bytes32,bytes)` for Biconomy's deployer 0x988C135a…. The creation code is the projects'
- *   own published build (Safe 1.4.1 and safe-modules 4337 v0.2.0/v0.3.0, Kernel v2.1-v2.4 and v3.0-v3.3, LightAccount
+ *   own published build (Safe 1.4.1 and 1.5.0, safe-modules 4337 v0.2.0/v0.3.0, Kernel v2.1-v2.4 and v3.0-v3.3, LightAccount
  *   v1.1.0 and v2.0.0, Trust Barz, Etherspot ModularEtherspotWallet (current and v1), thirdweb AccountFactory, Biconomy Nexus 1.0.x):
  *   byte-exact, so every contract lands at the address the SDKs hard-code.
  *
@@ -20,12 +20,14 @@
  * Coinbase Smart Wallet v1: the mainnet broadcast of coinbase/smart-wallet (MIT), `broadcast/DeployFactory.s.sol/1/`.
  * Coinbase Smart Wallet v1.1 and viem's Solady account: rebuilt from their sources by `rebuild-zoo-contracts.mjs`,
  *   which writes REBUILT_DIR (no broadcast or artifact of them is published).
- * Biconomy MEE 2.0.0 (Nexus 1.2.0): build artifacts of bcnmy/nexus and bcnmy/mee-contracts (MIT), see BICONOMY_MEE.
+ * Biconomy MEE 2.0.0 (Nexus 1.2.0) and 1.0.0 (Nexus 1.0.2): build artifacts of bcnmy/nexus and bcnmy/mee-contracts
+ * (MIT), see BICONOMY_MEE and BICONOMY_MEE_V1_0; MEE 1.0.0's composable module rebuilt (bcnmy/composability).
  * Alchemy Modular Account v1 and v2: the mainnet broadcasts of alchemyplatform/modular-account (GPL-3.0-or-later),
  * see ALCHEMY_MODULAR_ACCOUNT.
  *
- * Usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus>
- *   <bcnmy/mee-contracts> <alchemyplatform/modular-account> <alchemyplatform/multisig-plugin> (git dirs or checkouts)
+ * Usage: node scripts/record-account-zoo.mjs [--keep-recorded] <permissionless.js> <coinbase/smart-wallet>
+ *   <bcnmy/nexus> <bcnmy/mee-contracts> <alchemyplatform/modular-account> <alchemyplatform/multisig-plugin>
+ *   (git dirs or checkouts; --keep-recorded: see readRecordedCalldata)
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -115,8 +117,47 @@ const BICONOMY_MEE = [
   ],
 ]
 
+/**
+ * MEE 1.0.0 (`getMEEVersion(MEEVersion.V1_0_0)`: Nexus 1.0.2 with the K1MeeValidator above as default validator),
+ * same row shape: Nexus(entryPoint v0.7), NexusBootstrap(), NexusAccountFactory(implementation, Biconomy's owner), at
+ * commits of bcnmy/nexus whose artifacts land at the addresses abstractjs names, with salts from its deployment
+ * scripts' history. Its ComposableExecutionModule is rebuilt (REBUILT_DIR).
+ */
+const BICONOMY_MEE_V1_0 = [
+  [
+    'BICONOMY_MEE_V1_0_NEXUS',
+    'bcnmy/nexus',
+    'abfed8fecaa980b01e38bb8b6609dc7999de2307',
+    'scripts/bash-deploy/artifacts/Nexus/Nexus.json',
+    '0x0000000000000000000000000000000000000000d94e66ffea57d5033465d361',
+    '0x0000000000000000000000000000000071727de22e5e9d8baf0edac6f37da032',
+    'nexusV1_0_2MeeImplementation',
+    '0x000000aC74357BFEa72BBD0781833631F732cf19',
+  ],
+  [
+    'BICONOMY_MEE_V1_0_NEXUSBOOTSTRAP',
+    'bcnmy/nexus',
+    'abfed8fecaa980b01e38bb8b6609dc7999de2307',
+    'scripts/bash-deploy/artifacts/NexusBootstrap/NexusBootstrap.json',
+    '0x00000000000000000000000000000000000000005e620e103460b60399842649',
+    '0x',
+    'nexusV1_0_2MeeBootstrap',
+    '0x879fa30248eeb693dcCE3eA94a743622170a3658',
+  ],
+  [
+    'BICONOMY_MEE_V1_0_NEXUSACCOUNTFACTORY',
+    'bcnmy/nexus',
+    'eb8bc87c1ef0b1583fd2154296aa45b0c23f9d3b',
+    'scripts/bash-deploy/artifacts/NexusAccountFactory/NexusAccountFactory.json',
+    '0x0000000000000000000000000000000000000000663d6c9d31481c0429f9d44c',
+    '0x000000000000000000000000000000ac74357bfea72bbd0781833631f732cf19000000000000000000000000129443ca2a9dec2020808a2868b38dda457eacc7',
+    'nexusV1_0_2MeeAccountFactory',
+    '0x000000c3A93d2c5E02Cb053AC675665b1c4217F9',
+  ],
+]
+
 const BICONOMY_MEE_ROWS = () =>
-  BICONOMY_MEE.map(([constant, , , , , , name, address]) => [
+  [...BICONOMY_MEE, ...BICONOMY_MEE_V1_0].map(([constant, , , , , , name, address]) => [
     constant,
     'nexus',
     'create2Deployer',
@@ -274,6 +315,32 @@ const DEPLOYMENTS = [
     'safe',
     'safeSingletonFactory',
     [['safeMultiSendCallOnly', '0x9641d764fc13c8B624c04430C7356C1C7C8102e2']],
+  ],
+  // Safe 1.5.0 (permissionless's toSafeSmartAccount({ version: '1.5.0' }), EntryPoint v0.7 with the v0.3.0 module
+  // above): the constants name MultiSend "SEND" and MultiSendCallOnly "MULTI_SEND".
+  [
+    'SAFE_ONE_FIVE_PROXY_CONTRACT',
+    'safe',
+    'safeSingletonFactory',
+    [['safeProxyFactoryV1_5', '0x14F2982D601c9458F93bd70B218933A6f8165e7b']],
+  ],
+  [
+    'SAFE_ONE_FIVE_SINGLETON_ADDRESS',
+    'safe',
+    'safeSingletonFactory',
+    [['safeSingletonV1_5', '0xFf51A5898e281Db6DfC7855790607438dF2ca44b']],
+  ],
+  [
+    'SAFE_ONE_FIVE_SEND_ADDRESS',
+    'safe',
+    'safeSingletonFactory',
+    [['safeMultiSendV1_5', '0x218543288004CD07832472D464648173c77D7eB7']],
+  ],
+  [
+    'SAFE_ONE_FIVE_MULTI_SEND_ADDRESS',
+    'safe',
+    'safeSingletonFactory',
+    [['safeMultiSendCallOnlyV1_5', '0xA83c336B20401Af773B6219BA5027174338D1836']],
   ],
   [
     'KERNEL_V06_ECDSA_VALIDATOR_V2_2_CREATECALL',
@@ -506,6 +573,13 @@ const DEPLOYMENTS = [
   ],
   // Biconomy MEE 2.0.0 / Nexus 1.2.0 (BICONOMY_MEE below), for @biconomy/abstractjs.
   ...BICONOMY_MEE_ROWS(),
+  // MEE 1.0.0's ComposableExecutionModule (REBUILT_DIR), which abstractjs checks for that version.
+  [
+    'BICONOMY_MEE_V1_0_COMPOSABLE_MODULE',
+    'nexus',
+    'create2Deployer',
+    [['meeV1_0ComposableModule', '0x00000004430bB055dB66eBef6Fe5Ee1DA9668B10']],
+  ],
   // coinbase/smart-wallet's mainnet broadcast (transactions to Safe's singleton factory), see COINBASE_BROADCAST.
   [
     'COINBASE_SMART_WALLET_V1_IMPLEMENTATION',
@@ -639,7 +713,10 @@ function readRebuilt() {
 function readBiconomyArtifacts(sources) {
   const constants = {}
   const revs = {}
-  for (const [constant, repository, commit, artifact, salt, args] of BICONOMY_MEE) {
+  for (const [constant, repository, commit, artifact, salt, args] of [
+    ...BICONOMY_MEE,
+    ...BICONOMY_MEE_V1_0,
+  ]) {
     const json = JSON.parse(gitOf(sources[repository])('show', `${commit}:${artifact}`))
     const bytecode = typeof json.bytecode === 'string' ? json.bytecode : json.bytecode.object
     constants[constant] = `${salt}${bytecode.slice(2)}${args.slice(2)}`
@@ -686,11 +763,37 @@ function readAt(source, commit, path) {
   return readFileSync(file, 'utf8')
 }
 
+/**
+ * With `--keep-recorded`, a broadcast that the source given does not hold (a snapshot older than its commit) is not
+ * read again: its calldata is taken as zooDeployments.ts recorded it from that commit, and replayed and checked like
+ * the rest (it must still create its contract at the recorded address).
+ */
+const KEEP_RECORDED = process.argv.includes('--keep-recorded')
+
+function readRecordedCalldata(constant) {
+  const text = readFileSync(outFile, 'utf8')
+  const m = new RegExp(
+    `"source": "${constant}",\\s*"account": "[^"]*",\\s*"deployer": "[^"]*",\\s*"data": "(0x[0-9a-fA-F]*)"`,
+  ).exec(text)
+  if (!m) throw new Error(`${constant}: not recorded in ${outFile}`)
+  return m[1]
+}
+
 function readAlchemyBroadcasts(source, rows) {
   const constants = {}
   const commits = new Set()
   for (const [constant, commit, path, contractName, , address] of rows) {
-    const run = JSON.parse(readAt(source, commit, path))
+    let text
+    try {
+      text = readAt(source, commit, path)
+    } catch (error) {
+      if (!KEEP_RECORDED) throw error
+      console.log(`${constant}: ${path} at ${commit} not in ${source}; keeping its recorded calldata`)
+      constants[constant] = readRecordedCalldata(constant)
+      commits.add(commit)
+      continue
+    }
+    const run = JSON.parse(text)
     const tx = run.transactions.find(
       (t) =>
         t.transactionType === 'CREATE2' &&
@@ -855,7 +958,9 @@ const SYSTEM_CONTRACTS = new Set([
 
 const toWord = (hex) => `0x${BigInt(hex).toString(16).padStart(64, '0')}`
 
-const [source, coinbaseSource, nexusSource, meeSource, alchemySource, multisigSource] = process.argv.slice(2)
+const [source, coinbaseSource, nexusSource, meeSource, alchemySource, multisigSource] = process.argv
+  .slice(2)
+  .filter((a) => a !== '--keep-recorded')
 if (!source || !coinbaseSource || !nexusSource || !meeSource || !alchemySource || !multisigSource) {
   console.error(
     'usage: node scripts/record-account-zoo.mjs <permissionless.js> <coinbase/smart-wallet> <bcnmy/nexus> <bcnmy/mee-contracts> <alchemyplatform/modular-account> <alchemyplatform/multisig-plugin> (git dirs or checkouts)',
@@ -954,6 +1059,12 @@ export const zooSources = ${JSON.stringify(
         repository,
         commit,
         path: `${path} (submodule of ${record.source.repository})`,
+        licence,
+      })),
+      ...(record.packages ?? []).map(({ repository, commit, licence }) => ({
+        repository,
+        commit,
+        path: `/ (package of ${record.source.repository})`,
         licence,
       })),
     ]),

@@ -11,10 +11,14 @@ const root = path.resolve(import.meta.dirname, '..', '..')
 /** THIRD_PARTY_NOTICES.md, at the repository's root and in the npm package. */
 export const NOTICES_FILE = path.join(root, 'THIRD_PARTY_NOTICES.md')
 
-/** The licence texts the package ships beside the notices (GPL-3.0, which LGPL-3.0 builds on; Apache-2.0). */
+/**
+ * The licence texts the package ships beside the notices (GPL-3.0, which LGPL-3.0 builds on; AGPL-3.0, of Rhinestone's
+ * module bases compiled into MEE 1.0.0's composable module; Apache-2.0).
+ */
 export const LICENCE_TEXTS = [
   'licenses/GPL-3.0.txt',
   'licenses/LGPL-3.0.txt',
+  'licenses/AGPL-3.0.txt',
   'licenses/Apache-2.0.txt',
 ] as const
 
@@ -242,7 +246,7 @@ export async function renderThirdPartyNotices(): Promise<string> {
     '2. npm packages bundled into the console (`out/renderer/`). The service and the CLI (`dist/`) bundle no npm',
     '   package: they import their dependencies, which npm installs with their own licences.',
     '',
-    'Bytecode under GPL-3.0 or LGPL-3.0 is the object code of the sources named with it. Its complete corresponding',
+    'Bytecode under GPL-3.0, LGPL-3.0 or AGPL-3.0 is the object code of the sources named with it. Its complete corresponding',
     'source is at the locations given: the npm tarball is exactly the source compiled here or the artifact copied',
     '(with the compiler settings recorded in the artifact), the upstream repository is where it is developed, and',
     "Opstation's own contracts are in this package's `contracts/` folder. The licence texts are in",

@@ -31,13 +31,20 @@ const PERMISSIONLESS_DATA =
  */
 export const ZOO_FAMILY_SOURCES: Readonly<Record<string, ZooFamilySource>> = {
   safe: {
-    title: 'Safe smart account v1.4.1 and Safe 4337 module (v0.2.0 for EntryPoint v0.6, v0.3.0 for v0.7)',
+    title:
+      'Safe smart account v1.4.1 and v1.5.0, Safe 4337 module (v0.2.0 for EntryPoint v0.6, v0.3.0 for v0.7)',
     locations: [
       {
         repository: 'https://github.com/safe-global/safe-smart-account',
         ref: 'v1.4.1',
         commit: 'bf943f80fec5ac647159d26161446ac5d716a294',
         holds: 'Safe (singleton), SafeProxyFactory, MultiSend, MultiSendCallOnly',
+      },
+      {
+        repository: 'https://github.com/safe-global/safe-smart-account',
+        ref: 'v1.5.0',
+        commit: 'dc437e8fba8b4805d76bcbd1c668c9fd3d1e83be',
+        holds: 'Safe 1.5.0 (singleton), SafeProxyFactory, MultiSend, MultiSendCallOnly',
       },
       {
         repository: 'https://github.com/safe-global/safe-modules',
@@ -164,11 +171,16 @@ export const ZOO_FAMILY_SOURCES: Readonly<Record<string, ZooFamilySource>> = {
     note: `The factories declare GPL-3.0, the account Apache-2.0 (LICENSE.md). ${PERMISSIONLESS_DATA}`,
   },
   nexus: {
-    title: 'Biconomy Nexus 1.2.0 and MEE 2.0.0 (Nexus, bootstrap, K1 validators, factories, EtherForwarder)',
+    title:
+      "Biconomy Nexus 1.0 and 1.2.0, MEE 1.0.0 and 2.0.0 (Nexus, bootstrap, K1 validators, factories, EtherForwarder, MEE 1.0.0's ComposableExecutionModule)",
     locations: [],
-    licences: ['MIT'],
+    licences: ['MIT', 'AGPL-3.0-only', 'GPL-3.0'],
+    note: "MIT; the ComposableExecutionModule compiles in Rhinestone's module bases (AGPL-3.0-only) and eth-infinitism's PackedUserOperation (GPL-3.0).",
     fromZooSources: (source) =>
-      source.repository === 'bcnmy/nexus' || source.repository === 'bcnmy/mee-contracts',
+      source.repository === 'bcnmy/nexus' ||
+      source.repository === 'bcnmy/mee-contracts' ||
+      source.repository === 'bcnmy/composability' ||
+      source.path.includes('of bcnmy/composability'),
   },
   coinbase: {
     title: 'Coinbase Smart Wallet v1 and v1.1 and their factories',

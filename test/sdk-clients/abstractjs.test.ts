@@ -5,7 +5,7 @@ import {
   MEEVersion,
   toNexusAccount,
 } from '@biconomy/abstractjs'
-import { defineChain, http, parseAbi, parseEther, zeroAddress } from 'viem'
+import { defineChain, http, parseEther, zeroAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { fundEth } from '../../src/main/service/chain'
@@ -24,20 +24,23 @@ import { tokenBalance } from '../integration/paymaster/paymasterTestKit'
 
 const setup = withClientTestService()
 
-// ERC-7562 forbids Nexus's deployment (NEXUS_SAFE_MODE_REFUSAL): proven in unsafe mode, and its cells say so.
-const cell = {
-  client: '@biconomy/abstractjs 1.2',
-  account: 'Nexus 1.2.0 (MEE 2.0.0, unsafe mode)',
-  entryPoint: '0.7',
-} as const
+/**
+ * The MEE suites whose contracts the account zoo deploys: 2.0.0 (abstractjs's default: Nexus 1.2.0) and 1.0.0 (Nexus
+ * 1.0.2, the K1MeeValidator as default validator, a composable module). `type` is how Activity names the account.
+ */
+const suites = [
+  { mee: MEEVersion.V2_0_0, nexus: '1.2.0', type: 'Nexus 1.2' },
+  { mee: MEEVersion.V1_0_0, nexus: '1.0.2', type: 'Nexus 1.0' },
+] as const
 
 /**
- * A Nexus account as Biconomy's docs build it: toNexusAccount with the MEE version abstractjs uses by default.
+ * A Nexus account as Biconomy's docs build it: toNexusAccount with an MEE version (`getMEEVersion`).
  * Its chain check passes on the local chain: 31337 is not in abstractjs's table of Cancun chains, so it reads the
  * latest block, whose blobGasUsed / excessBlobGas anvil fills (Cancun); its versionCheck (on by default) then finds
- * code at MEE 2.0.0's factory, implementation, bootstrap and K1MeeValidator, which the account zoo deploys.
+ * code at the suite's factory, implementation, bootstrap and K1MeeValidator (and 1.0.0's composable module), which
+ * the account zoo deploys; without it toNexusAccount answers "MEE version … is not supported for the … chain".
  */
-async function createNexusAccount() {
+async function createNexusAccount(mee: MEEVersion) {
   const { rpcUrl, chainId } = setup.service.info()
   const chain = defineChain({
     id: chainId,
@@ -47,85 +50,85 @@ async function createNexusAccount() {
   })
   return toNexusAccount({
     signer: privateKeyToAccount(generatePrivateKey()),
-    chainConfiguration: { chain, transport: http(rpcUrl!), version: getMEEVersion(MEEVersion.V2_0_0) },
+    chainConfiguration: { chain, transport: http(rpcUrl!), version: getMEEVersion(mee) },
   })
 }
 
 /** Biconomy's own clients throughout (the kit's expectSelfPaidMint / expectSponsoredMint drive viem's bundler client). */
-describe('@biconomy/abstractjs 1.2 (Nexus 1.2.0 with MEE 2.0.0, EntryPoint 0.7)', () => {
-  it(`is refused in safe mode: ${NEXUS_SAFE_MODE_REFUSAL.why} [${NEXUS_SAFE_MODE_REFUSAL.rule}]`, async () => {
-    const account = await createNexusAccount()
-    await fundEth(setup.service.chain!, account.address, parseEther('1'))
-    const bundlerClient = createBicoBundlerClient({
-      account,
-      transport: http(setup.service.info().bundlerUrl),
-      pollingInterval: 50,
-    })
-    await expectSafeModeRefusal(
-      () => bundlerClient.sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] }),
-      NEXUS_SAFE_MODE_REFUSAL,
-    )
-  })
+for (const { mee, nexus, type } of suites)
+  describe(`@biconomy/abstractjs 1.2 (Nexus ${nexus} with MEE ${mee}, EntryPoint 0.7)`, () => {
+    // ERC-7562 forbids Nexus's deployment (NEXUS_SAFE_MODE_REFUSAL): proven in unsafe mode, and its cells say so.
+    const cell = {
+      client: '@biconomy/abstractjs 1.2',
+      account: `Nexus ${nexus} (MEE ${mee}, unsafe mode)`,
+      entryPoint: '0.7',
+    } as const
 
-  it('deploys the account with a batch of two calls through the Biconomy bundler client, paying for its own gas, and Activity names it', (context) =>
-    inUnsafeMode(setup, async () => {
-      proveClientCell(context, { ...cell, payment: 'self-paid' })
-      const account = await createNexusAccount()
+    it(`is refused in safe mode: ${NEXUS_SAFE_MODE_REFUSAL.why} [${NEXUS_SAFE_MODE_REFUSAL.rule}]`, async () => {
+      const account = await createNexusAccount(mee)
       await fundEth(setup.service.chain!, account.address, parseEther('1'))
       const bundlerClient = createBicoBundlerClient({
         account,
         transport: http(setup.service.info().bundlerUrl),
         pollingInterval: 50,
       })
-      const alice = randomAddress()
-      const hash = await bundlerClient.sendUserOperation({
-        calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
-      })
-      const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
-      expect(receipt.success).toBe(true)
-      expect(receipt.sender).toBe(account.address)
-      expect(receipt.paymaster).toBe(zeroAddress)
-      expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
-      // The EntryPoint took the prefund from the account and keeps what the operation did not use as its deposit.
-      const client = publicClientOf(setup.service)
-      const balance = await client.getBalance({ address: account.address })
-      const deposit = await client.readContract({
-        address: receipt.entryPoint,
-        abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
-        functionName: 'balanceOf',
-        args: [account.address],
-      })
-      expect(balance + deposit).toBe(parseEther('1') - receipt.actualGasCost)
-      expect(await accountTypeOf(setup, hash)).toBe('Nexus 1.2')
-    }))
+      await expectSafeModeRefusal(
+        () => bundlerClient.sendUserOperation({ calls: [setup.mint(randomAddress(), 1n)] }),
+        NEXUS_SAFE_MODE_REFUSAL,
+      )
+    })
 
-  it("deploys the account and calls a contract, sponsored through Biconomy's paymaster client", (context) =>
-    inUnsafeMode(setup, async () => {
-      proveClientCell(context, { ...cell, payment: 'sponsored' })
-      // Biconomy's paymaster client has no stub data: viem calls pm_getPaymasterData once, before estimating, with the
-      // limits 0x0 and biconomySponsoredPaymasterContext (calculateGasLimits: true); the paymaster calculates and signs
-      // every limit. viem keeps the paymaster fields of the answer and takes the other three limits from the bundler's
-      // eth_estimateUserOperationGas, which gives the values the paymaster signed (the same estimator, and
-      // preVerificationGas does not depend on the bytes of the paymaster's signature).
-      const account = await createNexusAccount()
-      const bundlerClient = createBicoBundlerClient({
-        account,
-        transport: http(setup.service.info().bundlerUrl),
-        paymaster: createBicoPaymasterClient({ paymasterUrl: setup.dapp.paymasterUrl }),
-        pollingInterval: 50,
-      })
-      const alice = randomAddress()
-      const hash = await bundlerClient.sendUserOperation({ calls: [setup.mint(alice, 7n)] })
-      const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
-      expect(receipt.success).toBe(true)
-      expect(receipt.sender).toBe(account.address)
-      expect(receipt.paymaster).not.toBe(zeroAddress)
-      expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
-      const client = publicClientOf(setup.service)
-      expect(await client.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
-      expect(await client.getBalance({ address: account.address })).toBe(0n)
-    }))
-})
+    it('deploys the account with a batch of two calls through the Biconomy bundler client, paying for its own gas, and Activity names it', (context) =>
+      inUnsafeMode(setup, async () => {
+        proveClientCell(context, { ...cell, payment: 'self-paid' })
+        const account = await createNexusAccount(mee)
+        await fundEth(setup.service.chain!, account.address, parseEther('1'))
+        const bundlerClient = createBicoBundlerClient({
+          account,
+          transport: http(setup.service.info().bundlerUrl),
+          pollingInterval: 50,
+        })
+        const alice = randomAddress()
+        const hash = await bundlerClient.sendUserOperation({
+          calls: [setup.mint(alice, 3n), setup.mint(alice, 4n)],
+        })
+        const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
+        expect(receipt.success).toBe(true)
+        expect(receipt.sender).toBe(account.address)
+        expect(receipt.paymaster).toBe(zeroAddress)
+        expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
+        // The EntryPoint took the prefund from the account and keeps what the operation did not use as its deposit.
+        await expectPrefundSettled(setup.service, receipt)
+        expect(await accountTypeOf(setup, hash)).toBe(type)
+      }))
+
+    it("deploys the account and calls a contract, sponsored through Biconomy's paymaster client", (context) =>
+      inUnsafeMode(setup, async () => {
+        proveClientCell(context, { ...cell, payment: 'sponsored' })
+        // Biconomy's paymaster client has no stub data: viem calls pm_getPaymasterData once, before estimating, with the
+        // limits 0x0 and biconomySponsoredPaymasterContext (calculateGasLimits: true); the paymaster calculates and signs
+        // every limit. viem keeps the paymaster fields of the answer and takes the other three limits from the bundler's
+        // eth_estimateUserOperationGas, which gives the values the paymaster signed (the same estimator, and
+        // preVerificationGas does not depend on the bytes of the paymaster's signature).
+        const account = await createNexusAccount(mee)
+        const bundlerClient = createBicoBundlerClient({
+          account,
+          transport: http(setup.service.info().bundlerUrl),
+          paymaster: createBicoPaymasterClient({ paymasterUrl: setup.dapp.paymasterUrl }),
+          pollingInterval: 50,
+        })
+        const alice = randomAddress()
+        const hash = await bundlerClient.sendUserOperation({ calls: [setup.mint(alice, 7n)] })
+        const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 })
+        expect(receipt.success).toBe(true)
+        expect(receipt.sender).toBe(account.address)
+        expect(receipt.paymaster).not.toBe(zeroAddress)
+        expect(await tokenBalance(setup.service, setup.token, alice)).toBe(7n)
+        const client = publicClientOf(setup.service)
+        expect(await client.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
+        expect(await client.getBalance({ address: account.address })).toBe(0n)
+      }))
+  })
 
 /**
  * An EOA made a Nexus 1.2.0 account by EIP-7702 (MEE 2.0.0) on EntryPoint v0.7, as Biconomy's docs build it:

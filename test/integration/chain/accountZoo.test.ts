@@ -36,6 +36,11 @@ describe('the account zoo on the embedded chain', () => {
     }
     // A few the SDKs name in their own code (permissionless, @zerodev/sdk, Alchemy's account-kit).
     expect(getZooAddress('safe4337ModuleV07')).toBe('0x75cf11467937ce3F2f357CE24ffc3DBF8fD5c226')
+    // permissionless's Safe 1.5.0 (EntryPoint v0.7): singleton, proxy factory, MultiSend, MultiSendCallOnly.
+    expect(getZooAddress('safeSingletonV1_5')).toBe('0xFf51A5898e281Db6DfC7855790607438dF2ca44b')
+    expect(getZooAddress('safeProxyFactoryV1_5')).toBe('0x14F2982D601c9458F93bd70B218933A6f8165e7b')
+    expect(getZooAddress('safeMultiSendV1_5')).toBe('0x218543288004CD07832472D464648173c77D7eB7')
+    expect(getZooAddress('safeMultiSendCallOnlyV1_5')).toBe('0xA83c336B20401Af773B6219BA5027174338D1836')
     expect(getZooAddress('kernelMetaFactory')).toBe('0xd703aaE79538628d27099B8c4f621bE4CCd142d5')
     expect(getZooAddress('lightAccountFactoryV2')).toBe('0x0000000000400CdFef5E2714E63d8040b700BC24')
     expect(getZooAddress('nexusK1ValidatorFactory')).toBe('0x00000bb19a3579F4D779215dEf97AFbd0e30DB55')
@@ -44,6 +49,11 @@ describe('the account zoo on the embedded chain', () => {
     expect(getZooAddress('nexusV1_2Implementation')).toBe('0x000000004F43C49e93C970E84001853a70923B03')
     expect(getZooAddress('nexusV1_2Bootstrap')).toBe('0x00000000D3254452a909E4eeD47455Af7E27C289')
     expect(getZooAddress('nexusK1MeeValidator')).toBe('0x00000000d12897DDAdC2044614A9677B191A2d95')
+    // getMEEVersion(MEEVersion.V1_0_0): Nexus 1.0.2's factory, implementation, bootstrap and the composable module.
+    expect(getZooAddress('nexusV1_0_2MeeAccountFactory')).toBe('0x000000c3A93d2c5E02Cb053AC675665b1c4217F9')
+    expect(getZooAddress('nexusV1_0_2MeeImplementation')).toBe('0x000000aC74357BFEa72BBD0781833631F732cf19')
+    expect(getZooAddress('nexusV1_0_2MeeBootstrap')).toBe('0x879fa30248eeb693dcCE3eA94a743622170a3658')
+    expect(getZooAddress('meeV1_0ComposableModule')).toBe('0x00000004430bB055dB66eBef6Fe5Ee1DA9668B10')
     // account-kit's defaults: createMultiOwnerModularAccount (v1) and createModularAccountV2 (semi-modular, v2).
     expect(getZooAddress('multiOwnerModularAccountFactoryV1')).toBe(
       '0x000000e92D78D90000007F0082006FDA09BD5f11',

@@ -78,6 +78,13 @@ const accounts: AccountCase[] = [
       toSafeSmartAccount({ client, owners: [owner], version: '1.4.1', entryPoint: v07 }),
   },
   {
+    account: 'Safe 1.5.0',
+    entryPoint: '0.7',
+    type: 'Safe 1.5.0',
+    create: (client, owner) =>
+      toSafeSmartAccount({ client, owners: [owner], version: '1.5.0', entryPoint: v07 }),
+  },
+  {
     account: 'Kernel 0.2.2',
     entryPoint: '0.6',
     type: 'Kernel v2.2',
