@@ -4,6 +4,7 @@ import { formatPaymasterFields, type PaymasterChoice } from '../../entryPoint'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { createStepLog } from '../../policy/createStepLog'
 import { evaluatePolicies } from '../../policy/evaluatePolicies'
+import { chooseValidity } from '../chooseValidity'
 import { SponsorshipRejectedError } from '../errors'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { NO_POLICIES_WERE_SET } from '../rejectSponsorship'
@@ -39,7 +40,7 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
       const dapp = requireDapp(ctx)
       const chain = requireChain(deps)
       const op = readErc7677Operation(chain, raw, entryPoint, chainId)
-      const validUntil = deps.usage.now() + context.expiryDuration
+      const now = deps.usage.now()
       let choice: PaymasterChoice
       if (context.mode === 'ERC20') {
         const token = resolveFeeToken(chain, deps.store, context.feeTokenAddress ?? context.preferredToken)
@@ -48,8 +49,7 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
           feeToken: token.address,
           exchangeRate: getExchangeRate(token, getNativeUsdPrice(deps.store)),
           priceMarkup: toPriceMarkup(dapp.policies.premiumPercentage),
-          validUntil,
-          validAfter: 0,
+          ...chooseValidity(chain, op, 'token', now, now + context.expiryDuration),
         }
       } else {
         const steps = createStepLog()
@@ -65,7 +65,12 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
         if (!dapp.paymasterId) {
           throw new SponsorshipRejectedError('Not sponsored: the dApp has no gas tank yet (no paymasterId)')
         }
-        choice = { kind: 'verifying', paymasterId: dapp.paymasterId as Address, validUntil, validAfter: 0 }
+        const policyUntil = dapp.policies.validUntil ?? Number.POSITIVE_INFINITY
+        choice = {
+          kind: 'verifying',
+          paymasterId: dapp.paymasterId as Address,
+          ...chooseValidity(chain, op, 'verifying', now, Math.min(now + context.expiryDuration, policyUntil)),
+        }
       }
       const stub = await op.stub(chain, choice)
       const data = stub.fields
