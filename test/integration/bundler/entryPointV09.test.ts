@@ -1,5 +1,5 @@
-import type { Hex } from 'viem'
-import { entryPoint09Abi, entryPoint09Address } from 'viem/account-abstraction'
+import { decodeEventLog, getAddress, type Hex, parseAbi } from 'viem'
+import { entryPoint08Address, entryPoint09Abi, entryPoint09Address } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 import { proveClientCell } from '../clients/clientMatrix'
@@ -7,6 +7,10 @@ import { callBundler, createSimple7702Client, publicClientOf, randomAddress, wai
 import { deployRuleTestAccountV07 } from './ruleTestAccount'
 
 let service: TestService
+
+const ignoredInitCode = parseAbi([
+  'event IgnoredInitCode(bytes32 indexed userOpHash, address indexed sender, address unusedFactory)',
+])
 
 beforeAll(async () => {
   service = await startTestService()
@@ -150,5 +154,48 @@ describe('EntryPoint v0.9', () => {
       return body.result
     })
     expect(receipt.success).toBe(true)
+  })
+  it('ignores the initCode of an account that exists (IgnoredInitCode), where v0.8 refuses it with AA10: estimated, admitted and mined', async () => {
+    const withFactory = async (entryPoint: Hex) => {
+      const rules = await deployRuleTestAccountV07(service, entryPoint)
+      const op = await rules.buildRpcOperation(0n, randomAddress())
+      // A factory that exists and data it would take: never called, the account being deployed already.
+      return { ...op, factory: service.chain!.addresses.simpleAccountFactoryV08, factoryData: '0x5fbfb9cf' }
+    }
+    const v08 = await withFactory(entryPoint08Address)
+    const refused = await callBundler(service, 'eth_sendUserOperation', [v08, entryPoint08Address])
+    expect(refused.body.error.message).toMatch(/AA10 sender already constructed/)
+
+    const op = await withFactory(entryPoint09Address)
+    const { callGasLimit, verificationGasLimit, preVerificationGas, ...partial } = op
+    const estimate = await callBundler(service, 'eth_estimateUserOperationGas', [
+      partial,
+      entryPoint09Address,
+    ])
+    expect(estimate.body.error).toBeUndefined()
+    expect(BigInt(estimate.body.result.verificationGasLimit)).toBeGreaterThan(0n)
+    const sent = await callBundler(service, 'eth_sendUserOperation', [op, entryPoint09Address])
+    expect(sent.body.error).toBeUndefined()
+    const receipt = await waitFor(async () => {
+      const { body } = await callBundler(service, 'eth_getUserOperationReceipt', [sent.body.result])
+      return body.result
+    })
+    expect(receipt.success).toBe(true)
+    const transaction = await publicClientOf(service).getTransactionReceipt({
+      hash: receipt.receipt.transactionHash,
+    })
+    const ignored = transaction.logs.flatMap((log) => {
+      try {
+        return [decodeEventLog({ abi: ignoredInitCode, data: log.data, topics: log.topics })]
+      } catch {
+        return []
+      }
+    })
+    expect(ignored).toHaveLength(1)
+    expect(ignored[0]!.args).toMatchObject({
+      userOpHash: sent.body.result,
+      sender: getAddress(op.sender),
+      unusedFactory: service.chain!.addresses.simpleAccountFactoryV08,
+    })
   })
 })
