@@ -25,7 +25,9 @@ export const SPONSOR_INFO = { name: 'Opstation' } as const
  * ERC-7677 `pm_getPaymasterStubData([op, entryPoint, chainId, context])`: paymaster data of the final length for
  * gas estimation (v0.6 `paymasterAndData`; v0.7/v0.8 `paymaster`, `paymasterData` and the paymaster's two gas
  * limits, which the final data signs as the client sends them). Its signature is well-formed but over other values, so validation does not
- * revert (it returns SIG_VALIDATION_FAILED). SPONSORED runs the policy steps that need only the partial op
+ * revert (it returns SIG_VALIDATION_FAILED). v0.9, for an operation with a `paymasterSignature` field: the final
+ * paymasterData (its window is kept by pm_getPaymasterData) and the stub signature in `paymasterSignature`, which the
+ * userOpHash leaves out, so the account may sign now. SPONSORED runs the policy steps that need only the partial op
  * (dApp, whitelist, limits) and rejects early.
  */
 export function pmGetPaymasterStubData(deps: PaymasterDeps) {
