@@ -11,7 +11,8 @@
  * Compiled with solc 0.8.28 (npm alias `solc-0.8.28`, optimizer 200 runs, EVM cancun):
  *   - Our own `contracts/packed/` paymasters for EntryPoint v0.7 and v0.8 (OpstationVerifyingPaymaster with per-dApp
  *     gas tanks, OpstationTokenPaymaster for ERC20 mode; MIT), built against the MIT interfaces of
- *     `@account-abstraction/contracts@0.8.0` (IPaymaster and PackedUserOperation, identical in 0.7.0).
+ *     `@account-abstraction/contracts@0.8.0` (IPaymaster and PackedUserOperation, identical in 0.7.0), and their
+ *     v0.9 twins (`contracts/packed/v09/`: the service's signature in v0.9's paymasterSignature).
  * Compiler settings of the 0.8.17 build (same as Biconomy's scw-contracts hardhat.config.ts, biconomy-protocol.md section 3):
  *   solc 0.8.17, optimizer enabled with 800 runs, viaIR true, default EVM version (london for 0.8.17),
  *   metadata bytecodeHash ipfs (solc default). Source unit names of the Biconomy files are
@@ -201,6 +202,16 @@ const packedTargets = [
     'opstationTokenPaymaster',
     'contracts/opstation/packed/OpstationTokenPaymaster.sol',
     'OpstationTokenPaymaster',
+  ],
+  [
+    'opstationVerifyingPaymasterV09',
+    'contracts/opstation/packed/v09/OpstationVerifyingPaymasterV09.sol',
+    'OpstationVerifyingPaymasterV09',
+  ],
+  [
+    'opstationTokenPaymasterV09',
+    'contracts/opstation/packed/v09/OpstationTokenPaymasterV09.sol',
+    'OpstationTokenPaymasterV09',
   ],
 ]
 

@@ -269,15 +269,17 @@ describe.each(['0.7', '0.8', '7702', '7702 v0.9'] as const)(
   },
 )
 
-describe("Biconomy's pm_sponsorUserOperation with a v0.7 / v0.8 operation (the version told by its shape)", () => {
-  it.each(['0.7', '0.8'] as const)(
-    'returns the ERC-7769 paymaster fields for a v%s operation, estimated and signed, that the bundler then takes',
+describe("Biconomy's pm_sponsorUserOperation with a v0.7 / v0.8 / v0.9 operation (the version told by its shape or the context's entryPoint)", () => {
+  it.each(['0.7', '0.8', '7702 v0.9'] as const)(
+    'returns the ERC-7769 paymaster fields for a %s operation, estimated and signed, that the bundler then takes',
     async (kind) => {
       const { apiKey, paymasterUrl } = await createDapp(service)
-      const { account, bundlerClient } = await createClient(kind, paymasterUrl)
+      const { account, bundlerClient, authorize } = await createClient(kind, paymasterUrl)
+      const authorization = await authorize()
       const prepared = (await bundlerClient.prepareUserOperation({
         calls: [{ to: randomAddress(), value: 0n }],
         paymaster: false as never,
+        ...(authorization ? { authorization } : {}),
       })) as UserOperation<'0.7'>
       const wire = {
         sender: prepared.sender,
@@ -288,13 +290,29 @@ describe("Biconomy's pm_sponsorUserOperation with a v0.7 / v0.8 operation (the v
         maxFeePerGas: numberToHex(prepared.maxFeePerGas),
         maxPriorityFeePerGas: numberToHex(prepared.maxPriorityFeePerGas),
         signature: prepared.signature,
+        ...(authorization
+          ? {
+              eip7702Auth: {
+                chainId: numberToHex(authorization.chainId),
+                address: authorization.address,
+                nonce: numberToHex(authorization.nonce),
+                yParity: numberToHex(authorization.yParity ?? 0),
+                r: authorization.r,
+                s: authorization.s,
+              },
+            }
+          : {}),
       }
-      const context = { mode: 'SPONSORED', ...(kind === '0.8' ? { entryPoint: entryPoint08Address } : {}) }
+      const context = {
+        mode: 'SPONSORED',
+        ...(kind === '0.7' ? {} : { entryPoint: entryPointAddressOf(kind) }),
+      }
       const { body } = await callPaymaster(service, apiKey, 'pm_sponsorUserOperation', [wire, context])
-      const verifyingPaymaster =
-        kind === '0.7'
-          ? service.chain!.addresses.verifyingPaymasterV07
-          : service.chain!.addresses.verifyingPaymasterV08
+      const verifyingPaymaster = {
+        '0.7': service.chain!.addresses.verifyingPaymasterV07,
+        '0.8': service.chain!.addresses.verifyingPaymasterV08,
+        '7702 v0.9': service.chain!.addresses.verifyingPaymasterV09,
+      }[kind]
       expect(body.result).toMatchObject({ mode: 'SPONSORED', paymaster: verifyingPaymaster })
       for (const field of [
         'paymasterVerificationGasLimit',
@@ -314,11 +332,40 @@ describe("Biconomy's pm_sponsorUserOperation with a v0.7 / v0.8 operation (the v
         verificationGasLimit: BigInt(body.result.verificationGasLimit),
         callGasLimit: BigInt(body.result.callGasLimit),
       }
-      const signature = await account.signUserOperation(op as never)
-      const hash = await bundlerClient.sendUserOperation({ ...op, signature } as never)
+      const signature = await account.signUserOperation({
+        ...op,
+        ...(authorization ? { authorization } : {}),
+      } as never)
+      const hash = await bundlerClient.sendUserOperation({
+        ...op,
+        signature,
+        ...(authorization ? { authorization } : {}),
+      } as never)
       const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
       expect(receipt.success).toBe(true)
       expect(receipt.paymaster).toBe(verifyingPaymaster)
+      expect(receipt.entryPoint).toBe(entryPointAddressOf(kind))
+
+      // pm_getFeeQuoteOrData quotes the account's next operation for that version's token paymaster.
+      const { factory: _, factoryData: __, eip7702Auth: ___, ...next } = wire as Record<string, unknown>
+      const quote = await callPaymaster(service, apiKey, 'pm_getFeeQuoteOrData', [
+        { ...next, nonce: numberToHex(prepared.nonce + 1n) },
+        {
+          mode: 'ERC20',
+          // A deployed account's operation has no field only v0.7+ has: the context names the EntryPoint.
+          entryPoint: entryPointAddressOf(kind),
+          tokenInfo: { tokenList: [service.chain!.addresses.tokens[0]!.address] },
+        },
+      ])
+      expect(quote.body.result).toMatchObject({
+        mode: 'ERC20',
+        paymasterAddress: {
+          '0.7': service.chain!.addresses.tokenPaymasterV07,
+          '0.8': service.chain!.addresses.tokenPaymasterV08,
+          '7702 v0.9': service.chain!.addresses.tokenPaymasterV09,
+        }[kind],
+      })
+      expect(quote.body.result.feeQuotes[0].maxGasFee).toBeGreaterThan(0)
     },
     60_000,
   )

@@ -18,6 +18,7 @@ import { runWebhookStep } from '../policy/runWebhookStep'
 import { SPONSORSHIP_STEPS } from '../policy/types'
 import { generateId } from '../store/ids'
 import { addSponsorship } from '../store/sponsorships.repo'
+import { chooseValidity } from './chooseValidity'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import type { PaymasterContext } from './types'
 
@@ -113,8 +114,14 @@ export async function sponsorUserOperation(
   }
   const now = deps.usage.now()
   const policyUntil = dapp.policies.validUntil ?? Number.POSITIVE_INFINITY
-  const validUntil = Math.min(now + context.expiryDuration, policyUntil)
-  const choice: PaymasterChoice = { kind: 'verifying', paymasterId, validUntil, validAfter: 0 }
+  const { validUntil, validAfter } = chooseValidity(
+    chain,
+    op,
+    'verifying',
+    now,
+    Math.min(now + context.expiryDuration, policyUntil),
+  )
+  const choice: PaymasterChoice = { kind: 'verifying', paymasterId, validUntil, validAfter }
 
   const balancePromise = getGasTankBalance(chain, paymasterId, version)
   balancePromise.catch(() => {})

@@ -3,6 +3,7 @@ import type { Sponsorship } from '../../../shared/api/sponsorships'
 import type { Fees, GasLimits, PaymasterChoice, SponsorableOperation, SponsorResult } from '../entryPoint'
 import { createStepLog } from '../policy/createStepLog'
 import { generateId } from '../store/ids'
+import { chooseValidity } from './chooseValidity'
 import { SponsorshipRejectedError } from './errors'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { resolveFeeToken } from './resolveFeeToken'
@@ -84,14 +85,15 @@ export async function sponsorUserOperationWithToken(
   } catch (err) {
     return fail(err)
   }
-  const validUntil = deps.usage.now() + context.expiryDuration
+  const now = deps.usage.now()
+  const { validUntil, validAfter } = chooseValidity(chain, op, 'token', now, now + context.expiryDuration)
   const choice: PaymasterChoice = {
     kind: 'token',
     feeToken: token.address,
     exchangeRate,
     priceMarkup,
     validUntil,
-    validAfter: 0,
+    validAfter,
   }
 
   let gas: GasLimits

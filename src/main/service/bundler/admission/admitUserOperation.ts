@@ -8,7 +8,7 @@ import { RpcError } from '../../errors'
 import { Erc7769Code } from '../../errors/rpcCodes'
 import { type BundlerOptions, countsAsStaked } from '../bundlerOptions'
 import type { GasPrices } from '../gasPrices'
-import { isValidReplacement, type Mempool, type MempoolEntry } from '../mempool/mempool'
+import { blockRangeError, isValidReplacement, type Mempool, type MempoolEntry } from '../mempool/mempool'
 import { checkUserOperationFields } from '../validation/checkUserOperationFields'
 import { findSignatureFailure } from './findSignatureFailure'
 import type { NonceTracker } from './nonceTracker'
@@ -95,6 +95,7 @@ export async function admitUserOperation({
   const staked = { sender: false, factory: false, paymaster: false }
   const bundleGas = entryPointModule.bundleGasOf(op)
   let prefund = bundleGas * op.maxFeePerGas
+  let blockWindowEnd: MempoolEntry['blockWindowEnd']
   if (admission.validated) {
     const { result, violations } = admission
     if (violations.length > 0) {
@@ -137,6 +138,7 @@ export async function admitUserOperation({
     staked.factory = factory !== null && countsAsStaked(result.factoryInfo, stakeThresholds)
     staked.paymaster = paymaster !== null && countsAsStaked(result.paymasterInfo, stakeThresholds)
     prefund = result.returnInfo.prefund
+    blockWindowEnd = readBlockWindowEnd(result.returnInfo.blockRanges)
     await simulateExecution?.(op, block.gasLimit)
   }
   if (paymaster && depositInfo) {
@@ -168,7 +170,19 @@ export async function admitUserOperation({
     dappId,
     addedAt: Date.now(),
     attempts: 0,
+    ...(blockWindowEnd ? { blockWindowEnd } : {}),
   }
+}
+
+/** The earliest end of the block windows (v0.9), with whose it is; none without one. */
+function readBlockWindowEnd(
+  ranges: ValidationResult['returnInfo']['blockRanges'],
+): MempoolEntry['blockWindowEnd'] {
+  const ends = (['account', 'paymaster'] as const).flatMap((entity) => {
+    const range = ranges?.[entity]
+    return range ? [{ block: range.validUntilBlock, entity }] : []
+  })
+  return ends.sort((a, b) => a.block - b.block)[0]
 }
 
 /** Blocks an operation must stay valid for to be admitted (a bundle goes in the next block or the one after). */
@@ -182,7 +196,7 @@ const MIN_VALID_BLOCKS = 2n
 function checkBlockRanges(ranges: ValidationResult['returnInfo']['blockRanges'], current: bigint): void {
   for (const [entity, range] of Object.entries(ranges ?? {})) {
     if (!range) continue
-    const code = entity === 'account' ? 'AA27 outside valid block range' : 'AA37 paymaster inval block range'
+    const code = blockRangeError(entity as 'account' | 'paymaster')
     if (BigInt(range.validAfterBlock) >= current + 1n)
       throw new RpcError(
         `${code}: valid only after block ${range.validAfterBlock}, the chain is at block ${current}`,

@@ -3,7 +3,7 @@ import { isNodeUnreachable } from '../../chain/node/isNodeUnreachable'
 import type { Chain } from '../../chain/types'
 import type { BundlePlan, EntryPointModule } from '../../entryPoint/types'
 import type { Logger } from '../../log/logger'
-import type { Mempool, MempoolEntry } from '../mempool/mempool'
+import { blockRangeError, type Mempool, type MempoolEntry } from '../mempool/mempool'
 import type { BundlingFailure } from '../mempool/reputationAccounting'
 import type { BundleSender, RpcTransactionReceipt } from './createBundleSender'
 import { parseBundleLogs, type UserOperationOutcome } from './parseBundleLogs'
@@ -147,6 +147,26 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
         if (!isNodeUnreachable(err)) log.error({ ops: entries.length }, (err as Error).message)
         return release(entries, err)
       }
+    }
+
+    // v0.9 windows in block numbers: the bundle lands in the next block at the soonest; one ending before is dropped.
+    if (entries.some((e) => e.blockWindowEnd)) {
+      let current: bigint
+      try {
+        current = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
+      } catch (err) {
+        return release(entries, err)
+      }
+      for (const entry of [...entries]) {
+        const end = entry.blockWindowEnd
+        if (end && BigInt(end.block) < current + 1n && entries.includes(entry))
+          drop(
+            entries,
+            entry,
+            `${blockRangeError(end.entity)}: valid until block ${end.block}, the chain is at block ${current}; expired in the mempool`,
+          )
+      }
+      if (entries.length === 0) return null
     }
 
     // What the bundle's transaction carries besides the operations (EIP-7702 authorizations); an operation whose

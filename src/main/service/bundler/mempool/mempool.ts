@@ -32,6 +32,16 @@ export type MempoolEntry = {
   addedAt: number
   /** Times a bundle with it failed to be sent or reverted. */
   attempts: number
+  /**
+   * v0.9: the last block its window in block numbers allows (the earlier of the account's and the paymaster's), and
+   * whose window it is; a bundle built later drops it as expired (blockRangeError).
+   */
+  blockWindowEnd?: { block: number; entity: 'account' | 'paymaster' }
+}
+
+/** The EntryPoint's error for an entity's window in block numbers (v0.9): AA27 for the account, AA37 the paymaster. */
+export function blockRangeError(entity: 'account' | 'paymaster'): string {
+  return entity === 'account' ? 'AA27 outside valid block range' : 'AA37 paymaster inval block range'
 }
 
 export type StakedEntities = { sender: boolean; factory: boolean; paymaster: boolean }

@@ -7,7 +7,9 @@ import {
   entryPointV07Artifact,
   entryPointV08Artifact,
   opstationTokenPaymasterArtifact,
+  opstationTokenPaymasterV09Artifact,
   opstationVerifyingPaymasterArtifact,
+  opstationVerifyingPaymasterV09Artifact,
   simple7702AccountV08Artifact,
   simpleAccountFactoryArtifact,
   simpleAccountFactoryV07Artifact,
@@ -215,9 +217,10 @@ function planPaymasters(p: BuildDeploymentPlanParameters): PlannedContract[] {
 }
 
 /**
- * Opstation's verifying and token paymasters for EntryPoint v0.7, v0.8 and v0.9 (`contracts/packed/`, one bytecode
- * for every version): CREATE2 with salt 0, constructor (entryPoint, owner, signer), so their addresses follow the
- * service's owner and signer keys. Their one immutable is the EntryPoint.
+ * Opstation's verifying and token paymasters for EntryPoint v0.7, v0.8 and v0.9 (`contracts/packed/`: one bytecode
+ * for v0.7 and v0.8, v0.9's twins in `packed/v09/` read the service's signature from v0.9's paymasterSignature):
+ * CREATE2 with salt 0, constructor (entryPoint, owner, signer), so their addresses follow the service's owner and
+ * signer keys. Their one immutable is the EntryPoint.
  */
 function planPackedPaymasters(p: BuildDeploymentPlanParameters, plan: PlannedContract[]): PlannedContract[] {
   const entryPointOf = (name: string) => {
@@ -231,10 +234,14 @@ function planPackedPaymasters(p: BuildDeploymentPlanParameters, plan: PlannedCon
       [{ type: 'address' }, { type: 'address' }, { type: 'address' }],
       [entryPoint, p.owner, p.signer],
     )
+    const [verifying, token] =
+      suffix === 'V09'
+        ? [opstationVerifyingPaymasterV09Artifact, opstationTokenPaymasterV09Artifact]
+        : [opstationVerifyingPaymasterArtifact, opstationTokenPaymasterArtifact]
     return (
       [
-        [`verifyingPaymaster${suffix}`, opstationVerifyingPaymasterArtifact],
-        [`tokenPaymaster${suffix}`, opstationTokenPaymasterArtifact],
+        [`verifyingPaymaster${suffix}`, verifying],
+        [`tokenPaymaster${suffix}`, token],
       ] as const
     ).map(([name, artifact]) =>
       create2(name, concat([artifact.bytecode, args]), () =>

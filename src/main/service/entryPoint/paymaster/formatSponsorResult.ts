@@ -30,6 +30,7 @@ export function formatPaymasterFields(fields: PackedPaymasterFields) {
     paymasterData: fields.paymasterData,
     paymasterVerificationGasLimit: numberToHex(fields.paymasterVerificationGasLimit),
     paymasterPostOpGasLimit: numberToHex(fields.paymasterPostOpGasLimit),
+    ...(fields.paymasterSignature ? { paymasterSignature: fields.paymasterSignature } : {}),
   }
 }
 

@@ -21,6 +21,8 @@ export type PackedPaymasterFields = {
   paymasterData: Hex
   paymasterVerificationGasLimit: bigint
   paymasterPostOpGasLimit: bigint
+  /** v0.9: the paymaster's signature as its own field (packed after paymasterData, left out of the userOpHash). */
+  paymasterSignature?: Hex
 }
 
 /** The sponsor result of spec 2.6 before wire encoding (v0.7+: with the paymaster's ERC-7769 fields). */
@@ -70,6 +72,15 @@ export type SponsorableOperation = {
   readonly carriesGasLimits: boolean
   /** The paymaster of this kind serving this version. */
   paymasterAddress(chain: Chain, kind: PaymasterChoice['kind']): Address
+  /**
+   * The validity window of this kind of paymaster's data that the operation already carries, where its version lets
+   * the account sign before the paymaster does (v0.9: stub data, then pm_getPaymasterData): signing with it again
+   * keeps the paymasterData, and so the userOpHash, the account signed. Null elsewhere.
+   */
+  carriedWindow(
+    chain: Chain,
+    kind: PaymasterChoice['kind'],
+  ): { validUntil: number; validAfter: number } | null
   /** The operation in its version's RPC form, quantities as 0x-hex (webhooks receive it). */
   toWire(): Record<string, unknown>
   /**
@@ -121,6 +132,7 @@ export type HexSponsorResult = {
   paymasterData?: Hex
   paymasterVerificationGasLimit?: Hex
   paymasterPostOpGasLimit?: Hex
+  paymasterSignature?: Hex
   preVerificationGas: Hex
   verificationGasLimit: Hex
   callGasLimit: Hex

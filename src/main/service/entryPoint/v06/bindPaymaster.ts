@@ -134,6 +134,8 @@ export function bindPaymasterV06(op: PartialUserOperation): SponsorableOperation
     carriesGasLimits:
       ownGas !== null && ownGas.callGasLimit + ownGas.verificationGasLimit + ownGas.preVerificationGas !== 0n,
     paymasterAddress,
+    // v0.6's account signs paymasterAndData whole: the paymaster always signs first.
+    carriedWindow: () => null,
     toWire: () => toWirePartialUserOperation(op),
 
     estimate(chain, fees, choice) {

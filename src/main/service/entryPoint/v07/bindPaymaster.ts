@@ -16,6 +16,7 @@ import type {
   SignedPaymaster,
   SponsorableOperation,
 } from '../paymaster/sponsorableOperation'
+import { appendPaymasterSignature, placePaymasterSignature } from '../v09/paymasterSignature'
 import type { PackedEntryPointModule } from './createPackedEntryPoint'
 import { packInitCode, packPaymasterAndData, packUserOperation } from './packUserOperation'
 import {
@@ -23,6 +24,7 @@ import {
   encodeVerifyingPaymasterDataV07,
   getTokenPaymasterHashV07,
   getVerifyingPaymasterHashV07,
+  readPaymasterWindowV07,
   signPaymasterHash,
 } from './paymasterData'
 import type { PartialUserOperationV07, UserOperationV07 } from './userOperation'
@@ -63,7 +65,7 @@ export function createPaymasterV07(module: Omit<PackedEntryPointModule, 'paymast
       const fields = raw as Record<string, unknown>
       const given: GivenGasV07 = {}
       for (const field of GAS_FIELDS) if (fields[field] != null) given[field] = op[field]
-      return bindPaymasterV07(module, op, given)
+      return bindPaymasterV07(module, op, given, { paymasterSignatureField: 'paymasterSignature' in fields })
     },
     formatSponsorResult: formatErc7769SponsorResult,
     chargeEvent: GAS_TANK_CHARGED,
@@ -71,14 +73,17 @@ export function createPaymasterV07(module: Omit<PackedEntryPointModule, 'paymast
 }
 
 /**
- * A v0.7 / v0.8 operation of a paymaster request, bound to its EntryPoint module: Opstation's packed paymasters
- * (`contracts/packed/`) sign it, its limits come from the v0.7 estimator with the paymaster's data signed for each
- * trial, and its hash is the EntryPoint's.
+ * A v0.7 / v0.8 / v0.9 operation of a paymaster request, bound to its EntryPoint module: Opstation's packed
+ * paymasters (`contracts/packed/`) sign it, its limits come from the v0.7 estimator with the paymaster's data signed
+ * for each trial, and its hash is the EntryPoint's. Where the module signs into v0.9's paymasterSignature, the
+ * signature follows the paymasterData the account signs (placePaymasterSignature: its own field when the request
+ * has one, `paymasterSignatureField`), and a window the operation already carries is kept (carriedWindow).
  */
 export function bindPaymasterV07(
   module: Omit<PackedEntryPointModule, 'paymaster'>,
   op: PartialUserOperationV07,
   given: GivenGasV07,
+  { paymasterSignatureField = false }: { paymasterSignatureField?: boolean } = {},
 ): SponsorableOperation {
   const version = module.version
   const paymasterAddress = (chain: Chain, kind: PaymasterChoice['kind']) =>
@@ -99,29 +104,40 @@ export function bindPaymasterV07(
     paymasterData: paymaster?.paymasterData ?? '0x',
     paymasterVerificationGasLimit: paymaster?.paymasterVerificationGasLimit ?? 0n,
     paymasterPostOpGasLimit: paymaster?.paymasterPostOpGasLimit ?? 0n,
+    paymasterSignature: paymaster?.paymasterSignature,
   })
 
-  /** The paymasterData signed over `trial` (which names the paymaster and its limits). */
-  const signData = async (chain: Chain, choice: PaymasterChoice, trial: UserOperationV07): Promise<Hex> => {
-    const packed = packUserOperation(trial)
-    const paymaster = paymasterAddress(chain, choice.kind)
-    if (choice.kind === 'verifying') {
-      const hash = getVerifyingPaymasterHashV07(packed, { ...choice, chainId: chain.chainId, paymaster })
-      return encodeVerifyingPaymasterDataV07({
-        ...choice,
-        signature: await signPaymasterHash(hash, chain.paymasterSigner),
-      })
-    }
-    const hash = getTokenPaymasterHashV07(packed, { ...choice, chainId: chain.chainId, paymaster })
-    return encodeTokenPaymasterDataV07({
-      ...choice,
-      signature: await signPaymasterHash(hash, chain.paymasterSigner),
-    })
+  /** The paymaster's fields and its signature (v0.9: apart; before it, the signature ends the fields). */
+  const encodeData = (
+    choice: PaymasterChoice,
+    signature: Hex,
+  ): { paymasterData: Hex; paymasterSignature?: Hex } => {
+    if (!module.signsPaymasterSignature)
+      return {
+        paymasterData:
+          choice.kind === 'verifying'
+            ? encodeVerifyingPaymasterDataV07({ ...choice, signature })
+            : encodeTokenPaymasterDataV07({ ...choice, signature }),
+      }
+    const fields =
+      choice.kind === 'verifying'
+        ? encodeVerifyingPaymasterDataV07({ ...choice, signature: '0x' })
+        : encodeTokenPaymasterDataV07({ ...choice, signature: '0x' })
+    return placePaymasterSignature(fields, signature, { asField: paymasterSignatureField })
   }
-  const placeholderData = (choice: PaymasterChoice): Hex =>
-    choice.kind === 'verifying'
-      ? encodeVerifyingPaymasterDataV07({ ...choice, signature: PLACEHOLDER_SIGNATURE })
-      : encodeTokenPaymasterDataV07({ ...choice, signature: PLACEHOLDER_SIGNATURE })
+  /** The paymaster's part signed over `trial` (which names the paymaster and its limits). */
+  const signData = async (chain: Chain, choice: PaymasterChoice, trial: UserOperationV07) => {
+    const packed = packUserOperation({ ...trial, paymasterSignature: undefined })
+    const paymaster = paymasterAddress(chain, choice.kind)
+    const hash =
+      choice.kind === 'verifying'
+        ? getVerifyingPaymasterHashV07(packed, { ...choice, chainId: chain.chainId, paymaster })
+        : getTokenPaymasterHashV07(packed, { ...choice, chainId: chain.chainId, paymaster })
+    return encodeData(choice, await signPaymasterHash(hash, chain.paymasterSigner))
+  }
+  /** paymasterData with the paymaster's part in one field, as the estimator simulates it (packs the same). */
+  const asOneField = (part: { paymasterData: Hex; paymasterSignature?: Hex }): Hex =>
+    appendPaymasterSignature(part.paymasterData, part.paymasterSignature)
   const liftBalance = (chain: Chain, choice: PaymasterChoice): RpcStateOverride =>
     choice.kind === 'verifying'
       ? overrideStorageWord(
@@ -131,10 +147,9 @@ export function bindPaymasterV07(
       : overrideTokenBalance(choice.feeToken, op.sender)
 
   const signed = async (chain: Chain, choice: PaymasterChoice, trial: UserOperationV07) => {
-    const paymasterData = await signData(chain, choice, trial)
     const fields: PackedPaymasterFields = {
       paymaster: trial.paymaster as Address,
-      paymasterData,
+      ...(await signData(chain, choice, trial)),
       paymasterVerificationGasLimit: trial.paymasterVerificationGasLimit,
       paymasterPostOpGasLimit: trial.paymasterPostOpGasLimit,
     }
@@ -170,6 +185,12 @@ export function bindPaymasterV07(
       ownGas.paymasterPostOpGasLimit !== undefined,
     paymasterAddress,
 
+    carriedWindow(chain, kind) {
+      if (!module.signsPaymasterSignature || !op.paymaster) return null
+      if (op.paymaster.toLowerCase() !== paymasterAddress(chain, kind).toLowerCase()) return null
+      return readPaymasterWindowV07(kind, op.paymasterData)
+    },
+
     toWire() {
       const wire = module.toWire(complete(given, op.given, null))
       for (const field of [
@@ -192,12 +213,15 @@ export function bindPaymasterV07(
         userOperation: {
           ...op,
           paymaster,
-          paymasterData: choice ? placeholderData(choice) : '0x',
+          paymasterData: choice ? asOneField(encodeData(choice, PLACEHOLDER_SIGNATURE)) : '0x',
+          paymasterSignature: undefined,
           given: fees,
         },
         gasFees: fees,
         stateOverride: choice ? liftBalance(chain, choice) : undefined,
-        preparePaymasterData: choice ? (trial) => signData(chain, choice, trial) : undefined,
+        preparePaymasterData: choice
+          ? async (trial) => asOneField(await signData(chain, choice, trial))
+          : undefined,
       })
       return {
         callGasLimit: estimate.callGasLimit,

@@ -80,6 +80,8 @@ type PackedVersion = Extract<EntryPointVersion, '0.7' | '0.8' | '0.9'>
  */
 export type PackedEntryPointModule = EntryPointModule<UserOperationV07> & {
   readonly version: PackedVersion
+  /** v0.9: its paymasters take their signature from paymasterSignature (`contracts/packed/v09/`). */
+  readonly signsPaymasterSignature: boolean
   readonly partialUserOperationSchema: z.ZodType<PartialUserOperationV07, unknown>
   estimateGas(
     params: Omit<
@@ -213,6 +215,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     address: p.address,
     abi: p.abi,
     bundlesFromPlainEoa: p.bundlesFromPlainEoa ?? false,
+    signsPaymasterSignature: p.paymasterSignature ?? false,
     contracts: (chain) => getVersionContracts(chain, p.version),
     // v0.9 is told by its paymasterSignature; v0.8 by its eip7702Auth (v0.7 takes one too, but a request that names
     // no EntryPoint and carries one is taken as v0.8's, as before); v0.7 by any field only the packed form has.

@@ -129,3 +129,18 @@ export function encodeTokenPaymasterDataV07(fields: TokenPaymasterDataFields & {
 export function signPaymasterHash(hash: Hash, signer: LocalAccount): Promise<Hex> {
   return signer.signMessage({ message: { raw: hash } })
 }
+
+/**
+ * The validity window a paymasterData of this paymaster kind names (the layouts above: the verifying paymaster's
+ * after its paymasterId, the token paymaster's first), or null when the data is too short to hold one.
+ */
+export function readPaymasterWindowV07(
+  kind: 'verifying' | 'token',
+  paymasterData: Hex,
+): { validUntil: number; validAfter: number } | null {
+  const start = kind === 'verifying' ? 20 : 0
+  const hex = paymasterData.slice(2)
+  if (hex.length < (start + 12) * 2) return null
+  const read = (offset: number) => Number.parseInt(hex.slice(offset * 2, (offset + 6) * 2), 16)
+  return { validUntil: read(start), validAfter: read(start + 6) }
+}

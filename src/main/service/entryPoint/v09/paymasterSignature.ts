@@ -1,4 +1,4 @@
-import type { Hex } from 'viem'
+import { concat, type Hex } from 'viem'
 import { invalidFields } from '../errors'
 
 /** `PAYMASTER_SIG_MAGIC` of EntryPoint v0.9 (`keccak256("PaymasterSignature")[:8]`). */
@@ -47,4 +47,25 @@ export function splitPaymasterSignature(paymasterAndData: Hex): { data: Hex; sig
 export function paymasterAndDataForHash(paymasterAndData: Hex): Hex {
   const { data, signature } = splitPaymasterSignature(paymasterAndData)
   return signature ? `${data}${PAYMASTER_SIGNATURE_MAGIC}` : paymasterAndData
+}
+
+/** The paymaster's part of a paymaster answer: its paymasterData, and the signature where it goes on its own. */
+export type PlacedPaymasterSignature = { paymasterData: Hex; paymasterSignature?: Hex }
+
+/**
+ * Where a v0.9 paymaster answer puts its signature. In `paymasterSignature` when the request's operation has that
+ * field (`0x` before the paymaster answered: the client keeps the field and hashes as the EntryPoint does, leaving
+ * the signature out), so the account may sign before the paymaster answers. Otherwise at the end of paymasterData as
+ * for v0.8, covered by the userOpHash: clients that keep only the ERC-7677 fields they know (viem's paymaster
+ * actions, Biconomy's SDK) pass it on and hash paymasterData whole, signing after the paymaster. Opstation's v0.9
+ * paymasters (`contracts/packed/v09/`) read either.
+ */
+export function placePaymasterSignature(
+  data: Hex,
+  signature: Hex,
+  { asField }: { asField: boolean },
+): PlacedPaymasterSignature {
+  return asField
+    ? { paymasterData: data, paymasterSignature: signature }
+    : { paymasterData: concat([data, signature]) }
 }

@@ -24,6 +24,10 @@ export const Erc7677ParamsSchema = z
 export const Erc7677PaymasterShape = {
   paymasterAndData: z.string().optional().meta({ description: 'v0.6' }),
   ...z.object(PaymasterFieldsShape).partial().shape,
+  paymasterSignature: z.string().optional().meta({
+    description:
+      "v0.9, when the request's operation has a paymasterSignature field (0x before the paymaster answered): left out of the userOpHash, so the account may sign first; otherwise the signature ends paymasterData, as for v0.8",
+  }),
   sponsor: z.object({ name: z.string() }).meta({ description: 'Shown by wallets' }),
 }
 

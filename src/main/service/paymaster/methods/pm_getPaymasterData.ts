@@ -34,7 +34,9 @@ type _CheckedPaymasterData = Covers<typeof PaymasterDataSchema, ReturnType<typeo
  * `calculateGasLimits` (the default), has them calculated and signed, as Biconomy's paymaster does for clients that
  * ask for no stub data (@biconomy/abstractjs). The answer carries every value signed: v0.6 `paymasterAndData`,
  * v0.7/v0.8 `paymaster`, `paymasterData` and the paymaster's two limits; calculated limits too. A rejected
- * SPONSORED op is a JSON-RPC error (ERC-7677 has no "0x" answer).
+ * SPONSORED op is a JSON-RPC error (ERC-7677 has no "0x" answer). v0.9, for an operation with a `paymasterSignature`
+ * field: the signature comes in `paymasterSignature`, paymasterData as the stub answered it (the window the operation
+ * carries is signed again), so an account signature made after the stub data stays valid.
  */
 export function pmGetPaymasterData(deps: PaymasterDeps) {
   return defineMethod({

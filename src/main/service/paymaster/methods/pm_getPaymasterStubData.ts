@@ -4,6 +4,7 @@ import { formatPaymasterFields, type PaymasterChoice } from '../../entryPoint'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { createStepLog } from '../../policy/createStepLog'
 import { evaluatePolicies } from '../../policy/evaluatePolicies'
+import { chooseValidity } from '../chooseValidity'
 import { SponsorshipRejectedError } from '../errors'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { NO_POLICIES_WERE_SET } from '../rejectSponsorship'
@@ -24,7 +25,9 @@ export const SPONSOR_INFO = { name: 'Opstation' } as const
  * ERC-7677 `pm_getPaymasterStubData([op, entryPoint, chainId, context])`: paymaster data of the final length for
  * gas estimation (v0.6 `paymasterAndData`; v0.7/v0.8 `paymaster`, `paymasterData` and the paymaster's two gas
  * limits, which the final data signs as the client sends them). Its signature is well-formed but over other values, so validation does not
- * revert (it returns SIG_VALIDATION_FAILED). SPONSORED runs the policy steps that need only the partial op
+ * revert (it returns SIG_VALIDATION_FAILED). v0.9, for an operation with a `paymasterSignature` field: the final
+ * paymasterData (its window is kept by pm_getPaymasterData) and the stub signature in `paymasterSignature`, which the
+ * userOpHash leaves out, so the account may sign now. SPONSORED runs the policy steps that need only the partial op
  * (dApp, whitelist, limits) and rejects early.
  */
 export function pmGetPaymasterStubData(deps: PaymasterDeps) {
@@ -39,7 +42,7 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
       const dapp = requireDapp(ctx)
       const chain = requireChain(deps)
       const op = readErc7677Operation(chain, raw, entryPoint, chainId)
-      const validUntil = deps.usage.now() + context.expiryDuration
+      const now = deps.usage.now()
       let choice: PaymasterChoice
       if (context.mode === 'ERC20') {
         const token = resolveFeeToken(chain, deps.store, context.feeTokenAddress ?? context.preferredToken)
@@ -48,8 +51,7 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
           feeToken: token.address,
           exchangeRate: getExchangeRate(token, getNativeUsdPrice(deps.store)),
           priceMarkup: toPriceMarkup(dapp.policies.premiumPercentage),
-          validUntil,
-          validAfter: 0,
+          ...chooseValidity(chain, op, 'token', now, now + context.expiryDuration),
         }
       } else {
         const steps = createStepLog()
@@ -65,7 +67,12 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
         if (!dapp.paymasterId) {
           throw new SponsorshipRejectedError('Not sponsored: the dApp has no gas tank yet (no paymasterId)')
         }
-        choice = { kind: 'verifying', paymasterId: dapp.paymasterId as Address, validUntil, validAfter: 0 }
+        const policyUntil = dapp.policies.validUntil ?? Number.POSITIVE_INFINITY
+        choice = {
+          kind: 'verifying',
+          paymasterId: dapp.paymasterId as Address,
+          ...chooseValidity(chain, op, 'verifying', now, Math.min(now + context.expiryDuration, policyUntil)),
+        }
       }
       const stub = await op.stub(chain, choice)
       const data = stub.fields
