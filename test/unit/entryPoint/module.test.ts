@@ -166,5 +166,17 @@ describe.each(rows.map((row) => [`v${row.module.version}`, row] as const))(
         row.preVerificationGas,
       )
     })
+
+    it('asks no more preVerificationGas at admission than its estimate gave, whatever the signature and limits hold', () => {
+      const signed = {
+        ...op,
+        signature: `0x${'ab'.repeat(65)}` as const,
+        callGasLimit: 1_000_000n,
+        verificationGasLimit: 300_000n,
+      }
+      expect(module.minimumPreVerificationGas(signed)).toBeLessThanOrEqual(
+        module.calculatePreVerificationGas({ ...op, signature: `0x${'00'.repeat(65)}` }),
+      )
+    })
   },
 )

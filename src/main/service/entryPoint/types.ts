@@ -82,6 +82,8 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   bundleGasOf(op: Op): bigint
   /** The calldata cost of the operation inside handleOps plus the bundle overheads. */
   calculatePreVerificationGas(op: Op, options?: { includePaymaster?: boolean }): bigint
+  /** The least preVerificationGas eth_sendUserOperation takes of this signed operation (at most its estimate). */
+  minimumPreVerificationGas(op: Op): bigint
   /** Field checks beyond the schema that the EntryPoint would reject (throws -32602). */
   checkFields(op: Op): void
   /** `handleOps(ops, beneficiary)` calldata. */

@@ -94,10 +94,7 @@ async function buildOperation(callGasLimit: bigint, extraBytes: number): Promise
 }
 
 describe('test_eip_7623.py', () => {
-  // Not done: the preVerificationGas floor (entryPoint/estimation/preVerificationGas.ts: 21000 + 18300 a UserOperation,
-  // 4 gas a word of it, gas fields counted as wide stand-ins) asks 43268 for this operation; the reference bundler's
-  // EIP-7623 calculator (21000 + 9830 + 7260, 9.5 gas a callData word, a floor of 10 gas a token) about 40600.
-  it.skip('test_normal_calldata: a small operation with 42000 preVerificationGas and the least verification gas is accepted', async () => {
+  it('test_normal_calldata: a small operation with 42000 preVerificationGas and the least verification gas is accepted', async () => {
     const op = await withMinValidationGas(await buildOperation(10_000n, 0))
     const reply = await kit.send(op)
     expect(reply.error?.message ?? null).toBeNull()

@@ -22,7 +22,7 @@ export function checkUserOperationFields({
   maxOperationGas,
 }: CheckUserOperationFieldsParameters) {
   entryPoint.checkFields(op)
-  const minimum = entryPoint.calculatePreVerificationGas(op, { includePaymaster: false })
+  const minimum = entryPoint.minimumPreVerificationGas(op)
   if (op.preVerificationGas < minimum) {
     throw invalidFields(
       `preVerificationGas too low: expected at least ${minimum}, got ${op.preVerificationGas}`,

@@ -62,6 +62,9 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   bundleGasOf,
   calculatePreVerificationGas: (op, { includePaymaster = true } = {}) =>
     calculatePreVerificationGas({ userOperation: op, includePaymasterAndData: includePaymaster }),
+  // The estimate without paymasterAndData (see calculatePreVerificationGas's includePaymasterAndData).
+  minimumPreVerificationGas: (op) =>
+    calculatePreVerificationGas({ userOperation: op, includePaymasterAndData: false }),
   checkFields(op) {
     if (op.initCode !== '0x' && op.initCode.length < 42)
       throw invalidFields('initCode must be empty or start with a 20-byte factory address')

@@ -11,6 +11,7 @@ import {
   GAS_FIELD_PLACEHOLDER,
   MIN_SIGNATURE_LENGTH,
   nonZeroBytesOfLength,
+  packedPreVerificationGas,
   preVerificationGasOfEncoded,
 } from '../estimation/preVerificationGas'
 import type { EntryPointModule, EntryPointVersion } from '../types'
@@ -181,6 +182,11 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     paymaster: op.paymaster ? (op.paymaster.toLowerCase() as Address) : null,
   })
 
+  /**
+   * The estimate: the operation with wide stand-ins for its gas fields and non-zero bytes for its signatures and
+   * paymaster data (so it holds whatever values are signed later), priced by both calculators, whichever asks more:
+   * the v0.6-era one every version shares, and the reference bundler's EIP-7623 one with no gas counted as used yet.
+   */
   const calculatePreVerificationGas: EntryPointModule<UserOperationV07>['calculatePreVerificationGas'] = (
     op,
     { includePaymaster = true } = {},
@@ -202,8 +208,33 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
     })
     const encoded = `${'0'.repeat(62)}20${encodePackedUserOperationTuple(packed)}`
-    return preVerificationGasOfEncoded(encoded) + (op.eip7702Auth ? EIP7702_AUTHORIZATION_GAS : 0n)
+    const sharedEstimate =
+      preVerificationGasOfEncoded(encoded) + (op.eip7702Auth ? EIP7702_AUTHORIZATION_GAS : 0n)
+    const eip7623Estimate = packedPreVerificationGas({
+      encoded,
+      callData: op.callData,
+      gasUsed: 0n,
+      eip7702: op.eip7702Auth !== undefined && op.eip7702Auth !== null,
+    })
+    return sharedEstimate > eip7623Estimate ? sharedEstimate : eip7623Estimate
   }
+
+  /**
+   * What admission asks of a signed operation: the reference bundler's EIP-7623 calculator over the operation as it
+   * is, with 10 % of its call and postOp limits as gas it is known to use (ERC-4337's unused-gas penalty, which the
+   * EntryPoint charges). Like v0.6's floor it leaves the paymaster's fields out: Biconomy's flow with
+   * `calculateGasLimits: false` estimates without them, and the paymaster then signs those limits unchanged. Never
+   * more than the estimate of the same operation.
+   */
+  const minimumPreVerificationGas: EntryPointModule<UserOperationV07>['minimumPreVerificationGas'] = (op) =>
+    packedPreVerificationGas({
+      encoded: `${'0'.repeat(62)}20${encodePackedUserOperationTuple(
+        packUserOperation({ ...op, paymaster: null, paymasterSignature: undefined }),
+      )}`,
+      callData: op.callData,
+      gasUsed: (op.callGasLimit + op.paymasterPostOpGasLimit) / 10n,
+      eip7702: op.eip7702Auth !== undefined && op.eip7702Auth !== null,
+    })
 
   const partialSchema = PartialUserOperationV07Schema.superRefine((op, ctx) => {
     refinePaymasterSignature(op, ctx)
@@ -251,6 +282,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       (op.eip7702Auth ? EIP7702_AUTHORIZATION_GAS : 0n),
 
     calculatePreVerificationGas,
+    minimumPreVerificationGas,
 
     checkFields(op) {
       for (const field of [
