@@ -1,12 +1,14 @@
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from '../../../helpers/startTestService'
+import { expectFitsBundlerSpec } from '../harness/bundlerSpecSchema'
 import { createMempoolRuleKit, type DeployedContract, type MempoolRuleKit } from '../harness/mempoolRuleKit'
 
 /**
  * The RPC scenarios of the ERC-4337 test suite's tests/single/rpc/*.py (eth-infinitism/bundler-spec-tests) on
  * EntryPoint v0.8, with a wallet of our own playing the suite's SimpleWallet: what each method answers, and the codes
- * and words of its errors. One service; manual bundling; state cleared before each scenario.
+ * and words of its errors, and each result against the specification's schema (harness/bundlerSpecSchema.ts), as the
+ * suite validates them. One service; manual bundling; state cleared before each scenario.
  */
 let service: TestService
 let kit: MempoolRuleKit
@@ -40,6 +42,7 @@ describe('eth_sendUserOperation (test_eth_sendUserOperation.py)', () => {
     expect(await stateOf(wallet)).toBe(0n)
     const { result } = await kit.send(op)
     expect(result).toMatch(/^0x[0-9a-f]{64}$/)
+    expectFitsBundlerSpec('eth_sendUserOperation', result)
     await kit.sendBundleNow()
     expect(await stateOf(wallet)).toBe(1_111_111n)
     expect(await kit.receiptOf(result)).toMatchObject({ userOpHash: result, success: true })
@@ -71,6 +74,7 @@ describe('eth_estimateUserOperationGas (test_eth_estimateUserOperationGas.py)', 
       verificationGasLimit: expect.stringMatching(/^0x/),
       callGasLimit: expect.stringMatching(/^0x/),
     })
+    expectFitsBundlerSpec('eth_estimateUserOperationGas', estimate.result)
   }, 60_000)
 
   it('test_eth_estimateUserOperationGas_execution_revert: a reverting call phase is -32521', async () => {
@@ -104,8 +108,10 @@ describe('eth_getUserOperationByHash and eth_getUserOperationReceipt', () => {
       blockHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       userOperation: { sender: op.sender, nonce: op.nonce, callData: op.callData, signature: op.signature },
     })
+    expectFitsBundlerSpec('eth_getUserOperationByHash', byHash)
     const receipt = await kit.receiptOf(hash)
     expect(receipt.userOpHash).toBe(hash)
+    expectFitsBundlerSpec('eth_getUserOperationReceipt', receipt)
     const node = await kit.chain.publicClient.getTransactionReceipt({ hash: receipt.receipt.transactionHash })
     expect(receipt.receipt.blockHash).toBe(node.blockHash)
   }, 60_000)
@@ -125,7 +131,11 @@ describe('eth_getUserOperationByHash and eth_getUserOperationReceipt', () => {
 
 describe('eth_chainId and eth_supportedEntryPoints', () => {
   it("test_eth_chainId, test_eth_supportedEntryPoints: eth_chainId is the node's; eth_supportedEntryPoints lists EntryPoint v0.8", async () => {
-    expect(Number((await kit.call('eth_chainId')).result)).toBe(await kit.chain.publicClient.getChainId())
-    expect((await kit.call('eth_supportedEntryPoints')).result).toContain(kit.entryPoint)
+    const chainId = (await kit.call('eth_chainId')).result
+    expect(Number(chainId)).toBe(await kit.chain.publicClient.getChainId())
+    expectFitsBundlerSpec('eth_chainId', chainId)
+    const entryPoints = (await kit.call('eth_supportedEntryPoints')).result
+    expect(entryPoints).toContain(kit.entryPoint)
+    expectFitsBundlerSpec('eth_supportedEntryPoints', entryPoints)
   })
 })
