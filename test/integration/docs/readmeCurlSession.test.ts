@@ -111,10 +111,14 @@ describe('the README curl session', () => {
     const script = await readCurlSession()
     const proxy = await startRecordingProxy(service.baseUrl)
     try {
-      const run = await promisify(execFile)('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], {
-        env: { ...process.env, OPSTATION: proxy.url, DATA_DIR: service.dataDir },
-        timeout: 60_000,
-      })
+      const run = await promisify(execFile)(
+        'bash',
+        ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script],
+        {
+          env: { ...process.env, OPSTATION: proxy.url, DATA_DIR: service.dataDir },
+          timeout: 60_000,
+        },
+      )
       expect(run.stderr).toBe('')
     } finally {
       await proxy.close()
