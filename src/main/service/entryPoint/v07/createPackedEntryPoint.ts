@@ -36,6 +36,7 @@ import {
   simulateValidationV07,
   withSimulationCode,
 } from './simulateEntryPoint'
+import { createTraceLayoutV07, phaseGasLimitsV07 } from './traceLayout'
 import {
   EIP7702_FACTORY_MARKER,
   type PartialUserOperationV07,
@@ -201,6 +202,8 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     address: p.address,
     abi: p.abi,
     bundlesFromPlainEoa: p.bundlesFromPlainEoa ?? false,
+    traceLayout: createTraceLayoutV07(p.abi),
+    phaseGasLimits: phaseGasLimitsV07,
     contracts: (chain) => getVersionContracts(chain, p.version),
     // v0.9 is told by its paymasterSignature; v0.8 by its eip7702Auth; v0.7 by any field only the packed form
     // has, without one.

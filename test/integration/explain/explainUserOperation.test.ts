@@ -1,0 +1,265 @@
+import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseEther } from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type Chain, testTokenAbi } from '../../../src/main/service/chain'
+import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import { requestJson, type TestService } from '../../helpers/startTestService'
+import { callBundler, createSimpleAccountClient, hex, randomAddress } from '../bundler/bundlerTestKit'
+import { createDapp } from '../paymaster/paymasterTestKit'
+
+let service: TestService
+let contracts: Record<'ledger' | 'vault' | 'burner' | 'badAccount', Address>
+let artifacts: Record<string, SolidityArtifact>
+
+/** Generous fixed limits: the operations are sent as they are, without an estimate (which would refuse a revert). */
+const LIMITS = {
+  callGasLimit: 200_000n,
+  verificationGasLimit: 600_000n,
+  preVerificationGas: 100_000n,
+  maxFeePerGas: parseEther('0.00000002'),
+  maxPriorityFeePerGas: 1_000_000_000n,
+}
+
+async function deploy(chain: Chain, artifact: SolidityArtifact, args: unknown[] = []): Promise<Address> {
+  const hash = await chain.executor.client.deployContract({
+    abi: artifact.abi,
+    bytecode: artifact.bytecode,
+    args,
+  })
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
+  return getAddress(receipt.contractAddress as Address)
+}
+
+async function register(apiKey: string, name: string, address: Address, abi: Abi) {
+  const res = await requestJson(`${service.baseUrl}/api/v2/public/sdk/smart-contract`, {
+    method: 'POST',
+    headers: { authToken: service.authToken(), apiKey },
+    body: { name, address, abi: JSON.stringify(abi), whitelistedMethods: [] },
+  })
+  if (res.status !== 200) throw new Error(`contract not registered: ${JSON.stringify(res.body)}`)
+}
+
+async function trace(userOpHash: Hex) {
+  const { body } = await callBundler(service, 'opstation_traceUserOperation', [userOpHash])
+  if (body.error) throw new Error(JSON.stringify(body.error))
+  return body.result
+}
+
+beforeAll(async () => {
+  service = await getSharedTestService()
+  const chain = service.chain as Chain
+  artifacts = compileSolidityFixture('ExplainContracts.sol')
+  const ledger = await deploy(chain, artifacts.Ledger!)
+  contracts = {
+    ledger,
+    vault: await deploy(chain, artifacts.Vault!, [ledger]),
+    burner: await deploy(chain, artifacts.Burner!),
+    badAccount: await deploy(chain, artifacts.BadSignatureAccount!),
+  }
+  const { apiKey } = await createDapp(service)
+  await register(apiKey, 'Ledger', contracts.ledger, artifacts.Ledger!.abi)
+  await register(apiKey, 'Vault', contracts.vault, artifacts.Vault!.abi)
+  await register(apiKey, 'Burner', contracts.burner, artifacts.Burner!.abi)
+  await register(apiKey, 'BadSignatureAccount', contracts.badAccount, artifacts.BadSignatureAccount!.abi)
+}, 60_000)
+
+describe('opstation_traceUserOperation (SimpleAccount v0.7, mined operations)', () => {
+  it('names the execution phase, the frame Ledger.debit and the decoded custom error of a nested revert', async () => {
+    const { account, bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
+    const credit = encodeFunctionData({
+      abi: artifacts.Ledger!.abi,
+      functionName: 'credit',
+      args: [account.address, 5n],
+    })
+    await service.chain!.executor.client.sendTransaction({ to: contracts.ledger, data: credit })
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [7n] })
+    const hash = await bundlerClient.sendUserOperation({
+      calls: [{ to: contracts.vault, data: withdraw }],
+      ...LIMITS,
+    })
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    expect(receipt.success).toBe(false)
+
+    const explanation = await trace(hash)
+    expect(explanation.status).toBe('reverted')
+    expect(explanation.phases.map((p: { name: string }) => p.name)).toEqual([
+      'deployment',
+      'account-validation',
+      'execution',
+    ])
+    const execution = explanation.phases.find((p: { name: string }) => p.name === 'execution')
+    expect(execution.outcome).toBe('reverted')
+    expect(execution.limitField).toBe('callGasLimit')
+    expect(execution.gasLimit).toBe('200000')
+    expect(execution.error).toMatchObject({
+      address: contracts.ledger,
+      contract: 'Ledger',
+      function: 'debit(address,uint256)',
+      reason: 'InsufficientBalance(5, 7)',
+      revert: { kind: 'custom-error', name: 'InsufficientBalance', args: ['5', '7'] },
+    })
+    expect(explanation.reason).toBe(
+      `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(5, 7)`,
+    )
+    // The call tree: handleOps → innerHandleOp → account.execute → Vault.withdraw → Ledger.debit, decoded.
+    expect(explanation.calls.contract).toBe('EntryPoint v0.7')
+    expect(explanation.calls.function).toMatch(/^handleOps\(/)
+    const flat = flatten(explanation.calls)
+    expect(flat.find((c) => c.to === contracts.vault)).toMatchObject({
+      contract: 'Vault',
+      function: 'withdraw(uint256)',
+      args: ['7'],
+      error: 'execution reverted',
+    })
+    const accountCall = flat.find((c) => c.to === account.address && c.function?.startsWith('execute('))
+    expect(accountCall?.contract).toBe('SimpleAccount v0.7')
+    // The EntryPoint's UserOperationRevertReason, decoded with the EntryPoint's ABI.
+    expect(explanation.events.map((e: { name: string }) => e.name)).toContain('UserOperationRevertReason')
+  })
+
+  it('tells an out-of-gas execution from an empty revert and names the limit to raise', async () => {
+    const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
+    const burn = encodeFunctionData({ abi: artifacts.Burner!.abi, functionName: 'burn', args: [1000n] })
+    const hash = await bundlerClient.sendUserOperation({
+      calls: [{ to: contracts.burner, data: burn }],
+      ...LIMITS,
+      callGasLimit: 80_000n,
+    })
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    expect(receipt.success).toBe(false)
+
+    const explanation = await trace(hash)
+    const execution = explanation.phases.find((p: { name: string }) => p.name === 'execution')
+    expect(execution.outcome).toBe('out of gas')
+    expect(execution.error).toMatchObject({
+      address: contracts.burner,
+      contract: 'Burner',
+      function: 'burn(uint256)',
+      raise: 'callGasLimit',
+      revert: { kind: 'out-of-gas' },
+    })
+    expect(explanation.reason).toBe(
+      `execution out of gas in Burner.burn(uint256): raise callGasLimit (80000 given)`,
+    )
+  })
+
+  it('shows a token transfer: the Transfer event decoded and both balances before and after', async () => {
+    const { account, bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
+    const token = service.chain!.addresses.tokens[0]!
+    const mint = encodeFunctionData({
+      abi: testTokenAbi,
+      functionName: 'mint',
+      args: [account.address, 1000n],
+    })
+    const minted = await service.chain!.executor.client.sendTransaction({ to: token.address, data: mint })
+    await service.chain!.publicClient.waitForTransactionReceipt({ hash: minted })
+    const recipient = randomAddress()
+    const transfer = encodeFunctionData({
+      abi: testTokenAbi,
+      functionName: 'transfer',
+      args: [recipient, 100n],
+    })
+    const hash = await bundlerClient.sendUserOperation({
+      calls: [{ to: token.address, data: transfer }],
+      ...LIMITS,
+    })
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    expect(receipt.success).toBe(true)
+
+    const explanation = await trace(hash)
+    expect(explanation.status).toBe('mined')
+    expect(explanation.reason).toBe(null)
+    expect(explanation.phases.every((p: { outcome: string }) => p.outcome === 'ok')).toBe(true)
+    expect(explanation.events).toContainEqual({
+      address: token.address,
+      contract: token.symbol,
+      name: 'Transfer',
+      args: { from: account.address, to: recipient, value: '100' },
+    })
+    expect(explanation.balanceChanges).toContainEqual({
+      address: account.address,
+      contract: 'SimpleAccount v0.7',
+      asset: token.address,
+      symbol: token.symbol,
+      before: '1000',
+      after: '900',
+      delta: '-100',
+    })
+    expect(explanation.balanceChanges).toContainEqual(
+      expect.objectContaining({
+        address: recipient,
+        asset: token.address,
+        before: '0',
+        after: '100',
+        delta: '100',
+      }),
+    )
+    // The prefund the account paid the EntryPoint, in ETH.
+    const eth = explanation.balanceChanges.find(
+      (c: { address: string; asset: string }) => c.address === account.address && c.asset === 'ETH',
+    )
+    expect(BigInt(eth.delta)).toBeLessThan(0n)
+    expect(BigInt(eth.after)).toBe(BigInt(eth.before) + BigInt(eth.delta))
+  })
+
+  it('answers an unknown hash with -32004 and a malformed one with -32602', async () => {
+    const unknown = await callBundler(service, 'opstation_traceUserOperation', [`0x${'ab'.repeat(32)}`])
+    expect(unknown.body.error).toMatchObject({
+      code: -32004,
+      message: expect.stringMatching(/unknown to this service/),
+    })
+    const malformed = await callBundler(service, 'opstation_traceUserOperation', ['0x1234'])
+    expect(malformed.body.error.code).toBe(-32602)
+  })
+})
+
+describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
+  it("names the account's validation revert (AA23) with its decoded custom error, changing nothing", async () => {
+    const { body: fees } = await callBundler(service, 'biconomy_getGasFeeValues', [])
+    const op = {
+      sender: contracts.badAccount,
+      nonce: '0x0',
+      callData: '0x',
+      callGasLimit: hex(100_000n),
+      verificationGasLimit: hex(200_000n),
+      preVerificationGas: hex(60_000n),
+      maxFeePerGas: fees.result.maxFeePerGas,
+      maxPriorityFeePerGas: fees.result.maxPriorityFeePerGas,
+      signature: '0x',
+    }
+    const blockBefore = await service.chain!.publicClient.getBlockNumber()
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+    expect(body.error).toBeUndefined()
+    const explanation = body.result
+    expect(explanation.status).toBe('rejected')
+    expect(explanation.phases).toHaveLength(1)
+    expect(explanation.phases[0]).toMatchObject({
+      name: 'account-validation',
+      outcome: 'reverted',
+      limitField: 'verificationGasLimit',
+      error: {
+        address: contracts.badAccount,
+        contract: 'BadSignatureAccount',
+        function: expect.stringMatching(/^validateUserOp\(/),
+        reason: 'BadSignature()',
+      },
+    })
+    expect(explanation.calls.reason.text).toMatch(/AA23 reverted/)
+    expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
+  })
+
+  it('answers an operation of the wrong shape with -32602 naming the field', async () => {
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [
+      { sender: contracts.badAccount },
+      entryPoint07Address,
+    ])
+    expect(body.error.code).toBe(-32602)
+    expect(body.error.message).toMatch(/params\[0\]/)
+  })
+})
+
+type FlatCall = { to: string; contract: string | null; function: string | null; calls: FlatCall[] }
+function flatten(call: FlatCall): FlatCall[] {
+  return [call, ...call.calls.flatMap(flatten)]
+}
