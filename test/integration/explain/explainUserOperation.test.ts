@@ -203,6 +203,30 @@ describe('opstation_traceUserOperation (SimpleAccount v0.7, mined operations)', 
     expect(BigInt(eth.after)).toBe(BigInt(eth.before) + BigInt(eth.delta))
   })
 
+  it('finds the phases of an EntryPoint v0.6 operation by its own layout (SimpleAccount v0.6, same nested revert)', async () => {
+    const { account, bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.6')
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [3n] })
+    const hash = await bundlerClient.sendUserOperation({
+      calls: [{ to: contracts.vault, data: withdraw }],
+      ...LIMITS,
+    })
+    await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+
+    const explanation = await trace(hash)
+    expect(explanation.status).toBe('reverted')
+    expect(explanation.calls.contract).toBe('EntryPoint v0.6')
+    expect(
+      explanation.phases.map((p: { name: string; outcome: string }) => `${p.name}:${p.outcome}`),
+    ).toEqual(['deployment:ok', 'account-validation:ok', 'execution:reverted'])
+    expect(explanation.phases[2].error).toMatchObject({
+      contract: 'Ledger',
+      function: 'debit(address,uint256)',
+      reason: 'InsufficientBalance(0, 3)',
+    })
+    const accountCall = flatten(explanation.calls).find((c) => c.to === account.address && c.function)
+    expect(accountCall?.contract).toBe('SimpleAccount v0.6')
+  })
+
   it('answers an unknown hash with -32004 and a malformed one with -32602', async () => {
     const unknown = await callBundler(service, 'opstation_traceUserOperation', [`0x${'ab'.repeat(32)}`])
     expect(unknown.body.error).toMatchObject({
@@ -247,6 +271,31 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
     })
     expect(explanation.calls.reason.text).toMatch(/AA23 reverted/)
     expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
+  })
+
+  it('tells an execution that would revert, with its frame, without mining it', async () => {
+    const { account } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [9n] })
+    const unsigned = {
+      ...(await account.getFactoryArgs()),
+      sender: account.address,
+      nonce: await account.getNonce(),
+      callData: await account.encodeCalls([{ to: contracts.vault, data: withdraw }]),
+      ...LIMITS,
+    }
+    const signature = await account.signUserOperation({ ...unsigned, signature: '0x' })
+    const op = Object.fromEntries(
+      Object.entries({ ...unsigned, signature }).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]),
+    )
+    const blockBefore = await service.chain!.publicClient.getBlockNumber()
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+    expect(body.error).toBeUndefined()
+    expect(body.result.status).toBe('would-revert')
+    expect(body.result.reason).toBe(
+      `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 9)`,
+    )
+    expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
+    expect(await service.chain!.publicClient.getCode({ address: account.address })).toBeUndefined()
   })
 
   it('answers an operation of the wrong shape with -32602 naming the field', async () => {
