@@ -1,4 +1,4 @@
-import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseEther } from 'viem'
+import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type Chain, testTokenAbi } from '../../../src/main/service/chain'
@@ -9,7 +9,7 @@ import { callBundler, createSimpleAccountClient, hex, randomAddress } from '../b
 import { createDapp } from '../paymaster/paymasterTestKit'
 
 let service: TestService
-let contracts: Record<'ledger' | 'vault' | 'burner' | 'badAccount', Address>
+let contracts: Record<'ledger' | 'vault' | 'burner' | 'badAccount' | 'paymaster', Address>
 let artifacts: Record<string, SolidityArtifact>
 
 /** Generous fixed limits: the operations are sent as they are, without an estimate (which would refuse a revert). */
@@ -56,12 +56,22 @@ beforeAll(async () => {
     vault: await deploy(chain, artifacts.Vault!, [ledger]),
     burner: await deploy(chain, artifacts.Burner!),
     badAccount: await deploy(chain, artifacts.BadSignatureAccount!),
+    paymaster: await deploy(chain, artifacts.RefusingPaymaster!),
   }
+  const deposit = await chain.executor.client.writeContract({
+    address: entryPoint07Address,
+    abi: parseAbi(['function depositTo(address account) payable']),
+    functionName: 'depositTo',
+    args: [contracts.paymaster],
+    value: 10n ** 18n,
+  })
+  await chain.publicClient.waitForTransactionReceipt({ hash: deposit })
   const { apiKey } = await createDapp(service)
   await register(apiKey, 'Ledger', contracts.ledger, artifacts.Ledger!.abi)
   await register(apiKey, 'Vault', contracts.vault, artifacts.Vault!.abi)
   await register(apiKey, 'Burner', contracts.burner, artifacts.Burner!.abi)
   await register(apiKey, 'BadSignatureAccount', contracts.badAccount, artifacts.BadSignatureAccount!.abi)
+  await register(apiKey, 'RefusingPaymaster', contracts.paymaster, artifacts.RefusingPaymaster!.abi)
 }, 60_000)
 
 describe('opstation_traceUserOperation (SimpleAccount v0.7, mined operations)', () => {
@@ -296,6 +306,72 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
     )
     expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
     expect(await service.chain!.publicClient.getCode({ address: account.address })).toBeUndefined()
+  })
+
+  /** A signed v0.7 operation of a fresh SimpleAccount calling Vault.withdraw(1), paid by RefusingPaymaster. */
+  async function sponsoredOperation(paymasterData: Hex) {
+    const { account } = await createSimpleAccountClient(service, 0n, '0.7')
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [0n] })
+    const unsigned = {
+      ...(await account.getFactoryArgs()),
+      sender: account.address,
+      nonce: await account.getNonce(),
+      callData: await account.encodeCalls([{ to: contracts.vault, data: withdraw }]),
+      ...LIMITS,
+      paymaster: contracts.paymaster,
+      paymasterVerificationGasLimit: 50_000n,
+      paymasterPostOpGasLimit: 50_000n,
+      paymasterData,
+    }
+    const signature = await account.signUserOperation({ ...unsigned, signature: '0x' })
+    return Object.fromEntries(
+      Object.entries({ ...unsigned, signature }).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]),
+    )
+  }
+
+  it("names the paymaster's validation revert (AA33) with its decoded custom error", async () => {
+    const op = await sponsoredOperation('0x01')
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+    expect(body.result.status).toBe('rejected')
+    const phase = body.result.phases.find((p: { name: string }) => p.name === 'paymaster-validation')
+    expect(phase).toMatchObject({
+      outcome: 'reverted',
+      limitField: 'paymasterVerificationGasLimit',
+      gasLimit: '50000',
+      error: {
+        address: contracts.paymaster,
+        contract: 'RefusingPaymaster',
+        function: expect.stringMatching(/^validatePaymasterUserOp\(/),
+        reason: `NotSponsored(${op.sender})`,
+      },
+    })
+    expect(body.result.calls.reason.text).toMatch(/AA33 reverted/)
+  })
+
+  it("names the paymaster's postOp revert, the execution having succeeded", async () => {
+    const op = await sponsoredOperation('0x00')
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+    expect(body.result.status).toBe('would-revert')
+    expect(
+      body.result.phases.map((p: { name: string; outcome: string }) => `${p.name}:${p.outcome}`),
+    ).toEqual([
+      'deployment:ok',
+      'account-validation:ok',
+      'paymaster-validation:ok',
+      'execution:ok',
+      'postOp:reverted',
+    ])
+    expect(body.result.phases[4]).toMatchObject({
+      limitField: 'paymasterPostOpGasLimit',
+      error: {
+        contract: 'RefusingPaymaster',
+        function: 'postOp(uint8,bytes,uint256,uint256)',
+        reason: expect.stringMatching(/^PostOpFailed\(\d+\)$/),
+      },
+    })
+    expect(body.result.reason).toMatch(
+      /^postOp reverted in RefusingPaymaster\.postOp\(uint8,bytes,uint256,uint256\)/,
+    )
   })
 
   it('answers an operation of the wrong shape with -32602 naming the field', async () => {
