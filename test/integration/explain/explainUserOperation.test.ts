@@ -281,6 +281,17 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
     })
     expect(explanation.calls.reason.text).toMatch(/AA23 reverted/)
     expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
+
+    // Sent, it is rejected; traced, it answers its status and the recorded reason, and says why there is no trace.
+    const sent = await callBundler(service, 'eth_sendUserOperation', [op, entryPoint07Address])
+    expect(sent.body.error.message).toMatch(/AA23 reverted/)
+    const traced = await trace(explanation.userOpHash)
+    expect(traced).toMatchObject({
+      status: 'rejected',
+      reason: expect.stringMatching(/AA23 reverted/),
+      phases: [],
+    })
+    expect(traced.notes[0]).toMatch(/never in a transaction: opstation_simulateUserOperation/)
   })
 
   it('tells an execution that would revert, with its frame, without mining it', async () => {
