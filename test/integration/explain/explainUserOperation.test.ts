@@ -124,8 +124,24 @@ describe('opstation_traceUserOperation (SimpleAccount v0.7, mined operations)', 
     })
     const accountCall = flat.find((c) => c.to === account.address && c.function?.startsWith('execute('))
     expect(accountCall?.contract).toBe('SimpleAccount v0.7')
-    // The EntryPoint's UserOperationRevertReason, decoded with the EntryPoint's ABI.
-    expect(explanation.events.map((e: { name: string }) => e.name)).toContain('UserOperationRevertReason')
+    // The deployment's frames: the EntryPoint's SenderCreator, the zoo's factory; the proxy's implementation.
+    expect(flat.map((c) => c.contract)).toEqual(
+      expect.arrayContaining([
+        'SenderCreator (v0.7)',
+        'SimpleAccount v0.7 factory',
+        'SimpleAccount v0.7 implementation',
+      ]),
+    )
+    // The events in the order they were emitted: deployment, AccountDeployed, the prefund, then the execution's end.
+    expect(explanation.events.map((e: { name: string }) => e.name)).toEqual([
+      'Upgraded',
+      'SimpleAccountInitialized',
+      'Initialized',
+      'AccountDeployed',
+      'Deposited',
+      'UserOperationRevertReason',
+      'UserOperationEvent',
+    ])
   })
 
   it('tells an out-of-gas execution from an empty revert and names the limit to raise', async () => {

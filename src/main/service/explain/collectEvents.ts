@@ -6,10 +6,28 @@ import type { ExplainedEvent, TracedFrame } from './types'
 
 type Log = NonNullable<TracedFrame['logs']>[number]
 
-/** The logs of frames that succeeded (a reverted frame's logs are undone with it), in order. */
-export function collectLogs(frame: TracedFrame): Log[] {
+/** Which of a frame's own logs and calls to walk (all of them below it). */
+export type LogFilter = { call: (frame: TracedFrame) => boolean; log: (log: Log) => boolean }
+
+/**
+ * The logs of frames that succeeded (a reverted frame's logs are undone with it), in the order they were emitted: a
+ * log's `position` is how many calls its frame had made before it (a node that gives none puts the frame's logs last).
+ */
+export function collectLogs(frame: TracedFrame, filter?: LogFilter): Log[] {
   if (frame.error) return []
-  return [...(frame.logs ?? []), ...(frame.calls ?? []).flatMap(collectLogs)]
+  const calls = (frame.calls ?? []).filter((call) => filter?.call(call) ?? true)
+  const logs = (frame.logs ?? []).filter((log) => filter?.log(log) ?? true)
+  const positionOf = (log: Log) =>
+    log.position === undefined ? Number.MAX_SAFE_INTEGER : Number(log.position)
+  const all = frame.calls ?? []
+  const out: Log[] = []
+  let next = 0
+  for (let i = 0; i <= all.length; i++) {
+    while (next < logs.length && positionOf(logs[next] as Log) <= i) out.push(logs[next++] as Log)
+    const call = all[i]
+    if (call && calls.includes(call)) out.push(...collectLogs(call))
+  }
+  return [...out, ...logs.slice(next)]
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { Abi, Address } from 'viem'
+import { type Abi, type Address, getContractAddress } from 'viem'
 import { simpleAccountAbi } from '../chain/abis/simpleAccount'
 import { testTokenAbi } from '../chain/abis/testToken'
-import { nameDeployedAccount } from '../chain/accountZoo/nameAccount'
+import { listAccountContracts, nameDeployedAccount } from '../chain/accountZoo/nameAccount'
 import { simpleAccountV07Artifact, simpleAccountV08Artifact } from '../chain/artifacts'
 import type { Chain } from '../chain/types'
 import { VERSION_CONTRACTS } from '../chain/versionContracts'
@@ -54,8 +54,15 @@ export async function buildContractBook({
   const add = (address: Address | undefined, contract: KnownContract) => {
     if (address) byAddress.set(address.toLowerCase(), contract)
   }
+  for (const { address, name, role } of listAccountContracts())
+    add(address, { name: `${name} ${role}`, abi: role === 'implementation' ? accountAbiOf(name) : [] })
   for (const module of entryPoints) {
     const table = VERSION_CONTRACTS[module.version]
+    // Every EntryPoint creates its SenderCreator first, in its constructor.
+    add(getContractAddress({ from: module.address, nonce: 1n }), {
+      name: `SenderCreator (v${module.version})`,
+      abi: [],
+    })
     const contracts = module.contracts(chain)
     add(module.address, { name: `EntryPoint v${module.version}`, abi: module.abi })
     add(contracts.verifying.address, {

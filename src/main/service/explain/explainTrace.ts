@@ -52,12 +52,13 @@ export async function explainTrace(
     frames['paymaster-validation'],
     frames.inner,
   ].filter((frame): frame is TracedFrame => frame !== undefined)
-  // The EntryPoint's own events of this operation (AccountDeployed, UserOperationEvent, ...) name its userOpHash.
+  // The operation's own frames, and the EntryPoint's events that name its userOpHash (AccountDeployed,
+  // UserOperationEvent, ...), in the order they were emitted.
   const hashTopic = userOpHash.toLowerCase()
-  const entryPointLogs = handleOps.error
-    ? []
-    : (handleOps.logs ?? []).filter((log) => log.topics.some((topic) => topic.toLowerCase() === hashTopic))
-  const events = [...own.flatMap(collectLogs), ...entryPointLogs].map((log) => decodeEvent(log, book))
+  const events = collectLogs(handleOps, {
+    call: (frame) => own.includes(frame),
+    log: (log) => log.topics.some((topic) => topic.toLowerCase() === hashTopic),
+  }).map((log) => decodeEvent(log, book))
   const balanceChanges = await readBalanceChanges({ chain, book, frames: own, events, beforeBlock })
   return {
     phases,

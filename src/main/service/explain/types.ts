@@ -6,7 +6,8 @@ export type { UserOperationPhase }
 
 /** One frame of the node's `callTracer` with `withLog`: the estimation's call frame, with its logs. */
 export type TracedFrame = Omit<CallFrame, 'calls'> & {
-  logs?: { address: Address; topics: Hex[]; data: Hex }[]
+  /** `position`: how many calls the frame had made before the log (geth's callTracer; anvil's too). */
+  logs?: { address: Address; topics: Hex[]; data: Hex; position?: Hex | number }[]
   calls?: TracedFrame[]
 }
 
