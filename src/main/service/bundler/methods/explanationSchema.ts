@@ -16,23 +16,11 @@ const DecodedReasonSchema = z
   })
   .meta({ title: 'DecodedReason' })
 
-type Call = {
-  type: string
-  from: string
-  to: string | null
-  contract: string | null
-  function: string | null
-  args?: unknown[]
-  input?: string
-  value: string
-  gas: string
-  gasUsed: string
-  error: string | null
-  reason?: z.infer<typeof DecodedReasonSchema>
-  calls: Call[]
-}
-
-const CallSchema: z.ZodType<Call> = z
+/**
+ * One call of the tree. Its `calls` are documented as objects of this same shape (the API documents hold no
+ * recursive references).
+ */
+const CallSchema = z
   .object({
     type: z.string(),
     from: address,
@@ -52,9 +40,9 @@ const CallSchema: z.ZodType<Call> = z
       .nullable()
       .meta({ description: "The node's error (`execution reverted`, `out of gas`)" }),
     reason: DecodedReasonSchema.optional(),
-    get calls() {
-      return z.array(CallSchema)
-    },
+    calls: z
+      .array(z.record(z.string(), z.unknown()))
+      .meta({ description: 'The calls it made, each an ExplainedCall' }),
   })
   .meta({ title: 'ExplainedCall' })
 
