@@ -130,6 +130,7 @@ describe('documented answers', () => {
       })
       // The Biconomy SDK's third param asks for the receipt of spec 2.4 (v0.6 here); v0.7 gets ERC-4337's.
       const biconomy = type === 'SIMPLE_ACCOUNT' ? [{ simulation_type: 'validation' }] : []
+      await bundler('opstation_simulateUserOperation', [signed.userOperation, built.entryPoint])
       const hash = await bundler('eth_sendUserOperation', [
         signed.userOperation,
         built.entryPoint,
@@ -138,6 +139,7 @@ describe('documented answers', () => {
       await waitFor(() => bundler('eth_getUserOperationReceipt', [hash]))
       await bundler('eth_getUserOperationByHash', [hash])
       await bundler('biconomy_getUserOperationStatus', [hash])
+      await bundler('opstation_traceUserOperation', [hash])
       await call('GET', `/console/api/user-operations/${hash}`)
       // ERC-7677 on the same kind of operation (v0.7: its chain id as 0x-hex).
       if (type === 'SIMPLE_ACCOUNT_V07') {

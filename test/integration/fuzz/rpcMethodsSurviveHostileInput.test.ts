@@ -113,6 +113,8 @@ const VALID_PARAMS: Record<string, () => unknown[]> = {
   eth_getUserOperationReceipt: () => [someHash],
   eth_getUserOperationByHash: () => [someHash],
   biconomy_getUserOperationStatus: () => [someHash],
+  opstation_traceUserOperation: () => [someHash],
+  opstation_simulateUserOperation: () => [op07, entryPoint07Address],
   debug_bundler_setConfiguration: () => [{ nonceGapWaitMs: 100, receiptWaitMs: 100 }],
   debug_bundler_getStakeStatus: () => [chain.addresses.smartAccountFactory, entryPoint06Address],
   debug_bundler_dumpMempool: () => [entryPoint06Address],

@@ -35,6 +35,7 @@ describe('import rules', () => {
       'sandbox',
       'setup',
       'gasTanks',
+      'explain',
       'entryPoint',
       'chain',
       'store',

@@ -34,8 +34,14 @@ export const importRules: readonly ImportRuleRow[] = [
     example: { from: `${service}/paymaster/createPaymaster.ts`, to: `${service}/console/gasTank.routes.ts` },
   },
   {
-    from: `${service}/{entryPoint,chain,store,schemas,errors,log,util}/**`,
+    from: `${service}/explain/**`,
     to: `${service}/{server,jsonrpc,dashboard,console,docs,bundler,paymaster,policy,webhook,sandbox,setup,gasTanks}/**`,
+    why: 'explain/ (what an operation did, from its trace) sits below the bundler and the JSON-RPC layer, which serve it',
+    example: { from: `${service}/explain/traceUserOperation.ts`, to: `${service}/bundler/createBundler.ts` },
+  },
+  {
+    from: `${service}/{entryPoint,chain,store,schemas,errors,log,util}/**`,
+    to: `${service}/{server,jsonrpc,dashboard,console,docs,bundler,paymaster,policy,webhook,sandbox,setup,gasTanks,explain}/**`,
     why: 'entryPoint/, chain/, store/ and the shared pieces (schemas, errors, log, util) sit below the domain and the edges',
     example: { from: `${service}/store/smartContracts.repo.ts`, to: `${service}/policy/checkWhitelist.ts` },
   },

@@ -9,6 +9,9 @@ import { readAaCode } from '../entryPoint/errors'
 import type { EntryPointModule, EntryPoints, GasFees } from '../entryPoint/types'
 import { Erc7769Code, RpcCode } from '../errors/rpcCodes'
 import type { EventBus } from '../events'
+import { type SimulateUserOperationParameters, simulateUserOperation } from '../explain/simulateUserOperation'
+import { traceUserOperation } from '../explain/traceUserOperation'
+import type { Explanation } from '../explain/types'
 import type { Logger } from '../log/logger'
 import { parseParam } from '../schemas/parseParam'
 import type { Store } from '../store/openStore'
@@ -100,6 +103,10 @@ export type Bundler = {
   getUserOperationReceipt: (userOpHash: Hex) => Promise<unknown | null>
   getUserOperationByHash: (userOpHash: Hex) => Promise<unknown | null>
   getUserOperationStatus: (userOpHash: Hex) => Promise<UserOperationStatusResult>
+  /** opstation_traceUserOperation: the explanation of an operation the service has seen (traced on demand). */
+  traceUserOperation: (userOpHash: Hex) => Promise<Explanation>
+  /** opstation_simulateUserOperation: the explanation of an operation not sent, traced against the latest block. */
+  simulateUserOperation: (params: SimulateUserOperationParameters) => Promise<Explanation>
   gasFeeValues: () => Promise<GasFees>
   bundlingMode: () => BundlingMode
   setBundlingMode: (mode: BundlingMode) => void
@@ -458,6 +465,9 @@ export function createBundler({
     getUserOperationReceipt: queries.getUserOperationReceipt,
     getUserOperationByHash: queries.getUserOperationByHash,
     getUserOperationStatus: queries.getUserOperationStatus,
+    traceUserOperation: (userOpHash) =>
+      traceUserOperation({ chain, entryPoints, store, userOperations }, userOpHash),
+    simulateUserOperation: (params) => simulateUserOperation({ chain, entryPoints, store }, params),
     gasFeeValues: () => gasPrices.gasFeeValues(),
     bundlingMode: () => lanes[0]?.scheduler.mode() ?? options.bundlingMode,
     setBundlingMode(mode) {

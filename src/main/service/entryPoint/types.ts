@@ -117,6 +117,34 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
    * delegations its simulation must see), and the operations that can no longer go, with the reason.
    */
   planBundle(chain: Chain, ops: readonly Op[]): Promise<BundlePlan>
+  /** How an operation's phases show in a call trace of handleOps (explain/ reads them). */
+  readonly traceLayout: TraceLayout
+  /** The operation's limit that bounds each phase: the field to raise when the phase runs out of gas. */
+  phaseGasLimits(op: Op): Record<UserOperationPhase, PhaseGasLimit>
+}
+
+/** An operation's phases, in the EntryPoint's order. */
+export type UserOperationPhase =
+  | 'deployment'
+  | 'account-validation'
+  | 'paymaster-validation'
+  | 'execution'
+  | 'postOp'
+
+/** The wire field of the limit a phase runs within, and its value. */
+export type PhaseGasLimit = { field: string; value: bigint }
+
+/**
+ * The selectors of the calls that bound an operation's phases in a handleOps trace: the SenderCreator's
+ * `createSender` (deployment), the account's `validateUserOp`, the paymaster's `validatePaymasterUserOp`, the
+ * EntryPoint's self-call `innerHandleOp` (holding the execution call to the sender and the paymaster's `postOp`).
+ */
+export type TraceLayout = {
+  createSender: Hex
+  validateUserOp: Hex
+  validatePaymasterUserOp: Hex
+  innerHandleOp: Hex
+  postOp: Hex
 }
 
 /** A handleOps transaction as eth_getTransactionByHash returns it (the fields the decoders read). */

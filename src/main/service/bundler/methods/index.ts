@@ -24,6 +24,8 @@ import {
   thirdwebGetUserOperationGasPrice,
   zdGetUserOperationGasPrice,
 } from './getUserOperationGasPrice'
+import { opstationSimulateUserOperation } from './opstation_simulateUserOperation'
+import { opstationTraceUserOperation } from './opstation_traceUserOperation'
 
 export type { GetBundler } from './bundlerAccess'
 
@@ -38,6 +40,8 @@ export function createBundlerMethods(getBundler: GetBundler): RpcMethod[] {
     ethGetUserOperationByHash(getBundler),
     biconomyGetGasFeeValues(getBundler),
     biconomyGetUserOperationStatus(getBundler),
+    opstationTraceUserOperation(getBundler),
+    opstationSimulateUserOperation(getBundler),
     pimlicoGetUserOperationGasPrice(getBundler),
     zdGetUserOperationGasPrice(getBundler),
     thirdwebGetUserOperationGasPrice(getBundler),

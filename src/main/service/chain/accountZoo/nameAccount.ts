@@ -83,6 +83,27 @@ function getAccountNames(): AccountNames {
   return names
 }
 
+/** Every factory and implementation of a known account type, with the type's name (for naming them in a trace). */
+export function listAccountContracts(): {
+  address: Address
+  name: string
+  role: 'factory' | 'implementation'
+}[] {
+  const { byFactory, byImplementation } = getAccountNames()
+  return [
+    ...[...byFactory].map(([address, name]) => ({
+      address: address as Address,
+      name,
+      role: 'factory' as const,
+    })),
+    ...[...byImplementation].map(([address, name]) => ({
+      address: address as Address,
+      name,
+      role: 'implementation' as const,
+    })),
+  ]
+}
+
 const kernelFactoryAbi = parseAbi([
   'function deployWithFactory(address factory, bytes createData, bytes32 salt)',
   'function createAccount(address implementation, bytes data, uint256 index)',

@@ -15,7 +15,8 @@ export function getRevertData(err: unknown): Hex | null {
   return null
 }
 
-const panicReasons: Record<number, string> = {
+/** What each Solidity `Panic(uint256)` code means. */
+export const panicReasons: Record<number, string> = {
   1: 'assert failed',
   17: 'arithmetic overflow or underflow',
   18: 'division by zero',

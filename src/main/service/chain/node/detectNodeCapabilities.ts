@@ -22,10 +22,13 @@ async function servesMethod(client: PublicClient, method: string, params: unknow
     await requestRpc(client, method, params)
     return true
   } catch (err) {
-    const text = String((err as Error).message ?? '')
-    const codes = collectCodes(err)
-    return !codes.includes(-32601) && !METHOD_MISSING.test(text)
+    return !isMethodMissing(err)
   }
+}
+
+/** The node's error says it does not serve the method (-32601, or in words). */
+export function isMethodMissing(err: unknown): boolean {
+  return collectCodes(err).includes(-32601) || METHOD_MISSING.test(String((err as Error).message ?? ''))
 }
 
 /** The JSON-RPC codes on an error and its causes (viem wraps the node's error). */

@@ -14,6 +14,7 @@ import { encodeHandleOps, encodeSimulateValidation } from './encodeEntryPointCal
 import { estimateUserOperationGas, simulateExecution } from './estimateUserOperationGas'
 import { readEntities } from './readEntities'
 import { simulateValidation } from './simulateValidation'
+import { phaseGasLimitsV06, traceLayoutV06 } from './traceLayout'
 import type { UserOperationV06 } from './userOperation'
 import {
   fromWireUserOperation,
@@ -58,6 +59,8 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   fromWire: (wire) => fromWireUserOperation(wire as WireUserOperation),
   computeUserOpHash: (op, chainId) => computeUserOpHash(op, chainId, canonicalAddresses.entryPoint),
   readEntities,
+  traceLayout: traceLayoutV06,
+  phaseGasLimits: phaseGasLimitsV06,
   deploysAccount: (op) => op.initCode !== '0x',
   bundleGasOf,
   calculatePreVerificationGas: (op, { includePaymaster = true } = {}) =>

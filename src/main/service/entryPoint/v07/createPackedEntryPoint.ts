@@ -37,6 +37,7 @@ import {
   simulateValidationV07,
   withSimulationCode,
 } from './simulateEntryPoint'
+import { createTraceLayoutV07, phaseGasLimitsV07 } from './traceLayout'
 import {
   EIP7702_FACTORY_MARKER,
   type PartialUserOperationV07,
@@ -247,6 +248,8 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     abi: p.abi,
     bundlesFromPlainEoa: p.bundlesFromPlainEoa ?? false,
     signsPaymasterSignature: p.paymasterSignature ?? false,
+    traceLayout: createTraceLayoutV07(p.abi),
+    phaseGasLimits: phaseGasLimitsV07,
     contracts: (chain) => getVersionContracts(chain, p.version),
     // v0.9 is told by its paymasterSignature; v0.8 by its eip7702Auth (v0.7 takes one too, but a request that names
     // no EntryPoint and carries one is taken as v0.8's, as before); v0.7 by any field only the packed form has.

@@ -1,0 +1,80 @@
+import type { Address, Hex } from 'viem'
+import type { UserOperationRecord, UserOperationStatus } from '../../../shared/api/userOperations'
+import { RpcError } from '../errors'
+import { RpcCode } from '../errors/rpcCodes'
+import type { UserOperationLog } from '../store/userOperations.repo'
+import type { ExplainContext } from './explainContext'
+import { explainTrace } from './explainTrace'
+import { traceTransactionFrames } from './traceFrames'
+import type { Explanation, ExplanationStatus } from './types'
+
+const STATUS: Record<UserOperationStatus, ExplanationStatus> = {
+  pending: 'pending',
+  submitted: 'pending',
+  included: 'mined',
+  failed: 'reverted',
+  dropped: 'dropped',
+  replaced: 'dropped',
+  rejected: 'rejected',
+}
+
+const UNTRACED_NOTE: Partial<Record<ExplanationStatus, string>> = {
+  pending: 'not mined yet: its call trace is known once its bundle is',
+  rejected:
+    'rejected by eth_sendUserOperation, so never in a transaction: opstation_simulateUserOperation traces it as it would run now',
+  dropped:
+    'dropped before it was mined, so never in a transaction: opstation_simulateUserOperation traces it as it would run now',
+}
+
+/**
+ * The explanation of an operation the service has seen: a mined one (included or reverted in execution) from the
+ * call trace of its bundle transaction, each phase, frame, event and balance change decoded; a pending, rejected or
+ * dropped one with its status and what its record knows (the reason it was refused).
+ */
+export async function traceUserOperation(
+  context: ExplainContext & { userOperations: UserOperationLog },
+  userOpHash: Hex,
+): Promise<Explanation> {
+  const record = await context.userOperations.find(userOpHash.toLowerCase())
+  if (!record) throw new RpcError(`UserOperation ${userOpHash} is unknown to this service`, RpcCode.notFound)
+  const status = STATUS[record.status]
+  const explanation: Explanation = {
+    userOpHash: record.userOpHash as Hex,
+    entryPoint: record.entryPoint as Address,
+    status,
+    reason: record.failure?.reason ?? record.revertReason ?? null,
+    transactionHash: (record.transactionHash as Hex | null) ?? null,
+    blockNumber: record.blockNumber === null ? null : String(record.blockNumber),
+    phases: [],
+    calls: null,
+    events: [],
+    balanceChanges: [],
+    notes: [],
+  }
+  const untraced = UNTRACED_NOTE[status]
+  if (untraced) return { ...explanation, notes: [untraced] }
+  return explainMined(context, record, explanation)
+}
+
+async function explainMined(
+  context: ExplainContext & { userOperations: UserOperationLog },
+  record: UserOperationRecord,
+  explanation: Explanation,
+): Promise<Explanation> {
+  const entryPoint = context.entryPoints.find(record.entryPoint as Address)
+  if (!entryPoint)
+    return { ...explanation, notes: [`EntryPoint ${record.entryPoint} is not served on this chain now`] }
+  // A mined record's operation is kept in the history of mined operations (the record may no longer hold it).
+  const wire = record.userOperation ?? (await context.userOperations.findOperation(record.userOpHash))
+  if (!wire || !record.transactionHash || record.blockNumber === null)
+    return { ...explanation, notes: ['the operation or its transaction is no longer recorded'] }
+  const userOperation = entryPoint.fromWire(wire as Record<string, unknown>)
+  const { handleOpsReverted: _, ...parts } = await explainTrace(context, {
+    entryPoint,
+    userOperation,
+    userOpHash: record.userOpHash as Hex,
+    trace: () => traceTransactionFrames(context.chain, record.transactionHash as Hex),
+    beforeBlock: BigInt(Math.max(record.blockNumber - 1, 0)),
+  })
+  return { ...explanation, ...parts, reason: parts.reason ?? explanation.reason }
+}

@@ -1,0 +1,417 @@
+import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type Chain, testTokenAbi } from '../../../src/main/service/chain'
+import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
+import { getSharedTestService } from '../../helpers/sharedTestService'
+import { requestJson, type TestService } from '../../helpers/startTestService'
+import { callBundler, createSimpleAccountClient, hex, randomAddress } from '../bundler/bundlerTestKit'
+import { createDapp } from '../paymaster/paymasterTestKit'
+
+let service: TestService
+let contracts: Record<'ledger' | 'vault' | 'burner' | 'badAccount' | 'paymaster', Address>
+let artifacts: Record<string, SolidityArtifact>
+
+/** Generous fixed limits: the operations are sent as they are, without an estimate (which would refuse a revert). */
+const LIMITS = {
+  callGasLimit: 200_000n,
+  verificationGasLimit: 600_000n,
+  preVerificationGas: 100_000n,
+  maxFeePerGas: parseEther('0.00000002'),
+  maxPriorityFeePerGas: 1_000_000_000n,
+}
+
+async function deploy(chain: Chain, artifact: SolidityArtifact, args: unknown[] = []): Promise<Address> {
+  const hash = await chain.executor.client.deployContract({
+    abi: artifact.abi,
+    bytecode: artifact.bytecode,
+    args,
+  })
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
+  return getAddress(receipt.contractAddress as Address)
+}
+
+async function register(apiKey: string, name: string, address: Address, abi: Abi) {
+  const res = await requestJson(`${service.baseUrl}/api/v2/public/sdk/smart-contract`, {
+    method: 'POST',
+    headers: { authToken: service.authToken(), apiKey },
+    body: { name, address, abi: JSON.stringify(abi), whitelistedMethods: [] },
+  })
+  if (res.status !== 200) throw new Error(`contract not registered: ${JSON.stringify(res.body)}`)
+}
+
+async function trace(userOpHash: Hex) {
+  const { body } = await callBundler(service, 'opstation_traceUserOperation', [userOpHash])
+  if (body.error) throw new Error(JSON.stringify(body.error))
+  return body.result
+}
+
+beforeAll(async () => {
+  service = await getSharedTestService()
+  const chain = service.chain as Chain
+  artifacts = compileSolidityFixture('ExplainContracts.sol')
+  const ledger = await deploy(chain, artifacts.Ledger!)
+  contracts = {
+    ledger,
+    vault: await deploy(chain, artifacts.Vault!, [ledger]),
+    burner: await deploy(chain, artifacts.Burner!),
+    badAccount: await deploy(chain, artifacts.BadSignatureAccount!),
+    paymaster: await deploy(chain, artifacts.RefusingPaymaster!),
+  }
+  const deposit = await chain.executor.client.writeContract({
+    address: entryPoint07Address,
+    abi: parseAbi(['function depositTo(address account) payable']),
+    functionName: 'depositTo',
+    args: [contracts.paymaster],
+    value: 10n ** 18n,
+  })
+  await chain.publicClient.waitForTransactionReceipt({ hash: deposit })
+  const { apiKey } = await createDapp(service)
+  await register(apiKey, 'Ledger', contracts.ledger, artifacts.Ledger!.abi)
+  await register(apiKey, 'Vault', contracts.vault, artifacts.Vault!.abi)
+  await register(apiKey, 'Burner', contracts.burner, artifacts.Burner!.abi)
+  await register(apiKey, 'BadSignatureAccount', contracts.badAccount, artifacts.BadSignatureAccount!.abi)
+  await register(apiKey, 'RefusingPaymaster', contracts.paymaster, artifacts.RefusingPaymaster!.abi)
+}, 60_000)
+
+describe('opstation_traceUserOperation (SimpleAccount v0.7, mined operations)', () => {
+  it('names the execution phase, the frame Ledger.debit and the decoded custom error of a nested revert', async () => {
+    const { account, bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
+    const credit = encodeFunctionData({
+      abi: artifacts.Ledger!.abi,
+      functionName: 'credit',
+      args: [account.address, 5n],
+    })
+    await service.chain!.executor.client.sendTransaction({ to: contracts.ledger, data: credit })
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [7n] })
+    const hash = await bundlerClient.sendUserOperation({
+      calls: [{ to: contracts.vault, data: withdraw }],
+      ...LIMITS,
+    })
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    expect(receipt.success).toBe(false)
+
+    const explanation = await trace(hash)
+    expect(explanation.status).toBe('reverted')
+    expect(explanation.phases.map((p: { name: string }) => p.name)).toEqual([
+      'deployment',
+      'account-validation',
+      'execution',
+    ])
+    const execution = explanation.phases.find((p: { name: string }) => p.name === 'execution')
+    expect(execution.outcome).toBe('reverted')
+    expect(execution.limitField).toBe('callGasLimit')
+    expect(execution.gasLimit).toBe('200000')
+    expect(execution.error).toMatchObject({
+      address: contracts.ledger,
+      contract: 'Ledger',
+      function: 'debit(address,uint256)',
+      reason: 'InsufficientBalance(5, 7)',
+      revert: { kind: 'custom-error', name: 'InsufficientBalance', args: ['5', '7'] },
+    })
+    expect(explanation.reason).toBe(
+      `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(5, 7)`,
+    )
+    // The call tree: handleOps → innerHandleOp → account.execute → Vault.withdraw → Ledger.debit, decoded.
+    expect(explanation.calls.contract).toBe('EntryPoint v0.7')
+    expect(explanation.calls.function).toMatch(/^handleOps\(/)
+    const flat = flatten(explanation.calls)
+    expect(flat.find((c) => c.to === contracts.vault)).toMatchObject({
+      contract: 'Vault',
+      function: 'withdraw(uint256)',
+      args: ['7'],
+      error: 'execution reverted',
+    })
+    const accountCall = flat.find((c) => c.to === account.address && c.function?.startsWith('execute('))
+    expect(accountCall?.contract).toBe('SimpleAccount v0.7')
+    // The deployment's frames: the EntryPoint's SenderCreator, the zoo's factory; the proxy's implementation.
+    expect(flat.map((c) => c.contract)).toEqual(
+      expect.arrayContaining([
+        'SenderCreator (v0.7)',
+        'SimpleAccount v0.7 factory',
+        'SimpleAccount v0.7 implementation',
+      ]),
+    )
+    // The events in the order they were emitted: deployment, AccountDeployed, the prefund, then the execution's end.
+    expect(explanation.events.map((e: { name: string }) => e.name)).toEqual([
+      'Upgraded',
+      'SimpleAccountInitialized',
+      'Initialized',
+      'AccountDeployed',
+      'Deposited',
+      'UserOperationRevertReason',
+      'UserOperationEvent',
+    ])
+  })
+
+  it('tells an out-of-gas execution from an empty revert and names the limit to raise', async () => {
+    const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
+    const burn = encodeFunctionData({ abi: artifacts.Burner!.abi, functionName: 'burn', args: [1000n] })
+    const hash = await bundlerClient.sendUserOperation({
+      calls: [{ to: contracts.burner, data: burn }],
+      ...LIMITS,
+      callGasLimit: 80_000n,
+    })
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    expect(receipt.success).toBe(false)
+
+    const explanation = await trace(hash)
+    const execution = explanation.phases.find((p: { name: string }) => p.name === 'execution')
+    expect(execution.outcome).toBe('out of gas')
+    expect(execution.error).toMatchObject({
+      address: contracts.burner,
+      contract: 'Burner',
+      function: 'burn(uint256)',
+      raise: 'callGasLimit',
+      revert: { kind: 'out-of-gas' },
+    })
+    expect(explanation.reason).toBe(
+      `execution out of gas in Burner.burn(uint256): raise callGasLimit (80000 given)`,
+    )
+  })
+
+  it('shows a token transfer: the Transfer event decoded and both balances before and after', async () => {
+    const { account, bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
+    const token = service.chain!.addresses.tokens[0]!
+    const mint = encodeFunctionData({
+      abi: testTokenAbi,
+      functionName: 'mint',
+      args: [account.address, 1000n],
+    })
+    const minted = await service.chain!.executor.client.sendTransaction({ to: token.address, data: mint })
+    await service.chain!.publicClient.waitForTransactionReceipt({ hash: minted })
+    const recipient = randomAddress()
+    const transfer = encodeFunctionData({
+      abi: testTokenAbi,
+      functionName: 'transfer',
+      args: [recipient, 100n],
+    })
+    const hash = await bundlerClient.sendUserOperation({
+      calls: [{ to: token.address, data: transfer }],
+      ...LIMITS,
+    })
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    expect(receipt.success).toBe(true)
+
+    const explanation = await trace(hash)
+    expect(explanation.status).toBe('mined')
+    expect(explanation.reason).toBe(null)
+    expect(explanation.phases.every((p: { outcome: string }) => p.outcome === 'ok')).toBe(true)
+    expect(explanation.events).toContainEqual({
+      address: token.address,
+      contract: token.symbol,
+      name: 'Transfer',
+      args: { from: account.address, to: recipient, value: '100' },
+    })
+    expect(explanation.balanceChanges).toContainEqual({
+      address: account.address,
+      contract: 'SimpleAccount v0.7',
+      asset: token.address,
+      symbol: token.symbol,
+      before: '1000',
+      after: '900',
+      delta: '-100',
+    })
+    expect(explanation.balanceChanges).toContainEqual(
+      expect.objectContaining({
+        address: recipient,
+        asset: token.address,
+        before: '0',
+        after: '100',
+        delta: '100',
+      }),
+    )
+    // The prefund the account paid the EntryPoint, in ETH.
+    const eth = explanation.balanceChanges.find(
+      (c: { address: string; asset: string }) => c.address === account.address && c.asset === 'ETH',
+    )
+    expect(BigInt(eth.delta)).toBeLessThan(0n)
+    expect(BigInt(eth.after)).toBe(BigInt(eth.before) + BigInt(eth.delta))
+  })
+
+  it('finds the phases of an EntryPoint v0.6 operation by its own layout (SimpleAccount v0.6, same nested revert)', async () => {
+    const { account, bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.6')
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [3n] })
+    const hash = await bundlerClient.sendUserOperation({
+      calls: [{ to: contracts.vault, data: withdraw }],
+      ...LIMITS,
+    })
+    await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+
+    const explanation = await trace(hash)
+    expect(explanation.status).toBe('reverted')
+    expect(explanation.calls.contract).toBe('EntryPoint v0.6')
+    expect(
+      explanation.phases.map((p: { name: string; outcome: string }) => `${p.name}:${p.outcome}`),
+    ).toEqual(['deployment:ok', 'account-validation:ok', 'execution:reverted'])
+    expect(explanation.phases[2].error).toMatchObject({
+      contract: 'Ledger',
+      function: 'debit(address,uint256)',
+      reason: 'InsufficientBalance(0, 3)',
+    })
+    const accountCall = flatten(explanation.calls).find((c) => c.to === account.address && c.function)
+    expect(accountCall?.contract).toBe('SimpleAccount v0.6')
+  })
+
+  it('answers an unknown hash with -32004 and a malformed one with -32602', async () => {
+    const unknown = await callBundler(service, 'opstation_traceUserOperation', [`0x${'ab'.repeat(32)}`])
+    expect(unknown.body.error).toMatchObject({
+      code: -32004,
+      message: expect.stringMatching(/unknown to this service/),
+    })
+    const malformed = await callBundler(service, 'opstation_traceUserOperation', ['0x1234'])
+    expect(malformed.body.error.code).toBe(-32602)
+  })
+})
+
+describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
+  it("names the account's validation revert (AA23) with its decoded custom error, changing nothing", async () => {
+    const { body: fees } = await callBundler(service, 'biconomy_getGasFeeValues', [])
+    const op = {
+      sender: contracts.badAccount,
+      nonce: '0x0',
+      callData: '0x',
+      callGasLimit: hex(100_000n),
+      verificationGasLimit: hex(200_000n),
+      preVerificationGas: hex(60_000n),
+      maxFeePerGas: fees.result.maxFeePerGas,
+      maxPriorityFeePerGas: fees.result.maxPriorityFeePerGas,
+      signature: '0x',
+    }
+    const blockBefore = await service.chain!.publicClient.getBlockNumber()
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+    expect(body.error).toBeUndefined()
+    const explanation = body.result
+    expect(explanation.status).toBe('rejected')
+    expect(explanation.phases).toHaveLength(1)
+    expect(explanation.phases[0]).toMatchObject({
+      name: 'account-validation',
+      outcome: 'reverted',
+      limitField: 'verificationGasLimit',
+      error: {
+        address: contracts.badAccount,
+        contract: 'BadSignatureAccount',
+        function: expect.stringMatching(/^validateUserOp\(/),
+        reason: 'BadSignature()',
+      },
+    })
+    expect(explanation.calls.reason.text).toMatch(/AA23 reverted/)
+    expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
+
+    // Sent, it is rejected; traced, it answers its status and the recorded reason, and says why there is no trace.
+    const sent = await callBundler(service, 'eth_sendUserOperation', [op, entryPoint07Address])
+    expect(sent.body.error.message).toMatch(/AA23 reverted/)
+    const traced = await trace(explanation.userOpHash)
+    expect(traced).toMatchObject({
+      status: 'rejected',
+      reason: expect.stringMatching(/AA23 reverted/),
+      phases: [],
+    })
+    expect(traced.notes[0]).toMatch(/never in a transaction: opstation_simulateUserOperation/)
+  })
+
+  it('tells an execution that would revert, with its frame, without mining it', async () => {
+    const { account } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [9n] })
+    const unsigned = {
+      ...(await account.getFactoryArgs()),
+      sender: account.address,
+      nonce: await account.getNonce(),
+      callData: await account.encodeCalls([{ to: contracts.vault, data: withdraw }]),
+      ...LIMITS,
+    }
+    const signature = await account.signUserOperation({ ...unsigned, signature: '0x' })
+    const op = Object.fromEntries(
+      Object.entries({ ...unsigned, signature }).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]),
+    )
+    const blockBefore = await service.chain!.publicClient.getBlockNumber()
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+    expect(body.error).toBeUndefined()
+    expect(body.result.status).toBe('would-revert')
+    expect(body.result.reason).toBe(
+      `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 9)`,
+    )
+    expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
+    expect(await service.chain!.publicClient.getCode({ address: account.address })).toBeUndefined()
+  })
+
+  /** A signed v0.7 operation of a fresh SimpleAccount calling Vault.withdraw(1), paid by RefusingPaymaster. */
+  async function sponsoredOperation(paymasterData: Hex) {
+    const { account } = await createSimpleAccountClient(service, 0n, '0.7')
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [0n] })
+    const unsigned = {
+      ...(await account.getFactoryArgs()),
+      sender: account.address,
+      nonce: await account.getNonce(),
+      callData: await account.encodeCalls([{ to: contracts.vault, data: withdraw }]),
+      ...LIMITS,
+      paymaster: contracts.paymaster,
+      paymasterVerificationGasLimit: 50_000n,
+      paymasterPostOpGasLimit: 50_000n,
+      paymasterData,
+    }
+    const signature = await account.signUserOperation({ ...unsigned, signature: '0x' })
+    return Object.fromEntries(
+      Object.entries({ ...unsigned, signature }).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]),
+    )
+  }
+
+  it("names the paymaster's validation revert (AA33) with its decoded custom error", async () => {
+    const op = await sponsoredOperation('0x01')
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+    expect(body.result.status).toBe('rejected')
+    const phase = body.result.phases.find((p: { name: string }) => p.name === 'paymaster-validation')
+    expect(phase).toMatchObject({
+      outcome: 'reverted',
+      limitField: 'paymasterVerificationGasLimit',
+      gasLimit: '50000',
+      error: {
+        address: contracts.paymaster,
+        contract: 'RefusingPaymaster',
+        function: expect.stringMatching(/^validatePaymasterUserOp\(/),
+        reason: `NotSponsored(${op.sender})`,
+      },
+    })
+    expect(body.result.calls.reason.text).toMatch(/AA33 reverted/)
+  })
+
+  it("names the paymaster's postOp revert, the execution having succeeded", async () => {
+    const op = await sponsoredOperation('0x00')
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+    expect(body.result.status).toBe('would-revert')
+    expect(
+      body.result.phases.map((p: { name: string; outcome: string }) => `${p.name}:${p.outcome}`),
+    ).toEqual([
+      'deployment:ok',
+      'account-validation:ok',
+      'paymaster-validation:ok',
+      'execution:ok',
+      'postOp:reverted',
+    ])
+    expect(body.result.phases[4]).toMatchObject({
+      limitField: 'paymasterPostOpGasLimit',
+      error: {
+        contract: 'RefusingPaymaster',
+        function: 'postOp(uint8,bytes,uint256,uint256)',
+        reason: expect.stringMatching(/^PostOpFailed\(\d+\)$/),
+      },
+    })
+    expect(body.result.reason).toMatch(
+      /^postOp reverted in RefusingPaymaster\.postOp\(uint8,bytes,uint256,uint256\)/,
+    )
+  })
+
+  it('answers an operation of the wrong shape with -32602 naming the field', async () => {
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [
+      { sender: contracts.badAccount },
+      entryPoint07Address,
+    ])
+    expect(body.error.code).toBe(-32602)
+    expect(body.error.message).toMatch(/params\[0\]/)
+  })
+})
+
+type FlatCall = { to: string; contract: string | null; function: string | null; calls: FlatCall[] }
+function flatten(call: FlatCall): FlatCall[] {
+  return [call, ...call.calls.flatMap(flatten)]
+}
