@@ -1,8 +1,18 @@
-import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem'
+import {
+  type Abi,
+  type Address,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  parseAbi,
+  parseEther,
+  type WalletClient,
+} from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type Chain, testTokenAbi } from '../../../src/main/service/chain'
 import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
+import { createFundedWallet } from '../../helpers/createFundedWallet'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import { requestJson, type TestService } from '../../helpers/startTestService'
 import { callBundler, createSimpleAccountClient, hex, randomAddress } from '../bundler/bundlerTestKit'
@@ -11,6 +21,14 @@ import { createDapp } from '../paymaster/paymasterTestKit'
 let service: TestService
 let contracts: Record<'ledger' | 'vault' | 'burner' | 'badAccount' | 'paymaster', Address>
 let artifacts: Record<string, SolidityArtifact>
+/** The test's own funded wallet: what it deploys and transacts with (never the service's executor). */
+let wallet: WalletClient
+
+/** A transaction from the test's wallet, waited for. */
+async function transact(to: Address, data: Hex, value = 0n): Promise<void> {
+  const hash = await wallet.sendTransaction({ to, data, value } as never)
+  await service.chain!.publicClient.waitForTransactionReceipt({ hash })
+}
 
 /** Generous fixed limits: the operations are sent as they are, without an estimate (which would refuse a revert). */
 const LIMITS = {
@@ -22,11 +40,7 @@ const LIMITS = {
 }
 
 async function deploy(chain: Chain, artifact: SolidityArtifact, args: unknown[] = []): Promise<Address> {
-  const hash = await chain.executor.client.deployContract({
-    abi: artifact.abi,
-    bytecode: artifact.bytecode,
-    args,
-  })
+  const hash = await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never)
   const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
   return getAddress(receipt.contractAddress as Address)
 }
@@ -50,6 +64,7 @@ beforeAll(async () => {
   service = await getSharedTestService()
   const chain = service.chain as Chain
   artifacts = compileSolidityFixture('ExplainContracts.sol')
+  wallet = await createFundedWallet(service)
   const ledger = await deploy(chain, artifacts.Ledger!)
   contracts = {
     ledger,
@@ -58,14 +73,15 @@ beforeAll(async () => {
     badAccount: await deploy(chain, artifacts.BadSignatureAccount!),
     paymaster: await deploy(chain, artifacts.RefusingPaymaster!),
   }
-  const deposit = await chain.executor.client.writeContract({
-    address: entryPoint07Address,
-    abi: parseAbi(['function depositTo(address account) payable']),
-    functionName: 'depositTo',
-    args: [contracts.paymaster],
-    value: 10n ** 18n,
-  })
-  await chain.publicClient.waitForTransactionReceipt({ hash: deposit })
+  await transact(
+    entryPoint07Address,
+    encodeFunctionData({
+      abi: parseAbi(['function depositTo(address account) payable']),
+      functionName: 'depositTo',
+      args: [contracts.paymaster],
+    }),
+    10n ** 18n,
+  )
   const { apiKey } = await createDapp(service)
   await register(apiKey, 'Ledger', contracts.ledger, artifacts.Ledger!.abi)
   await register(apiKey, 'Vault', contracts.vault, artifacts.Vault!.abi)
@@ -82,7 +98,7 @@ describe('opstation_traceUserOperation (SimpleAccount v0.7, mined operations)', 
       functionName: 'credit',
       args: [account.address, 5n],
     })
-    await service.chain!.executor.client.sendTransaction({ to: contracts.ledger, data: credit })
+    await transact(contracts.ledger, credit)
     const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [7n] })
     const hash = await bundlerClient.sendUserOperation({
       calls: [{ to: contracts.vault, data: withdraw }],
@@ -178,8 +194,7 @@ describe('opstation_traceUserOperation (SimpleAccount v0.7, mined operations)', 
       functionName: 'mint',
       args: [account.address, 1000n],
     })
-    const minted = await service.chain!.executor.client.sendTransaction({ to: token.address, data: mint })
-    await service.chain!.publicClient.waitForTransactionReceipt({ hash: minted })
+    await transact(token.address, mint)
     const recipient = randomAddress()
     const transfer = encodeFunctionData({
       abi: testTokenAbi,

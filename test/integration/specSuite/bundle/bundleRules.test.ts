@@ -213,12 +213,7 @@ describe('test_paymaster.py', () => {
         BigInt(op.paymasterPostOpGasLimit!)) *
       BigInt(op.maxFeePerGas!)
     const total = ops.reduce((sum, op) => sum + maxCost(op), 0n)
-    const tx = await kit.chain.executor.client.sendTransaction({
-      to: paymaster.address,
-      value: total - 1n,
-      chain: kit.chain.publicClient.chain,
-    } as never)
-    await kit.chain.publicClient.waitForTransactionReceipt({ hash: tx })
+    await kit.transact(paymaster.address, total - 1n)
     for (const op of ops.slice(0, 2)) expect((await kit.send(op)).error).toBeUndefined()
     expect((await kit.send(ops[2]!)).error).toMatchObject({
       code: -32508,

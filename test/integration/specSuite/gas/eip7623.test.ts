@@ -22,17 +22,15 @@ beforeEach(() => kit.clearState())
 /** The suite's deploy_wallet_contract: a wallet with 2 ETH deposited for it on the EntryPoint. */
 async function deployWallet() {
   const wallet = await kit.deploy('SpecWallet', [], 0n)
-  const hash = await kit.chain.executor.client.sendTransaction({
-    to: kit.entryPoint,
-    data: encodeFunctionData({
+  await kit.transact(
+    kit.entryPoint,
+    2n * 10n ** 18n,
+    encodeFunctionData({
       abi: parseAbi(['function depositTo(address account) payable']),
       functionName: 'depositTo',
       args: [wallet.address],
     }),
-    value: 2n * 10n ** 18n,
-    chain: kit.chain.publicClient.chain,
-  } as never)
-  await kit.chain.publicClient.waitForTransactionReceipt({ hash })
+  )
   return wallet
 }
 

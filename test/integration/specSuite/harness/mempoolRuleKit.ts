@@ -1,6 +1,15 @@
-import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, toHex } from 'viem'
+import {
+  type Abi,
+  type Address,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  toHex,
+  type WalletClient,
+} from 'viem'
 import type { Chain } from '../../../../src/main/service/chain'
 import { compileSolidityFixture } from '../../../helpers/compileSolidityFixture'
+import { createFundedWallet } from '../../../helpers/createFundedWallet'
 import type { TestService } from '../../../helpers/startTestService'
 import { callBundler, hex } from '../../bundler/bundlerTestKit'
 
@@ -10,7 +19,7 @@ export type MempoolRuleContract = 'SpecWallet' | 'FakeWalletToken' | 'SpecPaymas
 export type DeployedContract = {
   address: Address
   abi: Abi
-  /** Sends a transaction calling `functionName` from the executor and waits for it. */
+  /** Sends a transaction calling `functionName` from the kit's deployer and waits for it. */
   write: (functionName: string, args?: unknown[], value?: bigint) => Promise<void>
   read: (functionName: string, args?: unknown[]) => Promise<unknown>
   encode: (functionName: string, args?: unknown[]) => Hex
@@ -21,12 +30,25 @@ export type RpcOperation = Record<string, string>
 
 /**
  * What the scenarios of the ERC-4337 test suite (eth-infinitism/bundler-spec-tests) need of a service: its contracts
- * deployed from the executor, operations for EntryPoint v0.8 with the suite's defaults, and the debug methods.
+ * deployed from a funded account of the kit's own, operations for EntryPoint v0.8 with the suite's defaults, and the
+ * debug methods (never from the service's executor: see createFundedWallet).
  */
 export function createMempoolRuleKit(service: TestService) {
   const chain = service.chain as Chain
   const entryPoint = chain.addresses.entryPointV08
   const contracts = compileSolidityFixture('MempoolRuleContracts.sol')
+  let wallet: Promise<WalletClient> | undefined
+  /** The kit's own funded wallet, made on first use. */
+  const deployerWallet = () => {
+    wallet ??= createFundedWallet(service)
+    return wallet
+  }
+  /** A transaction from the kit's deployer, waited for; throws when it reverts. */
+  const transact = async (to: Address, value = 0n, data: Hex = '0x') => {
+    const hash = await (await deployerWallet()).sendTransaction({ to, value, data } as never)
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
+    if (receipt.status !== 'success') throw new Error(`the transaction to ${to} reverted`)
+  }
 
   const attach = (name: MempoolRuleContract, address: Address): DeployedContract => {
     const abi = (contracts[name] as { abi: Abi }).abi
@@ -34,16 +56,9 @@ export function createMempoolRuleKit(service: TestService) {
       address,
       abi,
       async write(functionName, args = [], value = 0n) {
-        const hash = await chain.executor.client.writeContract({
-          address,
-          abi,
-          functionName,
-          args,
-          value,
-          chain: chain.publicClient.chain,
-        } as never)
-        const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
-        if (receipt.status !== 'success') throw new Error(`${name}.${functionName} reverted`)
+        await transact(address, value, encodeFunctionData({ abi, functionName, args })).catch(() => {
+          throw new Error(`${name}.${functionName} reverted`)
+        })
       },
       read: (functionName, args = []) =>
         chain.publicClient.readContract({ address, abi, functionName, args }),
@@ -58,30 +73,23 @@ export function createMempoolRuleKit(service: TestService) {
     chain,
     entryPoint,
     attach,
+    transact,
 
-    /** Deploys `name` from the executor; `fund` wei are sent to it afterwards (its receive() may deposit them). */
+    /** Deploys `name` from the kit's deployer; `fund` wei are sent to it afterwards (its receive() may deposit them). */
     async deploy(
       name: MempoolRuleContract,
       args: unknown[] = [],
       fund = 10n ** 18n,
     ): Promise<DeployedContract> {
       const artifact = contracts[name] as { abi: Abi; bytecode: Hex }
-      const hash = await chain.executor.client.deployContract({
+      const hash = await (await deployerWallet()).deployContract({
         abi: artifact.abi,
         bytecode: artifact.bytecode,
         args,
-        chain: chain.publicClient.chain,
       } as never)
       const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
       const deployed = attach(name, getAddress(receipt.contractAddress as Address))
-      if (fund > 0n) {
-        const tx = await chain.executor.client.sendTransaction({
-          to: deployed.address,
-          value: fund,
-          chain: chain.publicClient.chain,
-        } as never)
-        await chain.publicClient.waitForTransactionReceipt({ hash: tx })
-      }
+      if (fund > 0n) await transact(deployed.address, fund)
       return deployed
     },
 

@@ -73,12 +73,7 @@ describe('test_erep.py', () => {
     const ops: RpcOperation[] = []
     for (const salt of [0n, 1n]) {
       const account = (await factory.read('getAddress', [salt])) as Address
-      const tx = await kit.chain.executor.client.sendTransaction({
-        to: account,
-        value: 10n ** 18n,
-        chain: kit.chain.publicClient.chain,
-      } as never)
-      await kit.chain.publicClient.waitForTransactionReceipt({ hash: tx })
+      await kit.transact(account, 10n ** 18n)
       const op = await kit.buildOperation({
         sender: account,
         verificationGasLimit: hex(5_000_000n),
