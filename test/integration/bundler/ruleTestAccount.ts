@@ -2,6 +2,7 @@ import { type Address, encodeFunctionData } from 'viem'
 import { type Chain, fundEth } from '../../../src/main/service/chain'
 import type { UserOperationV06 } from '../../../src/main/service/entryPoint'
 import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
+import { createFundedWallet } from '../../helpers/createFundedWallet'
 import type { TestService } from '../../helpers/startTestService'
 import { callBundler, hex } from './bundlerTestKit'
 
@@ -37,13 +38,13 @@ export type RuleTestContracts = Pick<
   'address' | 'registry' | 'setMode' | 'setValidationData'
 >
 
-/** Deploys a Registry and a RuleTestAccount (funded with 1 ETH) from the executor. */
+/** Deploys a Registry and a RuleTestAccount (funded with 1 ETH) from a wallet of the test's own (createFundedWallet). */
 export async function deployRuleTestContracts(
   chain: Chain,
   entryPoint: Address = chain.addresses.entryPoint,
 ): Promise<RuleTestContracts> {
   const { registry, account } = compileRuleTestContracts()
-  const wallet = chain.executor.client
+  const wallet = await createFundedWallet(chain)
   const deploy = async (artifact: Artifact, args: unknown[]) => {
     const hash = await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args })
     const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
@@ -131,7 +132,7 @@ export async function deployRuleTestAccountV07(
 /** The test paymaster for `entryPoint` (v0.7 or v0.8), deployed, deposited (1 ETH) and staked (1 ETH, a day). */
 export async function deployTestPaymasterV07(chain: Chain, entryPoint: Address) {
   const { paymasterV07 } = compileRuleTestContracts()
-  const wallet = chain.executor.client
+  const wallet = await createFundedWallet(chain)
   const hash = await wallet.deployContract({
     abi: paymasterV07.abi,
     bytecode: paymasterV07.bytecode,

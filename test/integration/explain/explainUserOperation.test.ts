@@ -1,18 +1,9 @@
-import {
-  type Abi,
-  type Address,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  parseAbi,
-  parseEther,
-  type WalletClient,
-} from 'viem'
+import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type Chain, testTokenAbi } from '../../../src/main/service/chain'
 import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
-import { createFundedWallet } from '../../helpers/createFundedWallet'
+import { createFundedWallet, type FundedWallet } from '../../helpers/createFundedWallet'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import { requestJson, type TestService } from '../../helpers/startTestService'
 import { callBundler, createSimpleAccountClient, hex, randomAddress } from '../bundler/bundlerTestKit'
@@ -22,7 +13,7 @@ let service: TestService
 let contracts: Record<'ledger' | 'vault' | 'burner' | 'badAccount' | 'paymaster', Address>
 let artifacts: Record<string, SolidityArtifact>
 /** The test's own funded wallet: what it deploys and transacts with (never the service's executor). */
-let wallet: WalletClient
+let wallet: FundedWallet
 
 /** A transaction from the test's wallet, waited for. */
 async function transact(to: Address, data: Hex, value = 0n): Promise<void> {
@@ -64,7 +55,7 @@ beforeAll(async () => {
   service = await getSharedTestService()
   const chain = service.chain as Chain
   artifacts = compileSolidityFixture('ExplainContracts.sol')
-  wallet = await createFundedWallet(service)
+  wallet = await createFundedWallet(service.chain as Chain)
   const ledger = await deploy(chain, artifacts.Ledger!)
   contracts = {
     ledger,

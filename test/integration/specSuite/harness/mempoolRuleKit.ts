@@ -9,7 +9,7 @@ import {
 } from 'viem'
 import type { Chain } from '../../../../src/main/service/chain'
 import { compileSolidityFixture } from '../../../helpers/compileSolidityFixture'
-import { createFundedWallet } from '../../../helpers/createFundedWallet'
+import { createFundedWallet, type FundedWallet } from '../../../helpers/createFundedWallet'
 import type { TestService } from '../../../helpers/startTestService'
 import { callBundler, hex } from '../../bundler/bundlerTestKit'
 
@@ -37,10 +37,10 @@ export function createMempoolRuleKit(service: TestService) {
   const chain = service.chain as Chain
   const entryPoint = chain.addresses.entryPointV08
   const contracts = compileSolidityFixture('MempoolRuleContracts.sol')
-  let wallet: Promise<WalletClient> | undefined
+  let wallet: Promise<FundedWallet> | undefined
   /** The kit's own funded wallet, made on first use. */
   const deployerWallet = () => {
-    wallet ??= createFundedWallet(service)
+    wallet ??= createFundedWallet(chain)
     return wallet
   }
   /** A transaction from the kit's deployer, waited for; throws when it reverts. */
