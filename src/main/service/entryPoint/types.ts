@@ -81,7 +81,7 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   /** Gas a handleOps transaction must carry for this operation (every limit it may use, plus the EntryPoint's). */
   bundleGasOf(op: Op): bigint
   /** The calldata cost of the operation inside handleOps plus the bundle overheads. */
-  calculatePreVerificationGas(op: Op, options?: { includePaymaster?: boolean }): bigint
+  calculatePreVerificationGas(op: Op): bigint
   /** The least preVerificationGas eth_sendUserOperation takes of this signed operation (at most its estimate). */
   minimumPreVerificationGas(op: Op): bigint
   /** Field checks beyond the schema that the EntryPoint would reject (throws -32602). */

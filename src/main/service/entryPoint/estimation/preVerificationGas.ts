@@ -31,6 +31,14 @@ export function nonZeroBytesOfLength(value: Hex): Hex {
   return `0x${'ff'.repeat((value.length - 2) / 2)}`
 }
 
+/** The zero bytes of hex without 0x (what calldata prices lower: 4 gas instead of 16, one token instead of four). */
+function countZeroBytes(encoded: string): number {
+  let zeros = 0
+  for (let i = 0; i < encoded.length; i += 2)
+    if (encoded.charCodeAt(i) === 48 && encoded.charCodeAt(i + 1) === 48) zeros += 1 // "00"
+  return zeros
+}
+
 /**
  * preVerificationGas of an operation given as `abi.encode(op)` (hex without 0x: the tuple's offset word, then the
  * tuple, as it sits in handleOps' calldata): its calldata cost, the op's offset word in the array head, and the fixed
@@ -38,11 +46,10 @@ export function nonZeroBytesOfLength(value: Hex): Hex {
  */
 export function preVerificationGasOfEncoded(encoded: string): bigint {
   const length = encoded.length / 2
-  let callDataCost = 0
-  for (let i = 0; i < encoded.length; i += 2) {
-    const zero = encoded.charCodeAt(i) === 48 && encoded.charCodeAt(i + 1) === 48 // "00"
-    callDataCost += zero ? preVerificationGasOverheads.zeroByte : preVerificationGasOverheads.nonZeroByte
-  }
+  const zeroBytes = countZeroBytes(encoded)
+  let callDataCost =
+    zeroBytes * preVerificationGasOverheads.zeroByte +
+    (length - zeroBytes) * preVerificationGasOverheads.nonZeroByte
   // The op's offset word in the handleOps array head (32 bytes, almost all zero).
   callDataCost += 31 * preVerificationGasOverheads.zeroByte + preVerificationGasOverheads.nonZeroByte
   const words = Math.ceil(length / 32)
@@ -98,11 +105,8 @@ export function packedPreVerificationGas({
   eip7702,
 }: PackedPreVerificationGasParameters): bigint {
   const c = packedPreVerificationGasConfig
-  let tokens = 0
-  for (let i = 0; i < encoded.length; i += 2) {
-    const zero = encoded.charCodeAt(i) === 48 && encoded.charCodeAt(i + 1) === 48 // "00"
-    tokens += zero ? 1 : c.tokensPerNonzeroByte
-  }
+  const zeroBytes = countZeroBytes(encoded)
+  const tokens = zeroBytes + (encoded.length / 2 - zeroBytes) * c.tokensPerNonzeroByte
   const words = (encoded.length / 2 + 31) / 32
   let perUserOp: number = c.perUserOpGasOverhead + (eip7702 ? c.eip7702AuthGas : 0)
   let callDataOverhead = 0

@@ -63,8 +63,7 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   phaseGasLimits: phaseGasLimitsV06,
   deploysAccount: (op) => op.initCode !== '0x',
   bundleGasOf,
-  calculatePreVerificationGas: (op, { includePaymaster = true } = {}) =>
-    calculatePreVerificationGas({ userOperation: op, includePaymasterAndData: includePaymaster }),
+  calculatePreVerificationGas: (op) => calculatePreVerificationGas({ userOperation: op }),
   // The estimate without paymasterAndData (see calculatePreVerificationGas's includePaymasterAndData).
   minimumPreVerificationGas: (op) =>
     calculatePreVerificationGas({ userOperation: op, includePaymasterAndData: false }),

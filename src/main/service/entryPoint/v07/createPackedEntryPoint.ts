@@ -106,6 +106,11 @@ const UINT128_MAX = (1n << 128n) - 1n
 /** Gas of an EIP-7702 authorization in the bundle transaction (PER_EMPTY_ACCOUNT_COST), paid through pvg. */
 export const EIP7702_AUTHORIZATION_GAS = 25_000n
 
+/** `abi.encode(op)` as preVerificationGas prices it (hex without 0x): the tuple's offset word, then the tuple. */
+function encodeForPreVerificationGas(packed: PackedUserOperation): string {
+  return `${'0'.repeat(62)}20${encodePackedUserOperationTuple(packed)}`
+}
+
 /**
  * The shared implementation of the EntryPoints that take `PackedUserOperation` (v0.7, v0.8 and v0.9): the RPC
  * operation is unpacked (ERC-7769 fields), packed for every call to the EntryPoint, and simulated through
@@ -190,7 +195,6 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
    */
   const calculatePreVerificationGas: EntryPointModule<UserOperationV07>['calculatePreVerificationGas'] = (
     op,
-    { includePaymaster = true } = {},
   ) => {
     const signatureLength = Math.max(MIN_SIGNATURE_LENGTH, (op.signature.length - 2) / 2)
     const packed = packUserOperation({
@@ -205,17 +209,16 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       // Non-zero bytes of its length, like the signature: stub data and the final signed data differ in their bytes.
       paymasterData: nonZeroBytesOfLength(op.paymasterData),
       ...(op.paymasterSignature ? { paymasterSignature: nonZeroBytesOfLength(op.paymasterSignature) } : {}),
-      ...(includePaymaster ? {} : { paymaster: null }),
       signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
     })
-    const encoded = `${'0'.repeat(62)}20${encodePackedUserOperationTuple(packed)}`
+    const encoded = encodeForPreVerificationGas(packed)
     const sharedEstimate =
       preVerificationGasOfEncoded(encoded) + (op.eip7702Auth ? EIP7702_AUTHORIZATION_GAS : 0n)
     const eip7623Estimate = packedPreVerificationGas({
       encoded,
       callData: op.callData,
       gasUsed: 0n,
-      eip7702: op.eip7702Auth !== undefined && op.eip7702Auth !== null,
+      eip7702: op.eip7702Auth != null,
     })
     return sharedEstimate > eip7623Estimate ? sharedEstimate : eip7623Estimate
   }
@@ -229,12 +232,12 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
    */
   const minimumPreVerificationGas: EntryPointModule<UserOperationV07>['minimumPreVerificationGas'] = (op) =>
     packedPreVerificationGas({
-      encoded: `${'0'.repeat(62)}20${encodePackedUserOperationTuple(
+      encoded: encodeForPreVerificationGas(
         packUserOperation({ ...op, paymaster: null, paymasterSignature: undefined }),
-      )}`,
+      ),
       callData: op.callData,
       gasUsed: (op.callGasLimit + op.paymasterPostOpGasLimit) / 10n,
-      eip7702: op.eip7702Auth !== undefined && op.eip7702Auth !== null,
+      eip7702: op.eip7702Auth != null,
     })
 
   const partialSchema = PartialUserOperationV07Schema.superRefine((op, ctx) => {
