@@ -15,12 +15,6 @@ let artifacts: Record<string, SolidityArtifact>
 /** The test's own funded wallet: what it deploys and transacts with (never the service's executor). */
 let wallet: FundedWallet
 
-/** A transaction from the test's wallet, waited for. */
-async function transact(to: Address, data: Hex, value = 0n): Promise<void> {
-  const hash = await wallet.sendTransaction({ to, data, value } as never)
-  await service.chain!.publicClient.waitForTransactionReceipt({ hash })
-}
-
 /** Generous fixed limits: the operations are sent as they are, without an estimate (which would refuse a revert). */
 const LIMITS = {
   callGasLimit: 200_000n,
@@ -64,15 +58,14 @@ beforeAll(async () => {
     badAccount: await deploy(chain, artifacts.BadSignatureAccount!),
     paymaster: await deploy(chain, artifacts.RefusingPaymaster!),
   }
-  await transact(
-    entryPoint07Address,
-    encodeFunctionData({
+  await wallet.transact(entryPoint07Address, {
+    data: encodeFunctionData({
       abi: parseAbi(['function depositTo(address account) payable']),
       functionName: 'depositTo',
       args: [contracts.paymaster],
     }),
-    10n ** 18n,
-  )
+    value: 10n ** 18n,
+  })
   const { apiKey } = await createDapp(service)
   await register(apiKey, 'Ledger', contracts.ledger, artifacts.Ledger!.abi)
   await register(apiKey, 'Vault', contracts.vault, artifacts.Vault!.abi)
@@ -89,7 +82,7 @@ describe('opstation_traceUserOperation (SimpleAccount v0.7, mined operations)', 
       functionName: 'credit',
       args: [account.address, 5n],
     })
-    await transact(contracts.ledger, credit)
+    await wallet.transact(contracts.ledger, { data: credit })
     const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [7n] })
     const hash = await bundlerClient.sendUserOperation({
       calls: [{ to: contracts.vault, data: withdraw }],
@@ -185,7 +178,7 @@ describe('opstation_traceUserOperation (SimpleAccount v0.7, mined operations)', 
       functionName: 'mint',
       args: [account.address, 1000n],
     })
-    await transact(token.address, mint)
+    await wallet.transact(token.address, { data: mint })
     const recipient = randomAddress()
     const transfer = encodeFunctionData({
       abi: testTokenAbi,

@@ -44,11 +44,8 @@ export function createMempoolRuleKit(service: TestService) {
     return wallet
   }
   /** A transaction from the kit's deployer, waited for; throws when it reverts. */
-  const transact = async (to: Address, value = 0n, data: Hex = '0x') => {
-    const hash = await (await deployerWallet()).sendTransaction({ to, value, data } as never)
-    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
-    if (receipt.status !== 'success') throw new Error(`the transaction to ${to} reverted`)
-  }
+  const transact = async (to: Address, value = 0n, data: Hex = '0x') =>
+    (await deployerWallet()).transact(to, { value, data })
 
   const attach = (name: MempoolRuleContract, address: Address): DeployedContract => {
     const abi = (contracts[name] as { abi: Abi }).abi

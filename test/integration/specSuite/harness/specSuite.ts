@@ -1,18 +1,16 @@
 import {
   type Address,
   createPublicClient,
-  createWalletClient,
   encodeFunctionData,
   type Hex,
   http,
   type PublicClient,
   parseAbi,
   toHex,
-  type WalletClient,
 } from 'viem'
 import { entryPoint07Address, entryPoint08Address } from 'viem/account-abstraction'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { type Chain, fundEth } from '../../../../src/main/service/chain'
+import type { Chain } from '../../../../src/main/service/chain'
+import { createFundedWallet } from '../../../helpers/createFundedWallet'
 import { getSharedTestService } from '../../../helpers/sharedTestService'
 import type { TestService } from '../../../helpers/startTestService'
 import { callBundler } from '../../bundler/bundlerTestKit'
@@ -94,14 +92,12 @@ export async function openSpecSuite(version: SpecVersion): Promise<SpecSuite> {
   const chain = service.chain as Chain
   const entryPoint = SPEC_ENTRY_POINTS[version]
   const artifacts = compileSpecContracts()
-  const deployer = privateKeyToAccount(generatePrivateKey())
-  await fundEth(chain, deployer.address, 1000n * 10n ** 18n)
-  const transport = http(service.info().rpcUrl as string)
-  const publicClient: PublicClient = createPublicClient({ transport, pollingInterval: 10 })
-  const wallet: WalletClient = createWalletClient({
-    account: deployer,
-    chain: chain.publicClient.chain,
-    transport,
+  const wallet = await createFundedWallet(chain, 1000n * 10n ** 18n)
+  const deployer = wallet.account
+  // Receipts polled every 10 ms: the suite's scenarios wait for hundreds of transactions.
+  const publicClient: PublicClient = createPublicClient({
+    transport: http(service.info().rpcUrl as string),
+    pollingInterval: 10,
   })
   let saltCounter = BigInt(Math.floor(Math.random() * 2 ** 40)) << 16n
 
