@@ -5,7 +5,8 @@ import { rpcRequest } from '../../api/rpc'
 import { ErrorBanner } from '../../components/Feedback'
 import { useRouteStore } from '../../stores/useRouteStore'
 import { useServiceStore } from '../../stores/useServiceStore'
-import { useReplayStore } from '../sandbox/useReplayStore'
+import { bringUpToDate } from '../sandbox/replayChainState'
+import { toReplayFields, useReplayStore } from '../sandbox/useReplayStore'
 
 /**
  * The operation's wire fields: from its record until it is mined, then read back from its bundle transaction
@@ -25,7 +26,10 @@ async function readUserOperation(
   return found.userOperation
 }
 
-/** Opens the Sandbox with the operation's fields, to change a limit or a call and simulate again. */
+/**
+ * Opens the Sandbox with the operation's fields, to change a limit or a call and simulate again: its nonce and
+ * deployment brought up to date with the chain (a mined operation used its nonce and deployed its account).
+ */
 export function OpenInSandbox({ record }: { record: UserOperationView }) {
   const bundlerUrl = useServiceStore((s) => s.status?.bundlerUrl)
   const navigate = useRouteStore((s) => s.navigate)
@@ -37,8 +41,9 @@ export function OpenInSandbox({ record }: { record: UserOperationView }) {
     setBusy(true)
     setError(null)
     try {
-      const userOperation = await readUserOperation(record, bundlerUrl)
-      openReplay({ fromUserOpHash: record.userOpHash, entryPoint: record.entryPoint, userOperation })
+      const sent = toReplayFields(await readUserOperation(record, bundlerUrl))
+      const { fields, changes } = await bringUpToDate(bundlerUrl, record.entryPoint, sent)
+      openReplay({ fromUserOpHash: record.userOpHash, entryPoint: record.entryPoint, fields, changes })
       navigate('sandbox')
     } catch (err) {
       setError(errorMessage(err))

@@ -10,7 +10,8 @@ import { Hex } from '../../components/Mono'
 import { useServiceStore } from '../../stores/useServiceStore'
 import { ExplanationResult } from '../explain/ExplanationResult'
 import { useExplanationRequest } from '../explain/useExplanationRequest'
-import { toUserOperation, useReplayStore } from './useReplayStore'
+import { bringUpToDate } from './replayChainState'
+import { toReplayFields, toUserOperation, useReplayStore } from './useReplayStore'
 import { useSandboxStore } from './useSandboxStore'
 
 /** Fields long enough (calldata, signatures) to get a text area. */
@@ -31,7 +32,7 @@ const LONG_FIELDS = new Set([
 export function ReplayPanel() {
   const replay = useReplayStore((s) => s.replay)
   const setField = useReplayStore((s) => s.setField)
-  const openReplay = useReplayStore((s) => s.open)
+  const setFields = useReplayStore((s) => s.setFields)
   const close = useReplayStore((s) => s.close)
   const bundlerUrl = useServiceStore((s) => s.status?.bundlerUrl)
   const accounts = useSandboxStore((s) => s.accounts.data)
@@ -67,8 +68,14 @@ export function ReplayPanel() {
       const signed = await consoleApi.sandbox.signUserOperation(ownAccount.address, {
         userOperation: toUserOperation(replay.fields) as UserOperationJson,
       })
-      openReplay({ ...replay, userOperation: signed.userOperation })
+      setFields(toReplayFields(signed.userOperation), replay.changes)
       setMessage({ ok: true, text: `Signed again by ${ownAccount.label}.` })
+    })
+  const refresh = () =>
+    act(async () => {
+      if (!bundlerUrl) return
+      const { fields, changes } = await bringUpToDate(bundlerUrl, replay.entryPoint, replay.fields)
+      setFields(fields, changes.length ? changes : ['nothing: the nonce and deployment match the chain'])
     })
   const send = () =>
     act(async () => {
@@ -97,6 +104,11 @@ export function ReplayPanel() {
           ? 'Its sender is a sandbox account: sign again after an edit (the signature covers every field).'
           : 'The signature covers every field: an edit needs a new signature from the account’s owner.'}
       </p>
+      {replay.changes.length ? (
+        <div className="banner banner-muted small" data-testid="replay-changes">
+          Changed to match the chain now: {replay.changes.join('; ')}.
+        </div>
+      ) : null}
       <div className="replay-fields">
         {Object.entries(replay.fields).map(([name, value]) => (
           <ReplayField key={name} name={name} value={value} onChange={(text) => setField(name, text)} />
@@ -123,6 +135,16 @@ export function ReplayPanel() {
             Sign again
           </button>
         ) : null}
+        <button
+          type="button"
+          className="btn"
+          disabled={busy || !bundlerUrl}
+          data-testid="replay-refresh"
+          title="The sender's next nonce, and no deployment once the account has code"
+          onClick={() => void refresh()}
+        >
+          Update nonce
+        </button>
         <button
           type="button"
           className="btn"

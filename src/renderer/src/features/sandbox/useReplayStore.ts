@@ -9,16 +9,16 @@ export type Replay = {
   fromUserOpHash: string
   entryPoint: string
   fields: ReplayFields
+  /** What was changed from the operation as sent to match the chain now (its nonce, its deployment). */
+  changes: string[]
 }
 
 type ReplayState = {
   replay: Replay | null
-  open: (replay: {
-    fromUserOpHash: string
-    entryPoint: string
-    userOperation: Record<string, unknown>
-  }) => void
+  open: (replay: Replay) => void
   setField: (name: string, value: string) => void
+  /** Replaces every field (signed again, brought up to date), saying what changed. */
+  setFields: (fields: ReplayFields, changes: string[]) => void
   close: () => void
 }
 
@@ -51,11 +51,14 @@ export function toUserOperation(fields: ReplayFields): Record<string, unknown> {
 /** The Sandbox's replayed operation ("Open in Sandbox" on an operation's page). */
 export const useReplayStore = create<ReplayState>()((set) => ({
   replay: null,
-  open({ fromUserOpHash, entryPoint, userOperation }) {
-    set({ replay: { fromUserOpHash, entryPoint, fields: toReplayFields(userOperation) } })
+  open(replay) {
+    set({ replay })
   },
   setField(name, value) {
     set((s) => (s.replay ? { replay: { ...s.replay, fields: { ...s.replay.fields, [name]: value } } } : {}))
+  },
+  setFields(fields, changes) {
+    set((s) => (s.replay ? { replay: { ...s.replay, fields, changes } } : {}))
   },
   close() {
     set({ replay: null })
