@@ -4,9 +4,11 @@ import {
   countCalls,
   formatArgument,
   formatArguments,
+  formatArgumentsShort,
   formatDelta,
   isFailureOrigin,
   leadsToFailure,
+  shortenArgument,
   statusToneOf,
   usedPercentOf,
 } from '../../../../src/renderer/src/features/explain/explanationParts'
@@ -90,5 +92,15 @@ describe("an explanation's parts as the console shows them", () => {
   it('signs a positive balance change and keeps a negative one', () => {
     expect(formatDelta('100')).toBe('+100')
     expect(formatDelta('-5')).toBe('-5')
+  })
+})
+
+describe('long arguments in a line', () => {
+  it('keeps an address or a word whole, cuts long hex to its ends and size, and other text to its start', () => {
+    const address = '0x00000000000000000000000000000000000000aa'
+    expect(shortenArgument(address)).toBe(address)
+    expect(shortenArgument(`0x${'ab'.repeat(100)}`)).toBe('0xabababab…abababab (100 bytes)')
+    expect(shortenArgument('x'.repeat(100))).toBe(`${'x'.repeat(65)}…`)
+    expect(formatArgumentsShort([address, '7'])).toBe(`${address}, 7`)
   })
 })

@@ -3,7 +3,14 @@ import type { ExplainedCall } from '../../../../shared/api/explanation'
 import { Badge } from '../../components/Feedback'
 import { Hex } from '../../components/Mono'
 import { formatEth, formatNumber, toBigInt } from '../../lib/format'
-import { callLabel, countCalls, formatArguments, isFailureOrigin, leadsToFailure } from './explanationParts'
+import {
+  callLabel,
+  countCalls,
+  formatArguments,
+  formatArgumentsShort,
+  isFailureOrigin,
+  leadsToFailure,
+} from './explanationParts'
 
 /**
  * The traced call tree, decoded where the callee's ABI is known (contract, function, arguments), else its address
@@ -53,9 +60,13 @@ function CallNode({ call, depth }: { call: ExplainedCall; depth: number }) {
         )}
         <span className="muted small">{call.type}</span>
         {label ? (
-          <code className="mono call-name" data-testid="explain-call-name">
+          <code
+            className="mono call-name"
+            data-testid="explain-call-name"
+            title={call.function ? `${label}(${formatArguments(call.args)})` : undefined}
+          >
             {label}
-            {call.function ? `(${formatArguments(call.args)})` : null}
+            {call.function ? `(${formatArgumentsShort(call.args)})` : null}
           </code>
         ) : (
           <span className="muted">unknown contract</span>

@@ -1,14 +1,14 @@
 import type { ExplainedEvent } from '../../../../shared/api/explanation'
 import { Hex } from '../../components/Mono'
 import { keyed } from '../../lib/format'
-import { formatArgument } from './explanationParts'
+import { formatArgument, shortenArgument } from './explanationParts'
 
 /** `name: value` pairs of an event's named arguments, or its positional ones. */
 function formatEventArgs(args: ExplainedEvent['args']): string {
   if (!args) return ''
-  if (Array.isArray(args)) return args.map(formatArgument).join(', ')
+  if (Array.isArray(args)) return args.map((arg) => shortenArgument(formatArgument(arg))).join(', ')
   return Object.entries(args)
-    .map(([name, value]) => `${name}: ${formatArgument(value)}`)
+    .map(([name, value]) => `${name}: ${shortenArgument(formatArgument(value))}`)
     .join(', ')
 }
 

@@ -51,6 +51,25 @@ export function formatArguments(args: readonly unknown[] | undefined): string {
   return (args ?? []).map(formatArgument).join(', ')
 }
 
+/** Longest argument shown whole in a line: an address (42 characters) or a 32-byte word fits. */
+const SHORT_ARGUMENT = 66
+
+/**
+ * An argument cut to fit a line: long hex as its ends and its size in bytes, anything else (a packed operation, a
+ * tuple) as its start; the full text goes in a tooltip.
+ */
+export function shortenArgument(text: string, max = SHORT_ARGUMENT): string {
+  if (text.length <= max) return text
+  if (/^0x[0-9a-fA-F]*$/.test(text))
+    return `${text.slice(0, 10)}…${text.slice(-8)} (${(text.length - 2) / 2} bytes)`
+  return `${text.slice(0, max - 1)}…`
+}
+
+/** A call's arguments on one line, each cut to fit (shortenArgument). */
+export function formatArgumentsShort(args: readonly unknown[] | undefined): string {
+  return (args ?? []).map((arg) => shortenArgument(formatArgument(arg))).join(', ')
+}
+
 /**
  * A call's name: `Vault.withdraw(uint256)` when decoded, `Vault` with its raw selector when only the contract is
  * known, or null for an unknown contract (the caller shows the address and raw input).
