@@ -26,7 +26,20 @@ test('a nested custom-error revert is explained on its page, and fixed and simul
   await contracts.credit(account, 5n)
   const hash = await sendAndMine(service, api, account, { to: contracts.vault, data: contracts.withdraw(7n) })
 
+  // A node that cannot trace answers -32002: the page shows its message, and traces again when asked.
+  const cannotTrace =
+    "The chain's node does not serve debug_traceTransaction, so the operation cannot be explained"
+  await app.route(service.bundlerUrl, (route) => {
+    const call = route.request().postDataJSON() as { id: number; method: string }
+    if (call.method !== 'opstation_traceUserOperation') return route.fallback()
+    return route.fulfill({
+      json: { jsonrpc: '2.0', id: call.id, error: { code: -32002, message: cannotTrace } },
+    })
+  })
   await app.goto(`${service.consoleUrl}activity/op:${hash}`)
+  await expect(app.getByTestId('operation-explanation-error')).toContainText(`Not traced: ${cannotTrace}`)
+  await app.unroute(service.bundlerUrl)
+  await app.getByTestId('operation-explain-again').click()
   const explanation = app.getByTestId('operation-explanation')
   await expect(explanation).toHaveAttribute('data-status', 'reverted', { timeout: 30_000 })
   await expect(explanation.getByTestId('explain-reason')).toContainText(

@@ -2,7 +2,10 @@ import { ErrorBanner, Spinner } from '../../components/Feedback'
 import { ExplanationView } from './ExplanationView'
 import { type ExplanationRequest, TRACE_UNSUPPORTED_CODE } from './useExplanationRequest'
 
-/** An explanation being asked for: a spinner, the service's error (a node that cannot trace says why), or the view. */
+/**
+ * An explanation being asked for: a spinner, the service's error in its own words (a node without debug_trace*, or
+ * out of reach, answers -32002 and says why), or the view.
+ */
 export function ExplanationResult({
   state,
   testId,
@@ -16,7 +19,7 @@ export function ExplanationResult({
   if (state.error)
     return (
       <ErrorBanner
-        title={state.errorCode === TRACE_UNSUPPORTED_CODE ? 'This node cannot trace' : 'No explanation'}
+        title={state.errorCode === TRACE_UNSUPPORTED_CODE ? 'Not traced' : 'No explanation'}
         message={state.error}
         testId={`${testId}-error`}
       />

@@ -3,7 +3,7 @@ import type { Explanation } from '../../../../shared/api/explanation'
 import { ApiError, errorMessage } from '../../api/http'
 import { rpcRequest } from '../../api/rpc'
 
-/** JSON-RPC error of a node without debug_traceCall / debug_traceTransaction: the explanation cannot be traced. */
+/** JSON-RPC -32002: the node cannot trace (no debug_traceCall / debug_traceTransaction) or is out of reach. */
 export const TRACE_UNSUPPORTED_CODE = -32002
 
 export type ExplanationRequest = {
