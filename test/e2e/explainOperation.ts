@@ -10,7 +10,7 @@ import {
   parseEther,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { compileSolidityFixture } from '../helpers/compileSolidityFixture'
+import { compileSolidityFixture, type SolidityArtifact } from '../helpers/compileSolidityFixture'
 import type { Api, ServiceUnderTest } from './fixtures'
 
 /**
@@ -43,8 +43,9 @@ export async function deployExplainContracts(service: ServiceUnderTest, api: Api
   })
   const wallet = createWalletClient({ account, chain, transport: http(service.rpcUrl) })
   const artifacts = compileSolidityFixture('ExplainContracts.sol')
-  const { Ledger, Vault } = artifacts as Required<typeof artifacts>
-  const deploy = async (artifact: NonNullable<typeof Ledger>, args: unknown[]) => {
+  const { Ledger, Vault } = artifacts
+  if (!Ledger || !Vault) throw new Error('ExplainContracts.sol has no Ledger or Vault')
+  const deploy = async (artifact: SolidityArtifact, args: unknown[]) => {
     const hash = await wallet.deployContract({
       abi: artifact.abi,
       bytecode: artifact.bytecode,

@@ -40,11 +40,17 @@ export function BalanceChanges({ changes }: { changes: BalanceChange[] }) {
               {c.contract ? <strong>{c.contract} </strong> : null}
               <Hex value={c.address} />
             </td>
-            <td>{c.asset === 'ETH' ? 'ETH' : (c.symbol ?? <Hex value={c.asset} />)}</td>
-            <td className="mono">{formatAmount(c, c.before)}</td>
-            <td className="mono">{formatAmount(c, c.after)}</td>
-            <td className={`mono ${c.delta.startsWith('-') ? 'bad-text' : 'ok-text'}`}>
-              {formatDelta(formatAmount(c, c.delta))}
+            <td className="nowrap">{c.asset === 'ETH' ? 'ETH' : (c.symbol ?? <Hex value={c.asset} />)}</td>
+            <td>
+              <code className="mono">{formatAmount(c, c.before)}</code>
+            </td>
+            <td>
+              <code className="mono">{formatAmount(c, c.after)}</code>
+            </td>
+            <td>
+              <code className={`mono ${c.delta.startsWith('-') ? 'bad-text' : 'ok-text'}`}>
+                {formatDelta(formatAmount(c, c.delta))}
+              </code>
             </td>
           </tr>
         ))}

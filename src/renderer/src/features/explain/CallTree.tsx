@@ -10,6 +10,7 @@ import {
   formatArgumentsShort,
   isFailureOrigin,
   leadsToFailure,
+  shortenArgument,
 } from './explanationParts'
 
 /**
@@ -78,7 +79,7 @@ function CallNode({ call, depth }: { call: ExplainedCall; depth: number }) {
       </div>
       {!call.function && call.input && call.input !== '0x' ? (
         <div className="call-input mono small" title={call.input}>
-          input {call.input.length > 138 ? `${call.input.slice(0, 138)}…` : call.input}
+          input {shortenArgument(call.input)}
         </div>
       ) : null}
       {origin && call.reason ? (

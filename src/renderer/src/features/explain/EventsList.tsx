@@ -33,8 +33,12 @@ export function EventsList({ events }: { events: ExplainedEvent[] }) {
           )}{' '}
           <span className="muted small">from {e.contract ?? ''}</span> <Hex value={e.address} />
           {!e.name ? (
-            <div className="mono small call-input">
-              topics {(e.topics ?? []).join(', ')} data {e.data ?? '0x'}
+            <div
+              className="mono small call-input"
+              title={`topics ${(e.topics ?? []).join(', ')} data ${e.data ?? '0x'}`}
+            >
+              topic0 {shortenArgument(e.topics?.[0] ?? '—', 20)}, {(e.topics ?? []).length} topics, data{' '}
+              {shortenArgument(e.data ?? '0x')}
             </div>
           ) : null}
         </li>
