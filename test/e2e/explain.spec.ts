@@ -117,8 +117,31 @@ test('a nested custom-error revert is explained on its page, and fixed and simul
   // The account paid its gas in ETH, to the EntryPoint.
   const sender = balances.getByTestId('explain-balance').filter({ hasText: 'SimpleAccount v0.7' })
   await expect(sender).toContainText(/-0\.\d+ ETH/)
-  await expect(sender.locator('code')).toHaveAttribute('title', new RegExp(account, 'i'))
+  await expect(sender.locator('code[title]')).toHaveAttribute('title', new RegExp(account, 'i'))
   await screenshot(app, 'operation-explained-mined')
+
+  // The Sandbox's Simulate on a call that would revert: the estimate refuses it, the simulation says why.
+  await new ConsoleApp(app).open('sandbox')
+  const sandbox = new SandboxScreen(app)
+  await sandbox.mode('SELF')
+  await app.getByTestId('call-source-contract').click()
+  const contractPicker = app.getByTestId('call-contract')
+  await contractPicker.selectOption(
+    (await contractPicker.locator('option', { hasText: 'Vault' }).getAttribute('value')) ?? '',
+  )
+  await sandbox.contractCall('withdraw', { amount: '9' })
+  await app.getByTestId('sandbox-simulate').click()
+  const wouldRevert = app.getByTestId('sandbox-simulation')
+  await expect(wouldRevert).toHaveAttribute('data-status', 'would-revert', { timeout: 60_000 })
+  await expect(sandbox.step('estimate')).toHaveAttribute('data-status', 'failed')
+  await expect(app.getByTestId('sandbox-simulation-note')).toContainText('generous limits (callGasLimit')
+  await expect(wouldRevert.getByTestId('explain-phase-execution-error-frame')).toHaveText(
+    'Ledger.debit(address,uint256)',
+  )
+  await expect(wouldRevert.getByTestId('explain-phase-execution-error-reason')).toHaveText(
+    'InsufficientBalance(0, 9)',
+  )
+  await expect(sandbox.step('send')).toHaveAttribute('data-status', 'idle')
 })
 
 /** The Sandbox's Simulate: the operation is built, priced and signed, then simulated; nothing is sent. */

@@ -21,6 +21,7 @@ export function RunPanel() {
   const bundleNow = useSandboxStore((s) => s.bundleNow)
   const simulateRun = useSandboxStore((s) => s.simulateRun)
   const simulation = useSandboxStore((s) => s.simulation)
+  const simulationNote = useSandboxStore((s) => s.simulationNote)
   if (!run) return null
   const next = nextStep(run)
   const done = !next
@@ -78,6 +79,11 @@ export function RunPanel() {
       {simulation.loading || simulation.error || simulation.explanation ? (
         <div className="stack" style={{ marginTop: 10 }}>
           <h3>Simulation (not sent)</h3>
+          {simulationNote ? (
+            <div className="banner banner-muted small" data-testid="sandbox-simulation-note">
+              {simulationNote}
+            </div>
+          ) : null}
           <ExplanationResult state={simulation} testId="sandbox-simulation" loadingLabel="Simulating…" />
         </div>
       ) : null}

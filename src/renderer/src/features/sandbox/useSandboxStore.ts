@@ -9,6 +9,7 @@ import {
   IDLE_EXPLANATION,
   requestExplanation,
 } from '../explain/useExplanationRequest'
+import { operationToSimulate } from './operationToSimulate'
 import {
   createRun,
   type Exchange,
@@ -32,6 +33,8 @@ type SandboxState = {
   busy: boolean
   /** The run's operation simulated (opstation_simulateUserOperation), without sending it. */
   simulation: ExplanationRequest
+  /** How the simulated operation differs from the run's (a failed step: generous limits, signed anyway). */
+  simulationNote: string | null
   loadAccounts: () => Promise<void>
   createAccount: (type: SandboxAccountType) => Promise<void>
   selectAccount: (address: string | null) => void
@@ -68,6 +71,7 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     run: null,
     busy: false,
     simulation: IDLE_EXPLANATION,
+    simulationNote: null,
 
     async loadAccounts() {
       set({ accounts: loading(get().accounts) })
@@ -114,11 +118,11 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     },
 
     start(config) {
-      set({ run: createRun(config), simulation: IDLE_EXPLANATION })
+      set({ run: createRun(config), simulation: IDLE_EXPLANATION, simulationNote: null })
     },
 
     reset() {
-      set({ run: null, simulation: IDLE_EXPLANATION })
+      set({ run: null, simulation: IDLE_EXPLANATION, simulationNote: null })
     },
 
     async runNext() {
@@ -160,9 +164,8 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
 
     async simulateRun() {
       if (!get().run) return
-      set({ simulation: { ...IDLE_EXPLANATION, loading: true } })
-      // The steps before the send build, price, sponsor and sign the operation; one that fails stops them, and
-      // what was built so far is simulated all the same (the simulation says what is missing).
+      set({ simulation: { ...IDLE_EXPLANATION, loading: true }, simulationNote: null })
+      // The steps before the send build, price, sponsor and sign the operation; one that fails stops them.
       while (isBeforeSend(get().run)) {
         if (!(await get().runNext())) break
       }
@@ -176,9 +179,11 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
         })
         return
       }
+      const { op, note } = await operationToSimulate({ ...run, op: run.op })
       set({
+        simulationNote: note,
         simulation: await requestExplanation(run.config.bundlerUrl, 'opstation_simulateUserOperation', [
-          run.op,
+          op,
           run.entryPoint,
         ]),
       })
