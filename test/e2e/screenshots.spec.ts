@@ -115,6 +115,8 @@ for (const width of WIDTHS) {
     await app.getByTestId('sandbox-open-activity').click()
     await expect(app.getByTestId('operation-status')).toHaveText('mined')
     await expect(app.getByTestId('operation-sponsorship')).toHaveText('sponsored')
+    // Its explanation (phases, call tree, balances, events) is part of the page that must fit.
+    await expect(app.getByTestId('operation-explanation')).toHaveAttribute('data-status', 'mined')
     await review(app, width, 'activity-operation')
     await app.getByTestId('activity-feed').locator('[data-testid="feed-decision-sponsored"]').first().click()
     await expect(app.getByTestId('decision-verdict')).toHaveText('sponsored')

@@ -1,5 +1,6 @@
 import type { Abi, Address, Hash, Hex, RpcStateOverride, SignedAuthorization } from 'viem'
 import type { z } from 'zod'
+import type { UserOperationPhase } from '../../../shared/api/explanation'
 import type { EntryPointVersion } from '../../../shared/entryPointVersions'
 import type { TraceCallRequest } from '../chain/node/traceCall'
 import type { Chain, ChainAddresses } from '../chain/types'
@@ -123,13 +124,8 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   phaseGasLimits(op: Op): Record<UserOperationPhase, PhaseGasLimit>
 }
 
-/** An operation's phases, in the EntryPoint's order. */
-export type UserOperationPhase =
-  | 'deployment'
-  | 'account-validation'
-  | 'paymaster-validation'
-  | 'execution'
-  | 'postOp'
+/** An operation's phases, in the EntryPoint's order (spelled in src/shared: the console shows them). */
+export type { UserOperationPhase }
 
 /** The wire field of the limit a phase runs within, and its value. */
 export type PhaseGasLimit = { field: string; value: bigint }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { createRun, nextStep, patchStep, stepsFor } from '../../../../src/renderer/src/features/sandbox/run'
+import {
+  createRun,
+  isBeforeSend,
+  nextStep,
+  patchStep,
+  stepsFor,
+} from '../../../../src/renderer/src/features/sandbox/run'
 import { runConfig as config } from './runConfig'
 
 describe('a sandbox run', () => {
@@ -41,5 +47,15 @@ describe('a sandbox run', () => {
     const changed = patchStep(run, 'sign', { note: 'signed' })
     expect(changed.steps.filter((s) => s.note !== null).map((s) => s.id)).toEqual(['sign'])
     expect(run.steps.every((s) => s.note === null)).toBe(true)
+  })
+
+  it('simulates after the steps that build and sign, stopping before the send', () => {
+    let run = createRun(config('SELF'))
+    expect(isBeforeSend(run)).toBe(true)
+    for (const id of ['build', 'fees', 'estimate'] as const) run = patchStep(run, id, { status: 'done' })
+    expect(isBeforeSend(run)).toBe(true)
+    run = patchStep(run, 'sign', { status: 'done' })
+    expect(isBeforeSend(run)).toBe(false)
+    expect(isBeforeSend(null)).toBe(false)
   })
 })

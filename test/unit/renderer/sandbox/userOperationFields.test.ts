@@ -4,6 +4,7 @@ import {
   isSponsored,
   toHexQuantity,
   withGasFields,
+  withSimulationLimits,
 } from '../../../../src/renderer/src/features/sandbox/userOperationFields'
 import type { UserOperationJson } from '../../../../src/shared/sandbox'
 
@@ -67,5 +68,19 @@ describe("the sandbox's UserOperation fields", () => {
     expect(isSponsored({})).toBe(false)
     expect(isSponsored({ paymaster: '0x3333333333333333333333333333333333333333' })).toBe(true)
     expect(isSponsored({ paymaster: '', paymasterAndData: '0x1234' })).toBe(false)
+  })
+
+  it('gives generous limits, for a simulation, only to the limits no estimate set', () => {
+    const built = { ...op, callGasLimit: '0x0', verificationGasLimit: '0x0', paymasterPostOpGasLimit: '0x0' }
+    const { op: limited, filled } = withSimulationLimits(built)
+    expect(filled).toEqual(['callGasLimit', 'verificationGasLimit', 'paymasterPostOpGasLimit'])
+    expect(limited).toMatchObject({
+      callGasLimit: '0xf4240',
+      verificationGasLimit: '0xf4240',
+      preVerificationGas: '0x1',
+      paymasterPostOpGasLimit: '0x186a0',
+    })
+    expect('paymasterVerificationGasLimit' in limited).toBe(false)
+    expect(withSimulationLimits(op)).toEqual({ op, filled: [] })
   })
 })

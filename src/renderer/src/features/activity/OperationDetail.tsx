@@ -7,14 +7,16 @@ import { Hex } from '../../components/Mono'
 import { formatDateTime, formatTime, keyed } from '../../lib/format'
 import { type DecisionEntry, labelOperationStatus, type OperationEntry, statusTone } from './feedEntries'
 import { OperationCalls } from './OperationCalls'
+import { OperationExplanation } from './OperationExplanation'
 import { OperationGas } from './OperationGas'
 import { PolicySteps } from './PolicySteps'
 
 const BAD_STEPS = new Set(['failed', 'rejected', 'dropped'])
 
 /**
- * A UserOperation: its status and sponsorship, who sent it on which EntryPoint, why it failed, its calls, timeline,
- * gas, receipt and the sponsorship decisions behind it.
+ * A UserOperation: its status and sponsorship, who sent it on which EntryPoint, why it failed, its explanation
+ * (phases, call tree, balance changes, events), its calls, timeline, gas, receipt and the sponsorship decisions
+ * behind it.
  */
 export function OperationDetail({ entry, decisions }: { entry: OperationEntry; decisions: DecisionEntry[] }) {
   const { record } = entry
@@ -94,6 +96,8 @@ export function OperationDetail({ entry, decisions }: { entry: OperationEntry; d
           ) : null}
         </>
       ) : null}
+      <h3>Explanation</h3>
+      <OperationExplanation record={record} />
       <h3>Calls</h3>
       <OperationCalls calls={record.calls} />
       <h3>Timeline</h3>

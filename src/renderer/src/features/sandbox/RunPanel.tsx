@@ -3,11 +3,15 @@ import { Kv } from '../../components/Kv'
 import { Section } from '../../components/Layout'
 import { Link } from '../../components/Link'
 import { Hex } from '../../components/Mono'
-import { nextStep } from './run'
+import { ExplanationResult } from '../explain/ExplanationResult'
+import { isBeforeSend, nextStep } from './run'
 import { StepView } from './StepView'
 import { useSandboxStore } from './useSandboxStore'
 
-/** The run: its steps (next, run all, reset), then what it produced (the hash, the verdict, the operation). */
+/**
+ * The run: its steps (next, run all, simulate, reset), then what it produced (the simulation, the hash, the verdict,
+ * the operation).
+ */
 export function RunPanel() {
   const run = useSandboxStore((s) => s.run)
   const busy = useSandboxStore((s) => s.busy)
@@ -15,6 +19,9 @@ export function RunPanel() {
   const runAll = useSandboxStore((s) => s.runAll)
   const reset = useSandboxStore((s) => s.reset)
   const bundleNow = useSandboxStore((s) => s.bundleNow)
+  const simulateRun = useSandboxStore((s) => s.simulateRun)
+  const simulation = useSandboxStore((s) => s.simulation)
+  const simulationNote = useSandboxStore((s) => s.simulationNote)
   if (!run) return null
   const next = nextStep(run)
   const done = !next
@@ -42,6 +49,16 @@ export function RunPanel() {
           >
             Run all
           </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={busy || simulation.loading || !(isBeforeSend(run) || run.op)}
+            data-testid="run-simulate"
+            title="Simulate the operation as built so far (opstation_simulateUserOperation), without sending it"
+            onClick={() => void simulateRun()}
+          >
+            Simulate
+          </button>
           <button type="button" className="btn btn-small btn-ghost" disabled={busy} onClick={reset}>
             Reset
           </button>
@@ -59,6 +76,17 @@ export function RunPanel() {
           />
         ))}
       </ol>
+      {simulation.loading || simulation.error || simulation.explanation ? (
+        <div className="stack" style={{ marginTop: 10 }}>
+          <h3>Simulation (not sent)</h3>
+          {simulationNote ? (
+            <div className="banner banner-muted small" data-testid="sandbox-simulation-note">
+              {simulationNote}
+            </div>
+          ) : null}
+          <ExplanationResult state={simulation} testId="sandbox-simulation" loadingLabel="Simulating…" />
+        </div>
+      ) : null}
       {run.steps.find((s) => s.id === 'receipt')?.status === 'running' ? (
         <div className="banner banner-muted" data-testid="sandbox-waiting">
           Waiting for the bundle. With manual or interval bundling the operation waits in the mempool:{' '}

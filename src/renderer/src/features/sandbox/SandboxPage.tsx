@@ -8,6 +8,7 @@ import { paymasterUrlFor, useServiceStore } from '../../stores/useServiceStore'
 import { AccountPanel } from './AccountPanel'
 import { CallBuilder } from './CallBuilder'
 import type { CallDraft } from './draftCall'
+import { ReplayPanel } from './ReplayPanel'
 import { RunPanel } from './RunPanel'
 import type { SandboxMode } from './run'
 import { useChainTokens } from './useChainTokens'
@@ -15,7 +16,7 @@ import { useSandboxStore } from './useSandboxStore'
 
 /**
  * Sandbox: send a UserOperation the way a dApp does (an account, who pays, a call), one request at a time, and see
- * each request and response.
+ * each request and response; simulate it first, or edit and simulate again an operation opened from Activity.
  */
 export function SandboxPage() {
   const status = useServiceStore((s) => s.status)
@@ -41,7 +42,7 @@ export function SandboxPage() {
   const chainReady = status?.chain.state === 'ready'
   const token = feeToken || tokens[0]?.address || ''
 
-  function begin(runAllSteps: boolean) {
+  function begin(then: 'step' | 'send' | 'simulate') {
     setStartError(null)
     setSubmitted(true)
     if (!account) return setStartError('Create or pick a smart account first.')
@@ -68,7 +69,8 @@ export function SandboxPage() {
       calls: [draft.call],
       webhookData: data,
     })
-    if (runAllSteps) void useSandboxStore.getState().runAll()
+    if (then === 'send') void useSandboxStore.getState().runAll()
+    if (then === 'simulate') void useSandboxStore.getState().simulateRun()
   }
 
   return (
@@ -87,6 +89,7 @@ export function SandboxPage() {
           }
         />
       ) : null}
+      <ReplayPanel />
       <div className="split">
         <div>
           <AccountPanel />
@@ -168,16 +171,26 @@ export function SandboxPage() {
                 className="btn"
                 disabled={busy || !chainReady}
                 data-testid="sandbox-start"
-                onClick={() => begin(false)}
+                onClick={() => begin('step')}
               >
                 Step through
+              </button>
+              <button
+                type="button"
+                className="btn"
+                disabled={busy || !chainReady}
+                data-testid="sandbox-simulate"
+                title="Build, sign and simulate the operation (opstation_simulateUserOperation) without sending it"
+                onClick={() => begin('simulate')}
+              >
+                Simulate
               </button>
               <button
                 type="button"
                 className="btn btn-primary"
                 disabled={busy || !chainReady}
                 data-testid="sandbox-send"
-                onClick={() => begin(true)}
+                onClick={() => begin('send')}
               >
                 Send
               </button>

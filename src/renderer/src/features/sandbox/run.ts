@@ -99,3 +99,9 @@ export function patchStep(run: Run, id: StepId, change: Partial<Step>): Run {
 export function nextStep(run: Run): Step | undefined {
   return run.steps.find((s) => s.status !== 'done')
 }
+
+/** Whether the run's next step comes before the operation is sent (build, fees, estimate, quote, sponsor, sign). */
+export function isBeforeSend(run: Run | null): boolean {
+  const step = run ? nextStep(run) : undefined
+  return step !== undefined && step.id !== 'send' && step.id !== 'receipt'
+}

@@ -4,7 +4,22 @@ import { consoleApi } from '../../api/console'
 import { errorMessage } from '../../api/http'
 import { rpcRequest } from '../../api/rpc'
 import { failed, idle, type Loadable, loaded, loading } from '../../stores/loadable'
-import { createRun, type Exchange, nextStep, patchStep, type Run, type RunConfig, type StepId } from './run'
+import {
+  type ExplanationRequest,
+  IDLE_EXPLANATION,
+  requestExplanation,
+} from '../explain/useExplanationRequest'
+import { operationToSimulate } from './operationToSimulate'
+import {
+  createRun,
+  type Exchange,
+  isBeforeSend,
+  nextStep,
+  patchStep,
+  type Run,
+  type RunConfig,
+  type StepId,
+} from './run'
 import { rpcExchange } from './steps/stepContext'
 import { STEP_FUNCTIONS } from './steps/stepFunctions'
 
@@ -16,6 +31,10 @@ type SandboxState = {
   faucetMessage: { ok: boolean; text: string } | null
   run: Run | null
   busy: boolean
+  /** The run's operation simulated (opstation_simulateUserOperation), without sending it. */
+  simulation: ExplanationRequest
+  /** How the simulated operation differs from the run's (a failed step: generous limits, signed anyway). */
+  simulationNote: string | null
   loadAccounts: () => Promise<void>
   createAccount: (type: SandboxAccountType) => Promise<void>
   selectAccount: (address: string | null) => void
@@ -24,6 +43,8 @@ type SandboxState = {
   reset: () => void
   runNext: () => Promise<boolean>
   runAll: () => Promise<void>
+  /** Runs the steps before the send (those left), then simulates the operation they built instead of sending it. */
+  simulateRun: () => Promise<void>
   /** Manual / interval bundling: asks the bundler to bundle what is pending now. */
   bundleNow: () => Promise<void>
 }
@@ -49,6 +70,8 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     faucetMessage: null,
     run: null,
     busy: false,
+    simulation: IDLE_EXPLANATION,
+    simulationNote: null,
 
     async loadAccounts() {
       set({ accounts: loading(get().accounts) })
@@ -95,11 +118,11 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     },
 
     start(config) {
-      set({ run: createRun(config) })
+      set({ run: createRun(config), simulation: IDLE_EXPLANATION, simulationNote: null })
     },
 
     reset() {
-      set({ run: null })
+      set({ run: null, simulation: IDLE_EXPLANATION, simulationNote: null })
     },
 
     async runNext() {
@@ -137,6 +160,33 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
       } catch (err) {
         changeRun((r) => patchStep(r, 'receipt', { note: `bundle now failed: ${errorMessage(err)}` }))
       }
+    },
+
+    async simulateRun() {
+      if (!get().run) return
+      set({ simulation: { ...IDLE_EXPLANATION, loading: true }, simulationNote: null })
+      // The steps before the send build, price, sponsor and sign the operation; one that fails stops them.
+      while (isBeforeSend(get().run)) {
+        if (!(await get().runNext())) break
+      }
+      const run = get().run
+      if (!run?.op || !run.entryPoint) {
+        set({
+          simulation: {
+            ...IDLE_EXPLANATION,
+            error: 'The operation could not be built: see the failed step.',
+          },
+        })
+        return
+      }
+      const { op, note } = await operationToSimulate({ ...run, op: run.op })
+      set({
+        simulationNote: note,
+        simulation: await requestExplanation(run.config.bundlerUrl, 'opstation_simulateUserOperation', [
+          op,
+          run.entryPoint,
+        ]),
+      })
     },
 
     async runAll() {

@@ -33,6 +33,27 @@ export function withGasFields(
   return next
 }
 
+/** Limits high enough for any sandbox account's deployment, validation and a call: for a simulation only. */
+const SIMULATION_LIMITS: Record<string, bigint> = {
+  callGasLimit: 1_000_000n,
+  verificationGasLimit: 1_000_000n,
+  preVerificationGas: 100_000n,
+  paymasterVerificationGasLimit: 300_000n,
+  paymasterPostOpGasLimit: 100_000n,
+}
+
+/**
+ * The op with every gas limit still zero (no estimate came back: the estimate itself failed) set to a generous
+ * one, so a simulation runs the operation through and says why it fails; which limits it set.
+ */
+export function withSimulationLimits(op: UserOperationJson): { op: UserOperationJson; filled: string[] } {
+  const filled = Object.keys(SIMULATION_LIMITS).filter(
+    (key) => key in op && BigInt(String(op[key] ?? '0')) === 0n,
+  )
+  const limits = Object.fromEntries(filled.map((key) => [key, toHexQuantity(String(SIMULATION_LIMITS[key]))]))
+  return { op: { ...op, ...limits }, filled }
+}
+
 /** approve(spender, max) on a token: what the SDK prepends in ERC20 mode so the token paymaster can charge. */
 export function approveCall(token: string, spender: string): SandboxCall {
   const data = `0x095ea7b3${spender.slice(2).toLowerCase().padStart(64, '0')}${MAX_UINT256.toString(16).padStart(64, '0')}`
