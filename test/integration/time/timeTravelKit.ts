@@ -37,8 +37,12 @@ export async function createDapp(urls: Urls, name = `dapp-${Math.random().toStri
   })
   if (created.status !== 200) throw new Error(`dApp not created: ${JSON.stringify(created.body)}`)
   const apiKey = created.body.data.apiKey as string
-  const paymasterUrl = urls.bundlerUrl.replace(/\/api\/v2\/(\d+)\/.*/, `/api/v1/$1/${apiKey}`)
-  return { apiKey, paymasterUrl }
+  return { apiKey, paymasterUrl: paymasterUrlOf(urls, apiKey) }
+}
+
+/** A dApp's paymaster URL at this service (beside its bundler URL). */
+export function paymasterUrlOf(urls: Urls, apiKey: string): string {
+  return urls.bundlerUrl.replace(/\/api\/v2\/(\d+)\/.*/, `/api/v1/$1/${apiKey}`)
 }
 
 /** The dApps the dashboard lists. */
