@@ -1,3 +1,4 @@
+import type { UserOperation } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 import {
@@ -58,9 +59,9 @@ describe('time at the chain URL moves every clock of the service', () => {
     const { testClient } = clientsOf(urls)
     const { paymasterUrl } = await createDapp(urls)
     const { account, bundlerClient } = await createSponsoredAccount(urls, paymasterUrl)
-    const prepared = await bundlerClient.prepareUserOperation({
+    const prepared = (await bundlerClient.prepareUserOperation({
       calls: [{ to: '0x000000000000000000000000000000000000dEaD', value: 0n }],
-    })
+    })) as UserOperation<'0.7'>
     const signature = await account.signUserOperation(prepared)
     // The signature is good for five minutes (expiryDuration 300) of chain time.
     await testClient.increaseTime({ seconds: 600 })
