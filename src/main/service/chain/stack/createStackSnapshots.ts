@@ -23,6 +23,9 @@ export type StackPart<S = unknown> = {
   reset: () => void | Promise<void>
 }
 
+/** Snapshots whose parts' states are kept (each holds a copy of the store document). */
+const MAX_KEPT_SNAPSHOTS = 100
+
 export type StackSnapshots = {
   /** Adds a part; returns its removal. */
   register: <S>(part: StackPart<S>) => () => void
@@ -89,6 +92,9 @@ export function createStackSnapshots(p: { request: NodeRequest; log: Logger }): 
         for (const part of parts) states.set(part, await part.capture())
         const id = (await p.request(method, [])) as string
         kept.set(id, states)
+        // Snapshots never reverted to (a loop of evm_snapshot) do not grow the memory without end: past the limit the
+        // oldest keeps only the node's part (a revert to it takes the chain back alone, and says so in the log).
+        if (kept.size > MAX_KEPT_SNAPSHOTS) kept.delete(kept.keys().next().value as string)
         return id
       }),
     revert: (id, method = 'evm_revert') =>
@@ -103,7 +109,7 @@ export function createStackSnapshots(p: { request: NodeRequest; log: Logger }): 
         if (!states) {
           p.log.warn(
             { id },
-            'the node reverted to a snapshot the service did not take: only the chain went back',
+            'the node reverted to a snapshot whose service state is not kept (not taken through the service, or the oldest of more than 100): only the chain went back',
           )
           return true
         }
