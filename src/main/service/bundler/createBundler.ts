@@ -28,12 +28,14 @@ import {
   defaultBundlerOptions,
   type ReceiptFormat,
 } from './bundlerOptions'
+import { createBundlerStackPart } from './bundlerStackPart'
 import { type BundleResult, createBundleRunner } from './bundling/createBundleRunner'
 import { createBundleScheduler } from './bundling/createBundleScheduler'
 import { createBundleSender, type RpcTransactionReceipt } from './bundling/createBundleSender'
 import { requirePlainExecutor } from './bundling/requirePlainExecutor'
 import { createGasPrices } from './gasPrices'
 import { checkMempoolRules } from './mempool/checkMempoolRules'
+import { describeExpired, findExpired } from './mempool/findExpired'
 import { Mempool, type MempoolEntry } from './mempool/mempool'
 import { recoverMempool } from './mempool/recoverMempool'
 import { Reputation, type ReputationEntry } from './mempool/reputation'
@@ -157,6 +159,8 @@ type Lane = {
   nonces: ReturnType<typeof createNonceTracker>
   runner: ReturnType<typeof createBundleRunner>
   scheduler: ReturnType<typeof createBundleScheduler>
+  /** Marks an operation that left the mempool as dropped, with the reason (the EntryPoint's AAxx when it has one). */
+  recordDropped: (entry: MempoolEntry, reason: string) => void
 }
 
 /**
@@ -180,13 +184,14 @@ export function createBundler({
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)
   const finishWaiters = createFinishWaiters()
   const gasPrices = createGasPrices(chain.publicClient)
+  // Mined operations' receipts, and records older than the store document's, outlive the chain's history.
+  const history = openUserOperationHistory({
+    dir: join(dirname(store.path), 'history'),
+    onError: (err) => log.error({ err }, 'could not read or write the UserOperation history'),
+  })
   const userOperations = openUserOperationLog({
     store,
-    // Mined operations' receipts, and records older than the store document's, outlive the chain's history.
-    history: openUserOperationHistory({
-      dir: join(dirname(store.path), 'history'),
-      onError: (err) => log.error({ err }, 'could not read or write the UserOperation history'),
-    }),
+    history,
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
   })
   const lanes: Lane[] = []
@@ -235,6 +240,15 @@ export function createBundler({
       isPending: (userOpHash) => mempool.get(userOpHash) !== undefined,
       onFinished: (userOpHash) => finishWaiters.finished(userOpHash),
     })
+    const recordDropped = (entry: MempoolEntry, reason: string) =>
+      records.setStatus(
+        entry.userOpHash,
+        'dropped',
+        (r) => {
+          r.failure = { code: Erc7769Code.simulateValidation, aaCode: readAaCode(reason), reason }
+        },
+        reason,
+      )
     const runner = createBundleRunner({
       chain,
       entryPoint,
@@ -244,16 +258,7 @@ export function createBundler({
       maxBundleGas,
       log,
       hooks: {
-        onDropped(entry, reason) {
-          records.setStatus(
-            entry.userOpHash,
-            'dropped',
-            (r) => {
-              r.failure = { code: Erc7769Code.simulateValidation, aaCode: readAaCode(reason), reason }
-            },
-            reason,
-          )
-        },
+        onDropped: recordDropped,
         onSubmitted(entries, transactionHash) {
           for (const entry of entries) {
             records.setStatus(entry.userOpHash, 'submitted', (r) => {
@@ -287,7 +292,7 @@ export function createBundler({
       autoBundleGatherMs: options.autoBundleGatherMs,
       log,
     })
-    return { entryPoint, mempool, reputation, records, nonces, runner, scheduler }
+    return { entryPoint, mempool, reputation, records, nonces, runner, scheduler, recordDropped }
   }
   for (const entryPoint of entryPoints.list) lanes.push(createLane(entryPoint))
   // Checked at start too, so an executor that could never bundle there is told at once, not at the first bundle.
@@ -339,6 +344,28 @@ export function createBundler({
       gasPrices.invalidate()
       for (const lane of lanes) lane.scheduler.scheduleAutoBundle()
     }
+  })
+  // The stack's snapshots, reverts and resets take the mempool, the records and the history with the chain.
+  const unregisterStackPart = chain.stack.register(
+    createBundlerStackPart({
+      lanes,
+      userOperations,
+      history,
+      forgetChainReads() {
+        queries.forgetCached()
+        sender.resync()
+        gasPrices.invalidate()
+      },
+    }),
+  )
+  // Chain time moved past an operation's window: it can never be included, so it leaves the mempool now.
+  const stopClock = chain.clock.onChange((now) => {
+    for (const { mempool, recordDropped } of lanes)
+      for (const entry of findExpired(mempool.entries(), now)) {
+        if (entry.state !== 'pending') continue
+        mempool.remove(entry.userOpHash)
+        recordDropped(entry, describeExpired(entry, now))
+      }
   })
   const stopListening = events?.on('settings.changed', (changed) => {
     for (const lane of lanes) {
@@ -525,6 +552,8 @@ export function createBundler({
       finishWaiters.close()
       stopListening?.()
       stopChainEvents()
+      stopClock()
+      unregisterStackPart()
       clearInterval(decayTimer)
       for (const lane of lanes) await lane.runner.idle().catch(() => {})
       await userOperations.close()

@@ -3,6 +3,7 @@ import { isNodeUnreachable } from '../../chain/node/isNodeUnreachable'
 import type { Chain } from '../../chain/types'
 import type { BundlePlan, EntryPointModule } from '../../entryPoint/types'
 import type { Logger } from '../../log/logger'
+import { describeExpired, findExpired } from '../mempool/findExpired'
 import { blockRangeError, type Mempool, type MempoolEntry } from '../mempool/mempool'
 import type { BundlingFailure } from '../mempool/reputationAccounting'
 import type { BundleSender, RpcTransactionReceipt } from './createBundleSender'
@@ -46,6 +47,11 @@ export type BundleRunner = {
   bundleOnce: () => Promise<BundleResult | null>
   /** Resolves when no bundle is being built or sent. */
   idle: () => Promise<void>
+  /**
+   * Holds bundling back (a revert of the stack): resolves once the bundle under way is done; bundles asked for
+   * meanwhile wait for `release`.
+   */
+  hold: () => Promise<() => void>
 }
 
 /** Fixed gas on top of the operations' own limits (transaction, handleOps loop, compensation). */
@@ -148,6 +154,11 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
         return release(entries, err)
       }
     }
+
+    // Windows in chain time: one the chain's clock has passed would fail in any block from now on.
+    const now = chain.clock.now()
+    for (const entry of findExpired(entries, now)) drop(entries, entry, describeExpired(entry, now))
+    if (entries.length === 0) return null
 
     // v0.9 windows in block numbers: the bundle lands in the next block at the soonest; one ending before is dropped.
     if (entries.some((e) => e.blockWindowEnd)) {
@@ -279,6 +290,16 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
 
   return {
     bundleOnce,
+    async hold() {
+      let release = () => {}
+      const held = new Promise<null>((resolve) => {
+        release = () => resolve(null)
+      })
+      const before = current
+      current = before.then(() => held)
+      await before
+      return release
+    },
     async idle() {
       // Until the last queued run has finished (runs queued meanwhile included).
       let awaited: Promise<unknown> | undefined
