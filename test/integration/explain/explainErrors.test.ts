@@ -184,6 +184,27 @@ describe('errors of estimate and send, and the receipt reason, name the phase, f
     expect(simulated.reason).toBe(line)
   })
 
+  it('on EntryPoint v0.6 too: the estimate names Ledger.debit and the receipt has the decoded reason', async () => {
+    const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.6')
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [3n] })
+    const calls = [{ to: contracts.vault, data: withdraw }]
+    const estimate = await rpcErrorOf(bundlerClient.estimateUserOperationGas({ calls }))
+    expect(estimate.code).toBe(-32521)
+    expect(estimate.message).toBe(
+      `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 3)`,
+    )
+    expect(estimate.data).toMatchObject({
+      phase: 'execution',
+      contract: 'Ledger',
+      function: 'debit(address,uint256)',
+    })
+
+    const hash = await bundlerClient.sendUserOperation({ calls, ...LIMITS })
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    expect(receipt.success).toBe(false)
+    expect(receipt.reason).toBe('InsufficientBalance(0, 3)')
+  })
+
   it('an out-of-gas execution is told apart from an empty revert and names the limit to raise', async () => {
     const { account, bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
     // Burns far more than any limit: the estimate runs out however high it raises callGasLimit.
@@ -261,6 +282,42 @@ describe('errors of estimate and send, and the receipt reason, name the phase, f
     // Its record keeps the rich reason: the trace of the rejected operation answers it.
     const traced = await traceOf(simulated.userOpHash)
     expect(traced).toMatchObject({ status: 'rejected', reason: expect.stringMatching(line) })
+  })
+
+  it('a deployment whose factory reverts (AA13) names RefusingFactory.createAccount and its decoded error', async () => {
+    const { body: fees } = await callBundler(service, 'biconomy_getGasFeeValues', [])
+    const owner = randomAddress()
+    const op = {
+      sender: randomAddress(),
+      nonce: '0x0',
+      factory: contracts.factory,
+      factoryData: encodeFunctionData({
+        abi: artifacts.RefusingFactory!.abi,
+        functionName: 'createAccount',
+        args: [owner, 0n],
+      }),
+      callData: '0x',
+      callGasLimit: hex(100_000n),
+      verificationGasLimit: hex(500_000n),
+      preVerificationGas: hex(60_000n),
+      maxFeePerGas: fees.result.maxFeePerGas,
+      maxPriorityFeePerGas: fees.result.maxPriorityFeePerGas,
+      signature: '0x',
+    }
+    await expectEstimateAndSendRejected(op, {
+      code: -32500,
+      line: new RegExp(
+        `^AA13 initCode failed in RefusingFactory\\.createAccount\\(address,uint256\\) at ${contracts.factory}: NotDeploying\\(${owner}\\)$`,
+      ),
+      fields: {
+        aaCode: 'AA13',
+        phase: 'deployment',
+        address: contracts.factory,
+        contract: 'RefusingFactory',
+        function: 'createAccount(address,uint256)',
+        reason: `NotDeploying(${owner})`,
+      },
+    })
   })
 
   /** A signed v0.7 operation of a fresh SimpleAccount calling Vault.withdraw(0), paid by RefusingPaymaster. */

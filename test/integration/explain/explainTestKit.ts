@@ -6,7 +6,10 @@ import { createFundedWallet, type FundedWallet } from '../../helpers/createFunde
 import { requestJson, type TestService } from '../../helpers/startTestService'
 import { createDapp } from '../paymaster/paymasterTestKit'
 
-export type ExplainContracts = Record<'ledger' | 'vault' | 'burner' | 'badAccount' | 'paymaster', Address>
+export type ExplainContracts = Record<
+  'ledger' | 'vault' | 'burner' | 'badAccount' | 'paymaster' | 'factory',
+  Address
+>
 
 export type ExplainFixture = {
   contracts: ExplainContracts
@@ -18,7 +21,7 @@ export type ExplainFixture = {
 /**
  * ExplainContracts.sol deployed from a funded wallet of the test's own and registered with their ABIs under a new
  * dApp (the names the service decodes them by): Ledger, Vault (over the Ledger), Burner, BadSignatureAccount and
- * RefusingPaymaster (deposited and staked on EntryPoint v0.7: safe mode admits a paymaster that returns a context
+ * RefusingFactory and RefusingPaymaster (deposited and staked on EntryPoint v0.7: safe mode admits a paymaster that returns a context
  * only when it is staked, ERC-7562 EREP-050).
  */
 export async function deployExplainContracts(service: TestService): Promise<ExplainFixture> {
@@ -41,6 +44,7 @@ export async function deployExplainContracts(service: TestService): Promise<Expl
     burner: await deploy(artifacts.Burner!),
     badAccount: await deploy(artifacts.BadSignatureAccount!),
     paymaster: await deploy(artifacts.RefusingPaymaster!),
+    factory: await deploy(artifacts.RefusingFactory!),
   }
   await wallet.transact(entryPoint07Address, {
     data: encodeFunctionData({
@@ -72,5 +76,6 @@ export async function deployExplainContracts(service: TestService): Promise<Expl
   await register('Burner', contracts.burner, artifacts.Burner!.abi)
   await register('BadSignatureAccount', contracts.badAccount, artifacts.BadSignatureAccount!.abi)
   await register('RefusingPaymaster', contracts.paymaster, artifacts.RefusingPaymaster!.abi)
+  await register('RefusingFactory', contracts.factory, artifacts.RefusingFactory!.abi)
   return { contracts, artifacts, wallet }
 }

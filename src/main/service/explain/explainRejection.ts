@@ -93,7 +93,8 @@ function describeRejection(message: string, phase: ExplainedPhase): string {
   if (!error || !readAaCode(message)) return describeFailedPhase(phase) ?? message
   const head = message.split(': ')[0] ?? message
   if (error.raise) return `${head}: ${error.reason}`
-  return `${head.replace(' (or OOG)', '')} in ${describeFailingFrame(error)}: ${error.reason}`
+  // Not out of gas: `AA23 reverted (or OOG)`, `AA13 initCode failed or OOG` lose their `or OOG`.
+  return `${head.replace(/ \(?or OOG\)?$/, '')} in ${describeFailingFrame(error)}: ${error.reason}`
 }
 
 /** handleOps([op]) from the executor, traced against the latest block with the state its bundle would carry. */
