@@ -9,6 +9,7 @@ import { readAaCode } from '../entryPoint/errors'
 import type { EntryPointModule, EntryPoints, GasFees } from '../entryPoint/types'
 import { Erc7769Code, RpcCode } from '../errors/rpcCodes'
 import type { EventBus } from '../events'
+import { explainRejection } from '../explain/explainRejection'
 import { type SimulateUserOperationParameters, simulateUserOperation } from '../explain/simulateUserOperation'
 import { traceUserOperation } from '../explain/traceUserOperation'
 import type { Explanation } from '../explain/types'
@@ -45,6 +46,7 @@ import {
   createUserOperationQueries,
   type UserOperationStatusResult,
 } from './receipts/createUserOperationQueries'
+import { createRevertReasonDecoder } from './receipts/decodeRevertReasons'
 import { recoverMinedOperations } from './records/recoverMinedOperations'
 import { createUserOperationRecords } from './records/userOperationRecords'
 
@@ -195,6 +197,8 @@ export function createBundler({
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
   })
   const lanes: Lane[] = []
+  const explainContext = { chain, entryPoints, store }
+  const decodeRevertReasons = createRevertReasonDecoder(explainContext)
   const queries = createUserOperationQueries({
     chain,
     entryPoints,
@@ -266,6 +270,7 @@ export function createBundler({
             })
           }
         },
+        decodeRevertReasons,
         onMined(entry, outcome, receipt) {
           queries.rememberReceipt(receipt)
           nonces.recordMined(entry.userOperation)
@@ -386,6 +391,7 @@ export function createBundler({
       records: lane.records,
       loadReceipt: queries.loadReceipt,
       log,
+      decodeRevertReasons,
     })
       .catch((err) => log.warn({ err }, 'could not look for operations mined before a restart'))
       .then(() =>
@@ -396,6 +402,7 @@ export function createBundler({
           records: lane.records,
           loadReceipt: queries.loadReceipt,
           log,
+          decodeRevertReasons,
         }),
       )
       .catch((err) => log.error({ err }, 'restart recovery failed'))
@@ -470,8 +477,12 @@ export function createBundler({
         scheduler.scheduleAutoBundle()
         return userOpHash
       } catch (err) {
-        records.recordRejection(op, userOpHash, err, dappId, receiptFormat)
-        throw err
+        const explained = await explainRejection(explainContext, err, {
+          entryPoint,
+          userOperation: op,
+        })
+        records.recordRejection(op, userOpHash, explained, dappId, receiptFormat)
+        throw explained
       } finally {
         release()
       }
@@ -480,13 +491,17 @@ export function createBundler({
     async estimateUserOperationGas({ userOperation, entryPoint: requested, stateOverride }) {
       const { entryPoint } = laneFor(requested)
       const [gasFees, block] = await Promise.all([gasPrices.gasFeeValues(), gasPrices.latestBlock()])
-      return entryPoint.estimateUserOperationGas({
-        chain,
-        userOperation,
-        gasFees,
-        stateOverride,
-        maxSimulationGas: block.gasLimit,
-      })
+      try {
+        return await entryPoint.estimateUserOperationGas({
+          chain,
+          userOperation,
+          gasFees,
+          stateOverride,
+          maxSimulationGas: block.gasLimit,
+        })
+      } catch (err) {
+        throw await explainRejection(explainContext, err, { entryPoint })
+      }
     },
 
     getUserOperationReceipt: queries.getUserOperationReceipt,

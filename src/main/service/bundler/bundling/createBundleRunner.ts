@@ -6,6 +6,7 @@ import type { Logger } from '../../log/logger'
 import { describeExpired, findExpired } from '../mempool/findExpired'
 import { blockRangeError, type Mempool, type MempoolEntry } from '../mempool/mempool'
 import type { BundlingFailure } from '../mempool/reputationAccounting'
+import type { DecodeRevertReasons } from '../receipts/decodeRevertReasons'
 import type { BundleSender, RpcTransactionReceipt } from './createBundleSender'
 import { parseBundleLogs, type UserOperationOutcome } from './parseBundleLogs'
 import { requirePlainExecutor } from './requirePlainExecutor'
@@ -23,6 +24,8 @@ export type BundleRunnerHooks = {
    */
   onRejected: (entry: MempoolEntry, reason: string, failure: BundlingFailure) => Address | null
   onSubmitted: (entries: MempoolEntry[], transactionHash: Hex) => void
+  /** Decodes the bundle's revert reasons in place before they are recorded (nothing to do when none reverted). */
+  decodeRevertReasons: DecodeRevertReasons
   /** Mined; `outcome` from its UserOperationEvent. */
   onMined: (entry: MempoolEntry, outcome: UserOperationOutcome, receipt: RpcTransactionReceipt) => void
   /** Sending failed; the operations went back to the mempool (or were dropped after too many attempts). */
@@ -245,6 +248,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
       return release(entries, err)
     }
     const outcomes = parseBundleLogs(receipt.logs, entryPoint.address)
+    await hooks.decodeRevertReasons(outcomes)
     const unexecuted: MempoolEntry[] = []
     for (const entry of entries) {
       const outcome = outcomes.get(entry.userOpHash)
