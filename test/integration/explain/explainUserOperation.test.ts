@@ -5,7 +5,12 @@ import { type Chain, testTokenAbi } from '../../../src/main/service/chain'
 import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
 import { createFundedWallet, type FundedWallet } from '../../helpers/createFundedWallet'
 import { getSharedTestService } from '../../helpers/sharedTestService'
-import { requestJson, type TestService } from '../../helpers/startTestService'
+import {
+  requestJson,
+  seedWithChainTemplate,
+  startTestService,
+  type TestService,
+} from '../../helpers/startTestService'
 import { callBundler, createSimpleAccountClient, hex, randomAddress } from '../bundler/bundlerTestKit'
 import { createDapp } from '../paymaster/paymasterTestKit'
 
@@ -39,8 +44,8 @@ async function register(apiKey: string, name: string, address: Address, abi: Abi
   if (res.status !== 200) throw new Error(`contract not registered: ${JSON.stringify(res.body)}`)
 }
 
-async function trace(userOpHash: Hex) {
-  const { body } = await callBundler(service, 'opstation_traceUserOperation', [userOpHash])
+async function trace(userOpHash: Hex, on: TestService = service) {
+  const { body } = await callBundler(on, 'opstation_traceUserOperation', [userOpHash])
   if (body.error) throw new Error(JSON.stringify(body.error))
   return body.result
 }
@@ -408,6 +413,43 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
     expect(body.error.code).toBe(-32602)
     expect(body.error.message).toMatch(/params\[0\]/)
   })
+})
+
+describe('explanations kept with their records', () => {
+  it("answers a reverted operation's explanation after a restart from what it kept, the chain no longer holding its transaction", async () => {
+    let own = await startTestService()
+    try {
+      const { bundlerClient } = await createSimpleAccountClient(own, 10n ** 18n, '0.7')
+      const token = own.chain!.addresses.tokens[0]!
+      const transfer = encodeFunctionData({
+        abi: testTokenAbi,
+        functionName: 'transfer',
+        args: [randomAddress(), 100n],
+      })
+      const hash = await bundlerClient.sendUserOperation({
+        calls: [{ to: token.address, data: transfer }],
+        ...LIMITS,
+      })
+      const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+      expect(receipt.success).toBe(false)
+      const first = await trace(hash, own)
+      expect(first.status).toBe('reverted')
+      expect(first.phases.at(-1)).toMatchObject({ name: 'execution', outcome: 'reverted' })
+
+      const { dataDir } = own
+      await own.close()
+      // The chain as it was before the operation (the run's template): its transaction is gone, so a trace from the
+      // node could not answer; the explanation kept with the operation's history does.
+      await seedWithChainTemplate(dataDir)
+      own = await startTestService({ dataDir })
+      expect(
+        await own.chain!.publicClient.getTransaction({ hash: first.transactionHash }).catch(() => null),
+      ).toBe(null)
+      expect(await trace(hash, own)).toEqual(first)
+    } finally {
+      await own.dispose()
+    }
+  }, 90_000)
 })
 
 type FlatCall = { to: string; contract: string | null; function: string | null; calls: FlatCall[] }

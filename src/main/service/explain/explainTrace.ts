@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
 import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
+import { boundCallTree, boundEvents } from './boundExplanation'
 import { collectLogs, decodeEvent } from './collectEvents'
 import { buildContractBook } from './contractBook'
 import { decodeCallTree, explainFrameError } from './decodeCallTree'
@@ -19,7 +20,7 @@ export type ExplainTraceParameters = {
   beforeBlock: bigint | 'latest'
 }
 
-type TraceParts = Pick<Explanation, 'phases' | 'calls' | 'events' | 'balanceChanges' | 'reason'> & {
+type TraceParts = Pick<Explanation, 'phases' | 'calls' | 'events' | 'balanceChanges' | 'reason' | 'notes'> & {
   /** handleOps itself reverted (a validation failure: the EntryPoint refuses the whole call). */
   handleOpsReverted: boolean
 }
@@ -60,11 +61,15 @@ export async function explainTrace(
     log: (log) => log.topics.some((topic) => topic.toLowerCase() === hashTopic),
   }).map((log) => decodeEvent(log, book))
   const balanceChanges = await readBalanceChanges({ chain, book, frames: own, events, beforeBlock })
+  // Bounded, as it is kept with the operation's history (the balance changes were read from every event).
+  const calls = boundCallTree(decodeCallTree(handleOps, book))
+  const bounded = boundEvents(events)
   return {
     phases,
-    calls: decodeCallTree(handleOps, book),
-    events,
+    calls: calls.value,
+    events: bounded.value,
     balanceChanges,
+    notes: [...calls.notes, ...bounded.notes],
     handleOpsReverted: handleOps.error !== undefined,
     reason:
       summarize(phases) ??

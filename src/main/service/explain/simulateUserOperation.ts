@@ -29,7 +29,11 @@ export async function simulateUserOperation(
     chain.publicClient.getBlock({ blockTag: 'latest' }),
   ])
   const notes = plan.invalid.map((invalid) => `its bundle could not carry it: ${invalid.reason}`)
-  const { handleOpsReverted, ...parts } = await explainTrace(context, {
+  const {
+    handleOpsReverted,
+    notes: traceNotes,
+    ...parts
+  } = await explainTrace(context, {
     entryPoint,
     userOperation,
     userOpHash,
@@ -53,7 +57,7 @@ export async function simulateUserOperation(
     status: handleOpsReverted ? 'rejected' : failed ? 'would-revert' : 'would-succeed',
     transactionHash: null,
     blockNumber: null,
-    notes,
     ...parts,
+    notes: [...notes, ...traceNotes],
   }
 }

@@ -76,5 +76,10 @@ async function explainMined(
     trace: () => traceTransactionFrames(context.chain, record.transactionHash as Hex),
     beforeBlock: BigInt(Math.max(record.blockNumber - 1, 0)),
   })
-  return { ...explanation, ...parts, reason: parts.reason ?? explanation.reason }
+  return {
+    ...explanation,
+    ...parts,
+    reason: parts.reason ?? explanation.reason,
+    notes: [...explanation.notes, ...parts.notes],
+  }
 }
