@@ -1,5 +1,10 @@
 import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem'
-import { entryPoint07Address } from 'viem/account-abstraction'
+import {
+  entryPoint06Address,
+  entryPoint07Address,
+  entryPoint08Address,
+  entryPoint09Address,
+} from 'viem/account-abstraction'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type Chain, testTokenAbi } from '../../../src/main/service/chain'
 import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
@@ -11,7 +16,13 @@ import {
   startTestService,
   type TestService,
 } from '../../helpers/startTestService'
-import { callBundler, createSimpleAccountClient, hex, randomAddress } from '../bundler/bundlerTestKit'
+import {
+  callBundler,
+  createSimple7702Client,
+  createSimpleAccountClient,
+  hex,
+  randomAddress,
+} from '../bundler/bundlerTestKit'
 import { createDapp } from '../paymaster/paymasterTestKit'
 
 let service: TestService
@@ -29,8 +40,18 @@ const LIMITS = {
   maxPriorityFeePerGas: 1_000_000_000n,
 }
 
-async function deploy(chain: Chain, artifact: SolidityArtifact, args: unknown[] = []): Promise<Address> {
-  const hash = await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never)
+async function deploy(
+  chain: Chain,
+  artifact: SolidityArtifact,
+  args: unknown[] = [],
+  value = 0n,
+): Promise<Address> {
+  const hash = await wallet.deployContract({
+    abi: artifact.abi,
+    bytecode: artifact.bytecode,
+    args,
+    value,
+  } as never)
   const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
   return getAddress(receipt.contractAddress as Address)
 }
@@ -53,7 +74,10 @@ async function trace(userOpHash: Hex, on: TestService = service) {
 beforeAll(async () => {
   service = await getSharedTestService()
   const chain = service.chain as Chain
-  artifacts = compileSolidityFixture('ExplainContracts.sol')
+  artifacts = {
+    ...compileSolidityFixture('ExplainContracts.sol'),
+    ...compileSolidityFixture('ExplainStoreContracts.sol'),
+  }
   wallet = await createFundedWallet(service.chain as Chain)
   const ledger = await deploy(chain, artifacts.Ledger!)
   contracts = {
@@ -450,6 +474,167 @@ describe('explanations kept with their records', () => {
       await own.dispose()
     }
   }, 90_000)
+})
+
+const ENTRY_POINTS = {
+  '0.6': entryPoint06Address,
+  '0.7': entryPoint07Address,
+  '0.8': entryPoint08Address,
+  '0.9': entryPoint09Address,
+} as const
+type Version = keyof typeof ENTRY_POINTS
+
+/**
+ * Sends `calls` with LIMITS from a fresh account on `version`: a SimpleAccount (v0.6-v0.8), viem's Simple7702Account
+ * (v0.9, its EOA's authorization signed by the owner); resolves with the bundler client and the userOpHash.
+ */
+async function sendFromFreshAccount(version: Version, calls: { to: Address; data: Hex }[]) {
+  if (version !== '0.9') {
+    const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, version)
+    return { bundlerClient, hash: await bundlerClient.sendUserOperation({ calls, ...LIMITS }) }
+  }
+  const { client, owner, account, bundlerClient } = await createSimple7702Client(service, '0.9')
+  const authorization = await owner.signAuthorization({
+    address: account.authorization.address,
+    chainId: service.chain!.chainId,
+    nonce: await client.getTransactionCount({ address: owner.address }),
+  })
+  return { bundlerClient, hash: await bundlerClient.sendUserOperation({ calls, authorization, ...LIMITS }) }
+}
+
+/** The operation in its version's wire form: v0.6's initCode and paymasterAndData, v0.7+'s without them. */
+function wireOf(version: Version, op: Record<string, unknown>) {
+  const hexed = Object.fromEntries(
+    Object.entries(op).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]),
+  )
+  return version === '0.6' ? { initCode: '0x', paymasterAndData: '0x', ...hexed } : hexed
+}
+
+/** v0.9's VALIDITY_BLOCK_RANGE_FLAG: a validAfter and validUntil both with it set are block numbers. */
+const BLOCK_RANGE_FLAG = 0x8000_0000_0000n
+const validationDataOf = (validAfter: bigint, validUntil: bigint, signatureFailed = false) =>
+  (validAfter << 208n) | (validUntil << 160n) | (signatureFailed ? 1n : 0n)
+
+describe.each(Object.keys(ENTRY_POINTS) as Version[])('every EntryPoint version: v%s', (version) => {
+  it('explains a mined nested revert: the frame, the reason, the signature and window, the gas against its limits', async () => {
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [4n] })
+    const { bundlerClient, hash } = await sendFromFreshAccount(version, [
+      { to: contracts.vault, data: withdraw },
+    ])
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+    expect(receipt.success).toBe(false)
+
+    const explanation = await trace(hash)
+    expect(explanation.status).toBe('reverted')
+    expect(explanation.calls.contract).toBe(`EntryPoint v${version}`)
+    const execution = explanation.phases.find((p: { name: string }) => p.name === 'execution')
+    expect(execution.error).toMatchObject({
+      address: contracts.ledger,
+      contract: 'Ledger',
+      function: 'debit(address,uint256)',
+      reason: 'InsufficientBalance(0, 4)',
+    })
+    const validation = explanation.phases.find((p: { name: string }) => p.name === 'account-validation')
+    expect(validation).toMatchObject({
+      signature: 'valid',
+      validity: {
+        unit: 'timestamp',
+        validAfter: '0',
+        validUntil: null,
+        checkedAt: expect.stringMatching(/^\d+$/),
+        state: 'valid',
+      },
+    })
+    const { gas } = explanation
+    expect(gas.limits).toMatchObject({
+      callGasLimit: '200000',
+      verificationGasLimit: '600000',
+      preVerificationGas: '100000',
+    })
+    expect(BigInt(gas.actualGasUsed)).toBeGreaterThan(0n)
+    expect(BigInt(gas.actualGasUsed)).toBeLessThanOrEqual(BigInt(gas.limitTotal))
+    expect(gas.preVerificationGas.carried).toBe('100000')
+    const sum = gas.preVerificationGas.parts.reduce(
+      (total: number, part: { gas: number }) => total + part.gas,
+      0,
+    )
+    expect(Math.ceil(sum)).toBe(Number(gas.preVerificationGas.calculated))
+    expect(Number(gas.preVerificationGas.calculated)).toBeGreaterThan(21_000)
+  })
+
+  it("simulates an operation without mining it and reads its account's validity window", async () => {
+    const block = await service.chain!.publicClient.getBlock()
+    const window =
+      version === '0.9'
+        ? validationDataOf(BLOCK_RANGE_FLAG | 1n, BLOCK_RANGE_FLAG | (block.number + 1000n))
+        : validationDataOf(1n, block.timestamp + 3600n)
+    const sender = await deploy(service.chain as Chain, artifacts.WindowAccount!, [window], 10n ** 17n)
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [2n] })
+    const op = wireOf(version, {
+      sender,
+      nonce: 0n,
+      callData: encodeFunctionData({
+        abi: artifacts.WindowAccount!.abi,
+        functionName: 'execute',
+        args: [contracts.vault, 0n, withdraw],
+      }),
+      ...LIMITS,
+      signature: '0x01',
+    })
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [
+      op,
+      ENTRY_POINTS[version],
+    ])
+    expect(body.error).toBeUndefined()
+    expect(body.result.status).toBe('would-revert')
+    expect(body.result.reason).toBe(
+      `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 2)`,
+    )
+    const validation = body.result.phases.find((p: { name: string }) => p.name === 'account-validation')
+    expect(validation.signature).toBe('valid')
+    expect(validation.validity).toEqual(
+      version === '0.9'
+        ? {
+            unit: 'block',
+            validAfter: '1',
+            validUntil: String(block.number + 1000n),
+            checkedAt: expect.stringMatching(/^\d+$/),
+            state: 'valid',
+          }
+        : {
+            unit: 'timestamp',
+            validAfter: '1',
+            validUntil: String(block.timestamp + 3600n),
+            checkedAt: expect.stringMatching(/^\d+$/),
+            state: 'valid',
+          },
+    )
+    // Not mined: the EntryPoint's nonce of the account is where it was.
+    const nonce = await service.chain!.publicClient.readContract({
+      address: ENTRY_POINTS[version],
+      abi: parseAbi(['function getNonce(address sender, uint192 key) view returns (uint256)']),
+      functionName: 'getNonce',
+      args: [sender, 0n],
+    })
+    expect(nonce).toBe(0n)
+  })
+})
+
+describe('validity windows', () => {
+  it('tells an expired window: the EntryPoint refuses the operation, its account validation having succeeded', async () => {
+    const block = await service.chain!.publicClient.getBlock()
+    const expired = validationDataOf(0n, block.timestamp - 60n)
+    const sender = await deploy(service.chain as Chain, artifacts.WindowAccount!, [expired], 10n ** 17n)
+    const op = wireOf('0.7', { sender, nonce: 0n, callData: '0x', ...LIMITS, signature: '0x01' })
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+    expect(body.result.status).toBe('rejected')
+    expect(body.result.calls.reason.text).toMatch(/AA22 expired or not due/)
+    expect(body.result.phases[0]).toMatchObject({
+      name: 'account-validation',
+      outcome: 'ok',
+      validity: { unit: 'timestamp', validUntil: String(block.timestamp - 60n), state: 'expired' },
+    })
+  })
 })
 
 type FlatCall = { to: string; contract: string | null; function: string | null; calls: FlatCall[] }

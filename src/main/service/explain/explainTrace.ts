@@ -5,9 +5,11 @@ import { collectLogs, decodeEvent } from './collectEvents'
 import { buildContractBook } from './contractBook'
 import { decodeCallTree, explainFrameError } from './decodeCallTree'
 import type { ExplainContext } from './explainContext'
+import { explainGas } from './explainGas'
 import { explainPhases } from './explainPhases'
 import { findOperationFrames } from './findOperationFrames'
 import { readBalanceChanges } from './readBalanceChanges'
+import { type CheckedAt, readValidationVerdicts } from './readValidity'
 import type { ExplainedPhase, Explanation, TracedFrame } from './types'
 
 export type ExplainTraceParameters = {
@@ -18,9 +20,14 @@ export type ExplainTraceParameters = {
   trace: () => Promise<TracedFrame>
   /** Balances before: at the block before the bundle's, or now for a simulation. */
   beforeBlock: bigint | 'latest'
+  /** The block the validity windows are checked against (the bundle's, or the latest); null when not known. */
+  checkedAt: CheckedAt
 }
 
-type TraceParts = Pick<Explanation, 'phases' | 'calls' | 'events' | 'balanceChanges' | 'reason' | 'notes'> & {
+type TraceParts = Pick<
+  Explanation,
+  'phases' | 'calls' | 'events' | 'balanceChanges' | 'reason' | 'notes' | 'gas'
+> & {
   /** handleOps itself reverted (a validation failure: the EntryPoint refuses the whole call). */
   handleOpsReverted: boolean
 }
@@ -31,7 +38,7 @@ type TraceParts = Pick<Explanation, 'phases' | 'calls' | 'events' | 'balanceChan
  */
 export async function explainTrace(
   context: ExplainContext,
-  { entryPoint, userOperation, userOpHash, trace, beforeBlock }: ExplainTraceParameters,
+  { entryPoint, userOperation, userOpHash, trace, beforeBlock, checkedAt }: ExplainTraceParameters,
 ): Promise<TraceParts> {
   const { chain, entryPoints, store } = context
   const [handleOps, book] = await Promise.all([
@@ -46,7 +53,12 @@ export async function explainTrace(
     paymaster,
     userOpHash,
   })
-  const phases = explainPhases(frames, entryPoint.phaseGasLimits(userOperation), book)
+  const verdicts = readValidationVerdicts(entryPoint, frames, checkedAt)
+  const phases = explainPhases(frames, entryPoint.phaseGasLimits(userOperation), book).map((phase) =>
+    phase.name === 'account-validation' || phase.name === 'paymaster-validation'
+      ? { ...phase, ...verdicts[phase.name] }
+      : phase,
+  )
   const own = [
     frames.deployment,
     frames['account-validation'],
@@ -69,6 +81,7 @@ export async function explainTrace(
     calls: calls.value,
     events: bounded.value,
     balanceChanges,
+    gas: explainGas(entryPoint, userOperation, events),
     notes: [...calls.notes, ...bounded.notes],
     handleOpsReverted: handleOps.error !== undefined,
     reason:

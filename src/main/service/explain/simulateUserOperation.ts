@@ -49,6 +49,7 @@ export async function simulateUserOperation(
         plan.stateOverride,
       ),
     beforeBlock: 'latest',
+    checkedAt: { timestamp: block.timestamp, number: block.number },
   })
   const failed = parts.phases.some((phase) => phase.error)
   return {

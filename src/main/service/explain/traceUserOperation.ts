@@ -49,6 +49,7 @@ export async function traceUserOperation(
     calls: null,
     events: [],
     balanceChanges: [],
+    gas: null,
     notes: [],
   }
   const untraced = UNTRACED_NOTE[status]
@@ -69,12 +70,15 @@ async function explainMined(
   if (!wire || !record.transactionHash || record.blockNumber === null)
     return { ...explanation, notes: ['the operation or its transaction is no longer recorded'] }
   const userOperation = entryPoint.fromWire(wire as Record<string, unknown>)
+  const blockNumber = BigInt(record.blockNumber)
+  const block = await context.chain.publicClient.getBlock({ blockNumber }).catch(() => null)
   const { handleOpsReverted: _, ...parts } = await explainTrace(context, {
     entryPoint,
     userOperation,
     userOpHash: record.userOpHash as Hex,
     trace: () => traceTransactionFrames(context.chain, record.transactionHash as Hex),
     beforeBlock: BigInt(Math.max(record.blockNumber - 1, 0)),
+    checkedAt: block && { timestamp: block.timestamp, number: blockNumber },
   })
   return {
     ...explanation,

@@ -6,8 +6,9 @@ import { toHexQuantity } from '../../schemas/hexSchemas'
 import { parseParam } from '../../schemas/parseParam'
 import { invalidFields } from '../errors'
 import type { EntryPointModule } from '../types'
+import { readValidationData } from '../validationData'
 import { paymasterV06 } from './bindPaymaster'
-import { calculatePreVerificationGas } from './calculatePreVerificationGas'
+import { breakDownPreVerificationGas, calculatePreVerificationGas } from './calculatePreVerificationGas'
 import { computeUserOpHash } from './computeUserOpHash'
 import { decodeValidationOutput } from './decodeValidationOutput'
 import { encodeHandleOps, encodeSimulateValidation } from './encodeEntryPointCalls'
@@ -61,9 +62,11 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   readEntities,
   traceLayout: traceLayoutV06,
   phaseGasLimits: phaseGasLimitsV06,
+  readValidationData: (data) => readValidationData(data),
   deploysAccount: (op) => op.initCode !== '0x',
   bundleGasOf,
   calculatePreVerificationGas: (op) => calculatePreVerificationGas({ userOperation: op }),
+  breakDownPreVerificationGas: (op) => breakDownPreVerificationGas({ userOperation: op }),
   // The estimate without paymasterAndData (see calculatePreVerificationGas's includePaymasterAndData).
   minimumPreVerificationGas: (op) =>
     calculatePreVerificationGas({ userOperation: op, includePaymasterAndData: false }),
