@@ -620,6 +620,40 @@ describe.each(Object.keys(ENTRY_POINTS) as Version[])('every EntryPoint version:
   })
 })
 
+describe.each(['0.6', '0.7', '0.8'] as const)('an unsigned operation on v%s', (version) => {
+  it('is simulated whole: its signature reported missing, the execution still run to its decoded revert', async () => {
+    const { account } = await createSimpleAccountClient(service, 10n ** 18n, version)
+    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [6n] })
+    const factory = await account.getFactoryArgs()
+    const fields = {
+      sender: account.address,
+      nonce: await account.getNonce(),
+      callData: await account.encodeCalls([{ to: contracts.vault, data: withdraw }]),
+      ...LIMITS,
+    }
+    const op =
+      version === '0.6'
+        ? wireOf(version, { ...fields, initCode: `${factory.factory}${factory.factoryData?.slice(2)}` })
+        : wireOf(version, { ...fields, ...factory })
+    for (const unsigned of [op, { ...op, signature: '0x' }]) {
+      const { body } = await callBundler(service, 'opstation_simulateUserOperation', [
+        unsigned,
+        ENTRY_POINTS[version],
+      ])
+      expect(body.error).toBeUndefined()
+      expect(body.result.status).toBe('would-revert')
+      expect(
+        body.result.phases.map((p: { name: string; outcome: string }) => `${p.name}:${p.outcome}`),
+      ).toEqual(['deployment:ok', 'account-validation:ok', 'execution:reverted'])
+      expect(body.result.phases[1].signature).toBe('missing')
+      expect(body.result.reason).toBe(
+        `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 6)`,
+      )
+      expect(body.result.notes.join('\n')).toMatch(/no signature was given .*AA24 signature error/)
+    }
+  })
+})
+
 describe('validity windows', () => {
   it('tells an expired window: the EntryPoint refuses the operation, its account validation having succeeded', async () => {
     const block = await service.chain!.publicClient.getBlock()

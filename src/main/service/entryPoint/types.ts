@@ -101,6 +101,17 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
     gas: bigint,
     stateOverride?: RpcStateOverride,
   ): { request: TraceCallRequest; stateOverride?: RpcStateOverride }
+  /**
+   * The call to trace to run an operation whole even when a signature fails (explain/'s simulation of an unsigned
+   * operation): `simulateHandleOp(op, 0, 0x)` (v0.6 on the EntryPoint, reverting with its ExecutionResult; v0.7+
+   * EntryPointSimulations through a code override), which returns the signature verdict in validationData instead
+   * of reverting.
+   */
+  simulateHandleOpCall(
+    op: Op,
+    gas: bigint,
+    stateOverride?: RpcStateOverride,
+  ): { request: TraceCallRequest; stateOverride?: RpcStateOverride }
   /** The traced validation's return or revert data, decoded; throws the client's rejection (FailedOp, ...). */
   decodeValidationOutput(output: Hex): ValidationResult
   /**

@@ -1,4 +1,4 @@
-import { type Abi, concat, decodeFunctionData } from 'viem'
+import { type Abi, concat, decodeFunctionData, zeroAddress } from 'viem'
 import { entryPointAbi } from '../../chain/abis/entryPoint'
 import { canonicalAddresses } from '../../chain/constants'
 import { getVersionContracts } from '../../chain/versionContracts'
@@ -11,7 +11,7 @@ import { paymasterV06 } from './bindPaymaster'
 import { breakDownPreVerificationGas, calculatePreVerificationGas } from './calculatePreVerificationGas'
 import { computeUserOpHash } from './computeUserOpHash'
 import { decodeValidationOutput } from './decodeValidationOutput'
-import { encodeHandleOps, encodeSimulateValidation } from './encodeEntryPointCalls'
+import { encodeHandleOps, encodeSimulateHandleOp, encodeSimulateValidation } from './encodeEntryPointCalls'
 import { estimateUserOperationGas, simulateExecution } from './estimateUserOperationGas'
 import { readEntities } from './readEntities'
 import { simulateValidation } from './simulateValidation'
@@ -89,6 +89,10 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   simulateValidation,
   validationCall: (op, gas, stateOverride) => ({
     request: { to: canonicalAddresses.entryPoint, data: encodeSimulateValidation(op), gas },
+    stateOverride,
+  }),
+  simulateHandleOpCall: (op, gas, stateOverride) => ({
+    request: { to: canonicalAddresses.entryPoint, data: encodeSimulateHandleOp(op, zeroAddress, '0x'), gas },
     stateOverride,
   }),
   decodeValidationOutput,

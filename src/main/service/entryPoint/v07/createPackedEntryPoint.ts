@@ -1,4 +1,4 @@
-import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
+import { type Abi, type Address, type Hash, type Hex, type RpcStateOverride, zeroAddress } from 'viem'
 import type { z } from 'zod'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import type { Chain } from '../../chain/types'
@@ -25,7 +25,12 @@ import {
   delegationCode,
   planEip7702Bundle,
 } from './eip7702'
-import { decodeHandleOpsV07, encodeHandleOpsV07, encodeSimulateValidationV07 } from './encodeEntryPointCalls'
+import {
+  decodeHandleOpsV07,
+  encodeHandleOpsV07,
+  encodeSimulateHandleOpV07,
+  encodeSimulateValidationV07,
+} from './encodeEntryPointCalls'
 import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
 import {
   type EstimateUserOperationGasV07Parameters,
@@ -330,6 +335,15 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
 
     validationCall: (op, gas, stateOverride) => ({
       request: { to: p.address, data: encodeSimulateValidationV07(packUserOperation(op)), gas },
+      stateOverride: withSimulationCode(target, withDelegation(op, stateOverride)),
+    }),
+
+    simulateHandleOpCall: (op, gas, stateOverride) => ({
+      request: {
+        to: p.address,
+        data: encodeSimulateHandleOpV07(packUserOperation(op), zeroAddress, '0x'),
+        gas,
+      },
       stateOverride: withSimulationCode(target, withDelegation(op, stateOverride)),
     }),
 
