@@ -560,6 +560,10 @@ describe.each(Object.keys(ENTRY_POINTS) as Version[])('every EntryPoint version:
     )
     expect(Math.ceil(sum)).toBe(Number(gas.preVerificationGas.calculated))
     expect(Number(gas.preVerificationGas.calculated)).toBeGreaterThan(21_000)
+    // v0.9's account is an EOA that delegates through the operation's EIP-7702 authorization, applied by its bundle.
+    if (version === '0.9')
+      expect(explanation.authorization).toMatchObject({ applied: true, reasons: [], delegatedBefore: null })
+    else expect(explanation.authorization).toBeUndefined()
   })
 
   it("simulates an operation without mining it and reads its account's validity window", async () => {
@@ -651,6 +655,45 @@ describe.each(['0.6', '0.7', '0.8'] as const)('an unsigned operation on v%s', (v
       )
       expect(body.result.notes.join('\n')).toMatch(/no signature was given .*AA24 signature error/)
     }
+  })
+})
+
+describe('EIP-7702 authorizations', () => {
+  it('says an authorization for the wrong nonce would not be applied, and why', async () => {
+    const { client, owner, account } = await createSimple7702Client(service, '0.8')
+    const nonce = await client.getTransactionCount({ address: owner.address })
+    const stale = await owner.signAuthorization({
+      address: account.authorization.address,
+      chainId: service.chain!.chainId,
+      nonce: nonce + 5,
+    })
+    const op = wireOf('0.8', {
+      sender: account.address,
+      nonce: await account.getNonce(),
+      factory: '0x7702',
+      factoryData: '0x',
+      callData: await account.encodeCalls([{ to: randomAddress(), value: 1n, data: '0x' }]),
+      ...LIMITS,
+      eip7702Auth: {
+        address: stale.address,
+        chainId: hex(BigInt(stale.chainId)),
+        nonce: hex(BigInt(stale.nonce)),
+        yParity: hex(BigInt(stale.yParity ?? 0)),
+        r: stale.r,
+        s: stale.s,
+      },
+    })
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint08Address])
+    expect(body.error).toBeUndefined()
+    expect(body.result.authorization).toEqual({
+      address: account.authorization.address,
+      chainId: String(service.chain!.chainId),
+      nonce: String(nonce + 5),
+      signer: owner.address,
+      applied: false,
+      reasons: [`it is for nonce ${nonce + 5}, the sender's nonce was ${nonce}`],
+      delegatedBefore: null,
+    })
   })
 })
 

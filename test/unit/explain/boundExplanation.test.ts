@@ -34,7 +34,7 @@ describe('boundCallTree', () => {
     const { value, notes } = boundCallTree(tree, {
       maxCalls: 5,
       maxDepth: 12,
-      maxHexChars: 100,
+      maxRawBytes: 100,
       maxEvents: 1,
     })
     expect(size(value)).toBe(5)
@@ -47,7 +47,7 @@ describe('boundCallTree', () => {
     const { value, notes } = boundCallTree(deep, {
       maxCalls: 100,
       maxDepth: 3,
-      maxHexChars: 10,
+      maxRawBytes: 4,
       maxEvents: 1,
     })
     expect(size(value)).toBe(4)
@@ -55,11 +55,11 @@ describe('boundCallTree', () => {
     const long = boundCallTree(call([], `0x${'ab'.repeat(100)}`), {
       maxCalls: 100,
       maxDepth: 3,
-      maxHexChars: 10,
+      maxRawBytes: 4,
       maxEvents: 1,
     })
     expect(long.value.input).toBe('0xabababab')
-    expect(long.notes).toEqual(['1 undecoded call inputs are cut to their first 4 bytes'])
+    expect(long.notes).toEqual(['an undecoded call input is cut to its first 4 bytes'])
   })
 })
 
@@ -72,7 +72,7 @@ describe('boundEvents', () => {
       topics: [],
       data: '0x01',
     }))
-    const { value, notes } = boundEvents(events, bounds({ maxHexChars: 10, maxEvents: 2 }))
+    const { value, notes } = boundEvents(events, bounds({ maxRawBytes: 4, maxEvents: 2 }))
     expect(value).toHaveLength(2)
     expect(notes).toEqual(['1 events left out (the first 2 are kept)'])
   })

@@ -10,15 +10,15 @@ export const EXPLANATION_BOUNDS = {
   maxCalls: 200,
   /** Levels below handleOps. */
   maxDepth: 12,
-  /** Hex characters of one call's raw input (an undecoded call) or of one event's data. */
-  maxHexChars: 2048,
+  /** Bytes of one call's raw input (an undecoded call: a contract's creation code too) or of one event's data. */
+  maxRawBytes: 1024,
   maxEvents: 100,
 }
 
 type Bounded<T> = { value: T; notes: string[] }
 
-const cutHex = (hex: `0x${string}`, max: number): `0x${string}` =>
-  hex.length > max ? `0x${hex.slice(2, max)}` : hex
+const cutHex = (hex: `0x${string}`, maxBytes: number): `0x${string}` =>
+  hex.length > 2 + 2 * maxBytes ? (hex.slice(0, 2 + 2 * maxBytes) as `0x${string}`) : hex
 
 /**
  * The call tree within EXPLANATION_BOUNDS: calls past the count or the depth are left out (their caller's gas and
@@ -41,7 +41,7 @@ export function boundCallTree(root: ExplainedCall, bounds = EXPLANATION_BOUNDS):
       }
       calls.push(walk(child, depth + 1))
     }
-    const input = call.input && cutHex(call.input, bounds.maxHexChars)
+    const input = call.input && cutHex(call.input, bounds.maxRawBytes)
     if (input !== call.input) cutInputs++
     return { ...call, ...(input ? { input } : {}), calls }
   }
@@ -53,7 +53,7 @@ export function boundCallTree(root: ExplainedCall, bounds = EXPLANATION_BOUNDS):
     )
   if (cutInputs > 0)
     notes.push(
-      `${cutInputs} undecoded call inputs are cut to their first ${(bounds.maxHexChars - 2) / 2} bytes`,
+      `${cutInputs === 1 ? 'an undecoded call input is' : `${cutInputs} undecoded call inputs are`} cut to its first ${bounds.maxRawBytes} bytes`,
     )
   return { value, notes }
 }
@@ -65,11 +65,11 @@ export function boundEvents(
 ): Bounded<ExplainedEvent[]> {
   const kept = events
     .slice(0, bounds.maxEvents)
-    .map((event) => (event.data ? { ...event, data: cutHex(event.data, bounds.maxHexChars) } : event))
+    .map((event) => (event.data ? { ...event, data: cutHex(event.data, bounds.maxRawBytes) } : event))
   const notes: string[] = []
   if (events.length > kept.length)
     notes.push(`${events.length - kept.length} events left out (the first ${bounds.maxEvents} are kept)`)
   if (kept.some((event, i) => event.data !== events[i]?.data))
-    notes.push(`undecoded event data is cut to its first ${(bounds.maxHexChars - 2) / 2} bytes`)
+    notes.push(`undecoded event data is cut to its first ${bounds.maxRawBytes} bytes`)
   return { value: kept, notes }
 }

@@ -1,6 +1,7 @@
 import type { Hex } from 'viem'
 import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
 import { boundCallTree, boundEvents } from './boundExplanation'
+import { checkAuthorization } from './checkAuthorization'
 import { collectLogs, decodeEvent } from './collectEvents'
 import { buildContractBook } from './contractBook'
 import { decodeCallTree, explainFrameError } from './decodeCallTree'
@@ -26,7 +27,7 @@ export type ExplainTraceParameters = {
 
 type TraceParts = Pick<
   Explanation,
-  'phases' | 'calls' | 'events' | 'balanceChanges' | 'reason' | 'notes' | 'gas'
+  'phases' | 'calls' | 'events' | 'balanceChanges' | 'reason' | 'notes' | 'gas' | 'authorization'
 > & {
   /** handleOps itself reverted (a validation failure: the EntryPoint refuses the whole call). */
   handleOpsReverted: boolean
@@ -72,7 +73,10 @@ export async function explainTrace(
     call: (frame) => own.includes(frame),
     log: (log) => log.topics.some((topic) => topic.toLowerCase() === hashTopic),
   }).map((log) => decodeEvent(log, book))
-  const balanceChanges = await readBalanceChanges({ chain, book, frames: own, events, beforeBlock })
+  const [balanceChanges, authorization] = await Promise.all([
+    readBalanceChanges({ chain, book, frames: own, events, beforeBlock }),
+    checkAuthorization({ chain, userOperation, beforeBlock }),
+  ])
   // Bounded, as it is kept with the operation's history (the balance changes were read from every event).
   const calls = boundCallTree(decodeCallTree(handleOps, book))
   const bounded = boundEvents(events)
@@ -82,6 +86,7 @@ export async function explainTrace(
     events: bounded.value,
     balanceChanges,
     gas: explainGas(entryPoint, userOperation, events),
+    ...(authorization ? { authorization } : {}),
     notes: [...calls.notes, ...bounded.notes],
     handleOpsReverted: handleOps.error !== undefined,
     reason:

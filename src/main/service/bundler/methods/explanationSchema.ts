@@ -143,6 +143,31 @@ export const ExplanationSchema = z
       description:
         'Estimates against use: the limits carried, the gas used, the preVerificationGas in its parts',
     }),
+    authorization: z
+      .object({
+        address: address.meta({ description: 'The address it delegates the sender to' }),
+        chainId: decimal,
+        nonce: decimal,
+        signer: address
+          .nullable()
+          .meta({ description: 'Recovered from its signature; null when it does not recover' }),
+        applied: z.boolean().nullable().meta({
+          description:
+            'Mined: the sender delegates to `address` after its bundle; simulated: it would be applied now; null: not known',
+        }),
+        reasons: z.array(z.string()).meta({
+          description:
+            'Why it was not (or would not be) applied: its signer, chain id, nonce, or a delegation already in place',
+        }),
+        delegatedBefore: address
+          .nullable()
+          .meta({ description: 'Where the sender delegated before; null: nowhere' }),
+      })
+      .optional()
+      .meta({
+        title: 'AuthorizationCheck',
+        description: 'EIP-7702 (v0.7+): absent for an operation without eip7702Auth',
+      }),
     notes: z.array(z.string()).meta({ description: 'What this answer cannot show, and why' }),
   })
   .meta({ title: 'Explanation' })
