@@ -22,6 +22,7 @@ import {
   createSimpleAccountClient,
   hex,
   randomAddress,
+  waitFor,
 } from '../bundler/bundlerTestKit'
 import { createDapp } from '../paymaster/paymasterTestKit'
 
@@ -363,8 +364,8 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
     expect(await service.chain!.publicClient.getCode({ address: account.address })).toBeUndefined()
   })
 
-  /** A signed v0.7 operation of a fresh SimpleAccount calling Vault.withdraw(1), paid by RefusingPaymaster. */
-  async function sponsoredOperation(paymasterData: Hex) {
+  /** A signed v0.7 operation of a fresh SimpleAccount calling Vault.withdraw(0), paid by `paymaster` (RefusingPaymaster by default). */
+  async function sponsoredOperation(paymasterData: Hex, paymaster: Address = contracts.paymaster) {
     const { account } = await createSimpleAccountClient(service, 0n, '0.7')
     const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [0n] })
     const unsigned = {
@@ -373,7 +374,7 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
       nonce: await account.getNonce(),
       callData: await account.encodeCalls([{ to: contracts.vault, data: withdraw }]),
       ...LIMITS,
-      paymaster: contracts.paymaster,
+      paymaster,
       paymasterVerificationGasLimit: 50_000n,
       paymasterPostOpGasLimit: 50_000n,
       paymasterData,
@@ -426,6 +427,49 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
     })
     expect(body.result.reason).toMatch(
       /^postOp reverted in RefusingPaymaster\.postOp\(uint8,bytes,uint256,uint256\)/,
+    )
+  })
+
+  it("names the paymaster's postOp revert of a mined operation on the trace surface too", async () => {
+    // A staked paymaster: in safe mode an unstaked one may not return a context (EREP-050).
+    const chain = service.chain as Chain
+    const paymaster = await deploy(chain, artifacts.FailingPostOpPaymaster!, [entryPoint07Address])
+    await wallet.transact(paymaster, {
+      data: encodeFunctionData({
+        abi: artifacts.FailingPostOpPaymaster!.abi,
+        functionName: 'stakeAndDeposit',
+        args: [86_400, 10n ** 18n],
+      }),
+      value: 2n * 10n ** 18n,
+    })
+    const { apiKey } = await createDapp(service)
+    await register(apiKey, 'FailingPostOpPaymaster', paymaster, artifacts.FailingPostOpPaymaster!.abi)
+    const op = await sponsoredOperation('0x', paymaster)
+    const sent = await callBundler(service, 'eth_sendUserOperation', [op, entryPoint07Address])
+    expect(sent.body.error).toBeUndefined()
+    const hash = sent.body.result as Hex
+    const receipt = await waitFor(
+      async () => (await callBundler(service, 'eth_getUserOperationReceipt', [hash])).body.result,
+    )
+    expect(receipt.success).toBe(false)
+    const explanation = await trace(hash)
+    expect(explanation.status).toBe('reverted')
+    expect(explanation.phases.at(-1)).toMatchObject({
+      name: 'postOp',
+      outcome: 'reverted',
+      limitField: 'paymasterPostOpGasLimit',
+      error: {
+        address: paymaster,
+        contract: 'FailingPostOpPaymaster',
+        function: 'postOp(uint8,bytes,uint256,uint256)',
+        reason: expect.stringMatching(/^PostOpFailed\(\d+\)$/),
+      },
+    })
+    expect(explanation.phases.find((p: { name: string }) => p.name === 'paymaster-validation')).toMatchObject(
+      {
+        outcome: 'ok',
+        signature: 'valid',
+      },
     )
   })
 
