@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem'
 import {
   entryPoint06Address,
@@ -500,9 +502,25 @@ describe('explanations kept with their records', () => {
       })
       const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
       expect(receipt.success).toBe(false)
+      // Reverted, it is explained in the background once mined, before anyone asks: its line in the history.
+      const line = `{"k":"x","h":"${hash.toLowerCase()}"`
+      await waitFor(async () => ((await readHistory(own.dataDir)).includes(line) ? true : null), 15_000, 100)
       const first = await trace(hash, own)
       expect(first.status).toBe('reverted')
       expect(first.phases.at(-1)).toMatchObject({ name: 'execution', outcome: 'reverted' })
+
+      const approve = encodeFunctionData({
+        abi: testTokenAbi,
+        functionName: 'approve',
+        args: [randomAddress(), 1n],
+      })
+      const succeeded = await bundlerClient.sendUserOperation({
+        calls: [{ to: token.address, data: approve }],
+        ...LIMITS,
+      })
+      expect(
+        (await bundlerClient.waitForUserOperationReceipt({ hash: succeeded, timeout: 20_000 })).success,
+      ).toBe(true)
 
       const { dataDir } = own
       await own.close()
@@ -514,6 +532,12 @@ describe('explanations kept with their records', () => {
         await own.chain!.publicClient.getTransaction({ hash: first.transactionHash }).catch(() => null),
       ).toBe(null)
       expect(await trace(hash, own)).toEqual(first)
+      // An operation mined there and never explained (it succeeded, and no one asked) is told as such.
+      expect(await trace(succeeded, own)).toMatchObject({
+        status: 'mined',
+        phases: [],
+        notes: [expect.stringMatching(/^its bundle transaction 0x[0-9a-f]{64} is no longer on the chain/)],
+      })
     } finally {
       await own.dispose()
     }
@@ -757,6 +781,14 @@ describe('validity windows', () => {
     })
   })
 })
+
+/** Every history file of a data folder (store/userOperationHistory.ts), read as one text. */
+async function readHistory(dataDir: string): Promise<string> {
+  const files = await readdir(dataDir, { recursive: true })
+  const history = files.filter((file) => /(^|\/)history\/user-operations-\d+\.ndjson$/.test(file))
+  const texts = await Promise.all(history.map((file) => readFile(path.join(dataDir, file), 'utf8')))
+  return texts.join('')
+}
 
 type FlatCall = { to: string; contract: string | null; function: string | null; calls: FlatCall[] }
 function flatten(call: FlatCall): FlatCall[] {
