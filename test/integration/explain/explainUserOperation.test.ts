@@ -228,28 +228,12 @@ describe('opstation_traceUserOperation (SimpleAccount v0.7, mined operations)', 
     expect(explanation.status).toBe('mined')
     expect(explanation.reason).toBe(null)
     expect(explanation.phases.every((p: { outcome: string }) => p.outcome === 'ok')).toBe(true)
-    expect(explanation.events).toContainEqual({
-      address: token.address,
-      contract: token.symbol,
-      name: 'Transfer',
-      args: { from: account.address, to: recipient, value: '100' },
-    })
-    expect(explanation.balanceChanges).toContainEqual({
-      address: account.address,
-      contract: 'SimpleAccount v0.7',
-      asset: token.address,
-      symbol: token.symbol,
-      before: '1000',
-      after: '900',
-      delta: '-100',
-    })
+    expectTokenTransfer(explanation, token, account.address, recipient)
     expect(explanation.balanceChanges).toContainEqual(
       expect.objectContaining({
-        address: recipient,
-        asset: token.address,
-        before: '0',
-        after: '100',
-        delta: '100',
+        address: account.address,
+        contract: 'SimpleAccount v0.7',
+        symbol: token.symbol,
       }),
     )
     // The prefund the account paid the EntryPoint, in ETH.
@@ -553,21 +537,26 @@ const ENTRY_POINTS = {
 type Version = keyof typeof ENTRY_POINTS
 
 /**
- * Sends `calls` with LIMITS from a fresh account on `version`: a SimpleAccount (v0.6-v0.8), viem's Simple7702Account
- * (v0.9, its EOA's authorization signed by the owner); resolves with the bundler client and the userOpHash.
+ * A fresh account on `version` and how to send `calls` from it with LIMITS: a SimpleAccount (v0.6-v0.8), viem's
+ * Simple7702Account (v0.9, its EOA's authorization signed by the owner for each operation).
  */
-async function sendFromFreshAccount(version: Version, calls: { to: Address; data: Hex }[]) {
+async function freshAccount(version: Version) {
+  type Calls = { to: Address; data: Hex }[]
   if (version !== '0.9') {
-    const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, version)
-    return { bundlerClient, hash: await bundlerClient.sendUserOperation({ calls, ...LIMITS }) }
+    const { account, bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, version)
+    const send = (calls: Calls) => bundlerClient.sendUserOperation({ calls, ...LIMITS })
+    return { address: account.address, bundlerClient, send }
   }
   const { client, owner, account, bundlerClient } = await createSimple7702Client(service, '0.9')
-  const authorization = await owner.signAuthorization({
-    address: account.authorization.address,
-    chainId: service.chain!.chainId,
-    nonce: await client.getTransactionCount({ address: owner.address }),
-  })
-  return { bundlerClient, hash: await bundlerClient.sendUserOperation({ calls, authorization, ...LIMITS }) }
+  const send = async (calls: Calls) => {
+    const authorization = await owner.signAuthorization({
+      address: account.authorization.address,
+      chainId: service.chain!.chainId,
+      nonce: await client.getTransactionCount({ address: owner.address }),
+    })
+    return bundlerClient.sendUserOperation({ calls, authorization, ...LIMITS })
+  }
+  return { address: account.address, bundlerClient, send }
 }
 
 /** The operation in its version's wire form: v0.6's initCode and paymasterAndData, v0.7+'s without them. */
@@ -586,9 +575,8 @@ const validationDataOf = (validAfter: bigint, validUntil: bigint, signatureFaile
 describe.each(Object.keys(ENTRY_POINTS) as Version[])('every EntryPoint version: v%s', (version) => {
   it('explains a mined nested revert: the frame, the reason, the signature and window, the gas against its limits', async () => {
     const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [4n] })
-    const { bundlerClient, hash } = await sendFromFreshAccount(version, [
-      { to: contracts.vault, data: withdraw },
-    ])
+    const { bundlerClient, send } = await freshAccount(version)
+    const hash = await send([{ to: contracts.vault, data: withdraw }])
     const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
     expect(receipt.success).toBe(false)
 
@@ -632,6 +620,26 @@ describe.each(Object.keys(ENTRY_POINTS) as Version[])('every EntryPoint version:
     if (version === '0.9')
       expect(explanation.authorization).toMatchObject({ applied: true, reasons: [], delegatedBefore: null })
     else expect(explanation.authorization).toBeUndefined()
+  })
+
+  it('explains a token transfer that succeeds: the Transfer event decoded, both balances before and after', async () => {
+    const { address, bundlerClient, send } = await freshAccount(version)
+    const token = service.chain!.addresses.tokens[0]!
+    await wallet.transact(token.address, {
+      data: encodeFunctionData({ abi: testTokenAbi, functionName: 'mint', args: [address, 1000n] }),
+    })
+    const recipient = randomAddress()
+    const transfer = encodeFunctionData({
+      abi: testTokenAbi,
+      functionName: 'transfer',
+      args: [recipient, 100n],
+    })
+    const hash = await send([{ to: token.address, data: transfer }])
+    expect((await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })).success).toBe(true)
+
+    const explanation = await trace(hash)
+    expect(explanation).toMatchObject({ status: 'mined', reason: null })
+    expectTokenTransfer(explanation, token, address, recipient)
   })
 
   it("simulates an operation without mining it and reads its account's validity window", async () => {
@@ -781,6 +789,25 @@ describe('validity windows', () => {
     })
   })
 })
+
+/** The explanation shows 100 of `token` moved from `from` to `to`: its Transfer event decoded, both balances. */
+function expectTokenTransfer(
+  explanation: { events: unknown[]; balanceChanges: unknown[] },
+  token: { address: Address; symbol: string },
+  from: Address,
+  to: Address,
+) {
+  expect(explanation.events).toContainEqual({
+    address: token.address,
+    contract: token.symbol,
+    name: 'Transfer',
+    args: { from, to, value: '100' },
+  })
+  const moved = (address: Address, before: string, after: string, delta: string) =>
+    expect.objectContaining({ address, asset: token.address, before, after, delta })
+  expect(explanation.balanceChanges).toContainEqual(moved(from, '1000', '900', '-100'))
+  expect(explanation.balanceChanges).toContainEqual(moved(to, '0', '100', '100'))
+}
 
 /** Every history file of a data folder (store/userOperationHistory.ts), read as one text. */
 async function readHistory(dataDir: string): Promise<string> {
