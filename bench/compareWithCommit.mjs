@@ -33,6 +33,8 @@ const FIGURES = {
   coldServiceCpuMs: /unsafe\s+cold: send-to-receipt .*loop; CPU ms\/op: service ([\d.]+)/,
   aloneSend: /unsafe\s+1 client: send\s+([\d.]+) ms/,
   aloneSendToReceipt: /unsafe\s+1 client: send-to-receipt\s+([\d.]+) ms/,
+  trace: /unsafe\s+trace \(opstation_traceUserOperation\)\s+([\d.]+) ms/,
+  traceKept: /unsafe\s+trace, asked again \(kept\)\s+([\d.]+) ms/,
   burstOpsPerSecond: /burst: send, then all included\s+[\d.]+ ms\s+[\d.]+ ms\s+(\d+)/,
   sdkOperation: /sdk loop\s+complete operation\s+([\d.]+) ms/,
   sdkOperationP95: /sdk loop\s+complete operation\s+[\d.]+ ms\s+([\d.]+) ms/,

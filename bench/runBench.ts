@@ -35,6 +35,8 @@ import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16)
 const OPERATIONS = 200
+/** Mined operations explained one at a time (opstation_traceUserOperation), first asked then asked again. */
+const TRACES = 20
 /** Operations run (not measured) before the measured phases: a chain grown by use. */
 const GROW = Number(process.env.BENCH_GROW ?? 0)
 /**
@@ -208,6 +210,36 @@ async function benchMode(unsafe: boolean) {
       sent.flatMap(({ sendMs }) => sendMs),
       OPERATIONS / burstSeconds,
       `${CLIENTS} clients sending pre-signed ops back to back; ${cpu.perOperation(OPERATIONS)}`,
+    )
+
+    // 4b. Explaining a mined operation (opstation_traceUserOperation), one at a time: first asked (the bundle's
+    // transaction traced with debug_traceTransaction, decoded, and kept with the operation's history), then asked
+    // again (answered from what was kept).
+    const traced = sent.flatMap(({ hashes }) => hashes).slice(0, TRACES)
+    const timeTraces = async () => {
+      const ms: number[] = []
+      for (const hash of traced) {
+        const at = performance.now()
+        const answer = await rpc(service.bundlerUrl, 'opstation_traceUserOperation', [hash])
+        ms.push(performance.now() - at)
+        if ((answer as { status?: string }).status !== 'mined')
+          throw new Error(`trace of ${hash}: ${JSON.stringify(answer)}`)
+      }
+      return ms
+    }
+    report(
+      mode,
+      'trace (opstation_traceUserOperation)',
+      await timeTraces(),
+      null,
+      `${TRACES} mined operations, first asked, one at a time`,
+    )
+    report(
+      mode,
+      'trace, asked again (kept)',
+      await timeTraces(),
+      null,
+      'the same operations: answered from their history',
     )
 
     // 5. Raw handleOps on the same chain, bypassing the service (nonce key 1, own funded EOA).

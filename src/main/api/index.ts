@@ -1,9 +1,11 @@
 /** Opstation's programmatic API: `import { startOpstation } from 'opstation'`. */
+export { formatExplanation } from '../../shared/formatExplanation.js'
 export { startOpstation } from './startOpstation.js'
 export type {
   Opstation,
   OpstationAddresses,
   OpstationDapp,
+  OpstationExplanation,
   OpstationSetup,
   OpstationToken,
   StartOpstationOptions,

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { defineChain, type Hex, numberToHex } from 'viem'
+import type { Explanation } from '../../shared/api/explanation.js'
 import { createService } from '../service/createService'
 import type { Opstation, OpstationDapp, StartOpstationOptions } from './types.js'
 
@@ -80,6 +81,25 @@ export async function startOpstation(options: StartOpstationOptions = {}): Promi
     },
     async reset() {
       await callChain('anvil_reset', [])
+    },
+    async explain(userOpHash) {
+      const response = await fetch(info.bundlerUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'opstation_traceUserOperation',
+          params: [userOpHash],
+        }),
+      })
+      const body = (await response.json()) as {
+        result?: Explanation
+        error?: { code: number; message: string }
+      }
+      if (!body.result)
+        throw new Error(`explain: ${body.error?.message ?? `HTTP ${response.status}`} (${body.error?.code})`)
+      return body.result
     },
     stop() {
       stopping ??= (async () => {

@@ -1,7 +1,9 @@
 import type { Chain, Hex } from 'viem'
 import type { OpstationAddresses } from '../../shared/chainAddresses.js'
+import type { Explanation } from '../../shared/api/explanation.js'
 
 export type { OpstationAddresses, OpstationToken } from '../../shared/chainAddresses.js'
+export type { Explanation as OpstationExplanation } from '../../shared/api/explanation.js'
 
 /**
  * The public types of `opstation` (this file imports nothing of the service, so its .d.ts ships on its own). The
@@ -153,6 +155,12 @@ export type Opstation = {
    * are back.
    */
   reset: () => Promise<void>
+  /**
+   * Why an operation the service has seen did what it did (opstation_traceUserOperation): its phases, the frame a
+   * failure started in and the decoded reason, the call tree, events, balance changes and gas. `formatExplanation`
+   * prints it.
+   */
+  explain: (userOpHash: string) => Promise<Explanation>
   /** Stops the service and its anvil, frees the port, and removes the data folder it made. */
   stop: () => Promise<void>
 }

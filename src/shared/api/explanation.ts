@@ -1,9 +1,8 @@
 import type { Address, Hex } from 'viem'
 
 /**
- * The account of one UserOperation (its phases, call tree, events and balance changes), as
- * opstation_traceUserOperation and opstation_simulateUserOperation answer it: the service builds it
- * (main/service/explain/), the console shows it.
+ * The explanation of one UserOperation (opstation_traceUserOperation, opstation_simulateUserOperation): the
+ * service builds it (src/main/service/explain/), the console shows it, and startOpstation()'s `explain` returns it.
  */
 
 /** An operation's phases, in the EntryPoint's order. */
@@ -70,6 +69,73 @@ export type ExplainedPhase = {
   headroomPercent: number
   outcome: 'ok' | 'reverted' | 'out of gas'
   error?: PhaseError
+  /**
+   * Account and paymaster validation: the signature verdict of the validationData it returned (`missing`: simulated
+   * without a signature, a stand-in in its place).
+   */
+  signature?: SignatureVerdict
+  /** The signature aggregator the account's validationData named, if any. */
+  aggregator?: Address
+  /** Account and paymaster validation: the window its validationData gave. */
+  validity?: ValidityWindow
+}
+
+export type SignatureVerdict = 'valid' | 'invalid' | 'missing'
+
+/** A validity window from validationData: in seconds, or (v0.9, top bits set) in block numbers. */
+export type ValidityWindow = {
+  unit: 'timestamp' | 'block'
+  /** Valid after this timestamp or block (0: from the start). */
+  validAfter: string
+  /** Valid up to this timestamp or block; null: no expiry. */
+  validUntil: string | null
+  /** The timestamp or block number it was checked against: the bundle's block, or the latest for a simulation. */
+  checkedAt: string | null
+  /** Where checkedAt falls; null when it is not known. */
+  state: 'valid' | 'not yet valid' | 'expired' | null
+}
+
+/** One part of the preVerificationGas figure (entryPoint/estimation/preVerificationGas.ts). */
+export type PreVerificationGasPart = { name: string; gas: number }
+
+/** An operation's EIP-7702 authorization (`eip7702Auth`), checked as the chain applies one. */
+export type AuthorizationCheck = {
+  /** The address it delegates the sender to. */
+  address: Address
+  chainId: string
+  nonce: string
+  /** Who signed it (recovered from its signature); null when it does not recover. */
+  signer: Address | null
+  /**
+   * Mined: whether the sender's code delegates to `address` after its bundle; simulated: whether it would be applied
+   * now; null when it cannot be told.
+   */
+  applied: boolean | null
+  /** Why it was not (or would not be) applied: its signer, chain id or nonce, or a delegation already in place. */
+  reasons: string[]
+  /** The address the sender delegated to before (null: none, a plain EOA). */
+  delegatedBefore: Address | null
+}
+
+/** The limits an operation carried against what it used, and its preVerificationGas broken into its parts. */
+export type GasAccount = {
+  /** Every gas limit the operation carried, by its field (decimal). */
+  limits: Record<string, string>
+  /** The limits summed. */
+  limitTotal: string
+  /** From the UserOperationEvent (what the EntryPoint charged for); null when the operation did not get that far. */
+  actualGasUsed: string | null
+  actualGasCost: string | null
+  /** actualGasUsed against limitTotal, in percent (one decimal). */
+  usedPercent: number | null
+  preVerificationGas: {
+    carried: string
+    /** What this service's calculator asks of the operation (its estimate). */
+    calculated: string
+    calculator: string
+    /** The parts of `calculated`; they add up to it before its rounding up. */
+    parts: PreVerificationGasPart[]
+  }
 }
 
 export type ExplainedEvent = {
@@ -117,6 +183,10 @@ export type Explanation = {
   calls: ExplainedCall | null
   events: ExplainedEvent[]
   balanceChanges: BalanceChange[]
+  /** Estimates against use; null when the operation is no longer recorded. */
+  gas: GasAccount | null
+  /** EIP-7702 (v0.7+): the operation's authorization and whether it took effect; absent without one. */
+  authorization?: AuthorizationCheck
   /** What this answer cannot show, and why. */
   notes: string[]
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { createPublicClient, http } from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { describe, expect, it } from 'vitest'
-import { type StartOpstationOptions, startOpstation } from '../../../src/main/api'
+import { formatExplanation, type StartOpstationOptions, startOpstation } from '../../../src/main/api'
 import type { ServiceConfigInput } from '../../../src/main/service/config'
 import { childAnvils } from '../../helpers/childrenOf'
 import { sendSponsoredV07Through } from '../paymaster/paymasterTestKit'
@@ -28,6 +28,19 @@ describe('startOpstation (the programmatic API)', () => {
         paymasterUrl: dapp.paymasterUrl,
       })
       expect(receipt.success).toBe(true)
+      // One call explains it (opstation_traceUserOperation), and formatExplanation prints it for a test's output.
+      const explanation = await a.explain(receipt.userOpHash)
+      expect(explanation).toMatchObject({ userOpHash: receipt.userOpHash, status: 'mined', reason: null })
+      expect(explanation.phases.map((phase) => phase.name)).toContain('paymaster-validation')
+      const text = formatExplanation(explanation)
+      expect(text.split('\n')[0]).toBe(
+        `UserOperation ${receipt.userOpHash}: mined (EntryPoint ${entryPoint07Address}, transaction ${receipt.receipt.transactionHash}, block ${receipt.receipt.blockNumber})`,
+      )
+      expect(text).toMatch(/^ {2}execution {13}ok {9}[\d,]+ \/ [\d,]+ callGasLimit/m)
+      expect(text).toMatch(
+        /^ {2}account-validation {4}ok .*\n {4}signature valid; valid from 0 to no expiry \(valid at \d+\)$/m,
+      )
+      await expect(a.explain(`0x${'ab'.repeat(32)}`)).rejects.toThrow(/unknown to this service \(-32004\)/)
       expect(childAnvils()).toHaveLength(2)
     } finally {
       await Promise.all([a.stop(), b.stop()])

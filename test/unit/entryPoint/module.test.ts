@@ -159,6 +159,13 @@ describe.each(rows.map((row) => [`v${row.module.version}`, row] as const))(
       expect(await module.decodeBundle({} as Chain, { input })).toEqual([op, second])
     })
 
+    it('breaks its pre-verification gas into parts that add up to it (rounded up)', () => {
+      const { total, parts } = module.breakDownPreVerificationGas(op)
+      expect(total).toBe(row.preVerificationGas)
+      expect(Math.ceil(parts.reduce((sum, part) => sum + part.gas, 0))).toBe(Number(total))
+      expect(parts.every((part) => part.name.length > 0)).toBe(true)
+    })
+
     it('charges the known pre-verification gas for the fixed operation', () => {
       expect(module.calculatePreVerificationGas(op)).toBe(row.preVerificationGas)
       // What admission asks leaves the paymaster's fields out (Biconomy's flow estimates without them): lower.

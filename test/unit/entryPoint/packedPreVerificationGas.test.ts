@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  breakDownPackedPreVerificationGas,
   packedPreVerificationGasConfig as config,
   packedPreVerificationGas,
 } from '../../../src/main/service/entryPoint/estimation/preVerificationGas'
@@ -51,5 +52,24 @@ describe("preVerificationGas by the reference bundler's EIP-7623 calculator (pac
         ),
       ),
     )
+  })
+
+  it('breaks its figure into parts that add up to it: the standard cost, or the floor less the gas used otherwise', () => {
+    const sum = (parts: { gas: number }[]) => Math.round(parts.reduce((total, part) => total + part.gas, 0))
+    const small = {
+      encoded: encodedOf(256, 64),
+      callData: `0x${'12'.repeat(40)}` as const,
+      gasUsed: 0n,
+      eip7702: true,
+    }
+    const standard = breakDownPackedPreVerificationGas(small)
+    expect(standard.total).toBe(packedPreVerificationGas(small))
+    expect(sum(standard.parts)).toBe(Number(standard.total))
+    expect(standard.parts.map((part) => part.name)).toContain('EIP-7702 authorization')
+    const large = { encoded: encodedOf(0, 4_000), callData: '0x' as const, gasUsed: 50_000n, eip7702: false }
+    const floor = breakDownPackedPreVerificationGas(large)
+    expect(floor.total).toBe(packedPreVerificationGas(large))
+    expect(sum(floor.parts)).toBe(Number(floor.total))
+    expect(floor.parts[1]?.name).toBe('EIP-7623 floor: 16000 tokens × 10')
   })
 })

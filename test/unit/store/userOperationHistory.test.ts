@@ -135,6 +135,7 @@ describe('the history of mined UserOperations', () => {
     }
     const after = hash('a', 2)
     history.keepMined({ userOpHash: after, receipt: makeReceipt(hash('c', 2), [after]), userOperation: null })
+    history.keepExplanation(after, { status: 'mined' })
     // Kept but not written yet at the revert: dropped too.
     history.keepRecords([makeRecord(12)])
     expect(history.stats().files).toBeGreaterThan(1)
@@ -143,6 +144,7 @@ describe('the history of mined UserOperations', () => {
     expect((await history.listRecords({ limit: 20 })).map((r) => r.seq)).toEqual([2, 1])
     expect(await history.hasMined(before)).toBe(true)
     expect(await history.hasMined(after)).toBe(false)
+    expect(await history.findExplanation(after)).toBeUndefined()
     expect(await history.findRecord(makeRecord(5).userOpHash)).toBeUndefined()
     // Kept on: new entries after the cut.
     history.keepRecords([makeRecord(13)])
@@ -155,5 +157,27 @@ describe('the history of mined UserOperations', () => {
     expect(await reopened.listRecords({ limit: 20 })).toEqual([])
     expect(reopened.stats().bytes).toBe(0)
     await reopened.close()
+  })
+
+  it('keeps an explanation by its userOpHash, found after it is opened again, from a full file by its keys too', async () => {
+    const dir = await makeTempDir('opstation-history-')
+    // A tiny file size: each write begins a new file, so the first file is read back from its keys file.
+    const history = openUserOperationHistory({ dir, fileBytes: 10 })
+    const explanation = { status: 'reverted', reason: 'execution reverted: InsufficientBalance(5, 7)' }
+    history.keepExplanation(hash('a', 1), explanation)
+    expect(await history.findExplanation(hash('a', 1))).toEqual(explanation)
+    await history.flush()
+    history.keepRecords([makeRecord(1)])
+    await history.flush()
+    history.keepExplanation(hash('a', 2), { status: 'mined' })
+    await history.close()
+    expect((await readdir(dir)).filter((name) => name.endsWith('.keys'))).not.toHaveLength(0)
+
+    const again = openUserOperationHistory({ dir })
+    expect(await again.findExplanation(hash('a', 1))).toEqual(explanation)
+    expect(await again.findExplanation(hash('A', 2))).toEqual({ status: 'mined' })
+    expect(await again.findExplanation(hash('a', 3))).toBeUndefined()
+    expect(again.stats()).toMatchObject({ explanations: 2, records: 1 })
+    await again.close()
   })
 })

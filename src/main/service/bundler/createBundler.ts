@@ -10,8 +10,8 @@ import type { EntryPointModule, EntryPoints, GasFees } from '../entryPoint/types
 import { Erc7769Code, RpcCode } from '../errors/rpcCodes'
 import type { EventBus } from '../events'
 import { explainRejection } from '../explain/explainRejection'
+import { createExplanationKeeper } from '../explain/keepExplanations'
 import { type SimulateUserOperationParameters, simulateUserOperation } from '../explain/simulateUserOperation'
-import { traceUserOperation } from '../explain/traceUserOperation'
 import type { Explanation } from '../explain/types'
 import type { Logger } from '../log/logger'
 import { parseParam } from '../schemas/parseParam'
@@ -107,7 +107,10 @@ export type Bundler = {
   getUserOperationReceipt: (userOpHash: Hex) => Promise<unknown | null>
   getUserOperationByHash: (userOpHash: Hex) => Promise<unknown | null>
   getUserOperationStatus: (userOpHash: Hex) => Promise<UserOperationStatusResult>
-  /** opstation_traceUserOperation: the explanation of an operation the service has seen (traced on demand). */
+  /**
+   * opstation_traceUserOperation: the explanation of an operation the service has seen (kept with its history once
+   * traced: a reverted one in the background once mined, any other on first demand).
+   */
   traceUserOperation: (userOpHash: Hex) => Promise<Explanation>
   /** opstation_simulateUserOperation: the explanation of an operation not sent, traced against the latest block. */
   simulateUserOperation: (params: SimulateUserOperationParameters) => Promise<Explanation>
@@ -196,8 +199,12 @@ export function createBundler({
     history,
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
   })
-  const lanes: Lane[] = []
   const explainContext = { chain, entryPoints, store }
+  const explanations = createExplanationKeeper({
+    context: { ...explainContext, userOperations },
+    onError: (err, userOpHash) => log.warn({ err, userOpHash }, 'could not explain a reverted UserOperation'),
+  })
+  const lanes: Lane[] = []
   const decodeRevertReasons = createRevertReasonDecoder(explainContext)
   const queries = createUserOperationQueries({
     chain,
@@ -242,7 +249,10 @@ export function createBundler({
       entryPoint,
       events,
       isPending: (userOpHash) => mempool.get(userOpHash) !== undefined,
-      onFinished: (userOpHash) => finishWaiters.finished(userOpHash),
+      onFinished: (userOpHash) => {
+        finishWaiters.finished(userOpHash)
+        explanations.finished(userOpHash)
+      },
     })
     const recordDropped = (entry: MempoolEntry, reason: string) =>
       records.setStatus(
@@ -507,8 +517,7 @@ export function createBundler({
     getUserOperationReceipt: queries.getUserOperationReceipt,
     getUserOperationByHash: queries.getUserOperationByHash,
     getUserOperationStatus: queries.getUserOperationStatus,
-    traceUserOperation: (userOpHash) =>
-      traceUserOperation({ chain, entryPoints, store, userOperations }, userOpHash),
+    traceUserOperation: (userOpHash) => explanations.explain(userOpHash),
     simulateUserOperation: (params) => simulateUserOperation({ chain, entryPoints, store }, params),
     gasFeeValues: () => gasPrices.gasFeeValues(),
     bundlingMode: () => lanes[0]?.scheduler.mode() ?? options.bundlingMode,
@@ -571,6 +580,7 @@ export function createBundler({
       unregisterStackPart()
       clearInterval(decayTimer)
       for (const lane of lanes) await lane.runner.idle().catch(() => {})
+      await explanations.close()
       await userOperations.close()
     },
   }

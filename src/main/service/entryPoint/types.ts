@@ -5,6 +5,7 @@ import type { EntryPointVersion } from '../../../shared/entryPointVersions'
 import type { TraceCallRequest } from '../chain/node/traceCall'
 import type { Chain, ChainAddresses } from '../chain/types'
 import type { VersionContracts } from '../chain/versionContracts'
+import type { PreVerificationGasBreakdown } from './estimation/preVerificationGas'
 import type { PaymasterBinding } from './paymaster/sponsorableOperation'
 
 /** The EntryPoint versions Opstation serves, one folder each (`v06/`, `v07/`, `v08/`); spelled in src/shared. */
@@ -83,6 +84,8 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   bundleGasOf(op: Op): bigint
   /** The calldata cost of the operation inside handleOps plus the bundle overheads. */
   calculatePreVerificationGas(op: Op): bigint
+  /** calculatePreVerificationGas's figure with its parts, from the calculator that gave it (explain/ shows them). */
+  breakDownPreVerificationGas(op: Op): PreVerificationGasBreakdown
   /** The least preVerificationGas eth_sendUserOperation takes of this signed operation (at most its estimate). */
   minimumPreVerificationGas(op: Op): bigint
   /** Field checks beyond the schema that the EntryPoint would reject (throws -32602). */
@@ -95,6 +98,17 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   simulateValidation(chain: Chain, op: Op, options?: SimulationOptions): Promise<ValidationResult>
   /** The call to trace for ERC-7562 (and the state override it needs: v0.7+ simulate through a code override). */
   validationCall(
+    op: Op,
+    gas: bigint,
+    stateOverride?: RpcStateOverride,
+  ): { request: TraceCallRequest; stateOverride?: RpcStateOverride }
+  /**
+   * The call to trace to run an operation whole even when a signature fails (explain/'s simulation of an unsigned
+   * operation): `simulateHandleOp(op, 0, 0x)` (v0.6 on the EntryPoint, reverting with its ExecutionResult; v0.7+
+   * EntryPointSimulations through a code override), which returns the signature verdict in validationData instead
+   * of reverting.
+   */
+  simulateHandleOpCall(
     op: Op,
     gas: bigint,
     stateOverride?: RpcStateOverride,
@@ -122,6 +136,11 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   readonly traceLayout: TraceLayout
   /** The operation's limit that bounds each phase: the field to raise when the phase runs out of gas. */
   phaseGasLimits(op: Op): Record<UserOperationPhase, PhaseGasLimit>
+  /**
+   * A validationData word (what validateUserOp and validatePaymasterUserOp return) as this version reads it: the
+   * signature verdict or aggregator, the time window, and for v0.9 a block range (both bounds with the top bit set).
+   */
+  readValidationData(data: bigint): ValidationDataReading
 }
 
 /** An operation's phases, in the EntryPoint's order (spelled in src/shared: the console shows them). */
@@ -191,6 +210,14 @@ export type SimulationOptions = {
 }
 
 export type StakeInfo = { stake: bigint; unstakeDelaySec: bigint }
+
+/** A validationData word, read (validUntil 0: no expiry; blockRange: the window is in block numbers instead). */
+export type ValidationDataReading = {
+  aggregator: bigint
+  validAfter: number
+  validUntil: number
+  blockRange: BlockRange | null
+}
 
 /** A validity window in block numbers: valid in the blocks after `validAfterBlock` up to `validUntilBlock`. */
 export type BlockRange = { validAfterBlock: number; validUntilBlock: number }

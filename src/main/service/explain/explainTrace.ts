@@ -1,13 +1,17 @@
 import type { Hex } from 'viem'
 import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
+import { boundCallTree, boundEvents } from './boundExplanation'
+import { checkAuthorization } from './checkAuthorization'
 import { collectLogs, decodeEvent } from './collectEvents'
 import { buildContractBook } from './contractBook'
 import { decodeCallTree, explainFrameError } from './decodeCallTree'
 import { describeFailedPhase } from './describeFailedPhase'
 import type { ExplainContext } from './explainContext'
+import { explainGas } from './explainGas'
 import { explainPhases } from './explainPhases'
 import { findOperationFrames } from './findOperationFrames'
 import { readBalanceChanges } from './readBalanceChanges'
+import { type CheckedAt, readValidationVerdicts } from './readValidity'
 import type { ExplainedPhase, Explanation, TracedFrame } from './types'
 
 export type ExplainTraceParameters = {
@@ -18,9 +22,14 @@ export type ExplainTraceParameters = {
   trace: () => Promise<TracedFrame>
   /** Balances before: at the block before the bundle's, or now for a simulation. */
   beforeBlock: bigint | 'latest'
+  /** The block the validity windows are checked against (the bundle's, or the latest); null when not known. */
+  checkedAt: CheckedAt
 }
 
-type TraceParts = Pick<Explanation, 'phases' | 'calls' | 'events' | 'balanceChanges' | 'reason'> & {
+type TraceParts = Pick<
+  Explanation,
+  'phases' | 'calls' | 'events' | 'balanceChanges' | 'reason' | 'notes' | 'gas' | 'authorization'
+> & {
   /** handleOps itself reverted (a validation failure: the EntryPoint refuses the whole call). */
   handleOpsReverted: boolean
 }
@@ -31,7 +40,7 @@ type TraceParts = Pick<Explanation, 'phases' | 'calls' | 'events' | 'balanceChan
  */
 export async function explainTrace(
   context: ExplainContext,
-  { entryPoint, userOperation, userOpHash, trace, beforeBlock }: ExplainTraceParameters,
+  { entryPoint, userOperation, userOpHash, trace, beforeBlock, checkedAt }: ExplainTraceParameters,
 ): Promise<TraceParts> {
   const { chain, entryPoints, store } = context
   const [handleOps, book] = await Promise.all([
@@ -46,7 +55,12 @@ export async function explainTrace(
     paymaster,
     userOpHash,
   })
-  const phases = explainPhases(frames, entryPoint.phaseGasLimits(userOperation), book)
+  const verdicts = readValidationVerdicts(entryPoint, frames, checkedAt)
+  const phases = explainPhases(frames, entryPoint.phaseGasLimits(userOperation), book).map((phase) =>
+    phase.name === 'account-validation' || phase.name === 'paymaster-validation'
+      ? { ...phase, ...verdicts[phase.name] }
+      : phase,
+  )
   const own = [
     frames.deployment,
     frames['account-validation'],
@@ -60,12 +74,21 @@ export async function explainTrace(
     call: (frame) => own.includes(frame),
     log: (log) => log.topics.some((topic) => topic.toLowerCase() === hashTopic),
   }).map((log) => decodeEvent(log, book))
-  const balanceChanges = await readBalanceChanges({ chain, book, frames: own, events, beforeBlock })
+  const [balanceChanges, authorization] = await Promise.all([
+    readBalanceChanges({ chain, book, frames: own, events, beforeBlock }),
+    checkAuthorization({ chain, userOperation, beforeBlock }),
+  ])
+  // Bounded, as it is kept with the operation's history (the balance changes were read from every event).
+  const calls = boundCallTree(decodeCallTree(handleOps, book))
+  const bounded = boundEvents(events)
   return {
     phases,
-    calls: decodeCallTree(handleOps, book),
-    events,
+    calls: calls.value,
+    events: bounded.value,
     balanceChanges,
+    gas: explainGas(entryPoint, userOperation, events),
+    ...(authorization ? { authorization } : {}),
+    notes: [...calls.notes, ...bounded.notes],
     handleOpsReverted: handleOps.error !== undefined,
     reason:
       summarize(phases) ??

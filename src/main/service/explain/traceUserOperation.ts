@@ -49,6 +49,7 @@ export async function traceUserOperation(
     calls: null,
     events: [],
     balanceChanges: [],
+    gas: null,
     notes: [],
   }
   const untraced = UNTRACED_NOTE[status]
@@ -69,12 +70,39 @@ async function explainMined(
   if (!wire || !record.transactionHash || record.blockNumber === null)
     return { ...explanation, notes: ['the operation or its transaction is no longer recorded'] }
   const userOperation = entryPoint.fromWire(wire as Record<string, unknown>)
-  const { handleOpsReverted: _, ...parts } = await explainTrace(context, {
+  const blockNumber = BigInt(record.blockNumber)
+  const block = await context.chain.publicClient.getBlock({ blockNumber }).catch(() => null)
+  const transactionHash = record.transactionHash as Hex
+  const traced = await explainTrace(context, {
     entryPoint,
     userOperation,
     userOpHash: record.userOpHash as Hex,
-    trace: () => traceTransactionFrames(context.chain, record.transactionHash as Hex),
+    trace: () => traceTransactionFrames(context.chain, transactionHash),
     beforeBlock: BigInt(Math.max(record.blockNumber - 1, 0)),
+    checkedAt: block && { timestamp: block.timestamp, number: blockNumber },
+  }).catch(async (err: unknown) => {
+    // A transaction the chain no longer holds cannot be traced: said as such, not as the node's error.
+    const held = await context.chain.publicClient.getTransaction({ hash: transactionHash }).then(
+      () => true,
+      () => false,
+    )
+    if (held) throw err
+    return null
   })
-  return { ...explanation, ...parts, reason: parts.reason ?? explanation.reason }
+  if (!traced)
+    return {
+      ...explanation,
+      notes: [
+        `its bundle transaction ${transactionHash} is no longer on the chain (the embedded chain keeps its last ` +
+          'blocks only; a reset or a fork drops them), and no explanation of it was kept: a reverted operation is ' +
+          'explained once mined, any other when first asked while the chain holds it',
+      ],
+    }
+  const { handleOpsReverted: _, ...parts } = traced
+  return {
+    ...explanation,
+    ...parts,
+    reason: parts.reason ?? explanation.reason,
+    notes: [...explanation.notes, ...parts.notes],
+  }
 }

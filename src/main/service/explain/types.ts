@@ -2,6 +2,7 @@ import type { Address, Hex } from 'viem'
 import type { CallFrame } from '../entryPoint/estimation/callFrame'
 
 export type {
+  AuthorizationCheck,
   BalanceChange,
   DecodedReason,
   ExplainedCall,
@@ -9,8 +10,12 @@ export type {
   ExplainedPhase,
   Explanation,
   ExplanationStatus,
+  GasAccount,
   PhaseError,
+  PreVerificationGasPart,
+  SignatureVerdict,
   UserOperationPhase,
+  ValidityWindow,
 } from '../../../shared/api/explanation'
 
 /** One frame of the node's `callTracer` with `withLog`: the estimation's call frame, with its logs. */

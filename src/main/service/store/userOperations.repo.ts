@@ -21,6 +21,10 @@ export type UserOperationLog = {
   findReceipt: (transactionHash: string) => Promise<NodeReceipt | undefined>
   /** A mined operation as it was sent (wire form), from the history. */
   findOperation: (userOpHash: string) => Promise<Record<string, unknown> | undefined>
+  /** Keeps a mined operation's explanation in the history (with its receipt and record: it survives a restart). */
+  keepExplanation: (userOpHash: string, explanation: unknown) => void
+  /** The explanation the history keeps for an operation, if any (none without a history). */
+  findExplanation: (userOpHash: string) => Promise<unknown | undefined>
   /** Records that were pending or submitted when the service stopped. */
   unfinished: () => UserOperationRecord[]
   /** Highest block number of a mined record; null when none is mined. */
@@ -168,6 +172,8 @@ export function openUserOperationLog({
     hasMined: async (userOpHash) => (await history?.hasMined(userOpHash)) ?? false,
     findReceipt: async (transactionHash) => history?.findReceipt(transactionHash),
     findOperation: async (userOpHash) => history?.findOperation(userOpHash),
+    keepExplanation: (userOpHash, explanation) => history?.keepExplanation(userOpHash, explanation),
+    findExplanation: async (userOpHash) => history?.findExplanation(userOpHash),
     unfinished: () => [...index.values()].filter((r) => isUnfinished(r.status)),
     lastMinedBlock() {
       let last: number | null = null

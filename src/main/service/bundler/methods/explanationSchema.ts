@@ -64,7 +64,46 @@ const PhaseSchema = z.object({
     })
     .optional()
     .meta({ description: 'The frame the failure started in, and why' }),
+  signature: z.enum(['valid', 'invalid', 'missing']).optional().meta({
+    description:
+      'Account and paymaster validation: the signature verdict of its validationData (`missing`: simulated without one)',
+  }),
+  aggregator: address.optional().meta({ description: 'The signature aggregator the account named' }),
+  validity: z
+    .object({
+      unit: z.enum(['timestamp', 'block']).meta({ description: '`block`: a v0.9 block-number window' }),
+      validAfter: decimal,
+      validUntil: decimal.nullable().meta({ description: 'Null: no expiry' }),
+      checkedAt: decimal
+        .nullable()
+        .meta({ description: "The bundle block's timestamp or number (the latest block for a simulation)" }),
+      state: z.enum(['valid', 'not yet valid', 'expired']).nullable(),
+    })
+    .optional()
+    .meta({ description: 'Account and paymaster validation: the window its validationData gave' }),
 })
+
+const GasAccountSchema = z
+  .object({
+    limits: z
+      .record(z.string(), decimal)
+      .meta({ description: 'Every gas limit the operation carried, by field' }),
+    limitTotal: decimal,
+    actualGasUsed: decimal
+      .nullable()
+      .meta({ description: 'From the UserOperationEvent; null when it was not reached' }),
+    actualGasCost: decimal.nullable(),
+    usedPercent: z.number().nullable().meta({ description: 'actualGasUsed against limitTotal, in percent' }),
+    preVerificationGas: z.object({
+      carried: decimal,
+      calculated: decimal.meta({ description: "What the service's calculator asks of the operation" }),
+      calculator: z.string().meta({ description: '`calldata and overheads` or `EIP-7623`' }),
+      parts: z
+        .array(z.object({ name: z.string(), gas: z.number() }))
+        .meta({ description: 'The parts of `calculated` (they add up to it before its rounding up)' }),
+    }),
+  })
+  .meta({ title: 'GasAccount' })
 
 /** The answer of opstation_traceUserOperation and opstation_simulateUserOperation (explain/types.ts). */
 export const ExplanationSchema = z
@@ -100,6 +139,35 @@ export const ExplanationSchema = z
         delta: decimal,
       }),
     ),
+    gas: GasAccountSchema.nullable().meta({
+      description:
+        'Estimates against use: the limits carried, the gas used, the preVerificationGas in its parts',
+    }),
+    authorization: z
+      .object({
+        address: address.meta({ description: 'The address it delegates the sender to' }),
+        chainId: decimal,
+        nonce: decimal,
+        signer: address
+          .nullable()
+          .meta({ description: 'Recovered from its signature; null when it does not recover' }),
+        applied: z.boolean().nullable().meta({
+          description:
+            'Mined: the sender delegates to `address` after its bundle; simulated: it would be applied now; null: not known',
+        }),
+        reasons: z.array(z.string()).meta({
+          description:
+            'Why it was not (or would not be) applied: its signer, chain id, nonce, or a delegation already in place',
+        }),
+        delegatedBefore: address
+          .nullable()
+          .meta({ description: 'Where the sender delegated before; null: nowhere' }),
+      })
+      .optional()
+      .meta({
+        title: 'AuthorizationCheck',
+        description: 'EIP-7702 (v0.7+): absent for an operation without eip7702Auth',
+      }),
     notes: z.array(z.string()).meta({ description: 'What this answer cannot show, and why' }),
   })
   .meta({ title: 'Explanation' })

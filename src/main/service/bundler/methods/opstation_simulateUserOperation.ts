@@ -21,7 +21,10 @@ export const opstationSimulateUserOperation = (getBundler: GetBundler) =>
         documentVersionForms((module) => module.userOperationSchema),
       ).meta({
         title: 'userOperation',
-        description: "In its EntryPoint version's form, with its gas limits and fees",
+        description:
+          "In its EntryPoint version's form, with its gas limits and fees. The signature may be absent or `0x`: " +
+          "the account's validation is then reported `signature: 'missing'` (a stand-in signature is used) and the " +
+          'rest is simulated past it',
       }),
       AddressSchema.meta({ title: 'entryPoint' }),
     ]),

@@ -39,27 +39,50 @@ function countZeroBytes(encoded: string): number {
   return zeros
 }
 
+/** One part of a preVerificationGas figure: what it pays for, and how much (a fraction where the calculator has one). */
+export type PreVerificationGasPart = { name: string; gas: number }
+
+/** A preVerificationGas figure with its parts (they add up to it, before its rounding up). */
+export type PreVerificationGasBreakdown = {
+  /** `calldata and overheads` (every version's), or `EIP-7623` (the reference bundler's, v0.7 and later). */
+  calculator: 'calldata and overheads' | 'EIP-7623'
+  total: bigint
+  parts: PreVerificationGasPart[]
+}
+
 /**
  * preVerificationGas of an operation given as `abi.encode(op)` (hex without 0x: the tuple's offset word, then the
  * tuple, as it sits in handleOps' calldata): its calldata cost, the op's offset word in the array head, and the fixed
  * and per-op overheads. Every EntryPoint version's estimate ends here.
  */
 export function preVerificationGasOfEncoded(encoded: string): bigint {
+  return breakDownPreVerificationGasOfEncoded(encoded).total
+}
+
+/** preVerificationGasOfEncoded's figure with its parts. */
+export function breakDownPreVerificationGasOfEncoded(encoded: string): PreVerificationGasBreakdown {
+  const o = preVerificationGasOverheads
   const length = encoded.length / 2
   const zeroBytes = countZeroBytes(encoded)
-  let callDataCost =
-    zeroBytes * preVerificationGasOverheads.zeroByte +
-    (length - zeroBytes) * preVerificationGasOverheads.nonZeroByte
-  // The op's offset word in the handleOps array head (32 bytes, almost all zero).
-  callDataCost += 31 * preVerificationGasOverheads.zeroByte + preVerificationGasOverheads.nonZeroByte
   const words = Math.ceil(length / 32)
-  const total =
-    callDataCost +
-    preVerificationGasOverheads.fixed / preVerificationGasOverheads.bundleSize +
-    preVerificationGasOverheads.perUserOp +
-    preVerificationGasOverheads.perUserOpWord * words
-  return BigInt(Math.ceil(total))
+  const parts: PreVerificationGasPart[] = [
+    { name: `calldata: ${zeroBytes} zero bytes × ${o.zeroByte}`, gas: zeroBytes * o.zeroByte },
+    {
+      name: `calldata: ${length - zeroBytes} non-zero bytes × ${o.nonZeroByte}`,
+      gas: (length - zeroBytes) * o.nonZeroByte,
+    },
+    // The op's offset word in the handleOps array head (32 bytes, almost all zero).
+    { name: 'calldata: its offset word in the bundle', gas: 31 * o.zeroByte + o.nonZeroByte },
+    { name: 'transaction base cost (a bundle of one)', gas: o.fixed / o.bundleSize },
+    { name: 'EntryPoint overhead per operation', gas: o.perUserOp },
+    { name: `memory: ${words} words × ${o.perUserOpWord}`, gas: o.perUserOpWord * words },
+  ]
+  return { calculator: 'calldata and overheads', total: totalOf(parts), parts }
 }
+
+/** The parts' sum, rounded up. */
+const totalOf = (parts: readonly PreVerificationGasPart[]) =>
+  BigInt(Math.ceil(parts.reduce((sum, part) => sum + part.gas, 0)))
 
 /**
  * The preVerificationGas the reference bundler (eth-infinitism/bundler, PreVerificationGasCalculator's MainnetConfig)
@@ -98,25 +121,60 @@ export type PackedPreVerificationGasParameters = {
 }
 
 /** preVerificationGas of a packed operation by the reference bundler's EIP-7623 calculator (see the config above). */
-export function packedPreVerificationGas({
+export function packedPreVerificationGas(params: PackedPreVerificationGasParameters): bigint {
+  return breakDownPackedPreVerificationGas(params).total
+}
+
+/**
+ * packedPreVerificationGas's figure with its parts: the standard calldata cost and overheads, or (when it asks more)
+ * EIP-7623's floor less the gas the operation is known to use otherwise.
+ */
+export function breakDownPackedPreVerificationGas({
   encoded,
   callData,
   gasUsed,
   eip7702,
-}: PackedPreVerificationGasParameters): bigint {
+}: PackedPreVerificationGasParameters): PreVerificationGasBreakdown {
   const c = packedPreVerificationGasConfig
   const zeroBytes = countZeroBytes(encoded)
   const tokens = zeroBytes + (encoded.length / 2 - zeroBytes) * c.tokensPerNonzeroByte
   const words = (encoded.length / 2 + 31) / 32
-  let perUserOp: number = c.perUserOpGasOverhead + (eip7702 ? c.eip7702AuthGas : 0)
-  let callDataOverhead = 0
-  if (callData.slice(2, 10).toLowerCase() === EXECUTE_USER_OP_SELECTOR)
-    perUserOp += c.executeUserOpGasOverhead + c.executeUserOpPerWordGasOverhead * words
-  else callDataOverhead = Math.ceil((callData.length - 2) / 2 / 32) * c.perUserOpWordGasOverhead
+  const callDataWords = Math.ceil((callData.length - 2) / 2 / 32)
+  const executeUserOp = callData.slice(2, 10).toLowerCase() === EXECUTE_USER_OP_SELECTOR
+  const overheads: PreVerificationGasPart[] = [
+    { name: 'bundle overhead', gas: c.fixedGasOverhead },
+    { name: 'EntryPoint overhead per operation', gas: c.perUserOpGasOverhead },
+    ...(eip7702 ? [{ name: 'EIP-7702 authorization', gas: c.eip7702AuthGas }] : []),
+    executeUserOp
+      ? {
+          name: `executeUserOp: ${c.executeUserOpGasOverhead} and ${words} words × ${c.executeUserOpPerWordGasOverhead}`,
+          gas: c.executeUserOpGasOverhead + c.executeUserOpPerWordGasOverhead * words,
+        }
+      : {
+          name: `callData: ${callDataWords} words × ${c.perUserOpWordGasOverhead}`,
+          gas: callDataWords * c.perUserOpWordGasOverhead,
+        },
+  ]
   const used = Number(gasUsed)
-  const execution = c.fixedGasOverhead + perUserOp + callDataOverhead + used
-  const total =
-    c.transactionGasStipend +
-    Math.max(c.standardTokenGasCost * tokens + execution, c.floorPerTokenGasCost * tokens)
-  return BigInt(Math.round(total - used))
+  const execution = overheads.reduce((sum, part) => sum + part.gas, 0) + used
+  const stipend = { name: 'transaction stipend', gas: c.transactionGasStipend }
+  const standard = c.standardTokenGasCost * tokens + execution
+  const floor = c.floorPerTokenGasCost * tokens
+  const parts: PreVerificationGasPart[] =
+    standard >= floor
+      ? [
+          stipend,
+          {
+            name: `calldata: ${tokens} tokens × ${c.standardTokenGasCost}`,
+            gas: c.standardTokenGasCost * tokens,
+          },
+          ...overheads,
+        ]
+      : [
+          stipend,
+          { name: `EIP-7623 floor: ${tokens} tokens × ${c.floorPerTokenGasCost}`, gas: floor },
+          { name: 'less the gas the operation is known to use otherwise', gas: -used },
+        ]
+  const total = c.transactionGasStipend + Math.max(standard, floor) - used
+  return { calculator: 'EIP-7623', total: BigInt(Math.round(total)), parts }
 }

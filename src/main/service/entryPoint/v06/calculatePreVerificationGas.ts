@@ -1,10 +1,11 @@
 import type { Hex } from 'viem'
 import {
+  breakDownPreVerificationGasOfEncoded,
   FEE_FIELD_PLACEHOLDER,
   GAS_FIELD_PLACEHOLDER,
   MIN_SIGNATURE_LENGTH,
   nonZeroBytesOfLength,
-  preVerificationGasOfEncoded,
+  type PreVerificationGasBreakdown,
 } from '../estimation/preVerificationGas'
 import { encodeUserOperationTuple } from './encodeEntryPointCalls'
 import type { UserOperationV06 } from './userOperation'
@@ -29,10 +30,15 @@ export type CalculatePreVerificationGasParameters = {
  * their length, and the gas fields as wide placeholders, so an estimate made with a dummy signature and stub
  * paymaster data gives what the signed operation needs, whatever bytes its signatures hold.
  */
-export function calculatePreVerificationGas({
+export function calculatePreVerificationGas(params: CalculatePreVerificationGasParameters): bigint {
+  return breakDownPreVerificationGas(params).total
+}
+
+/** calculatePreVerificationGas's figure with its parts. */
+export function breakDownPreVerificationGas({
   userOperation,
   includePaymasterAndData = true,
-}: CalculatePreVerificationGasParameters): bigint {
+}: CalculatePreVerificationGasParameters): PreVerificationGasBreakdown {
   const signatureLength = Math.max(MIN_SIGNATURE_LENGTH, (userOperation.signature.length - 2) / 2)
   // abi.encode(op): the tuple's offset word, then the tuple.
   const encoded = `${'0'.repeat(62)}20${encodeUserOperationTuple({
@@ -48,5 +54,5 @@ export function calculatePreVerificationGas({
     paymasterAndData: includePaymasterAndData ? nonZeroBytesOfLength(userOperation.paymasterAndData) : '0x',
     signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
   })}`
-  return preVerificationGasOfEncoded(encoded)
+  return breakDownPreVerificationGasOfEncoded(encoded)
 }

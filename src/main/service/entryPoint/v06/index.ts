@@ -1,4 +1,4 @@
-import { type Abi, concat, decodeFunctionData } from 'viem'
+import { type Abi, concat, decodeFunctionData, zeroAddress } from 'viem'
 import { entryPointAbi } from '../../chain/abis/entryPoint'
 import { canonicalAddresses } from '../../chain/constants'
 import { getVersionContracts } from '../../chain/versionContracts'
@@ -6,11 +6,12 @@ import { toHexQuantity } from '../../schemas/hexSchemas'
 import { parseParam } from '../../schemas/parseParam'
 import { invalidFields } from '../errors'
 import type { EntryPointModule } from '../types'
+import { readValidationData } from '../validationData'
 import { paymasterV06 } from './bindPaymaster'
-import { calculatePreVerificationGas } from './calculatePreVerificationGas'
+import { breakDownPreVerificationGas, calculatePreVerificationGas } from './calculatePreVerificationGas'
 import { computeUserOpHash } from './computeUserOpHash'
 import { decodeValidationOutput } from './decodeValidationOutput'
-import { encodeHandleOps, encodeSimulateValidation } from './encodeEntryPointCalls'
+import { encodeHandleOps, encodeSimulateHandleOp, encodeSimulateValidation } from './encodeEntryPointCalls'
 import { estimateUserOperationGas, simulateExecution } from './estimateUserOperationGas'
 import { readEntities } from './readEntities'
 import { simulateValidation } from './simulateValidation'
@@ -61,9 +62,11 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   readEntities,
   traceLayout: traceLayoutV06,
   phaseGasLimits: phaseGasLimitsV06,
+  readValidationData: (data) => readValidationData(data),
   deploysAccount: (op) => op.initCode !== '0x',
   bundleGasOf,
   calculatePreVerificationGas: (op) => calculatePreVerificationGas({ userOperation: op }),
+  breakDownPreVerificationGas: (op) => breakDownPreVerificationGas({ userOperation: op }),
   // The estimate without paymasterAndData (see calculatePreVerificationGas's includePaymasterAndData).
   minimumPreVerificationGas: (op) =>
     calculatePreVerificationGas({ userOperation: op, includePaymasterAndData: false }),
@@ -86,6 +89,10 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
   simulateValidation,
   validationCall: (op, gas, stateOverride) => ({
     request: { to: canonicalAddresses.entryPoint, data: encodeSimulateValidation(op), gas },
+    stateOverride,
+  }),
+  simulateHandleOpCall: (op, gas, stateOverride) => ({
+    request: { to: canonicalAddresses.entryPoint, data: encodeSimulateHandleOp(op, zeroAddress, '0x'), gas },
     stateOverride,
   }),
   decodeValidationOutput,

@@ -1,4 +1,4 @@
-import type { Abi, Address, Hash, Hex, RpcStateOverride } from 'viem'
+import { type Abi, type Address, type Hash, type Hex, type RpcStateOverride, zeroAddress } from 'viem'
 import type { z } from 'zod'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import type { Chain } from '../../chain/types'
@@ -7,15 +7,17 @@ import { toHexQuantity } from '../../schemas/hexSchemas'
 import { parseParam } from '../../schemas/parseParam'
 import { executionReverted, invalidFields } from '../errors'
 import {
+  breakDownPackedPreVerificationGas,
+  breakDownPreVerificationGasOfEncoded,
   FEE_FIELD_PLACEHOLDER,
   GAS_FIELD_PLACEHOLDER,
   MIN_SIGNATURE_LENGTH,
   nonZeroBytesOfLength,
   packedPreVerificationGas,
-  preVerificationGasOfEncoded,
 } from '../estimation/preVerificationGas'
 import type { EntryPointModule, EntryPointVersion } from '../types'
 import { MAX_PAYMASTER_SIGNATURE_BYTES } from '../v09/paymasterSignature'
+import { readValidationData } from '../validationData'
 import { createPaymasterV07 } from './bindPaymaster'
 import {
   attachEip7702Delegations,
@@ -23,7 +25,12 @@ import {
   delegationCode,
   planEip7702Bundle,
 } from './eip7702'
-import { decodeHandleOpsV07, encodeHandleOpsV07, encodeSimulateValidationV07 } from './encodeEntryPointCalls'
+import {
+  decodeHandleOpsV07,
+  encodeHandleOpsV07,
+  encodeSimulateHandleOpV07,
+  encodeSimulateValidationV07,
+} from './encodeEntryPointCalls'
 import { encodePackedUserOperationTuple } from './encodePackedUserOperationTuple'
 import {
   type EstimateUserOperationGasV07Parameters,
@@ -193,7 +200,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
    * paymaster data (so it holds whatever values are signed later), priced by both calculators, whichever asks more:
    * the v0.6-era one every version shares, and the reference bundler's EIP-7623 one with no gas counted as used yet.
    */
-  const calculatePreVerificationGas: EntryPointModule<UserOperationV07>['calculatePreVerificationGas'] = (
+  const breakDownPreVerificationGas: EntryPointModule<UserOperationV07>['breakDownPreVerificationGas'] = (
     op,
   ) => {
     const signatureLength = Math.max(MIN_SIGNATURE_LENGTH, (op.signature.length - 2) / 2)
@@ -212,16 +219,22 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       signature: `0x${'ff'.repeat(signatureLength)}` as Hex,
     })
     const encoded = encodeForPreVerificationGas(packed)
-    const sharedEstimate =
-      preVerificationGasOfEncoded(encoded) + (op.eip7702Auth ? EIP7702_AUTHORIZATION_GAS : 0n)
-    const eip7623Estimate = packedPreVerificationGas({
+    const shared = breakDownPreVerificationGasOfEncoded(encoded)
+    if (op.eip7702Auth) {
+      shared.parts.push({ name: 'EIP-7702 authorization', gas: Number(EIP7702_AUTHORIZATION_GAS) })
+      shared.total += EIP7702_AUTHORIZATION_GAS
+    }
+    const eip7623 = breakDownPackedPreVerificationGas({
       encoded,
       callData: op.callData,
       gasUsed: 0n,
       eip7702: op.eip7702Auth != null,
     })
-    return sharedEstimate > eip7623Estimate ? sharedEstimate : eip7623Estimate
+    return shared.total > eip7623.total ? shared : eip7623
   }
+  const calculatePreVerificationGas: EntryPointModule<UserOperationV07>['calculatePreVerificationGas'] = (
+    op,
+  ) => breakDownPreVerificationGas(op).total
 
   /**
    * What admission asks of a signed operation: the reference bundler's EIP-7623 calculator over the operation as it
@@ -253,6 +266,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     signsPaymasterSignature: p.paymasterSignature ?? false,
     traceLayout: createTraceLayoutV07(p.abi),
     phaseGasLimits: phaseGasLimitsV07,
+    readValidationData: (data) => readValidationData(data, { blockRanges: p.blockRanges ?? false }),
     contracts: (chain) => getVersionContracts(chain, p.version),
     // v0.9 is told by its paymasterSignature; v0.8 by its eip7702Auth (v0.7 takes one too, but a request that names
     // no EntryPoint and carries one is taken as v0.8's, as before); v0.7 by any field only the packed form has.
@@ -288,6 +302,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       (op.eip7702Auth ? EIP7702_AUTHORIZATION_GAS : 0n),
 
     calculatePreVerificationGas,
+    breakDownPreVerificationGas,
     minimumPreVerificationGas,
 
     checkFields(op) {
@@ -320,6 +335,15 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
 
     validationCall: (op, gas, stateOverride) => ({
       request: { to: p.address, data: encodeSimulateValidationV07(packUserOperation(op)), gas },
+      stateOverride: withSimulationCode(target, withDelegation(op, stateOverride)),
+    }),
+
+    simulateHandleOpCall: (op, gas, stateOverride) => ({
+      request: {
+        to: p.address,
+        data: encodeSimulateHandleOpV07(packUserOperation(op), zeroAddress, '0x'),
+        gas,
+      },
       stateOverride: withSimulationCode(target, withDelegation(op, stateOverride)),
     }),
 

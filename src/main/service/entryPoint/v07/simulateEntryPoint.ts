@@ -12,16 +12,17 @@ import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
 import { describeCustomEntryPointError } from '../customErrors'
-import type { BlockRange, SimulationOptions, ValidationResult } from '../types'
+import type { SimulationOptions, ValidationResult } from '../types'
+import { parseValidationData, readBlockRange, type ValidityOptions } from '../validationData'
 import { entryPointSimulationsAbi } from './encodeEntryPointCalls'
+
+export { parseValidationData, type ValidityOptions }
 
 /** The EntryPoint a simulation runs on: its address and the EntryPointSimulations code put there for the call. */
 export type SimulationTarget = { address: Address; simulationsCode: Hex }
 
 const FAILED_OP = toFunctionSelector('FailedOp(uint256,string)')
 const FAILED_OP_WITH_REVERT = toFunctionSelector('FailedOpWithRevert(uint256,string,bytes)')
-const ADDRESS_MASK = (1n << 160n) - 1n
-const UINT48_MASK = (1n << 48n) - 1n
 
 /**
  * v0.7 and v0.8 have no simulation functions on the EntryPoint: the simulations run with EntryPointSimulations'
@@ -33,19 +34,6 @@ export function withSimulationCode(
   stateOverride: RpcStateOverride | undefined,
 ): RpcStateOverride {
   return mergeStateOverride(stateOverride, target.address, { code: target.simulationsCode })
-}
-
-/** A validationData word: the signature verdict (or aggregator) and the time range (validUntil 0 = no expiry). */
-export function parseValidationData(data: bigint): {
-  aggregator: bigint
-  validAfter: number
-  validUntil: number
-} {
-  return {
-    aggregator: data & ADDRESS_MASK,
-    validUntil: Number((data >> 160n) & UINT48_MASK),
-    validAfter: Number(data >> 208n),
-  }
 }
 
 type RawValidationResult = {
@@ -60,29 +48,6 @@ type RawValidationResult = {
   factoryInfo: { stake: bigint; unstakeDelaySec: bigint }
   paymasterInfo: { stake: bigint; unstakeDelaySec: bigint }
   aggregatorInfo: { aggregator: Address; stakeInfo: { stake: bigint; unstakeDelaySec: bigint } }
-}
-
-/** v0.9's `VALIDITY_BLOCK_RANGE_FLAG`: validAfter and validUntil both above it are block numbers. */
-const VALIDITY_BLOCK_RANGE_FLAG = 0x8000_0000_0000
-
-/** Reading of validationData windows: v0.9 reads block ranges (`blockRanges`), older versions time only. */
-export type ValidityOptions = { blockRanges?: boolean }
-
-/** An entity's window as a block range where v0.9 reads one, else null. */
-function readBlockRange(
-  window: { validAfter: number; validUntil: number },
-  { blockRanges = false }: ValidityOptions,
-): BlockRange | null {
-  if (
-    !blockRanges ||
-    window.validAfter <= VALIDITY_BLOCK_RANGE_FLAG ||
-    window.validUntil <= VALIDITY_BLOCK_RANGE_FLAG
-  )
-    return null
-  return {
-    validAfterBlock: window.validAfter - VALIDITY_BLOCK_RANGE_FLAG,
-    validUntilBlock: window.validUntil - VALIDITY_BLOCK_RANGE_FLAG,
-  }
 }
 
 /** The v0.7 ValidationResult in the shape the bundler reads for every version. */
