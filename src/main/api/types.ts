@@ -1,9 +1,9 @@
 import type { Chain, Hex } from 'viem'
-import type { OpstationAddresses } from '../../shared/chainAddresses.js'
 import type { Explanation } from '../../shared/api/explanation.js'
+import type { OpstationAddresses } from '../../shared/chainAddresses.js'
 
-export type { OpstationAddresses, OpstationToken } from '../../shared/chainAddresses.js'
 export type { Explanation as OpstationExplanation } from '../../shared/api/explanation.js'
+export type { OpstationAddresses, OpstationToken } from '../../shared/chainAddresses.js'
 
 /**
  * The public types of `opstation` (this file imports nothing of the service, so its .d.ts ships on its own). The
