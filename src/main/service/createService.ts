@@ -74,7 +74,13 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     if (protection.notProtected.length > 0)
       log.warn({ files: protection.notProtected }, 'could not make these private to the user (not the owner)')
     const events = createEventBus()
-    const store = await openStore({ dataDir: bootConfig.dataDir, log, resetStore: bootConfig.resetStore })
+    const store = await openStore({
+      dataDir: bootConfig.dataDir,
+      log,
+      resetStore: bootConfig.resetStore,
+      // A store written before records carried their chain was written by a one-chain service: that chain's.
+      legacyChainId: bootConfig.chains?.[0]?.chainId ?? bootConfig.chainId,
+    })
     // Console settings apply unless the caller (a command-line flag) says otherwise.
     const config = parseServiceConfig({
       ...settingsToConfig(store.data.settings),

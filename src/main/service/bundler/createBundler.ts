@@ -185,6 +185,7 @@ export function createBundler({
     // Mined operations' receipts, and records older than the store document's, outlive the chain's history.
     history: openUserOperationHistory({
       dir: join(dirname(store.path), 'history'),
+      legacyChainId: chain.chainId,
       onError: (err) => log.error({ err }, 'could not read or write the UserOperation history'),
     }),
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
@@ -230,6 +231,7 @@ export function createBundler({
     const nonces = createNonceTracker({ chain, mempool, entryPoint: entryPoint.address })
     const records = createUserOperationRecords({
       userOperations,
+      chainId: chain.chainId,
       entryPoint,
       events,
       isPending: (userOpHash) => mempool.get(userOpHash) !== undefined,

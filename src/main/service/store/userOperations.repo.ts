@@ -21,10 +21,10 @@ export type UserOperationLog = {
   findReceipt: (transactionHash: string) => Promise<NodeReceipt | undefined>
   /** A mined operation as it was sent (wire form), from the history. */
   findOperation: (userOpHash: string) => Promise<Record<string, unknown> | undefined>
-  /** Records that were pending or submitted when the service stopped. */
-  unfinished: () => UserOperationRecord[]
-  /** Highest block number of a mined record; null when none is mined. */
-  lastMinedBlock: () => number | null
+  /** Records of `chainId` that were pending or submitted when the service stopped. */
+  unfinished: (chainId: number) => UserOperationRecord[]
+  /** Highest block number of a mined record of `chainId`; null when none is mined. */
+  lastMinedBlock: (chainId: number) => number | null
   /** Adds a record (seq, createdAt and updatedAt are filled in). */
   add: (
     record: Omit<UserOperationRecord, 'seq' | 'createdAt' | 'updatedAt'>,
@@ -154,10 +154,12 @@ export function openUserOperationLog({
     hasMined: async (userOpHash) => (await history?.hasMined(userOpHash)) ?? false,
     findReceipt: async (transactionHash) => history?.findReceipt(transactionHash),
     findOperation: async (userOpHash) => history?.findOperation(userOpHash),
-    unfinished: () => [...index.values()].filter((r) => isUnfinished(r.status)),
-    lastMinedBlock() {
+    unfinished: (chainId) =>
+      [...index.values()].filter((r) => r.chainId === chainId && isUnfinished(r.status)),
+    lastMinedBlock(chainId) {
       let last: number | null = null
       for (const record of index.values()) {
+        if (record.chainId !== chainId) continue
         if (record.blockNumber !== null && (last === null || record.blockNumber > last))
           last = record.blockNumber
       }
