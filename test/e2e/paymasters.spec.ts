@@ -34,7 +34,9 @@ test('create a dApp: apiKey, paymaster URL, listed; a duplicate name shows the s
   await app.getByTestId('paymaster-name').fill('other')
   await app.getByTestId('paymaster-chain').fill('1')
   await app.getByTestId('paymaster-create').click()
-  await expect(paymasters.createError()).toHaveText('Chain ID not supported')
+  await expect(paymasters.createError()).toHaveText(
+    'Chain ID not supported: chain 1 is not run here; this Opstation runs chain 31337',
+  )
   await screenshot(app, 'paymasters')
 })
 

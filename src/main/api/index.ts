@@ -3,6 +3,7 @@ export { startOpstation } from './startOpstation.js'
 export type {
   Opstation,
   OpstationAddresses,
+  OpstationChainSpec,
   OpstationDapp,
   OpstationSetup,
   OpstationToken,

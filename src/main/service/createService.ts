@@ -172,8 +172,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     const session = createConsoleSession(store)
     const setups = await createSetupManager({
       store,
-      getChain: () => chain,
-      chainId,
+      chains: { chainIds: [chainId], getChain: (id) => (id === chainId ? chain : undefined) },
       dataDir: config.dataDir,
       log,
     })

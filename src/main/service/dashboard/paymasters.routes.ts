@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { Dapp } from '../../../shared/api/dapps'
 import { CreatedPaymasterSchema, type PaymasterView, PaymasterViewSchema } from '../../../shared/api/dapps'
+import { describeChainIds } from '../chain/chainSpecs'
 import { withDoc } from '../docs/routeDoc'
 import { InvalidInputError } from '../errors'
 import type { Logger } from '../log/logger'
@@ -88,14 +89,17 @@ export async function registerPaymasterRoutes(
       body: CreatePaymasterBody,
       data: CreatedPaymasterSchema,
       errors: {
-        400: 'Invalid input (`message` names the field), the name is taken ("paymaster_name_exists") or the chain is not served ("Chain ID not supported")',
+        400: 'Invalid input (`message` names the field), the name is taken ("paymaster_name_exists") or the chain is not served ("Chain ID not supported: …", naming the chains served)',
       },
     }),
     async (request, reply) => {
       const { account } = authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
       const body = parseInput(CreatePaymasterBody, request.body)
-      if (!options.getSupportedChainIds().includes(body.chainId))
-        throw new InvalidInputError('Chain ID not supported')
+      const chainIds = options.getSupportedChainIds()
+      if (!chainIds.includes(body.chainId))
+        throw new InvalidInputError(
+          `Chain ID not supported: chain ${body.chainId} is not run here; this Opstation runs ${describeChainIds(chainIds)}`,
+        )
       const dapp = await createDapp(store, {
         accountId: account.id,
         name: body.name,
