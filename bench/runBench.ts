@@ -6,7 +6,8 @@
  * the CPU time per operation of the service, of its anvil and of the bench's own clients (Linux /proc), since all
  * three share the machine's cores. BENCH_SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=<dir>' profiles the service.
  * `BENCH_HISTORY=<n>` runs the history bench instead (runHistoryBench.ts): n operations, then the data folder, a
- * restart and the first operations' receipts.
+ * restart and the first operations' receipts. Then the revert bench (runRevertBench.ts): evm_revert of the whole stack
+ * with 1,000 operations in the history.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
@@ -29,6 +30,7 @@ import { createRpc, waitForReceipt } from './createRpc'
 import { BENCH_TABLE_HEADER, formatTable } from './formatTable'
 import { measureHttpFloor } from './measureHttpFloor'
 import { runHistoryBench } from './runHistoryBench'
+import { runRevertBench } from './runRevertBench'
 import { type ServiceProcess, startServiceProcess } from './startServiceProcess'
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16)
@@ -302,11 +304,27 @@ async function benchMode(unsafe: boolean) {
 
 const loadAtStart = os.loadavg()
 // BENCH_MODES=unsafe (or safe) runs one mode only; BENCH_HISTORY=<n> the history bench alone.
-const modes = (process.env.BENCH_MODES ?? (HISTORY > 0 ? '' : 'safe,unsafe')).split(',')
+// BENCH_MODES=revert the revert bench alone (runRevertBench.ts: BENCH_REVERT_HISTORY operations, 1,000 by default).
+const modes = (process.env.BENCH_MODES ?? (HISTORY > 0 ? '' : 'safe,unsafe,revert')).split(',')
 if (modes.includes('safe')) await benchMode(false)
 if (modes.includes('unsafe')) await benchMode(true)
 // The sequential SDK loop, on a service of its own (BENCH_SDK_LOOP=0 leaves it out: bench:compare runs it apart).
 if (modes.includes('unsafe') && process.env.BENCH_SDK_LOOP !== '0') rows.push(...(await benchSdkLoop()))
+if (modes.includes('revert')) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-bench-revert-'))
+  try {
+    rows.push(
+      ...(await runRevertBench({
+        dataDir,
+        operations: Number(process.env.BENCH_REVERT_HISTORY ?? 1000),
+        clients: CLIENTS,
+        rounds: Number(process.env.BENCH_REVERT_ROUNDS ?? 20),
+      })),
+    )
+  } finally {
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
 if (HISTORY > 0) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opstation-bench-history-'))
   try {

@@ -34,7 +34,7 @@ const BIN = path.resolve(import.meta.dirname, '../bin/opstation.js')
  * The CLI runs from a bundle it rebuilds when src/ changed (about a second): rebuilt now if need be, so that a start
  * measures the service, not the bundling of an edit made meanwhile.
  */
-const bundleCli = () => execFileSync(process.execPath, [BIN, '--help'], { stdio: 'ignore' })
+export const bundleCli = () => execFileSync(process.execPath, [BIN, '--help'], { stdio: 'ignore' })
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
 const mib = (value: number) => `${value.toFixed(0)} MiB`

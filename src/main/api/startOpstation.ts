@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { defineChain } from 'viem'
+import { defineChain, type Hex, numberToHex } from 'viem'
 import { createService } from '../service/createService'
 import type { Opstation, OpstationDapp, StartOpstationOptions } from './types.js'
 
@@ -24,6 +24,11 @@ export async function startOpstation(options: StartOpstationOptions = {}): Promi
   const paymasterUrl = (apiKey: string) =>
     info.paymasterUrlTemplate.replace('{apiKey}', encodeURIComponent(apiKey))
   let stopping: Promise<void> | undefined
+  /** One call to the chain as the chain URL takes it (snapshots and time move the whole stack). */
+  const callChain = (method: string, params: unknown[] = []) => {
+    if (!service.chain) throw new Error(`${method}: no chain is running (started with noChain)`)
+    return service.chain.request(method, params)
+  }
   return {
     dashboardUrl: info.dashboardUrl,
     bundlerUrl: info.bundlerUrl,
@@ -61,6 +66,20 @@ export async function startOpstation(options: StartOpstationOptions = {}): Promi
         paymasterUrl: paymasterUrl(body.data.apiKey),
       }
       return dapp
+    },
+    snapshot: async () => (await callChain('evm_snapshot')) as Hex,
+    async revert(id) {
+      if ((await callChain('evm_revert', [id])) !== true)
+        throw new Error(`revert: snapshot ${id} is unknown or was used up by an earlier revert`)
+    },
+    async increaseTime(seconds) {
+      await callChain('evm_increaseTime', [numberToHex(seconds)])
+    },
+    async mine(blocks = 1) {
+      await callChain('anvil_mine', [numberToHex(blocks)])
+    },
+    async reset() {
+      await callChain('anvil_reset', [])
     },
     stop() {
       stopping ??= (async () => {

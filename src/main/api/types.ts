@@ -1,4 +1,4 @@
-import type { Chain } from 'viem'
+import type { Chain, Hex } from 'viem'
 import type { OpstationAddresses } from '../../shared/chainAddresses.js'
 
 export type { OpstationAddresses, OpstationToken } from '../../shared/chainAddresses.js'
@@ -150,6 +150,27 @@ export type Opstation = {
   paymasterUrl: (apiKey: string) => string
   /** Creates a dApp (a paymaster) through the dashboard API, its gas tanks funded on a dev chain. */
   createDapp: (options?: { name?: string }) => Promise<OpstationDapp>
+  /**
+   * Takes a snapshot of the whole stack (`evm_snapshot` at `rpcUrl`): the chain and what the service keeps about it
+   * (mempool, operation records and receipts, sponsorships and spending, gas tanks, webhook calls, dApps and their
+   * policies). Resolves with its id.
+   */
+  snapshot: () => Promise<Hex>
+  /**
+   * Takes the whole stack back to a snapshot (`evm_revert`); as on anvil, the id and every later one are used up.
+   * Rejects for an id unknown or used up. The auth token and the settings stay.
+   */
+  revert: (id: Hex) => Promise<void>
+  /** Moves the chain's time forward (`evm_increaseTime`): paymaster windows, policies and the mempool follow it. */
+  increaseTime: (seconds: number) => Promise<void>
+  /** Mines `blocks` blocks now (`anvil_mine`; default 1). */
+  mine: (blocks?: number) => Promise<void>
+  /**
+   * Takes the stack back to its first start (`anvil_reset`): a new chain with every contract deployed again, no
+   * operations, sponsorships or spending; the dApps stay, their gas tanks funded again. Resolves once the contracts
+   * are back.
+   */
+  reset: () => Promise<void>
   /** Stops the service and its anvil, frees the port, and removes the data folder it made. */
   stop: () => Promise<void>
 }

@@ -31,6 +31,7 @@ import { forgetGasTanksFunded } from './store/dapps.repo'
 import { lockDataFolder } from './store/lockDataFolder'
 import { openStore, type Store } from './store/openStore'
 import { protectDataFolder } from './store/protectDataFolder'
+import { captureStore, resetStoreActivity, restoreStore, settleStore } from './store/storeSnapshots'
 import { definedOnly } from './util/definedOnly'
 import { findPackageRoot, readPackageVersion } from './util/packageRoot'
 
@@ -144,6 +145,27 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       log,
       getWebhookTimeoutMs: () => runtime.webhookTimeoutMs,
     })
+    // The store's part of the stack's snapshots (chain/stack/): the document goes back with the chain (all but the
+    // account and the settings), with the spending the paymaster read from it; registered before the bundler's,
+    // whose records are read again from the document once it is back.
+    if (chain) {
+      const running = chain
+      running.stack.register({
+        name: 'store',
+        hold: () => paymaster.deps.usage.hold(),
+        settle: () => settleStore(store),
+        capture: () => captureStore(store),
+        async restore(state) {
+          await restoreStore(store, state)
+          paymaster.deps.usage.rewind()
+        },
+        async reset() {
+          await resetStoreActivity(store, running.chainId)
+          paymaster.deps.usage.rewind()
+          await provisionGasTanks(running, store, log)
+        },
+      })
+    }
     const bundler: Bundler | undefined = chain
       ? createBundler({
           chain,

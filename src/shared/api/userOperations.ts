@@ -118,8 +118,13 @@ export const UserOperationRecordSchema = z.object({
   blockHash: hash.nullable(),
   /** [first, last] index of this operation's logs in the bundle receipt. */
   logRange: z.tuple([z.number().int(), z.number().int()]).nullable(),
-  /** Decoded revert reason of a failed call phase. */
+  /**
+   * Why the call phase (or, `postOp reverted: …`, the paymaster's postOp) failed, decoded with the ABIs the service
+   * knows (`InsufficientBalance(5, 7)`); the raw data when no known ABI has the error.
+   */
   revertReason: z.string().nullable(),
+  /** The revert data the EntryPoint's UserOperationRevertReason or PostOpRevertReason event carried, raw. */
+  revertData: hex.nullable().optional(),
   /** Why it was rejected or dropped. */
   failure: z
     .object({

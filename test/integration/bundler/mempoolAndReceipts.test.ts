@@ -220,7 +220,18 @@ describe('bundler methods around the mempool', () => {
     const rejected = await send(op, [{ simulation_type: 'validation_and_execution' }])
     expect(rejected.status).toBe(400)
     expect(rejected.body.error.code).toBe(-32521)
-    expect(rejected.body.error.message).toMatch(/reverted during execution phase: not from EntryPoint/)
+    // The frame the revert started in (the account's own execute, called by itself), with its decoded reason: the
+    // account's ABI is not known, so it is named by its address only.
+    expect(rejected.body.error.message).toBe(
+      `execution reverted in unknown contract at ${getAddress(other.address)}: not from EntryPoint`,
+    )
+    expect(rejected.body.error.data).toMatchObject({
+      phase: 'execution',
+      address: getAddress(other.address),
+      contract: null,
+      function: null,
+      reason: 'not from EntryPoint',
+    })
   })
 
   it('gives the Biconomy receipt shape to operations sent with params[2] and the ERC-4337 shape to others', async () => {

@@ -39,6 +39,7 @@ const RUN_IN_THE_PACKED_PROJECT = new Set([
   'vitest.config.ts',
   'globalSetup.ts',
   'sponsored.test.ts',
+  'snapshots.test.ts',
   'pool.mjs',
 ])
 
@@ -273,7 +274,12 @@ describe('the npm package (npm pack, installed into a fresh project)', () => {
   it("the README's vitest globalSetup example runs as written", async () => {
     const examples = readReadmeExamples()
     expect([...examples.keys()]).toEqual(
-      expect.arrayContaining(['vitest.config.ts', 'globalSetup.ts', 'sponsored.test.ts']),
+      expect.arrayContaining([
+        'vitest.config.ts',
+        'globalSetup.ts',
+        'sponsored.test.ts',
+        'snapshots.test.ts',
+      ]),
     )
     for (const [file, code] of examples) writeFileSync(path.join(project, file), code)
     const { FORCE_COLOR: _, ...plain } = env
@@ -283,7 +289,7 @@ describe('the npm package (npm pack, installed into a fresh project)', () => {
       '--config',
       'vitest.config.ts',
     ])
-    expect(run.stdout).toMatch(/Tests\s+1 passed/)
+    expect(run.stdout).toMatch(/Tests\s+3 passed/)
   })
 
   it("the README's prool example runs as written", async () => {

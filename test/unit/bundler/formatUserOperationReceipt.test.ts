@@ -93,6 +93,30 @@ describe('parseBundleLogs', () => {
       nonce: 1n,
       logRange: [4, 5],
       revertReason: 'boom',
+      revert: { phase: 'execution', data: expect.stringMatching(/^0x08c379a0/) },
+    })
+    expect(outcomes.get(HASH_A)?.revert).toBeNull()
+  })
+
+  it("keeps a postOp's revert data (PostOpRevertReason) with the phase, for the bundler to decode", () => {
+    const postOpData = '0x12345678'
+    const outcomes = parseBundleLogs(
+      [
+        log(0, EP, [BEFORE_EXECUTION]),
+        log(
+          1,
+          EP,
+          [toEventSelector('PostOpRevertReason(bytes32,address,uint256,bytes)'), HASH_A, pad(SENDER)],
+          encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes' }], [0n, postOpData]),
+        ),
+        opEvent(2, HASH_A, 0n, false),
+      ],
+      EP,
+    )
+    expect(outcomes.get(HASH_A)).toMatchObject({
+      success: false,
+      revert: { phase: 'postOp', data: postOpData },
+      revertReason: `postOp reverted: ${postOpData}`,
     })
   })
 })

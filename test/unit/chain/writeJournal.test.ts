@@ -160,6 +160,54 @@ describe('openWriteJournal', () => {
     expect(journal.pending()).toEqual([])
     journal.close()
   })
+
+  it('journals a revert to a snapshot it saw taken as a note, with no whole-state save: the next start replays up to the snapshot', async () => {
+    const dir = await makeTempDir('opstation-journal-')
+    let snapshots = 0
+    const saved: string[] = []
+    const request: NodeRequest = async (method, params) => {
+      if (method === 'evm_snapshot') return `0x${(snapshots++).toString(16)}`
+      if (method === 'evm_revert') return (params as string[])[0] !== '0x9'
+      return null
+    }
+    const journal = openWriteJournal({ dir, save: async () => void saved.push('save') })
+    const wrapped = journal.wrap(request)
+    await wrapped('anvil_setBalance', ['0xa', '0x1'])
+    const id = await wrapped('evm_snapshot', [])
+    expect(journal.holdsSnapshots()).toBe(true)
+    await wrapped('anvil_setBalance', ['0xb', '0x2'])
+    await wrapped('evm_snapshot', [])
+    await wrapped('anvil_setBalance', ['0xc', '0x3'])
+    expect(await wrapped('evm_revert', [id])).toBe(true)
+    await wrapped('anvil_setBalance', ['0xd', '0x4'])
+    expect(saved).toEqual([])
+    // The revert used up both snapshots: nothing holds the saver back.
+    expect(journal.holdsSnapshots()).toBe(false)
+    const reopened = openWriteJournal({ dir, save: async () => {} })
+    expect(reopened.pending().map((e) => e.params)).toEqual([
+      ['0xa', '0x1'],
+      ['0xd', '0x4'],
+    ])
+    reopened.close()
+    journal.close()
+  })
+
+  it('saves the whole state on a revert to a snapshot taken before a checkpoint (the note could not be replayed)', async () => {
+    const dir = await makeTempDir('opstation-journal-')
+    const saved: string[] = []
+    const request: NodeRequest = async (method) =>
+      method === 'evm_snapshot' ? '0x0' : method === 'evm_revert'
+    const journal = openWriteJournal({ dir, save: async () => void saved.push('save') })
+    const wrapped = journal.wrap(request)
+    const id = await wrapped('evm_snapshot', [])
+    await wrapped('anvil_setBalance', ['0xa', '0x1'])
+    await journal.checkpoint(async () => {})
+    expect(journal.holdsSnapshots()).toBe(false)
+    expect(await wrapped('evm_revert', [id])).toBe(true)
+    expect(saved).toEqual(['save'])
+    expect(journal.pending()).toEqual([])
+    journal.close()
+  })
 })
 
 describe('replayWrites', () => {

@@ -13,6 +13,7 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'vitest.config.ts': 'test/integration/package/packInstall.test.ts (vitest in the installed project)',
   'globalSetup.ts': 'test/integration/package/packInstall.test.ts (vitest in the installed project)',
   'sponsored.test.ts': 'test/integration/package/packInstall.test.ts (vitest in the installed project)',
+  'snapshots.test.ts': 'test/integration/package/packInstall.test.ts (vitest in the installed project)',
   'pool.mjs': 'test/integration/package/packInstall.test.ts (prool in the installed project)',
   'session.sh': 'test/integration/docs/readmeCurlSession.test.ts (against a running service)',
 }

@@ -116,4 +116,44 @@ describe('the history of mined UserOperations', () => {
     expect((await third.listRecords({ limit: 10 })).map((r) => r.seq)).toEqual([2, 1])
     await third.close()
   })
+
+  it('goes back to a mark (a stack revert): what was kept after it is cut off the files, also for the next start', async () => {
+    const dir = await makeTempDir('opstation-history-')
+    // Small files: the entries after the mark fill more than one.
+    const history = openUserOperationHistory({ dir, fileBytes: 2_000 })
+    history.keepRecords([makeRecord(1), makeRecord(2)])
+    const before = hash('a', 1)
+    history.keepMined({
+      userOpHash: before,
+      receipt: makeReceipt(hash('c', 1), [before]),
+      userOperation: null,
+    })
+    const mark = await history.mark()
+    for (let i = 3; i < 12; i++) {
+      history.keepRecords([makeRecord(i)])
+      await history.flush()
+    }
+    const after = hash('a', 2)
+    history.keepMined({ userOpHash: after, receipt: makeReceipt(hash('c', 2), [after]), userOperation: null })
+    // Kept but not written yet at the revert: dropped too.
+    history.keepRecords([makeRecord(12)])
+    expect(history.stats().files).toBeGreaterThan(1)
+
+    await history.truncateTo(mark)
+    expect((await history.listRecords({ limit: 20 })).map((r) => r.seq)).toEqual([2, 1])
+    expect(await history.hasMined(before)).toBe(true)
+    expect(await history.hasMined(after)).toBe(false)
+    expect(await history.findRecord(makeRecord(5).userOpHash)).toBeUndefined()
+    // Kept on: new entries after the cut.
+    history.keepRecords([makeRecord(13)])
+    await history.close()
+
+    const reopened = openUserOperationHistory({ dir })
+    expect((await reopened.listRecords({ limit: 20 })).map((r) => r.seq)).toEqual([13, 2, 1])
+    expect(await reopened.hasMined(after)).toBe(false)
+    await reopened.truncateTo()
+    expect(await reopened.listRecords({ limit: 20 })).toEqual([])
+    expect(reopened.stats().bytes).toBe(0)
+    await reopened.close()
+  })
 })

@@ -9,6 +9,7 @@ import { readAaCode } from '../entryPoint/errors'
 import type { EntryPointModule, EntryPoints, GasFees } from '../entryPoint/types'
 import { Erc7769Code, RpcCode } from '../errors/rpcCodes'
 import type { EventBus } from '../events'
+import { explainRejection } from '../explain/explainRejection'
 import { type SimulateUserOperationParameters, simulateUserOperation } from '../explain/simulateUserOperation'
 import { traceUserOperation } from '../explain/traceUserOperation'
 import type { Explanation } from '../explain/types'
@@ -28,12 +29,14 @@ import {
   defaultBundlerOptions,
   type ReceiptFormat,
 } from './bundlerOptions'
+import { createBundlerStackPart } from './bundlerStackPart'
 import { type BundleResult, createBundleRunner } from './bundling/createBundleRunner'
 import { createBundleScheduler } from './bundling/createBundleScheduler'
 import { createBundleSender, type RpcTransactionReceipt } from './bundling/createBundleSender'
 import { requirePlainExecutor } from './bundling/requirePlainExecutor'
 import { createGasPrices } from './gasPrices'
 import { checkMempoolRules } from './mempool/checkMempoolRules'
+import { describeExpired, findExpired } from './mempool/findExpired'
 import { Mempool, type MempoolEntry } from './mempool/mempool'
 import { recoverMempool } from './mempool/recoverMempool'
 import { Reputation, type ReputationEntry } from './mempool/reputation'
@@ -43,6 +46,7 @@ import {
   createUserOperationQueries,
   type UserOperationStatusResult,
 } from './receipts/createUserOperationQueries'
+import { createRevertReasonDecoder } from './receipts/decodeRevertReasons'
 import { recoverMinedOperations } from './records/recoverMinedOperations'
 import { createUserOperationRecords } from './records/userOperationRecords'
 
@@ -157,6 +161,8 @@ type Lane = {
   nonces: ReturnType<typeof createNonceTracker>
   runner: ReturnType<typeof createBundleRunner>
   scheduler: ReturnType<typeof createBundleScheduler>
+  /** Marks an operation that left the mempool as dropped, with the reason (the EntryPoint's AAxx when it has one). */
+  recordDropped: (entry: MempoolEntry, reason: string) => void
 }
 
 /**
@@ -180,17 +186,20 @@ export function createBundler({
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)
   const finishWaiters = createFinishWaiters()
   const gasPrices = createGasPrices(chain.publicClient)
+  // Mined operations' receipts, and records older than the store document's, outlive the chain's history.
+  const history = openUserOperationHistory({
+    dir: join(dirname(store.path), 'history'),
+    legacyChainId: chain.chainId,
+    onError: (err) => log.error({ err }, 'could not read or write the UserOperation history'),
+  })
   const userOperations = openUserOperationLog({
     store,
-    // Mined operations' receipts, and records older than the store document's, outlive the chain's history.
-    history: openUserOperationHistory({
-      dir: join(dirname(store.path), 'history'),
-      legacyChainId: chain.chainId,
-      onError: (err) => log.error({ err }, 'could not read or write the UserOperation history'),
-    }),
+    history,
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
   })
   const lanes: Lane[] = []
+  const explainContext = { chain, entryPoints, store }
+  const decodeRevertReasons = createRevertReasonDecoder(explainContext)
   const queries = createUserOperationQueries({
     chain,
     entryPoints,
@@ -237,6 +246,15 @@ export function createBundler({
       isPending: (userOpHash) => mempool.get(userOpHash) !== undefined,
       onFinished: (userOpHash) => finishWaiters.finished(userOpHash),
     })
+    const recordDropped = (entry: MempoolEntry, reason: string) =>
+      records.setStatus(
+        entry.userOpHash,
+        'dropped',
+        (r) => {
+          r.failure = { code: Erc7769Code.simulateValidation, aaCode: readAaCode(reason), reason }
+        },
+        reason,
+      )
     const runner = createBundleRunner({
       chain,
       entryPoint,
@@ -246,16 +264,7 @@ export function createBundler({
       maxBundleGas,
       log,
       hooks: {
-        onDropped(entry, reason) {
-          records.setStatus(
-            entry.userOpHash,
-            'dropped',
-            (r) => {
-              r.failure = { code: Erc7769Code.simulateValidation, aaCode: readAaCode(reason), reason }
-            },
-            reason,
-          )
-        },
+        onDropped: recordDropped,
         onSubmitted(entries, transactionHash) {
           for (const entry of entries) {
             records.setStatus(entry.userOpHash, 'submitted', (r) => {
@@ -263,6 +272,7 @@ export function createBundler({
             })
           }
         },
+        decodeRevertReasons,
         onMined(entry, outcome, receipt) {
           queries.rememberReceipt(receipt)
           nonces.recordMined(entry.userOperation)
@@ -289,7 +299,7 @@ export function createBundler({
       autoBundleGatherMs: options.autoBundleGatherMs,
       log,
     })
-    return { entryPoint, mempool, reputation, records, nonces, runner, scheduler }
+    return { entryPoint, mempool, reputation, records, nonces, runner, scheduler, recordDropped }
   }
   for (const entryPoint of entryPoints.list) lanes.push(createLane(entryPoint))
   // Checked at start too, so an executor that could never bundle there is told at once, not at the first bundle.
@@ -342,6 +352,28 @@ export function createBundler({
       for (const lane of lanes) lane.scheduler.scheduleAutoBundle()
     }
   })
+  // The stack's snapshots, reverts and resets take the mempool, the records and the history with the chain.
+  const unregisterStackPart = chain.stack.register(
+    createBundlerStackPart({
+      lanes,
+      userOperations,
+      history,
+      forgetChainReads() {
+        queries.forgetCached()
+        sender.resync()
+        gasPrices.invalidate()
+      },
+    }),
+  )
+  // Chain time moved past an operation's window: it can never be included, so it leaves the mempool now.
+  const stopClock = chain.clock.onChange((now) => {
+    for (const { mempool, recordDropped } of lanes)
+      for (const entry of findExpired(mempool.entries(), now)) {
+        if (entry.state !== 'pending') continue
+        mempool.remove(entry.userOpHash)
+        recordDropped(entry, describeExpired(entry, now))
+      }
+  })
   const stopListening = events?.on('settings.changed', (changed) => {
     for (const lane of lanes) {
       if (changed.bundlingMode !== lane.scheduler.mode())
@@ -361,6 +393,7 @@ export function createBundler({
       records: lane.records,
       loadReceipt: queries.loadReceipt,
       log,
+      decodeRevertReasons,
     })
       .catch((err) => log.warn({ err }, 'could not look for operations mined before a restart'))
       .then(() =>
@@ -371,6 +404,7 @@ export function createBundler({
           records: lane.records,
           loadReceipt: queries.loadReceipt,
           log,
+          decodeRevertReasons,
         }),
       )
       .catch((err) => log.error({ err }, 'restart recovery failed'))
@@ -445,8 +479,12 @@ export function createBundler({
         scheduler.scheduleAutoBundle()
         return userOpHash
       } catch (err) {
-        records.recordRejection(op, userOpHash, err, dappId, receiptFormat)
-        throw err
+        const explained = await explainRejection(explainContext, err, {
+          entryPoint,
+          userOperation: op,
+        })
+        records.recordRejection(op, userOpHash, explained, dappId, receiptFormat)
+        throw explained
       } finally {
         release()
       }
@@ -455,13 +493,17 @@ export function createBundler({
     async estimateUserOperationGas({ userOperation, entryPoint: requested, stateOverride }) {
       const { entryPoint } = laneFor(requested)
       const [gasFees, block] = await Promise.all([gasPrices.gasFeeValues(), gasPrices.latestBlock()])
-      return entryPoint.estimateUserOperationGas({
-        chain,
-        userOperation,
-        gasFees,
-        stateOverride,
-        maxSimulationGas: block.gasLimit,
-      })
+      try {
+        return await entryPoint.estimateUserOperationGas({
+          chain,
+          userOperation,
+          gasFees,
+          stateOverride,
+          maxSimulationGas: block.gasLimit,
+        })
+      } catch (err) {
+        throw await explainRejection(explainContext, err, { entryPoint })
+      }
     },
 
     getUserOperationReceipt: queries.getUserOperationReceipt,
@@ -527,6 +569,8 @@ export function createBundler({
       finishWaiters.close()
       stopListening?.()
       stopChainEvents()
+      stopClock()
+      unregisterStackPart()
       clearInterval(decayTimer)
       for (const lane of lanes) await lane.runner.idle().catch(() => {})
       await userOperations.close()

@@ -4,6 +4,7 @@ import { ChainError } from '../errors'
 import { silentLogger } from '../log/logger'
 import { redactForkUrl } from './anvil/prepareFork'
 import { type EmbeddedNode, startEmbeddedNode } from './anvil/startEmbeddedNode'
+import { createChainClock } from './clock/createChainClock'
 import { defaults } from './constants'
 import { deployContracts, isOwnPaymaster } from './deploy/deployContracts'
 import { listWatchedContracts, readKnownNode } from './health/readKnownNode'
@@ -14,6 +15,8 @@ import { detectNodeCapabilities } from './node/detectNodeCapabilities'
 import { gateNodeRequest } from './node/gateNodeRequest'
 import { registerNodeRequest, requestRpc } from './node/requestRpc'
 import { transportOf } from './node/transportOf'
+import { createStackSnapshots } from './stack/createStackSnapshots'
+import { routeStackMethods } from './stack/routeStackMethods'
 import { createNonceManagers } from './transactions/createNonceManagers'
 import { submitTransaction } from './transactions/submitTransaction'
 import type { Chain, ChainConfig, ChainEvent, ChainEventListener } from './types'
@@ -91,12 +94,26 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       () => (restarting || outage !== undefined ? undefined : runs),
       () => outage ?? 'the chain is restarting',
     )
+    // Snapshots, reverts and resets take the service's state with the chain (stack/), and a call that moves the
+    // chain's time moves the clock every decision reads (clock/): for the service's clients and the chain RPC alike.
+    const clock = createChainClock(serving.request)
+    const stack = createStackSnapshots({ request: serving.request, log })
+    let redeployAfterReset = async () => {}
+    let stackHeld = 0
+    const routed = routeStackMethods({
+      request: serving.request,
+      stack,
+      clock,
+      redeploy: () => redeployAfterReset(),
+      isFork: embedded?.fork !== undefined,
+    })
+    const routedTransport = transportOf(routed)
     const publicClient = createPublicClient({
       chain: viemChain,
-      transport: serving.transport,
+      transport: routedTransport,
       pollingInterval: 100,
     })
-    registerNodeRequest(publicClient, serving.request)
+    registerNodeRequest(publicClient, routed)
     const deployClient = createPublicClient({ chain: viemChain, transport, pollingInterval: 100 })
     registerNodeRequest(deployClient, request)
     const capabilities = await detectNodeCapabilities(publicClient, chainId)
@@ -111,7 +128,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     const executorClient = createWalletClient({
       account: keys.executor,
       chain: viemChain,
-      transport: serving.transport,
+      transport: routedTransport,
       pollingInterval: 100,
     })
     const deployExecutorClient = createWalletClient({
@@ -157,7 +174,9 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       publicClient,
       // The chain RPC served to users and wallets (chainRpcRoutes.ts): refused like the service's own calls while
       // the embedded node restarts.
-      request: serving.request,
+      request: routed,
+      clock,
+      stack,
       executor,
       nonceManagers,
       paymasterSigner: keys.paymasterSigner,
@@ -202,7 +221,8 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       request,
       known,
       listContracts: () => listWatchedContracts(chain),
-      isPaused: () => restarting,
+      // A look during a revert or a reset would take the stack's own work for a reset node.
+      isPaused: () => restarting || stackHeld > 0,
       readRun: () => runs,
       log,
       intervalMs: config.watchIntervalMs,
@@ -249,6 +269,29 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       },
     })
     chain.watch = () => watch.look()
+    redeployAfterReset = async () => {
+      await redeploy()
+    }
+    // The chain's own part of a stack snapshot: the watch held, the service's accounts' nonces and the clock read
+    // again from the node once it went back.
+    stack.register({
+      name: 'chain',
+      async hold() {
+        stackHeld++
+        return () => {
+          stackHeld--
+        }
+      },
+      capture: () => null,
+      async restore() {
+        nonceManagers.resyncAll()
+        Object.assign(known, await readKnownNode(deployClient, chainId))
+      },
+      async reset() {
+        Object.assign(known, await readKnownNode(deployClient, chainId))
+      },
+    })
+    await clock.sync()
     chain.readCheckedAt = () => watch.checkedAt
 
     afterRestart = async () => {

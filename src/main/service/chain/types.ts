@@ -10,8 +10,10 @@ import type {
 } from 'viem'
 import type { OpstationAddresses, OpstationToken } from '../../../shared/chainAddresses'
 import type { Logger } from '../log/logger'
+import type { ChainClock } from './clock/createChainClock'
 import type { NodeVerdict } from './health/judgeNode'
 import type { NodeRequest } from './node/nodeRpcError'
+import type { StackSnapshots } from './stack/createStackSnapshots'
 import type { NonceManagers } from './transactions/createNonceManagers'
 
 export type ChainConfig = {
@@ -100,6 +102,13 @@ export type Chain = {
   publicClient: PublicClient<Transport, ViemChain>
   /** One raw JSON-RPC call to the node (the transport publicClient uses): the result, or a NodeRpcError. */
   request: NodeRequest
+  /** The chain's now (unix seconds): what every time-bound decision reads (clock/createChainClock.ts). */
+  clock: ChainClock
+  /**
+   * The stack's snapshots: `evm_snapshot`, `evm_revert` and `anvil_reset` take the service's state with the chain;
+   * the service's parts register what they keep (stack/createStackSnapshots.ts).
+   */
+  stack: StackSnapshots
   /** The EOA that sends handleOps bundles (funded on dev chains). */
   executor: { address: Address; client: ExecutorClient; account: LocalAccount }
   /**

@@ -1,6 +1,8 @@
 import type { Hex } from 'viem'
 import { RpcError } from '../errors'
 import { Erc7769Code, RpcCode } from '../errors/rpcCodes'
+import type { CallFrame } from './estimation/callFrame'
+import type { UserOperationBase } from './types'
 
 /** Machine-readable detail sent as JSON-RPC `error.data` and kept with the recorded UserOperation. */
 export type RejectionData = {
@@ -58,4 +60,23 @@ export function validationRulesBroken(messages: string[], rules: string[]): RpcE
       data: { rules },
     },
   )
+}
+
+/** The traced simulation a rejection came from: the operation as simulated and its call tree (callTracer). */
+export type FailureTrace = { frame: CallFrame; userOperation: UserOperationBase }
+
+const failureTraces = new WeakMap<Error, FailureTrace>()
+
+/**
+ * Keeps the traced simulation a rejection came from with the error (not sent to the client): the layer that may
+ * decode frames (explain/, through the bundler) names the failing frame from it without tracing again.
+ */
+export function attachFailureTrace<E extends Error>(err: E, trace: FailureTrace | undefined): E {
+  if (trace) failureTraces.set(err, trace)
+  return err
+}
+
+/** The traced simulation kept with a rejection, if it came from one. */
+export function readFailureTrace(err: unknown): FailureTrace | undefined {
+  return err instanceof Error ? failureTraces.get(err) : undefined
 }

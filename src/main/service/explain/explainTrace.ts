@@ -3,6 +3,7 @@ import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
 import { collectLogs, decodeEvent } from './collectEvents'
 import { buildContractBook } from './contractBook'
 import { decodeCallTree, explainFrameError } from './decodeCallTree'
+import { describeFailedPhase } from './describeFailedPhase'
 import type { ExplainContext } from './explainContext'
 import { explainPhases } from './explainPhases'
 import { findOperationFrames } from './findOperationFrames'
@@ -72,12 +73,8 @@ export async function explainTrace(
   }
 }
 
-/** `execution reverted in Ledger.debit(uint256) at 0x…: InsufficientBalance(5, 7)`, for the first failed phase. */
+/** The first failed phase, in one line. */
 function summarize(phases: readonly ExplainedPhase[]): string | null {
   const failed = phases.find((phase) => phase.error)
-  if (!failed?.error) return null
-  const { error } = failed
-  if (error.raise) return `${failed.name} ${error.reason}`
-  const where = `${error.contract ?? 'unknown contract'}${error.function ? `.${error.function}` : ''}`
-  return `${failed.name} reverted in ${where} at ${error.address}: ${error.reason}`
+  return failed ? describeFailedPhase(failed) : null
 }

@@ -156,8 +156,14 @@ export type UsageTracker = {
    * last blocks' transactions only). The sync skips what this counted.
    */
   observeReceipt: (receipt: MinedReceipt) => void
-  /** Unix seconds by the chain's clock: wall time, moved forward when the chain's blocks are ahead of it. */
+  /** Unix seconds by the chain's clock (chain/clock/createChainClock.ts); wall time without a chain. */
   now: () => number
+  /**
+   * The tracker's part of a stack snapshot: `hold` waits for a sync under way (and holds the next ones back), and
+   * `rewind` reads the spending from the store document again (after it was put back to a snapshot or reset).
+   */
+  hold: () => Promise<() => void>
+  rewind: () => void
   /** Starts background syncing every `intervalMs`. */
   start: () => void
   stop: () => void
@@ -173,23 +179,23 @@ export type CreateUsageTrackerParameters = {
 /**
  * Spending limits count what was mined, not what was signed: this tracker reads each EntryPoint's
  * UserOperationEvent (paymaster = that version's verifying paymaster) and the paymaster's charge event in the same
- * transaction (paymasterId → dApp, charge), and keeps them in `sponsorshipUsage`, all versions together. It also follows the chain's
- * clock, so `evm_increaseTime` on a dev chain moves limit cycles and signature expiry with it.
+ * transaction (paymasterId → dApp, charge), and keeps them in `sponsorshipUsage`, all versions together. Its `now` is
+ * the chain's clock, so `evm_increaseTime` on a dev chain moves limit cycles and signature expiry with it.
  */
 export function createUsageTracker(params: CreateUsageTrackerParameters): UsageTracker {
   const { store, getChain, log } = params
   let cursor: bigint | undefined
-  let clockOffset = 0
   let inflight: Promise<void> | undefined
   let timer: NodeJS.Timeout | undefined
+  let held: Promise<void> | undefined
 
-  const now = () => Math.floor(Date.now() / 1000) + clockOffset
+  const now = () => getChain()?.clock.now() ?? Math.floor(Date.now() / 1000)
 
   async function run(): Promise<void> {
     const chain = getChain()
     if (!chain) return
+    await held
     const latest = await chain.publicClient.getBlock({ blockTag: 'latest' })
-    clockOffset = Math.max(0, Number(latest.timestamp) - Math.floor(Date.now() / 1000))
     const head = latest.number
     if (cursor === undefined) {
       const last = BigInt(getLastUsageBlock(store, chain.chainId))
@@ -296,6 +302,21 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
     sync,
     observeReceipt,
     now,
+    async hold() {
+      let release = () => {}
+      const holding = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      held = holding
+      await inflight?.catch(() => {})
+      return () => {
+        if (held === holding) held = undefined
+        release()
+      }
+    },
+    rewind() {
+      cursor = undefined
+    },
     start() {
       if (timer) return
       timer = setInterval(() => void sync(), params.intervalMs ?? 2000)

@@ -12,6 +12,8 @@ export type BatchedAppender<T> = {
   pending: () => readonly T[]
   /** Writes the queued records now; resolves when they are on disk. */
   flush: () => Promise<void>
+  /** Drops the queued records, once a write under way has applied its own (a revert of the stack). */
+  discard: () => Promise<void>
 }
 
 const appenders = new WeakMap<Store, Map<string, BatchedAppender<unknown>>>()
@@ -74,6 +76,13 @@ export function getBatchedAppender<K extends ArrayKeys>(
     },
     pending: () => queue,
     flush,
+    async discard() {
+      if (timer) clearTimeout(timer)
+      timer = undefined
+      await writing.catch(() => {})
+      queue = []
+      taken = 0
+    },
   }
   byCollection.set(collection, appender as BatchedAppender<unknown>)
   return appender
@@ -84,4 +93,11 @@ export async function flushBatchedAppenders(store: Store): Promise<void> {
   const byCollection = appenders.get(store)
   if (!byCollection) return
   await Promise.all([...byCollection.values()].map((a) => a.flush()))
+}
+
+/** Drops every queued record of every collection of this store (a revert of the stack). */
+export async function discardBatchedAppends(store: Store): Promise<void> {
+  const byCollection = appenders.get(store)
+  if (!byCollection) return
+  await Promise.all([...byCollection.values()].map((a) => a.discard()))
 }

@@ -51,8 +51,18 @@ export type UserOperationHistory = {
   stats: () => { bytes: number; files: number; records: number; bundles: number; operations: number }
   /** Writes what is pending; resolves once it is on disk. */
   flush: () => Promise<void>
+  /** Where the history ends now, once what is pending is written (a stack snapshot keeps it). */
+  mark: () => Promise<HistoryMark>
+  /**
+   * Back to `mark` (a revert of the stack): what was kept after it is cut off the files, and what waited to be
+   * written is dropped. Without a mark, back to empty (a reset).
+   */
+  truncateTo: (mark?: HistoryMark) => Promise<void>
   close: () => Promise<void>
 }
+
+/** A position in the history's files: the file written to, and its length. */
+export type HistoryMark = { file: number; size: number }
 
 export type OpenUserOperationHistoryParameters = {
   dir: string
@@ -157,7 +167,7 @@ export function openUserOperationHistory({
    * The files there are, read into the indexes: from each file's keys (`.keys`, written once the file is full) when
    * they match it, else from the file itself (a line cut short by a kill is cut off).
    */
-  const ready = (async () => {
+  const load = async () => {
     const files = (await readdir(dir))
       .map((name) => FILE.exec(name))
       .filter((match): match is RegExpExecArray => match !== null)
@@ -180,7 +190,8 @@ export function openUserOperationHistory({
     }
     current = files.at(-1) ?? 1
     if (!sizes.has(current)) sizes.set(current, 0)
-  })()
+  }
+  let ready = load()
   ready.catch(onError)
 
   const handleOf = (file: number) => {
@@ -377,6 +388,34 @@ export function openUserOperationHistory({
       operations: operations.size,
     }),
     flush,
+    async mark() {
+      await flush()
+      return { file: current, size: sizes.get(current) ?? 0 }
+    },
+    async truncateTo(mark) {
+      if (timer) clearTimeout(timer)
+      timer = undefined
+      pendingBundles.clear()
+      pendingRecords.clear()
+      await writing.catch(() => {})
+      await ready.catch(() => {})
+      const end = mark ?? { file: 0, size: 0 }
+      for (const file of [...sizes.keys()]) {
+        if (file < end.file) continue
+        const handle = handles.get(file)
+        handles.delete(file)
+        await handle?.then((h) => h.close()).catch(() => {})
+        await rm(join(dir, keysName(file)), { force: true })
+        if (file === end.file) await truncate(join(dir, fileName(file)), end.size).catch(() => {})
+        else await rm(join(dir, fileName(file)), { force: true })
+      }
+      // The indexes read again from the files as they are now (keys files of full files make it quick).
+      for (const map of [records, bundles, operations, sizes]) map.clear()
+      seqs.length = 0
+      hashes.length = 0
+      ready = load()
+      await ready
+    },
     async close() {
       closed = true
       await flush()

@@ -44,6 +44,16 @@ export type UserOperationLog = {
   keepAccountName: (userOpHash: string, account: string | null) => void
   /** Writes pending changes now; resolves once they are on disk. */
   flush: () => Promise<void>
+  /**
+   * Holds the log's writes (a stack snapshot, revert or reset): resolves once a write under way has ended; changes
+   * meanwhile wait for `release`.
+   */
+  hold: () => Promise<() => void>
+  /**
+   * Reads the store document's records again, dropping the changes not written yet (after the document was put back
+   * to a snapshot, or emptied by a reset).
+   */
+  reload: () => void
   close: () => Promise<void>
 }
 
@@ -84,6 +94,8 @@ export function openUserOperationLog({
   let dirty = false
   let timer: NodeJS.Timeout | undefined
   let closed = false
+  let held = 0
+  let writing: Promise<void> = Promise.resolve()
 
   const write = async () => {
     timer = undefined
@@ -115,8 +127,10 @@ export function openUserOperationLog({
   }
   const schedule = () => {
     dirty = true
-    if (!timer && !closed) {
-      timer = setTimeout(() => void write().catch(onError), flushIntervalMs)
+    if (!timer && !closed && held === 0) {
+      timer = setTimeout(() => {
+        writing = write().catch(onError)
+      }, flushIntervalMs)
       timer.unref?.()
     }
   }
@@ -202,7 +216,26 @@ export function openUserOperationLog({
       if (timer) clearTimeout(timer)
       timer = undefined
       dirty = true
-      await write()
+      await writing
+      writing = write()
+      await writing
+    },
+    async hold() {
+      held++
+      if (timer) clearTimeout(timer)
+      timer = undefined
+      await writing.catch(() => {})
+      return () => {
+        held--
+        if (held === 0 && dirty) schedule()
+      }
+    },
+    reload() {
+      inserts = []
+      dirty = false
+      index.clear()
+      for (const record of store.data.userOperations) index.set(record.userOpHash, record)
+      nextSeq = store.data.userOperations.reduce((max, r) => Math.max(max, r.seq + 1), nextSeq)
     },
     async close() {
       closed = true

@@ -96,6 +96,7 @@ export async function admitUserOperation({
   const bundleGas = entryPointModule.bundleGasOf(op)
   let prefund = bundleGas * op.maxFeePerGas
   let blockWindowEnd: MempoolEntry['blockWindowEnd']
+  let validUntil: number | undefined
   if (admission.validated) {
     const { result, violations } = admission
     if (violations.length > 0) {
@@ -114,15 +115,17 @@ export async function admitUserOperation({
             : 'AA24 signature error',
       )
     }
-    const now = BigInt(Math.max(Math.floor(Date.now() / 1000), Number(block.timestamp)))
-    const { validAfter, validUntil } = result.returnInfo
+    // Chain time: what the EntryPoint will compare the windows with (evm_increaseTime moves it).
+    const now = BigInt(Math.max(chain.clock.now(), Number(block.timestamp)))
+    const { validAfter } = result.returnInfo
+    validUntil = result.returnInfo.validUntil || undefined
     if (BigInt(validAfter) > now) {
       throw new RpcError(
         `${paymaster ? 'AA32 paymaster' : 'AA22'} expired or not due: valid only after ${validAfter}`,
         Erc7769Code.expiresShortly,
       )
     }
-    if (validUntil !== 0 && BigInt(validUntil) < now + 30n) {
+    if (validUntil !== undefined && BigInt(validUntil) < now + 30n) {
       throw new RpcError(
         `${paymaster ? 'AA32 paymaster' : 'AA22'} expired or not due: validUntil ${validUntil} is less than 30 s away`,
         Erc7769Code.expiresShortly,
@@ -171,6 +174,7 @@ export async function admitUserOperation({
     addedAt: Date.now(),
     attempts: 0,
     ...(blockWindowEnd ? { blockWindowEnd } : {}),
+    ...(validUntil !== undefined ? { validUntil } : {}),
   }
 }
 

@@ -24,6 +24,8 @@ export type NonceTracker = {
   waitForMempoolChange: (ms: number) => Promise<void>
   /** Wakes everything waiting in `waitForMempoolChange`. */
   mempoolChanged: () => void
+  /** Forgets the nonces seen (the chain went back: they are read from the node again). */
+  forgetSeen: () => void
 }
 
 const MAX_KNOWN_NONCES = 50_000
@@ -48,6 +50,7 @@ export function createNonceTracker({
   const senderKey = (op: UserOperationBase) => `${op.sender.toLowerCase()}:${op.nonce >> 64n}`
 
   const tracker: NonceTracker = {
+    forgetSeen: () => knownNonces.clear(),
     senderKey,
     hasLowerNonce(op) {
       for (const n of inFlight.get(senderKey(op))?.keys() ?? []) if (n < op.nonce) return true

@@ -3,8 +3,10 @@ import { isNodeUnreachable } from '../../chain/node/isNodeUnreachable'
 import type { Chain } from '../../chain/types'
 import type { BundlePlan, EntryPointModule } from '../../entryPoint/types'
 import type { Logger } from '../../log/logger'
+import { describeExpired, findExpired } from '../mempool/findExpired'
 import { blockRangeError, type Mempool, type MempoolEntry } from '../mempool/mempool'
 import type { BundlingFailure } from '../mempool/reputationAccounting'
+import type { DecodeRevertReasons } from '../receipts/decodeRevertReasons'
 import type { BundleSender, RpcTransactionReceipt } from './createBundleSender'
 import { parseBundleLogs, type UserOperationOutcome } from './parseBundleLogs'
 import { requirePlainExecutor } from './requirePlainExecutor'
@@ -22,6 +24,8 @@ export type BundleRunnerHooks = {
    */
   onRejected: (entry: MempoolEntry, reason: string, failure: BundlingFailure) => Address | null
   onSubmitted: (entries: MempoolEntry[], transactionHash: Hex) => void
+  /** Decodes the bundle's revert reasons in place before they are recorded (nothing to do when none reverted). */
+  decodeRevertReasons: DecodeRevertReasons
   /** Mined; `outcome` from its UserOperationEvent. */
   onMined: (entry: MempoolEntry, outcome: UserOperationOutcome, receipt: RpcTransactionReceipt) => void
   /** Sending failed; the operations went back to the mempool (or were dropped after too many attempts). */
@@ -46,6 +50,11 @@ export type BundleRunner = {
   bundleOnce: () => Promise<BundleResult | null>
   /** Resolves when no bundle is being built or sent. */
   idle: () => Promise<void>
+  /**
+   * Holds bundling back (a revert of the stack): resolves once the bundle under way is done; bundles asked for
+   * meanwhile wait for `release`.
+   */
+  hold: () => Promise<() => void>
 }
 
 /** Fixed gas on top of the operations' own limits (transaction, handleOps loop, compensation). */
@@ -149,6 +158,11 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
       }
     }
 
+    // Windows in chain time: one the chain's clock has passed would fail in any block from now on.
+    const now = chain.clock.now()
+    for (const entry of findExpired(entries, now)) drop(entries, entry, describeExpired(entry, now))
+    if (entries.length === 0) return null
+
     // v0.9 windows in block numbers: the bundle lands in the next block at the soonest; one ending before is dropped.
     if (entries.some((e) => e.blockWindowEnd)) {
       let current: bigint
@@ -234,6 +248,7 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
       return release(entries, err)
     }
     const outcomes = parseBundleLogs(receipt.logs, entryPoint.address)
+    await hooks.decodeRevertReasons(outcomes)
     const unexecuted: MempoolEntry[] = []
     for (const entry of entries) {
       const outcome = outcomes.get(entry.userOpHash)
@@ -279,6 +294,16 @@ export function createBundleRunner(params: CreateBundleRunnerParameters): Bundle
 
   return {
     bundleOnce,
+    async hold() {
+      let release = () => {}
+      const held = new Promise<null>((resolve) => {
+        release = () => resolve(null)
+      })
+      const before = current
+      current = before.then(() => held)
+      await before
+      return release
+    },
     async idle() {
       // Until the last queued run has finished (runs queued meanwhile included).
       let awaited: Promise<unknown> | undefined

@@ -24,7 +24,10 @@ export type UserOperationOutcome = {
   actualGasUsed: bigint
   /** [first, last] index into the receipt's logs: this operation's logs, ending with its UserOperationEvent. */
   logRange: [number, number]
+  /** The reason of a failed execution or postOp: its revert data decoded where it is a standard error, else raw. */
   revertReason: string | null
+  /** The revert data of UserOperationRevertReason (execution) or PostOpRevertReason (postOp), as the event has it. */
+  revert: { phase: 'execution' | 'postOp'; data: Hex } | null
 }
 
 export const USER_OPERATION_EVENT = toEventSelector(
@@ -33,6 +36,7 @@ export const USER_OPERATION_EVENT = toEventSelector(
 const USER_OPERATION_REVERT_REASON = toEventSelector(
   'UserOperationRevertReason(bytes32,address,uint256,bytes)',
 )
+const POST_OP_REVERT_REASON = toEventSelector('PostOpRevertReason(bytes32,address,uint256,bytes)')
 const BEFORE_EXECUTION = toEventSelector('BeforeExecution()')
 
 /**
@@ -42,22 +46,23 @@ const BEFORE_EXECUTION = toEventSelector('BeforeExecution()')
 export function parseBundleLogs(logs: RpcLog[], entryPoint: Address): Map<Hex, UserOperationOutcome> {
   const ep = entryPoint.toLowerCase()
   const outcomes = new Map<Hex, UserOperationOutcome>()
-  const revertReasons = new Map<Hex, string | null>()
+  const reverts = new Map<Hex, NonNullable<UserOperationOutcome['revert']>>()
   let boundary = -1
   logs.forEach((log, index) => {
     if (log.address.toLowerCase() !== ep) return
     const topic = log.topics[0]
     if (topic === BEFORE_EXECUTION) {
       boundary = index
-    } else if (topic === USER_OPERATION_REVERT_REASON) {
-      const [, revertReason] = decodeAbiParameters([{ type: 'uint256' }, { type: 'bytes' }], log.data)
-      revertReasons.set(
-        (log.topics[1] as Hex).toLowerCase() as Hex,
-        decodeRevertReason(revertReason) ?? (revertReason === '0x' ? null : revertReason),
-      )
+    } else if (topic === USER_OPERATION_REVERT_REASON || topic === POST_OP_REVERT_REASON) {
+      const [, data] = decodeAbiParameters([{ type: 'uint256' }, { type: 'bytes' }], log.data)
+      reverts.set((log.topics[1] as Hex).toLowerCase() as Hex, {
+        phase: topic === POST_OP_REVERT_REASON ? 'postOp' : 'execution',
+        data,
+      })
     } else if (topic === USER_OPERATION_EVENT) {
       const [nonce, success, actualGasCost, actualGasUsed] = readUserOperationEventData(log.data)
       const userOpHash = (log.topics[1] as Hex).toLowerCase() as Hex
+      const revert = reverts.get(userOpHash) ?? null
       outcomes.set(userOpHash, {
         userOpHash,
         sender: topicAddress(log.topics[2]),
@@ -67,12 +72,19 @@ export function parseBundleLogs(logs: RpcLog[], entryPoint: Address): Map<Hex, U
         actualGasCost,
         actualGasUsed,
         logRange: [boundary + 1, index],
-        revertReason: revertReasons.get(userOpHash) ?? null,
+        revertReason: revert && readRevertReason(revert),
+        revert,
       })
       boundary = index
     }
   })
   return outcomes
+}
+
+/** Today's reason without the contracts' ABIs (Error(string), Panic, else the raw data); the bundler decodes further. */
+function readRevertReason({ phase, data }: NonNullable<UserOperationOutcome['revert']>): string | null {
+  const reason = decodeRevertReason(data) ?? (data === '0x' ? null : data)
+  return phase === 'postOp' ? `postOp reverted${reason ? `: ${reason}` : ''}` : reason
 }
 
 const USER_OPERATION_EVENT_DATA = [

@@ -37,6 +37,11 @@ export type MempoolEntry = {
    * whose window it is; a bundle built later drops it as expired (blockRangeError).
    */
   blockWindowEnd?: { block: number; entity: 'account' | 'paymaster' }
+  /**
+   * The end of its validity window in chain time (unix seconds; the earlier of the account's and the paymaster's),
+   * when it has one: once the chain's clock passes it, it is dropped as expired (bundler/mempool/dropExpired.ts).
+   */
+  validUntil?: number
 }
 
 /** The EntryPoint's error for an entity's window in block numbers (v0.9): AA27 for the account, AA37 the paymaster. */

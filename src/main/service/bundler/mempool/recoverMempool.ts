@@ -5,6 +5,7 @@ import type { Logger } from '../../log/logger'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import { parseBundleLogs } from '../bundling/parseBundleLogs'
+import type { DecodeRevertReasons } from '../receipts/decodeRevertReasons'
 import type { UserOperationRecords } from '../records/userOperationRecords'
 import type { Mempool } from './mempool'
 
@@ -15,6 +16,8 @@ export type RecoverMempoolParameters = {
   records: UserOperationRecords
   loadReceipt: (transactionHash: Hex) => Promise<RpcTransactionReceipt | null>
   log: Logger
+  /** Decodes a bundle's revert reasons in place (with the contracts' ABIs) before they are recorded. */
+  decodeRevertReasons: DecodeRevertReasons
 }
 
 /**
@@ -29,6 +32,7 @@ export async function recoverMempool({
   records,
   loadReceipt,
   log,
+  decodeRevertReasons,
 }: RecoverMempoolParameters): Promise<void> {
   for (const record of userOperations.unfinished(records.chainId)) {
     if (record.entryPoint.toLowerCase() !== entryPoint.address.toLowerCase()) continue
@@ -36,7 +40,9 @@ export async function recoverMempool({
       if (record.transactionHash) {
         const receipt = await loadReceipt(record.transactionHash as Hex)
         if (receipt) {
-          const outcome = parseBundleLogs(receipt.logs, entryPoint.address).get(record.userOpHash as Hex)
+          const outcomes = parseBundleLogs(receipt.logs, entryPoint.address)
+          await decodeRevertReasons(outcomes)
+          const outcome = outcomes.get(record.userOpHash as Hex)
           if (outcome) {
             records.recordMined(record.userOpHash as Hex, outcome, receipt, 'found mined after a restart')
             continue

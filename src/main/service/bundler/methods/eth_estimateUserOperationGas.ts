@@ -44,7 +44,8 @@ import type { GetBundler } from './bundlerAccess'
 export const ethEstimateUserOperationGas = (getBundler: GetBundler) =>
   defineMethod({
     name: 'eth_estimateUserOperationGas',
-    summary: 'Estimate the gas limits of a UserOperation (its limits and fees may be left out)',
+    summary:
+      'Estimate the gas limits of a UserOperation (its limits and fees may be left out); a failure keeps its ERC-7769 code and names the phase, the frame and the decoded reason (also in error.data)',
     params: z.tuple([
       parsedLater(
         z.record(z.string(), z.unknown()),

@@ -46,7 +46,10 @@ export const BiconomyReceiptSchema = z
     paymaster: hex,
     actualGasCost: z.number(),
     actualGasUsed: z.number(),
-    reason: z.string().meta({ description: 'The revert reason of a failed call phase; empty otherwise' }),
+    reason: z.string().meta({
+      description:
+        "Why the call phase failed (`postOp reverted: …` for the paymaster's postOp), decoded with the ABIs the service knows (`InsufficientBalance(5, 7)`), the raw revert data when none has the error; empty otherwise",
+    }),
     logs: z.array(BiconomyLogSchema),
     receipt: z.object({
       to: hex.nullable(),

@@ -14,7 +14,8 @@ export const ethSendUserOperation = (getBundler: GetBundler) =>
   defineMethod({
     name: 'eth_sendUserOperation',
     // The operation is parsed by its EntryPoint's version (the bundler's lane for `entryPoint`).
-    summary: 'Validate a signed UserOperation and add it to the mempool; answers its userOpHash',
+    summary:
+      'Validate a signed UserOperation and add it to the mempool; answers its userOpHash. A validation revert keeps its AA code and ERC-7769 code and names the frame and the decoded reason (also in error.data)',
     params: z.tuple([
       parsedLater(
         z.record(z.string(), z.unknown()),

@@ -36,6 +36,8 @@ export type UserOperationQueries = {
   getUserOperationStatus: (userOpHash: Hex) => Promise<UserOperationStatusResult>
   /** Keeps a bundle's receipt (our own bundles are read without a node call); the cached block is stale. */
   rememberReceipt: (receipt: RpcTransactionReceipt) => void
+  /** Forgets the receipts and operations kept in memory (the chain went back: they may be gone). */
+  forgetCached: () => void
   /**
    * A transaction's receipt: remembered, else read from the node, else (a bundle the chain no longer holds) from the
    * history of mined operations; null when not mined.
@@ -145,6 +147,10 @@ export function createUserOperationQueries({
 
   return {
     rememberReceipt,
+    forgetCached() {
+      receipts.clear()
+      minedOperations.clear()
+    },
     loadReceipt,
 
     async keepMissingHistory(records) {

@@ -6,6 +6,7 @@ import type { Logger } from '../../log/logger'
 import type { UserOperationLog } from '../../store/userOperations.repo'
 import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import { parseBundleLogs, type RpcLog, USER_OPERATION_EVENT } from '../bundling/parseBundleLogs'
+import type { DecodeRevertReasons } from '../receipts/decodeRevertReasons'
 import type { UserOperationRecords } from './userOperationRecords'
 
 export type RecoverMinedOperationsParameters = {
@@ -14,6 +15,8 @@ export type RecoverMinedOperationsParameters = {
   records: UserOperationRecords
   loadReceipt: (transactionHash: Hex) => Promise<RpcTransactionReceipt | null>
   log: Logger
+  /** Decodes a bundle's revert reasons in place (with the contracts' ABIs) before they are recorded. */
+  decodeRevertReasons: DecodeRevertReasons
   /** Blocks looked at, at most (the newest). */
   maxBlocks?: number
 }
@@ -32,6 +35,7 @@ export async function recoverMinedOperations({
   records,
   loadReceipt,
   log,
+  decodeRevertReasons,
   maxBlocks = 10_000,
 }: RecoverMinedOperationsParameters): Promise<number> {
   const entryPoint = records.entryPoint
@@ -63,6 +67,7 @@ export async function recoverMinedOperations({
     const receipt = await loadReceipt(transactionHash)
     if (!receipt) continue
     const outcomes = parseBundleLogs(receipt.logs, entryPoint.address)
+    await decodeRevertReasons(outcomes)
     let ops: readonly UserOperationBase[]
     try {
       ops = await entryPoint.decodeBundle(chain, tx)

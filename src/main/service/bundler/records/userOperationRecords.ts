@@ -213,5 +213,6 @@ export function applyOutcome(
   r.blockNumber = Number(BigInt(receipt.blockNumber))
   r.logRange = outcome.logRange
   r.revertReason = outcome.revertReason
+  r.revertData = outcome.revert?.data ?? null
   r.userOperation = null
 }

@@ -32,6 +32,11 @@ export function startStateSaver(p: {
    * chain; `run` saves too, and answers false when it did nothing (then a save goes ahead as usual).
    */
   compaction?: { due: (quiet: boolean) => boolean; run: () => Promise<boolean> }
+  /**
+   * While true no save or compaction starts (a snapshot the journal can revert to by a note: a save would make its
+   * revert a whole-state save; the journal holds every write meanwhile).
+   */
+  isHeld?: () => boolean
 }): StateSaver {
   const intervalMs = p.intervalMs ?? 250
   const busyIntervalMs = p.busyIntervalMs ?? 3000
@@ -46,6 +51,7 @@ export function startStateSaver(p: {
   let stopped = false
 
   const tick = async () => {
+    if (p.isHeld?.()) return
     try {
       const block = (await p.request('eth_blockNumber', [])) as string
       const writeCount = p.writeCount()

@@ -255,6 +255,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     save: () => journal.checkpoint(save),
     writeCount: journal.writeCount,
     log: p.log,
+    isHeld: journal.holdsSnapshots,
     compaction: {
       due: (quiet) => isCompactionDue(lastTrim, quiet),
       run: compact,

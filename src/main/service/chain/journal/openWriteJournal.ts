@@ -29,6 +29,23 @@ export type JournalEntry = {
 /** Where a journaled transaction landed, written once it is known. */
 type LandingNote = { landed: number; block: number; timestamp: number }
 
+/**
+ * A revert to a snapshot the journal saw taken, with no checkpoint since: the chain is back to the saved state plus
+ * the calls journaled up to `reverted` (their seq), so the calls journaled after it and before this line are dropped.
+ */
+type RevertNote = { reverted: number }
+
+type JournalLine = JournalEntry | LandingNote | RevertNote
+
+const SNAPSHOT_METHODS = new Set(['evm_snapshot', 'anvil_snapshot'])
+const REVERT_METHODS = new Set(['evm_revert', 'anvil_revert'])
+
+/**
+ * How long the oldest snapshot the journal can revert by a note holds checkpoints back (a per-test snapshot lives
+ * seconds; one never reverted to lets the saver go on after this).
+ */
+const SNAPSHOT_HOLDS_CHECKPOINTS_MS = 10 * 60_000
+
 export type WriteJournal = {
   /** `request` with every state-changing call journaled before its answer is returned. */
   wrap(request: NodeRequest): NodeRequest
@@ -46,6 +63,11 @@ export type WriteJournal = {
   lastWriteAt(): number | undefined
   /** Drops every journaled call: a state saved after the last of them holds them all. */
   clear(): void
+  /**
+   * Whether a snapshot taken lately (within SNAPSHOT_HOLDS_CHECKPOINTS_MS) may still be reverted to by a note: the
+   * state saver then leaves checkpoints for later, since one would make that revert a whole-state save.
+   */
+  holdsSnapshots(): boolean
   close(): void
 }
 
@@ -73,8 +95,10 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
     .sort((a, b) => a - b)
   /** Segments that may hold calls no saved state holds; the last one is written to. */
   const open = [...segments]
-  const readPending = () => readEntries(open.flatMap((n) => readSegment(join(p.dir, segmentName(n)))))
-  let seq = readPending().at(-1)?.seq ?? 0
+  const readLines = () => open.flatMap((n) => readSegment(join(p.dir, segmentName(n))))
+  const readPending = () => readEntries(readLines())
+  // The highest seq written, dropped ones too (a landing note names its entry by seq: none is used twice).
+  let seq = readLines().reduce((max, line) => ('seq' in line ? Math.max(max, line.seq) : max), 0)
   let lastWriteAt: number | undefined = segments.length
     ? Math.max(...segments.map((n) => statSync(join(p.dir, segmentName(n))).mtimeMs))
     : undefined
@@ -86,6 +110,10 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
   /** Journaled transactions whose landing is not noted yet, by hash. */
   const awaitingLanding = new Map<string, { seq: number; at: number }>()
   let lookup: NodeJS.Timeout | undefined
+  /** Checkpoints so far: a snapshot taken before the last one can no longer be reverted to by a note. */
+  let checkpoints = 0
+  /** Snapshots taken since the last checkpoint, by id: the seq journaled last when each was taken. */
+  const snapshots = new Map<string, { seq: number; checkpoints: number; at: number }>()
 
   const noteLanding = (receipt: unknown) => {
     const landing = readLanding(receipt)
@@ -111,7 +139,7 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
     lookup.unref()
   }
 
-  const append = (entry: JournalEntry | LandingNote) => {
+  const append = (entry: JournalLine) => {
     // A landing looked up after the journal closed (the service stopping) is not needed: the stop saved it all.
     if (closed) return
     if (fd === undefined) {
@@ -121,6 +149,13 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
     writeSync(fd, `${JSON.stringify(entry)}\n`)
     lastWriteAt = Date.now()
     if ('seq' in entry) writes++
+  }
+
+  /** As on anvil: a revert uses up its snapshot and every later one. */
+  const forgetSnapshotsFrom = (id: string) => {
+    const target = readSnapshotId(id)
+    if (target === undefined) return
+    for (const key of [...snapshots.keys()]) if ((readSnapshotId(key) ?? -1n) >= target) snapshots.delete(key)
   }
 
   const removeSegmentsBefore = (end: number) => {
@@ -137,6 +172,7 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
   const checkpoint = <T>(save: () => Promise<T>): Promise<T> =>
     gate.exclusive(async () => {
       const next = rotate()
+      checkpoints++
       const result = await save()
       removeSegmentsBefore(next)
       if (open.length === 0) lastWriteAt = undefined
@@ -145,6 +181,26 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
 
   return {
     wrap: (request) => async (method, params, readBody) => {
+      if (SNAPSHOT_METHODS.has(method))
+        return gate.shared(async () => {
+          const id = await request(method, params, readBody)
+          snapshots.set(String(id), { seq, checkpoints, at: Date.now() })
+          return id
+        })
+      const [revertTo] = REVERT_METHODS.has(method) && Array.isArray(params) ? params : []
+      const snapshot = snapshots.get(String(revertTo))
+      if (snapshot && snapshot.checkpoints === checkpoints)
+        // The chain goes back to the saved state plus the calls journaled up to the snapshot: a note says so, and a
+        // restart replays those only (no whole-state save on the revert's path).
+        return gate.shared(async () => {
+          const reverted = await request(method, params, readBody)
+          if (reverted === true) {
+            append({ reverted: snapshot.seq })
+            forgetSnapshotsFrom(String(revertTo))
+            writes++
+          }
+          return reverted
+        })
       const kind = classifyNodeWrite(method)
       if (kind === 'read') {
         const result = await request(method, params, readBody)
@@ -153,6 +209,8 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
       }
       if (kind === 'barrier')
         return checkpoint(async () => {
+          if (REVERT_METHODS.has(method)) forgetSnapshotsFrom(String(revertTo))
+          else snapshots.clear()
           const result = await request(method, params, readBody)
           writes++
           await p.save()
@@ -182,6 +240,11 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
     },
     writeCount: () => writes,
     checkpoint,
+    holdsSnapshots: () =>
+      [...snapshots.values()].some(
+        (snapshot) =>
+          snapshot.checkpoints === checkpoints && Date.now() - snapshot.at < SNAPSHOT_HOLDS_CHECKPOINTS_MS,
+      ),
     pending: readPending,
     lastWriteAt: () => lastWriteAt,
     clear: () => {
@@ -198,12 +261,12 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
 }
 
 /** A segment's lines; a line that does not read (none should: each is one write) ends it. */
-function readSegment(path: string): (JournalEntry | LandingNote)[] {
-  const lines: (JournalEntry | LandingNote)[] = []
+function readSegment(path: string): JournalLine[] {
+  const lines: JournalLine[] = []
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     if (line === '') continue
     try {
-      lines.push(JSON.parse(line) as JournalEntry | LandingNote)
+      lines.push(JSON.parse(line) as JournalLine)
     } catch {
       break
     }
@@ -211,14 +274,30 @@ function readSegment(path: string): (JournalEntry | LandingNote)[] {
   return lines
 }
 
-/** The entries of the segments' lines, each transaction with the block its landing note names. */
-function readEntries(lines: (JournalEntry | LandingNote)[]): JournalEntry[] {
-  const entries = lines.filter((line): line is JournalEntry => 'seq' in line)
-  const bySeq = new Map(entries.map((entry) => [entry.seq, entry]))
-  for (const line of lines)
-    if ('landed' in line)
+/**
+ * The entries of the segments' lines, each transaction with the block its landing note names; a revert note drops
+ * the entries before it journaled after its snapshot.
+ */
+export function readEntries(lines: readonly JournalLine[]): JournalEntry[] {
+  let entries: JournalEntry[] = []
+  const bySeq = new Map<number, JournalEntry>()
+  for (const line of lines) {
+    if ('seq' in line) {
+      entries.push(line)
+      bySeq.set(line.seq, line)
+    } else if ('landed' in line)
       Object.assign(bySeq.get(line.landed) ?? {}, { block: line.block, timestamp: line.timestamp })
+    else if ('reverted' in line) entries = entries.filter((entry) => entry.seq <= line.reverted)
+  }
   return entries
+}
+
+function readSnapshotId(id: string): bigint | undefined {
+  try {
+    return BigInt(id)
+  } catch {
+    return undefined
+  }
 }
 
 /** The hash, block and block timestamp a receipt names (anvil's receipts carry `blockTimestamp`). */

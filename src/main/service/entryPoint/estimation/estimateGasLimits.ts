@@ -1,5 +1,11 @@
 import type { Hex } from 'viem'
-import { executionReverted, userOperationRejected } from '../errors'
+import {
+  attachFailureTrace,
+  executionReverted,
+  type FailureTrace,
+  readAaCode,
+  userOperationRejected,
+} from '../errors'
 import { minBigInt } from './gasMargins'
 import type { ShapeCache } from './shapeCache'
 
@@ -13,6 +19,8 @@ export type SimulationOutcome<Name extends string> = {
   failedOp?: string
   executionRevert?: { reason: string | null; data: Hex | undefined }
   otherRevert?: string
+  /** The traced simulation, kept with the error a failure throws (the frame that failed is named from it). */
+  trace?: FailureTrace
   validAfter: number
   validUntil: number
 }
@@ -103,8 +111,12 @@ export async function estimateGasLimits<
   let trial = await simulate(trialLimits)
   for (let raise = 0; raise < MAX_TRIAL_RAISES && trial.outOfGas; raise++) {
     const raised: Name = trial.outOfGas
-    trialLimits = { ...trialLimits, [raised]: trialLimits[raised] * 8n }
-    trial = await simulate(trialLimits)
+    const raisedLimits = { ...trialLimits, [raised]: trialLimits[raised] * 8n }
+    const outcome = await simulate(raisedLimits)
+    // More than the simulation can give the operation (the EntryPoint's AA95): the run that ran out tells where.
+    if (outcome.failedOp && readAaCode(outcome.failedOp) === 'AA95') break
+    trialLimits = raisedLimits
+    trial = outcome
   }
   const measured = throwOnFailure(trial)
 
@@ -147,17 +159,23 @@ export async function estimateGasLimits<
 
 /** The client's error for a simulation that did not pass: the AAxx rejection, the call's revert, or running out. */
 export function throwOnFailure<Outcome extends SimulationOutcome<string>>(outcome: Outcome): Outcome {
-  if (outcome.failedOp) throw userOperationRejected(outcome.failedOp)
+  const error = failureOf(outcome)
+  if (error) throw attachFailureTrace(error, outcome.trace)
+  return outcome
+}
+
+function failureOf(outcome: SimulationOutcome<string>): Error | null {
+  if (outcome.failedOp) return userOperationRejected(outcome.failedOp)
   if (outcome.executionRevert)
-    throw executionReverted(outcome.executionRevert.reason, outcome.executionRevert.data)
+    return executionReverted(outcome.executionRevert.reason, outcome.executionRevert.data)
   if (outcome.outOfGas === CALL_LIMIT)
-    throw executionReverted('out of gas even with the largest call gas tried')
+    return executionReverted('out of gas even with the largest call gas tried')
   if (outcome.outOfGas)
-    throw userOperationRejected(
+    return userOperationRejected(
       `AA40 over verificationGasLimit: ${outcome.outOfGas} runs out even at its largest trial`,
     )
-  if (outcome.otherRevert) throw executionReverted(`simulation reverted: ${outcome.otherRevert}`)
-  return outcome
+  if (outcome.otherRevert) return executionReverted(`simulation reverted: ${outcome.otherRevert}`)
+  return null
 }
 
 function sameLimits<Name extends string>(

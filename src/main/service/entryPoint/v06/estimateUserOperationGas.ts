@@ -9,7 +9,7 @@ import {
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import type { Chain } from '../../chain/types'
-import { executionReverted, userOperationRejected } from '../errors'
+import { attachFailureTrace, executionReverted, userOperationRejected } from '../errors'
 import { type CallFrame, traceSimulation } from '../estimation/callFrame'
 import {
   estimateGasLimits,
@@ -162,9 +162,10 @@ export async function simulateExecution(params: {
     params.userOperation,
     params.maxSimulationGas,
   )
-  if (outcome.outOfGas === 'callGasLimit') throw executionReverted('out of gas (callGasLimit too low)')
+  if (outcome.outOfGas === 'callGasLimit')
+    throw attachFailureTrace(executionReverted('out of gas (callGasLimit too low)'), outcome.trace)
   if (outcome.outOfGas === 'verificationGasLimit')
-    throw userOperationRejected('AA40 over verificationGasLimit')
+    throw attachFailureTrace(userOperationRejected('AA40 over verificationGasLimit'), outcome.trace)
   throwOnFailure(outcome)
 }
 
@@ -196,6 +197,7 @@ async function simulateHandleOpTrace(
   )
   const outcome: SimulationOutcome = {
     outOfGas: false,
+    trace: { frame: top, userOperation: op },
     validationGas: 0n,
     executionGas: 0n,
     postOpGas: 0n,

@@ -205,6 +205,7 @@ async function simulateHandleOpTraced(
   )
   const outcome: Outcome = {
     outOfGas: false,
+    trace: { frame: top, userOperation: op },
     validationGas: 0n,
     paymasterValidationGas: 0n,
     executionGas: 0n,

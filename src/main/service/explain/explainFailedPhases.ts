@@ -1,0 +1,49 @@
+import type { Hex } from 'viem'
+import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
+import { buildContractBook } from './contractBook'
+import type { ExplainContext } from './explainContext'
+import { explainPhases } from './explainPhases'
+import { findOperationFrames } from './findOperationFrames'
+import type { ExplainedPhase, TracedFrame } from './types'
+
+export type ExplainFailedPhasesParameters = {
+  entryPoint: EntryPointModule
+  /** The operation as it was simulated (the estimation's trial, or the operation sent). */
+  userOperation: UserOperationBase
+  /** The traced call that ran it: handleOps, or a version's simulateHandleOp (the same frames, by its layout). */
+  frame: TracedFrame
+}
+
+/**
+ * The phases of one traced run of an operation that failed, each failure with its frame and decoded reason (no
+ * events, balances or call tree: what the errors of estimate and send name). Only called once something failed.
+ */
+export async function explainFailedPhases(
+  context: ExplainContext,
+  { entryPoint, userOperation, frame }: ExplainFailedPhasesParameters,
+): Promise<ExplainedPhase[]> {
+  const { chain, entryPoints, store } = context
+  const book = await buildContractBook({
+    chain,
+    entryPoints: entryPoints.list,
+    store,
+    accounts: [userOperation.sender],
+  })
+  const { sender, paymaster } = entryPoint.readEntities(userOperation)
+  const frames = findOperationFrames({
+    handleOps: frame,
+    layout: entryPoint.traceLayout,
+    sender,
+    paymaster,
+    userOpHash: entryPoint.computeUserOpHash(userOperation, chain.chainId).toLowerCase() as Hex,
+  })
+  // A factory that fails does not fail the SenderCreator's createSender (it returns no address, and the EntryPoint
+  // answers AA13): the deployment's failure is its failed call to the factory.
+  frames.deployment ??= findFailedFactoryCall(frame, entryPoint.traceLayout.createSender)
+  return explainPhases(frames, entryPoint.phaseGasLimits(userOperation), book).filter((phase) => phase.error)
+}
+
+function findFailedFactoryCall(handleOps: TracedFrame, createSender: string): TracedFrame | undefined {
+  const deployment = (handleOps.calls ?? []).find((c) => c.input.slice(0, 10).toLowerCase() === createSender)
+  return deployment?.calls?.find((call) => call.error)
+}

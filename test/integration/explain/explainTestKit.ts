@@ -1,0 +1,81 @@
+import { type Abi, type Address, encodeFunctionData, getAddress, parseAbi } from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
+import type { Chain } from '../../../src/main/service/chain'
+import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
+import { createFundedWallet, type FundedWallet } from '../../helpers/createFundedWallet'
+import { requestJson, type TestService } from '../../helpers/startTestService'
+import { createDapp } from '../paymaster/paymasterTestKit'
+
+export type ExplainContracts = Record<
+  'ledger' | 'vault' | 'burner' | 'badAccount' | 'paymaster' | 'factory',
+  Address
+>
+
+export type ExplainFixture = {
+  contracts: ExplainContracts
+  artifacts: Record<string, SolidityArtifact>
+  /** The test's own funded wallet: what it deploys and transacts with (never the service's executor). */
+  wallet: FundedWallet
+}
+
+/**
+ * ExplainContracts.sol deployed from a funded wallet of the test's own and registered with their ABIs under a new
+ * dApp (the names the service decodes them by): Ledger, Vault (over the Ledger), Burner, BadSignatureAccount and
+ * RefusingFactory and RefusingPaymaster (deposited and staked on EntryPoint v0.7: safe mode admits a paymaster that returns a context
+ * only when it is staked, ERC-7562 EREP-050).
+ */
+export async function deployExplainContracts(service: TestService): Promise<ExplainFixture> {
+  const chain = service.chain as Chain
+  const artifacts = compileSolidityFixture('ExplainContracts.sol')
+  const wallet = await createFundedWallet(chain)
+  const deploy = async (artifact: SolidityArtifact, args: unknown[] = []): Promise<Address> => {
+    const hash = await wallet.deployContract({
+      abi: artifact.abi,
+      bytecode: artifact.bytecode,
+      args,
+    } as never)
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
+    return getAddress(receipt.contractAddress as Address)
+  }
+  const ledger = await deploy(artifacts.Ledger!)
+  const contracts: ExplainContracts = {
+    ledger,
+    vault: await deploy(artifacts.Vault!, [ledger]),
+    burner: await deploy(artifacts.Burner!),
+    badAccount: await deploy(artifacts.BadSignatureAccount!),
+    paymaster: await deploy(artifacts.RefusingPaymaster!),
+    factory: await deploy(artifacts.RefusingFactory!),
+  }
+  await wallet.transact(entryPoint07Address, {
+    data: encodeFunctionData({
+      abi: parseAbi(['function depositTo(address account) payable']),
+      functionName: 'depositTo',
+      args: [contracts.paymaster],
+    }),
+    value: 10n ** 18n,
+  })
+  await wallet.transact(contracts.paymaster, {
+    data: encodeFunctionData({
+      abi: artifacts.RefusingPaymaster!.abi,
+      functionName: 'addStake',
+      args: [entryPoint07Address, 86_400],
+    }),
+    value: 10n ** 17n,
+  })
+  const { apiKey } = await createDapp(service)
+  const register = async (name: string, address: Address, abi: Abi) => {
+    const res = await requestJson(`${service.baseUrl}/api/v2/public/sdk/smart-contract`, {
+      method: 'POST',
+      headers: { authToken: service.authToken(), apiKey },
+      body: { name, address, abi: JSON.stringify(abi), whitelistedMethods: [] },
+    })
+    if (res.status !== 200) throw new Error(`contract not registered: ${JSON.stringify(res.body)}`)
+  }
+  await register('Ledger', contracts.ledger, artifacts.Ledger!.abi)
+  await register('Vault', contracts.vault, artifacts.Vault!.abi)
+  await register('Burner', contracts.burner, artifacts.Burner!.abi)
+  await register('BadSignatureAccount', contracts.badAccount, artifacts.BadSignatureAccount!.abi)
+  await register('RefusingPaymaster', contracts.paymaster, artifacts.RefusingPaymaster!.abi)
+  await register('RefusingFactory', contracts.factory, artifacts.RefusingFactory!.abi)
+  return { contracts, artifacts, wallet }
+}
