@@ -25,7 +25,7 @@ Options:
                            that chain) or <chainId>=rpc:<url> (an external node), mixed freely, e.g.
                            --chains 31337,31338  or  --chains 31337,8453=fork:https://mainnet.base.org
                            (instead of --chain-id, --fork-url, --fork-block and --rpc-url, which describe
-                           one chain); each chain has its own URLs: see "chains" in the ready line
+                           one chain). This build runs one chain per service: a list of several is refused
   --block-time <seconds>   embedded anvil block time (default: mine on every transaction)
   --anvil-path <file>      anvil binary to use
   --no-chain               run without a chain (dashboard API only)

@@ -12,6 +12,7 @@ import {
   zdGetUserOperationGasPrice,
 } from './bundler/methods/getUserOperationGasPrice'
 import { type Chain, startChain } from './chain'
+import type { ChainSpec } from './chain/chainSpecs'
 import { DEFAULT_CHAIN_ID, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { describeChainEvent } from './console/describeChainEvent'
 import { registerConsoleRoutes } from './console/registerConsoleRoutes'
@@ -61,6 +62,7 @@ export type Service = {
  */
 export async function createService(input: ServiceConfigInput): Promise<Service> {
   const bootConfig = parseServiceConfig(input)
+  const singleChain = bootConfig.chains ? readSingleChain(bootConfig.chains) : undefined
   // A setup file that does not read stops the start before anything starts.
   const setup = bootConfig.setup === undefined ? undefined : await readSetup(bootConfig.setup)
   const log = createLogger(bootConfig.logLevel)
@@ -82,10 +84,12 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       // A store written before records carried their chain was written by a one-chain service: that chain's.
       legacyChainId: bootConfig.chains?.[0]?.chainId ?? bootConfig.chainId,
     })
-    // Console settings apply unless the caller (a command-line flag) says otherwise.
+    // Console settings apply unless the caller (a command-line flag) says otherwise; a list of chains names every
+    // chain, so the console's node setting (one chain's) stands aside.
     const config = parseServiceConfig({
-      ...settingsToConfig(store.data.settings),
+      ...(singleChain ? {} : settingsToConfig(store.data.settings)),
       ...definedOnly(input),
+      ...singleChain,
       dataDir: bootConfig.dataDir,
     })
     const runtime: RuntimeSettings = {
@@ -328,6 +332,24 @@ function formatHost(host: string): string {
   // Listening on every interface: URLs handed out still point at loopback.
   if (/^(0\.0\.0\.0|::)$/.test(host)) return '127.0.0.1'
   return host.includes(':') ? `[${host}]` : host
+}
+
+/**
+ * A list of one chain, as the single-chain options. Running several chains in one service is not composed yet (the
+ * per-chain stacks): a longer list stops the start with a one-line error rather than running only its first chain.
+ */
+function readSingleChain(chains: readonly ChainSpec[]): Partial<ServiceConfigInput> {
+  const [only, ...others] = chains
+  if (!only || others.length > 0)
+    throw new StartupError(
+      `This build runs one chain per service: --chains ${chains.map((c) => c.chainId).join(',')} names ${chains.length}; start one Opstation per chain (each with --chain-id and its own --data-dir) for now`,
+    )
+  return {
+    chains: undefined,
+    chainId: only.chainId,
+    ...(only.forkUrl ? { forkUrl: only.forkUrl, forkBlock: only.forkBlock } : {}),
+    ...(only.rpcUrl ? { rpcUrl: only.rpcUrl } : {}),
+  }
 }
 
 function settingsToConfig(settings: Settings): Partial<ServiceConfigInput> {
