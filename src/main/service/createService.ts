@@ -62,9 +62,12 @@ export type Service = {
  */
 export async function createService(input: ServiceConfigInput): Promise<Service> {
   const bootConfig = parseServiceConfig(input)
-  const singleChain = bootConfig.chains ? readSingleChain(bootConfig.chains) : undefined
   // A setup file that does not read stops the start before anything starts.
   const setup = bootConfig.setup === undefined ? undefined : await readSetup(bootConfig.setup)
+  // The setup's chains are the service's when the caller names none (they are checked against the service's
+  // otherwise, when the setup is applied).
+  const chains = bootConfig.chains ?? (namesNoChain(bootConfig) ? setup?.setup.chains : undefined)
+  const singleChain = chains ? readSingleChain(chains) : undefined
   const log = createLogger(bootConfig.logLevel)
   await mkdir(bootConfig.dataDir, { recursive: true, mode: 0o700 })
   const lock = lockDataFolder(bootConfig.dataDir)
@@ -82,7 +85,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       log,
       resetStore: bootConfig.resetStore,
       // A store written before records carried their chain was written by a one-chain service: that chain's.
-      legacyChainId: bootConfig.chains?.[0]?.chainId ?? bootConfig.chainId,
+      legacyChainId: chains?.[0]?.chainId ?? bootConfig.chainId,
     })
     // Console settings apply unless the caller (a command-line flag) says otherwise; a list of chains names every
     // chain, so the console's node setting (one chain's) stands aside.
@@ -342,7 +345,7 @@ function readSingleChain(chains: readonly ChainSpec[]): Partial<ServiceConfigInp
   const [only, ...others] = chains
   if (!only || others.length > 0)
     throw new StartupError(
-      `This build runs one chain per service: --chains ${chains.map((c) => c.chainId).join(',')} names ${chains.length}; start one Opstation per chain (each with --chain-id and its own --data-dir) for now`,
+      `This build runs one chain per service: chains ${chains.map((c) => c.chainId).join(',')} names ${chains.length}; start one Opstation per chain (each with --chain-id and its own --data-dir) for now`,
     )
   return {
     chains: undefined,
@@ -350,6 +353,17 @@ function readSingleChain(chains: readonly ChainSpec[]): Partial<ServiceConfigInp
     ...(only.forkUrl ? { forkUrl: only.forkUrl, forkBlock: only.forkBlock } : {}),
     ...(only.rpcUrl ? { rpcUrl: only.rpcUrl } : {}),
   }
+}
+
+/** Whether the caller left the chain to the defaults (no chains, chain id, fork, node or --no-chain). */
+function namesNoChain(config: ServiceConfig): boolean {
+  return (
+    config.chains === undefined &&
+    config.chainId === undefined &&
+    config.forkUrl === undefined &&
+    config.rpcUrl === undefined &&
+    !config.noChain
+  )
 }
 
 function settingsToConfig(settings: Settings): Partial<ServiceConfigInput> {

@@ -101,10 +101,45 @@ describe('the same SimpleAccount on two chains', () => {
     })
     await expect(started).rejects.toBeInstanceOf(StartupError)
     await expect(started).rejects.toThrow(
-      'This build runs one chain per service: --chains 31337,31338 names 2; start one Opstation per chain (each with --chain-id and its own --data-dir) for now',
+      'This build runs one chain per service: chains 31337,31338 names 2; start one Opstation per chain (each with --chain-id and its own --data-dir) for now',
     )
     // Refused before anything started: the data folder holds nothing.
     expect(await readdir(dataDir)).toEqual([])
     await rm(dataDir, { recursive: true, force: true })
   })
+})
+
+describe('the chains of a setup file', () => {
+  const shop = { name: 'shop', apiKey: 'Abc123XyZ.1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d' }
+
+  it('run when the caller names none, and give the state startOpstation({ chains }) gives', async () => {
+    const [fromSetup, fromOption] = await Promise.all([
+      startTestService({ setup: { version: 1, chains: [31338], dapps: [{ ...shop, chainId: 31338 }] } }),
+      startTestService({ chains: [{ chainId: 31338 }], setup: { version: 1, dapps: [shop] } }),
+    ])
+    try {
+      for (const service of [fromSetup, fromOption]) {
+        expect(service.info().chainId).toBe(31338)
+        expect(service.store.data.dapps.map((d) => [d.name, d.chainId, d.apiKey])).toEqual([
+          ['shop', 31338, shop.apiKey],
+        ])
+      }
+      const exportOf = async (service: TestService) => {
+        const res = await fetch(`${service.baseUrl}/console/api/setup`, {
+          headers: { authToken: service.authToken() },
+        })
+        expect(res.status).toBe(200)
+        return ((await res.json()) as { data: unknown }).data
+      }
+      expect(await exportOf(fromSetup)).toEqual(await exportOf(fromOption))
+    } finally {
+      await Promise.all([fromSetup.dispose(), fromOption.dispose()])
+    }
+  }, 120_000)
+
+  it('are checked against the chain the caller named: one it does not run is refused, naming the chain it runs', async () => {
+    await expect(startTestService({ chainId: 31337, setup: { version: 1, chains: [5] } })).rejects.toThrow(
+      'setup: chains[0].chainId is 5, a chain this Opstation does not run (it runs chain 31337)',
+    )
+  }, 60_000)
 })

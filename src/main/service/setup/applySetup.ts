@@ -120,6 +120,7 @@ function checkApplicable(params: ApplySetupParameters, setup: SetupFile, label: 
         `is ${chainId}, a chain this Opstation does not run (it runs ${describeChainIds(chains.chainIds)})`,
       )
   }
+  for (const [index, named] of (setup.chains ?? []).entries()) checkChain(`chains[${index}]`, named.chainId)
   for (const [index, desired] of setup.dapps.entries()) {
     const path = `dapps[${index}]`
     checkChain(path, desired.chainId)
