@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { InvalidChainListError, parseChainList } from './service/chain/chainSpecs'
 import { DEFAULT_PORT, defaultDataDir, type ServiceConfigInput } from './service/config'
 import { createService, type Service } from './service/createService'
 import { AppError } from './service/errors'
@@ -19,6 +20,12 @@ Options:
                            are used as they are, the rest is deployed
   --fork-block <n>         block to fork at (default: the remote's head at the data folder's first start;
                            later starts fork the recorded block and URL, also without these flags)
+  --chains <list>          run several chains at once, the first one first: comma-separated entries, each
+                           <chainId> (an embedded anvil), <chainId>=fork:<url> (an embedded anvil forking
+                           that chain) or <chainId>=rpc:<url> (an external node), mixed freely, e.g.
+                           --chains 31337,31338  or  --chains 31337,8453=fork:https://mainnet.base.org
+                           (instead of --chain-id, --fork-url, --fork-block and --rpc-url, which describe
+                           one chain). This build runs one chain per service: a list of several is refused
   --block-time <seconds>   embedded anvil block time (default: mine on every transaction)
   --anvil-path <file>      anvil binary to use
   --no-chain               run without a chain (dashboard API only)
@@ -60,6 +67,7 @@ const SERVE_OPTIONS = {
   'chain-id': { type: 'string' },
   'fork-url': { type: 'string' },
   'fork-block': { type: 'string' },
+  chains: { type: 'string' },
   'block-time': { type: 'string' },
   'anvil-path': { type: 'string' },
   'no-chain': { type: 'boolean' },
@@ -134,11 +142,13 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
   if (rpcUrl !== undefined && !/^(https?|wss?):\/\/.+/.test(rpcUrl)) {
     throw new UsageError(`--rpc-url must be an http(s) or ws(s) URL (got "${rpcUrl}")`)
   }
-  const forkUrl = values['fork-url'] ?? (env.OPSTATION_FORK_URL || undefined)
+  // With --chains each chain says whether it is a fork: the single-chain environment variables stand aside.
+  const singleChainEnv = values.chains === undefined ? env : {}
+  const forkUrl = values['fork-url'] ?? (singleChainEnv.OPSTATION_FORK_URL || undefined)
   if (forkUrl !== undefined && !/^https?:\/\/.+/.test(forkUrl)) {
     throw new UsageError(`--fork-url must be an http(s) URL (got "${forkUrl}")`)
   }
-  const forkBlockText = values['fork-block'] ?? (env.OPSTATION_FORK_BLOCK || undefined)
+  const forkBlockText = values['fork-block'] ?? (singleChainEnv.OPSTATION_FORK_BLOCK || undefined)
   if (forkBlockText !== undefined && forkUrl === undefined) {
     throw new UsageError('--fork-block needs --fork-url')
   }
@@ -146,6 +156,13 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
     throw new UsageError(
       `--fork-url runs the embedded anvil: it cannot go with ${rpcUrl ? '--rpc-url' : '--no-chain'}`,
     )
+  }
+  const chains = parseChainsFlag(values.chains)
+  if (chains) {
+    const single = (['chain-id', 'fork-url', 'fork-block', 'rpc-url', 'no-chain'] as const).find(
+      (name) => values[name] !== undefined,
+    )
+    if (single) throw new UsageError(`--chains lists every chain: it cannot go with --${single}`)
   }
   const setup = values.setup ?? (env.OPSTATION_SETUP?.trim() || undefined)
   if (setup !== undefined && setup.trim() === '') throw new UsageError('--setup must name a setup file')
@@ -169,6 +186,7 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
     port: int('port', values.port, 0, 65535) ?? DEFAULT_PORT,
     dataDir: values['data-dir'] ?? env.OPSTATION_DATA_DIR ?? defaultDataDir(),
     rpcUrl,
+    chains,
     chainId: int('chain-id', values['chain-id'], 1, 2 ** 53 - 1),
     forkUrl,
     forkBlock: int('fork-block', forkBlockText, 0, 2 ** 53 - 1),
@@ -188,6 +206,16 @@ export function parseServeArgs(args: string[], env = process.env): ServiceConfig
     ...(env.OPSTATION_CONSOLE_DIR?.trim()
       ? { consoleDir: path.resolve(env.OPSTATION_CONSOLE_DIR.trim()) }
       : {}),
+  }
+}
+
+function parseChainsFlag(value: string | undefined) {
+  if (value === undefined) return undefined
+  try {
+    return parseChainList(value)
+  } catch (err) {
+    if (err instanceof InvalidChainListError) throw new UsageError(err.message)
+    throw err
   }
 }
 

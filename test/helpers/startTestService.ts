@@ -57,8 +57,22 @@ export function makeTestDataDir(prefix: string): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix))
 }
 
-/** True when `config` starts the embedded anvil of the default chain id, the chain the template holds. */
+/**
+ * True when `config` starts the embedded anvil of the default chain id, the chain the template holds (a chain named by
+ * `chains`, or by the setup's `chains`, counts as the chain id option: contracts such as EntryPoint v0.8 hold their
+ * chain's id).
+ */
 function usesDefaultEmbeddedChain(config: Partial<ServiceConfigInput>): boolean {
+  const setupChains =
+    typeof config.setup === 'object' && Array.isArray(config.setup.chains) ? config.setup.chains : undefined
+  const listed = config.chains?.[0] ?? setupChains?.[0]
+  if (listed !== undefined) {
+    const spec =
+      typeof listed === 'number'
+        ? { chainId: listed }
+        : (listed as { chainId?: number; forkUrl?: string; rpcUrl?: string })
+    return spec.chainId === DEFAULT_CHAIN_ID && !spec.forkUrl && !spec.rpcUrl
+  }
   return (
     !config.noChain &&
     config.rpcUrl === undefined &&

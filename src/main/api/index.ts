@@ -4,6 +4,7 @@ export { startOpstation } from './startOpstation.js'
 export type {
   Opstation,
   OpstationAddresses,
+  OpstationChainSpec,
   OpstationDapp,
   OpstationExplanation,
   OpstationSetup,

@@ -27,6 +27,11 @@ export type StartOpstationOptions = {
   forkUrl?: string
   /** Block to fork at (default: the remote's head at the data folder's first start). */
   forkBlock?: number
+  /**
+   * Several chains at once, the first one first (`opstation serve --chains`), instead of `chainId`, `forkUrl`,
+   * `forkBlock` and `rpcUrl`, which describe one chain.
+   */
+  chains?: OpstationChainSpec[]
   /** Seconds per block of the embedded anvil (default: a block per transaction). */
   blockTime?: number
   anvilPath?: string
@@ -58,6 +63,12 @@ export type StartOpstationOptions = {
   setup?: string | OpstationSetup
 }
 
+/**
+ * One chain of a service: an embedded anvil (`{ chainId }`), an embedded anvil forking the chain at `forkUrl`, or the
+ * external node at `rpcUrl` (its chain id must be `chainId`).
+ */
+export type OpstationChainSpec = { chainId: number; forkUrl?: string; forkBlock?: number; rpcUrl?: string }
+
 /** An ETH amount as a decimal string (`"10"`, `"0.5"`), or a number. */
 type EthAmount = string | number
 
@@ -68,9 +79,16 @@ type EthAmount = string | number
 export type OpstationSetup = {
   $schema?: string
   version: 1
-  /** dApps by name, on the running chain. */
+  /**
+   * The chains the service runs, when it is started without chains of its own (`--chains`, `chains`); with them, the
+   * setup's must be among them.
+   */
+  chains?: (number | OpstationChainSpec)[]
+  /** dApps by name. */
   dapps?: {
     name: string
+    /** The dApp's chain (default: the service's first chain). */
+    chainId?: number
     /** Fixed apiKey (shape of a generated one: 9 letters or digits, a dot, a lowercase UUID). */
     apiKey?: string
     active?: boolean
@@ -107,7 +125,7 @@ export type OpstationSetup = {
   /** Offline USD prices of fee tokens, by address (0xEeee…EEeE is the native coin). */
   tokenPrices?: { tokenAddress: string; usdPrice: string | number; logoUrl?: string | null }[]
   /** Addresses with an ETH balance (set exactly on a dev node). */
-  accounts?: { address: string; balanceEth: EthAmount }[]
+  accounts?: { address: string; balanceEth: EthAmount; chainId?: number }[]
 }
 
 export type OpstationDapp = { name: string; apiKey: string; paymasterUrl: string }

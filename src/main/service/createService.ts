@@ -12,6 +12,7 @@ import {
   zdGetUserOperationGasPrice,
 } from './bundler/methods/getUserOperationGasPrice'
 import { type Chain, startChain } from './chain'
+import type { ChainSpec } from './chain/chainSpecs'
 import { DEFAULT_CHAIN_ID, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
 import { describeChainEvent } from './console/describeChainEvent'
 import { registerConsoleRoutes } from './console/registerConsoleRoutes'
@@ -63,6 +64,10 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
   const bootConfig = parseServiceConfig(input)
   // A setup file that does not read stops the start before anything starts.
   const setup = bootConfig.setup === undefined ? undefined : await readSetup(bootConfig.setup)
+  // The setup's chains are the service's when the caller names none (they are checked against the service's
+  // otherwise, when the setup is applied).
+  const chains = bootConfig.chains ?? (namesNoChain(bootConfig) ? setup?.setup.chains : undefined)
+  const singleChain = chains ? readSingleChain(chains) : undefined
   const log = createLogger(bootConfig.logLevel)
   await mkdir(bootConfig.dataDir, { recursive: true, mode: 0o700 })
   const lock = lockDataFolder(bootConfig.dataDir)
@@ -75,11 +80,19 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     if (protection.notProtected.length > 0)
       log.warn({ files: protection.notProtected }, 'could not make these private to the user (not the owner)')
     const events = createEventBus()
-    const store = await openStore({ dataDir: bootConfig.dataDir, log, resetStore: bootConfig.resetStore })
-    // Console settings apply unless the caller (a command-line flag) says otherwise.
+    const store = await openStore({
+      dataDir: bootConfig.dataDir,
+      log,
+      resetStore: bootConfig.resetStore,
+      // A store written before records carried their chain was written by a one-chain service: that chain's.
+      legacyChainId: chains?.[0]?.chainId ?? bootConfig.chainId,
+    })
+    // Console settings apply unless the caller (a command-line flag) says otherwise; a list of chains names every
+    // chain, so the console's node setting (one chain's) stands aside.
     const config = parseServiceConfig({
-      ...settingsToConfig(store.data.settings),
+      ...(singleChain ? {} : settingsToConfig(store.data.settings)),
       ...definedOnly(input),
+      ...singleChain,
       dataDir: bootConfig.dataDir,
     })
     const runtime: RuntimeSettings = {
@@ -188,8 +201,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     const session = createConsoleSession(store)
     const setups = await createSetupManager({
       store,
-      getChain: () => chain,
-      chainId,
+      chains: { chainIds: [chainId], getChain: (id) => (id === chainId ? chain : undefined) },
       dataDir: config.dataDir,
       log,
     })
@@ -323,6 +335,35 @@ function formatHost(host: string): string {
   // Listening on every interface: URLs handed out still point at loopback.
   if (/^(0\.0\.0\.0|::)$/.test(host)) return '127.0.0.1'
   return host.includes(':') ? `[${host}]` : host
+}
+
+/**
+ * A list of one chain, as the single-chain options. Running several chains in one service is not composed yet (the
+ * per-chain stacks): a longer list stops the start with a one-line error rather than running only its first chain.
+ */
+function readSingleChain(chains: readonly ChainSpec[]): Partial<ServiceConfigInput> {
+  const [only, ...others] = chains
+  if (!only || others.length > 0)
+    throw new StartupError(
+      `This build runs one chain per service: chains ${chains.map((c) => c.chainId).join(',')} names ${chains.length}; start one Opstation per chain (each with --chain-id and its own --data-dir) for now`,
+    )
+  return {
+    chains: undefined,
+    chainId: only.chainId,
+    ...(only.forkUrl ? { forkUrl: only.forkUrl, forkBlock: only.forkBlock } : {}),
+    ...(only.rpcUrl ? { rpcUrl: only.rpcUrl } : {}),
+  }
+}
+
+/** Whether the caller left the chain to the defaults (no chains, chain id, fork, node or --no-chain). */
+function namesNoChain(config: ServiceConfig): boolean {
+  return (
+    config.chains === undefined &&
+    config.chainId === undefined &&
+    config.forkUrl === undefined &&
+    config.rpcUrl === undefined &&
+    !config.noChain
+  )
 }
 
 function settingsToConfig(settings: Settings): Partial<ServiceConfigInput> {

@@ -15,6 +15,8 @@ export type SponsorshipStep = z.infer<typeof SponsorshipStepSchema>
 export const SponsorshipSchema = z.object({
   id: z.string().min(1),
   dappId: z.string().min(1),
+  /** The dApp's chain (the store's migration 2 -> 3 gave older decisions their dApp's). */
+  chainId: z.number().int().positive(),
   time: isoDateSchema,
   /** The wire method that asked (pm_sponsorUserOperation, pm_getPaymasterData, ...). */
   method: z.string(),

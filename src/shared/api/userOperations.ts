@@ -80,6 +80,8 @@ export const UserOperationRecordSchema = z.object({
   /** Monotonic insertion number (cursor of the activity feed). */
   seq: z.number().int().nonnegative(),
   userOpHash: hash,
+  /** The chain the operation was sent to (the store's migration 2 -> 3 gave older records the one chain's). */
+  chainId: z.number().int().positive(),
   entryPoint: address,
   sender: address,
   /** Full nonce, decimal. */

@@ -29,6 +29,8 @@ export const WebhookCallSchema = z.object({
   id: z.string().min(1),
   webhookId: z.string().min(1),
   dappId: z.string().min(1),
+  /** The dApp's chain (the store's migration 2 -> 3 gave older calls their dApp's). */
+  chainId: z.number().int().positive(),
   time: isoDateSchema,
   method: z.enum(['GET', 'POST']),
   url: z.string(),

@@ -136,14 +136,18 @@ describe('spec section 7: REST error table', () => {
     expect(res.body).toEqual({ statusCode: 400, message: 'paymaster_name_exists' })
   })
 
-  it('creating a paymaster on an unsupported chain answers 400 "Chain ID not supported"', async () => {
+  it('creating a paymaster on an unsupported chain answers 400 "Chain ID not supported", naming the chain served', async () => {
     const res = await requestJson(sdk('paymaster'), {
       method: 'POST',
       headers: { authToken },
       body: { name: 'other', type: 'HYBRID', chainId: 1, version: '1.0.0' },
     })
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ statusCode: 400, message: 'Chain ID not supported' })
+    expect(res.body).toEqual({
+      statusCode: 400,
+      message: 'Chain ID not supported',
+      data: { chainId: 1, chainIds: [31337], runs: 'this Opstation runs chain 31337' },
+    })
   })
 
   it('registering an address twice answers 400 "Smart contract address already exists", whatever its case', async () => {

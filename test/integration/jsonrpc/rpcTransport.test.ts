@@ -112,6 +112,8 @@ describe('JSON-RPC over HTTP at the Biconomy URL shapes', () => {
     expect(res.body.error).toEqual({
       code: -32003,
       message: 'Chain ID 1 in the URL is not served here; this service runs chain 31337',
+      // The chains it runs, for a program to pick one.
+      data: { chainIds: [31337] },
     })
   })
 

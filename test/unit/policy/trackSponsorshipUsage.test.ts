@@ -105,6 +105,7 @@ function fakeChain(head: bigint) {
   }
   const chain = {
     kind: 'embedded',
+    chainId: 31337,
     addresses: { entryPoint: ENTRY_POINT, verifyingPaymaster: PAYMASTER },
     missing: [
       'entryPointV07',
@@ -136,7 +137,7 @@ async function storeWithDapp(): Promise<{ store: Store; writes: () => number }> 
   dirs.push(dir)
   const store = await openStore({ dataDir: dir })
   await store.update((doc) => {
-    doc.dapps.push({ id: 'd1', paymasterId: PAYMASTER_ID } as (typeof doc.dapps)[number])
+    doc.dapps.push({ id: 'd1', chainId: 31337, paymasterId: PAYMASTER_ID } as (typeof doc.dapps)[number])
   })
   let writes = 0
   const update = store.update.bind(store)
@@ -168,7 +169,14 @@ describe('sponsorship usage sync', () => {
     mine(hash)
     await tracker.sync()
     expect(store.data.sponsorshipUsage).toMatchObject([
-      { userOpHash: hash, dappId: 'd1', gasCostWei: '500', blockNumber: 5, minedAt: 1_700_000_005 },
+      {
+        userOpHash: hash,
+        dappId: 'd1',
+        chainId: 31337,
+        gasCostWei: '500',
+        blockNumber: 5,
+        minedAt: 1_700_000_005,
+      },
     ])
     expect(blockReads).toEqual([5n])
     expect(writes()).toBe(1)

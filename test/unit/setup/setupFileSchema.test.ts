@@ -167,6 +167,67 @@ describe('the setup file schema', () => {
     expect(messageOf(input)).toBe(message)
   })
 
+  it('reads the chains (an id alone, a fork, a node) and the chain of each dApp and account', () => {
+    const setup = parseSetup(
+      {
+        version: 1,
+        chains: [
+          31337,
+          { chainId: 8453, forkUrl: 'https://base.example' },
+          { chainId: 1337, rpcUrl: 'ws://n' },
+        ],
+        dapps: [
+          { name: 'shop', chainId: 31337 },
+          { name: 'shop', chainId: 8453 },
+        ],
+        accounts: [
+          { address: ADDRESS, balanceEth: '1', chainId: 31337 },
+          { address: ADDRESS, balanceEth: '2', chainId: 8453 },
+        ],
+      },
+      'setup.json',
+    )
+    expect(setup.chains).toEqual([
+      { chainId: 31337 },
+      { chainId: 8453, forkUrl: 'https://base.example' },
+      { chainId: 1337, rpcUrl: 'ws://n' },
+    ])
+    expect(setup.dapps.map((d) => [d.name, d.chainId])).toEqual([
+      ['shop', 31337],
+      ['shop', 8453],
+    ])
+    expect(setup.accounts.map((a) => a.chainId)).toEqual([31337, 8453])
+  })
+
+  it.each([
+    [{ version: 1, chains: [0] }, 'setup.json: chains[0] must be a chain id (a whole number from 1)'],
+    [
+      { version: 1, chains: [5, { chainId: 5 }] },
+      'setup.json: chains[1].chainId is the same as chains[0].chainId',
+    ],
+    [
+      { version: 1, chains: [{ chainId: 5, forkUrl: 'https://a', rpcUrl: 'http://b' }] },
+      'setup.json: chains[0].rpcUrl cannot go with forkUrl (a chain is one or the other)',
+    ],
+    [
+      { version: 1, chains: [{ chainId: 5, forkUrl: 'ftp://a' }] },
+      'setup.json: chains[0].forkUrl must be an http(s) URL',
+    ],
+    [withDapp({ chainId: 1.5 }), 'setup.json: dapps[0].chainId must be a chain id (a whole number from 1)'],
+    [
+      {
+        version: 1,
+        dapps: [
+          { name: 'a', chainId: 5 },
+          { name: 'a', chainId: 5 },
+        ],
+      },
+      'setup.json: dapps[1].name is the same as dapps[0].name',
+    ],
+  ])('refuses chains %j: %s', (input, message) => {
+    expect(messageOf(input)).toBe(message)
+  })
+
   it("the README's example file reads as written", async () => {
     const readme = await readFile(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8')
     const section = readme.split('\n## Reproducible setups\n')[1]?.split('\n## ')[0] ?? ''

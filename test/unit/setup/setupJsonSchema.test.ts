@@ -15,10 +15,18 @@ describe('the setup file JSON Schema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
     expect(schema.required).toEqual(['version'])
     expect(schema.additionalProperties).toBe(false)
-    expect(Object.keys(schema.properties)).toEqual(['$schema', 'version', 'dapps', 'tokenPrices', 'accounts'])
+    expect(Object.keys(schema.properties)).toEqual([
+      '$schema',
+      'version',
+      'chains',
+      'dapps',
+      'tokenPrices',
+      'accounts',
+    ])
     const dapp = schema.properties.dapps.items
     expect(Object.keys(dapp.properties)).toEqual([
       'name',
+      'chainId',
       'apiKey',
       'active',
       'contracts',

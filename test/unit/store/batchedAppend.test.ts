@@ -24,6 +24,7 @@ afterEach(async () => {
 const decision = (id: string, dappId = 'd1'): Sponsorship => ({
   id,
   dappId,
+  chainId: 31337,
   time: new Date().toISOString(),
   method: 'pm_sponsorUserOperation',
   mode: 'SPONSORED',

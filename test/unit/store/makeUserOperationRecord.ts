@@ -9,6 +9,7 @@ export function makeUserOperationRecord(i: number, tx = hash('e', i)): UserOpera
   return {
     seq: i,
     userOpHash: hash('a', i),
+    chainId: 31337,
     entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
     sender: `0x${'b'.repeat(40)}`,
     nonce: String(i),

@@ -22,6 +22,7 @@ afterEach(async () => {
 const usage = (userOpHash: string): SponsorshipUsage => ({
   userOpHash,
   dappId: 'd1',
+  chainId: 31337,
   paymasterId: '0x00000f79B7FaF42EEBAdbA19aCc07cD08Af44789',
   sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',
   gasCostWei: '1000',

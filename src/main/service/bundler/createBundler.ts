@@ -192,6 +192,7 @@ export function createBundler({
   // Mined operations' receipts, and records older than the store document's, outlive the chain's history.
   const history = openUserOperationHistory({
     dir: join(dirname(store.path), 'history'),
+    legacyChainId: chain.chainId,
     onError: (err) => log.error({ err }, 'could not read or write the UserOperation history'),
   })
   const userOperations = openUserOperationLog({
@@ -246,6 +247,7 @@ export function createBundler({
     const nonces = createNonceTracker({ chain, mempool, entryPoint: entryPoint.address })
     const records = createUserOperationRecords({
       userOperations,
+      chainId: chain.chainId,
       entryPoint,
       events,
       isPending: (userOpHash) => mempool.get(userOpHash) !== undefined,

@@ -123,6 +123,7 @@ export async function registerWebhookCallRoutes(
         events: options.events,
         log: options.log,
         webhook,
+        chainId: dapp.chainId,
         webhookData: body.webhookData,
         userOp: body.userOp ?? sampleUserOp,
         timeoutMs: options.getWebhookTimeoutMs(),

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { Dapp } from '../../../shared/api/dapps'
 import { CreatedPaymasterSchema, type PaymasterView, PaymasterViewSchema } from '../../../shared/api/dapps'
+import { describeChainIds } from '../chain/chainSpecs'
 import { withDoc } from '../docs/routeDoc'
-import { InvalidInputError } from '../errors'
+import { InvalidInputError, UnknownChainError } from '../errors'
 import type { Logger } from '../log/logger'
 import { jsonObject, parseInput, requiredString } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
@@ -88,14 +89,22 @@ export async function registerPaymasterRoutes(
       body: CreatePaymasterBody,
       data: CreatedPaymasterSchema,
       errors: {
-        400: 'Invalid input (`message` names the field), the name is taken ("paymaster_name_exists") or the chain is not served ("Chain ID not supported")',
+        400: 'Invalid input (`message` names the field), the name is taken ("paymaster_name_exists") or the chain is not served ("Chain ID not supported", with `data.chainIds`, the chains served)',
       },
     }),
     async (request, reply) => {
       const { account } = authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
       const body = parseInput(CreatePaymasterBody, request.body)
-      if (!options.getSupportedChainIds().includes(body.chainId))
-        throw new InvalidInputError('Chain ID not supported')
+      const chainIds = options.getSupportedChainIds()
+      if (!chainIds.includes(body.chainId))
+        // The message is the dashboard's own (exact, as clients match on it); the chains run are in `data`.
+        throw new UnknownChainError('Chain ID not supported', {
+          data: {
+            chainId: body.chainId,
+            chainIds,
+            runs: `this Opstation runs ${describeChainIds(chainIds)}`,
+          },
+        })
       const dapp = await createDapp(store, {
         accountId: account.id,
         name: body.name,

@@ -1,3 +1,5 @@
+import { RpcCode } from './rpcCodes'
+
 /**
  * The one error hierarchy of the service. Domain code throws these; exactly two mappers read them:
  * `jsonrpc/toRpcError.ts` (JSON-RPC error objects) and `server/toHttpError.ts` (REST envelope).
@@ -79,6 +81,17 @@ export class RpcError extends AppError {
     this.rpcHttpStatus = options.httpStatus ?? 400
     this.httpStatus = this.rpcHttpStatus
   }
+}
+
+/**
+ * A URL names a chain the service does not run (`/api/v2/1/…` on a service of chain 31337): 400, JSON-RPC -32003 at
+ * RPC URLs, the REST envelope at the dashboard. The message names the chains it runs.
+ */
+export class UnknownChainError extends AppError {
+  override name = 'UnknownChainError'
+  override rpcCode = RpcCode.badRequest
+  override rpcHttpStatus = 400
+  override httpStatus = 400
 }
 
 /** Configuration or start-up problem (port in use, data folder locked, no anvil binary). */

@@ -57,12 +57,22 @@ export async function sponsorUserOperation(
   const record = (
     fields: Omit<
       Sponsorship,
-      'id' | 'dappId' | 'time' | 'method' | 'mode' | 'sender' | 'nonce' | 'steps' | 'entryPointVersion'
+      | 'id'
+      | 'dappId'
+      | 'chainId'
+      | 'time'
+      | 'method'
+      | 'mode'
+      | 'sender'
+      | 'nonce'
+      | 'steps'
+      | 'entryPointVersion'
     >,
   ) =>
     recordSponsorship(deps, {
       id: generateId(),
       dappId: dapp.id,
+      chainId: dapp.chainId,
       time: new Date().toISOString(),
       method: params.method,
       mode: 'SPONSORED',

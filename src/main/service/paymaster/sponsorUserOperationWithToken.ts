@@ -40,6 +40,7 @@ export async function sponsorUserOperationWithToken(
   const base = {
     id: generateId(),
     dappId: dapp.id,
+    chainId: dapp.chainId,
     time: new Date().toISOString(),
     method: params.method,
     mode: 'ERC20' as const,

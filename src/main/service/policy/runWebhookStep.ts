@@ -45,6 +45,7 @@ export async function runWebhookStep(
         events: params.events,
         log: params.log,
         webhook,
+        chainId: params.dapp.chainId,
         webhookData,
         userOp: params.userOp,
         timeoutMs: params.timeoutMs,

@@ -100,8 +100,13 @@ function listTankSources(chain: Chain) {
 const countedOperations = (store: Store) =>
   new Set(store.data.sponsorshipUsage.map((u) => u.userOpHash.toLowerCase()))
 
-const mapDappsByPaymasterId = (store: Store) =>
-  new Map(store.data.dapps.filter((d) => d.paymasterId).map((d) => [d.paymasterId!.toLowerCase(), d]))
+/** The chain's dApps by their gas tank id (the paymaster sits at one address on every chain: its tanks are per chain). */
+const mapDappsByPaymasterId = (store: Store, chainId: number) =>
+  new Map(
+    store.data.dapps
+      .filter((d) => d.paymasterId && d.chainId === chainId)
+      .map((d) => [d.paymasterId!.toLowerCase(), d]),
+  )
 
 /**
  * The usage records of mined sponsored operations: each UserOperationEvent with the charge its paymaster's postOp
@@ -122,6 +127,7 @@ function matchUsage(
     entries.push({
       userOpHash: op.args.userOpHash as Hash,
       dappId: dapp.id,
+      chainId: dapp.chainId,
       paymasterId: charge.paymasterId,
       sender: op.args.sender as Address,
       gasCostWei: (charge.charge || op.args.actualGasCost || 0n).toString(),
@@ -192,7 +198,7 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
     const latest = await chain.publicClient.getBlock({ blockTag: 'latest' })
     const head = latest.number
     if (cursor === undefined) {
-      const last = BigInt(getLastUsageBlock(store))
+      const last = BigInt(getLastUsageBlock(store, chain.chainId))
       cursor =
         last > 0n
           ? last
@@ -202,7 +208,7 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
     }
     if (head < cursor) cursor = 0n // the chain was reset: rescan (records are de-duplicated by userOpHash)
     if (head === cursor && cursor !== 0n) return
-    const byPaymasterId = mapDappsByPaymasterId(store)
+    const byPaymasterId = mapDappsByPaymasterId(store, chain.chainId)
     let from = cursor === 0n ? 0n : cursor + 1n
     const entries: SponsorshipUsage[] = []
     while (from <= head) {
@@ -286,7 +292,7 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
     }))
     const entries = matchUsage(
       operations.flatMap(({ op, charges }) => op.map((o) => ({ op: o, charges }))),
-      mapDappsByPaymasterId(store),
+      mapDappsByPaymasterId(store, chain.chainId),
       () => minedAt,
     )
     addSponsorshipUsageSoon(store, entries)

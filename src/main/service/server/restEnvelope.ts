@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply } from 'fastify'
-import { AppError, ChainUnavailableError } from '../errors'
+import { AppError, ChainUnavailableError, UnknownChainError } from '../errors'
 import { classifyError } from '../errors/classifyError'
 import type { Logger } from '../log/logger'
 
@@ -18,6 +18,9 @@ export function toHttpError(thrown: unknown, log?: Logger): RestEnvelope {
     // The chain away is logged once by its status (createService.ts), not by every request meanwhile.
     if (err instanceof ChainUnavailableError) log?.debug({ err }, 'request refused: the chain is away')
     else if (err.httpStatus >= 500) log?.error({ err }, 'request failed')
+    // A chain not run: the message stays the dashboard's, the chains run come in `data` (chainIds).
+    if (err instanceof UnknownChainError && err.data !== undefined)
+      return { statusCode: err.httpStatus, message: err.shortMessage, data: err.data }
     return { statusCode: err.httpStatus, message: err.shortMessage }
   }
   const fastifyError = err as Partial<FastifyError>

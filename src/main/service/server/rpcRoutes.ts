@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { createChainRegistry } from '../chain/chainRegistry'
 import {
   JsonRpcErrorResponseSchema,
   JsonRpcRequestSchema,
@@ -225,12 +226,8 @@ function resolveContext(
   { store, getChainId }: RpcRoutesOptions,
 ): RpcContext {
   const chainId = getChainId()
-  if (!/^\d+$/.test(urlChainId) || Number(urlChainId) !== chainId) {
-    throw new RpcError(
-      `Chain ID ${urlChainId} in the URL is not served here; this service runs chain ${chainId}`,
-      RpcCode.badRequest,
-    )
-  }
+  // The one chain served, as a registry of one: another chain id answers the error naming the chains run.
+  createChainRegistry([{ chainId }]).resolve(urlChainId)
   if (endpoint === 'bundler') {
     const account = findAccountByBundlerKey(store, key)
     if (account) return { endpoint, chainId, account, dapp: undefined, privileged: false, log }

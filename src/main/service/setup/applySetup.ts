@@ -10,6 +10,7 @@ import {
   requestRpc,
   withdrawFromGasTank,
 } from '../chain'
+import { describeChainIds } from '../chain/chainSpecs'
 import { ChainError, ConflictError, InvalidInputError } from '../errors'
 import { provisionGasTank } from '../gasTanks/provisionGasTanks'
 import type { Logger } from '../log/logger'
@@ -44,6 +45,7 @@ import {
   planWebhookChange,
 } from './planChanges'
 import type { ReadSetupReturnType } from './readSetup'
+import type { SetupChains } from './setupChains'
 import type { SetupAccount, SetupDapp, SetupFile } from './setupFileSchema'
 
 /** What a dApp made by a setup is created as (the dashboard API's creation fields). */
@@ -52,12 +54,10 @@ const DAPP_VERSION = '1.1.0'
 
 export type ApplySetupParameters = {
   store: Store
-  /** The running chain; undefined with --no-chain (a setup with gas tanks or accounts is then refused). */
-  chain: Chain | undefined
+  /** The chains the service runs: a dApp or an account names one of them (default the first). */
+  chains: SetupChains
   /** The account whose dApps the setup names. */
   accountId: string
-  /** The chain the dApps are on. */
-  chainId: number
   fundedAccounts: FundedAccounts
   log?: Logger
 }
@@ -92,11 +92,14 @@ export async function applySetup(
     await atPath(label, `tokenPrices[${index}]`, () => setTokenPrice(params.store, price))
     result.changes.push(`token price of ${getAddress(price.tokenAddress)} set to ${price.usdPrice} USD`)
   }
-  if (params.chain && setup.accounts.length > 0) {
-    for (const account of setup.accounts) await applyAccount(params.chain, result, account)
+  for (const chainId of params.chains.chainIds) {
+    const chain = params.chains.getChain(chainId)
+    const accounts = setup.accounts.filter((a) => chainOf(params, a) === chainId)
+    if (!chain || accounts.length === 0) continue
+    for (const account of accounts) await applyAccount(chain, result, account)
     await params.fundedAccounts.remember(
-      params.chainId,
-      setup.accounts.map((a) => a.address),
+      chainId,
+      accounts.map((a) => a.address),
     )
   }
   if (result.changes.length > 0) params.log?.info({ changes: result.changes }, `setup ${label} applied`)
@@ -106,13 +109,24 @@ export async function applySetup(
 
 /** What can be known to fail before anything changes. */
 function checkApplicable(params: ApplySetupParameters, setup: SetupFile, label: string): void {
-  const { store, chain } = params
+  const { store, chains } = params
   const fail = (path: string, message: string) => {
     throw new InvalidSetupError(`${label}: ${path} ${message}`)
   }
-  const mine = findDapps(params)
+  const checkChain = (path: string, chainId: number | undefined) => {
+    if (chainId !== undefined && !chains.chainIds.includes(chainId))
+      fail(
+        `${path}.chainId`,
+        `is ${chainId}, a chain this Opstation does not run (it runs ${describeChainIds(chains.chainIds)})`,
+      )
+  }
+  for (const [index, named] of (setup.chains ?? []).entries()) checkChain(`chains[${index}]`, named.chainId)
   for (const [index, desired] of setup.dapps.entries()) {
     const path = `dapps[${index}]`
+    checkChain(path, desired.chainId)
+    const chainId = chainOf(params, desired)
+    const chain = chains.getChain(chainId)
+    const mine = findDapps(params, chainId)
     if (desired.apiKey) {
       const owner = findDappByApiKey(store, desired.apiKey)
       if (owner && owner !== mine.get(desired.name))
@@ -136,6 +150,9 @@ function checkApplicable(params: ApplySetupParameters, setup: SetupFile, label: 
       }
     }
   }
+  for (const [index, account] of setup.accounts.entries()) checkChain(`accounts[${index}]`, account.chainId)
+  // Fee tokens sit at the same address on every chain (CREATE2): the first chain's table stands for all.
+  const chain = chains.getChain(chains.chainIds[0] ?? 0)
   if (setup.accounts.length > 0 && !chain)
     fail('accounts', 'need a chain (this service runs without one: --no-chain)')
   if (chain && setup.tokenPrices.length > 0) {
@@ -164,16 +181,18 @@ async function applyDapp(
   path: string,
   label: string,
 ): Promise<void> {
-  const { store, chain } = params
+  const { store } = params
+  const chainId = chainOf(params, desired)
+  const chain = params.chains.getChain(chainId)
   const named = `dApp "${desired.name}"`
   const change = (text: string) => result.changes.push(`${named}: ${text}`)
-  let found = findDapps(params).get(desired.name)
+  let found = findDapps(params, chainId).get(desired.name)
   if (!found) {
     found = await atPath(label, path, () =>
       createDapp(store, {
         accountId: params.accountId,
         name: desired.name,
-        chainId: params.chainId,
+        chainId,
         type: DAPP_TYPE,
         version: DAPP_VERSION,
         apiKey: desired.apiKey,
@@ -316,11 +335,16 @@ async function applyAccount(
   result.changes.push(`account ${address} ${formatEther(current)} → ${account.balanceEth} ETH`)
 }
 
-/** The account's dApps on the setup's chain, by name. */
-function findDapps(params: ApplySetupParameters): Map<string, Dapp> {
+/** The chain a dApp or an account of the setup is on: the one it names, else the service's first. */
+function chainOf(params: ApplySetupParameters, entry: { chainId?: number | undefined }): number {
+  return entry.chainId ?? params.chains.chainIds[0] ?? 0
+}
+
+/** The account's dApps on a chain, by name (a name is the account's once per chain). */
+function findDapps(params: ApplySetupParameters, chainId: number): Map<string, Dapp> {
   return new Map(
     listDapps(params.store, params.accountId)
-      .filter((d) => d.chainId === params.chainId)
+      .filter((d) => d.chainId === chainId)
       .map((d) => [d.name, d]),
   )
 }

@@ -1,4 +1,3 @@
-import type { Chain } from '../chain'
 import type { Logger } from '../log/logger'
 import type { Store } from '../store/openStore'
 import { createConcurrencyLimit } from '../util/createConcurrencyLimit'
@@ -6,12 +5,12 @@ import { type ApplySetupReturnType, applySetup } from './applySetup'
 import { type ExportedSetup, exportSetup } from './exportSetup'
 import { openFundedAccounts } from './fundedAccounts'
 import type { ReadSetupReturnType } from './readSetup'
+import type { SetupChains } from './setupChains'
 
 export type CreateSetupManagerParameters = {
   store: Store
-  getChain: () => Chain | undefined
-  /** The chain the service's dApps are on. */
-  chainId: number
+  /** The chains the service runs (the first is a dApp's or an account's when the setup names none). */
+  chains: SetupChains
   dataDir: string
   log: Logger
 }
@@ -31,9 +30,8 @@ export async function createSetupManager(params: CreateSetupManagerParameters): 
   const oneAtATime = createConcurrencyLimit(1)
   const deps = (accountId: string | undefined) => ({
     store: params.store,
-    chain: params.getChain(),
+    chains: params.chains,
     accountId: accountId ?? params.store.data.accounts[0]?.id ?? '',
-    chainId: params.chainId,
     fundedAccounts,
     log: params.log,
   })

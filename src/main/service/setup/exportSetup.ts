@@ -6,13 +6,13 @@ import type { Store } from '../store/openStore'
 import { listSmartContracts } from '../store/smartContracts.repo'
 import { listWebhooks } from '../store/webhooks.repo'
 import type { FundedAccounts } from './fundedAccounts'
+import type { SetupChains } from './setupChains'
 import { API_KEY_PATTERN, type SetupFileInput } from './setupFileSchema'
 
 export type ExportSetupParameters = {
   store: Store
-  chain: Chain | undefined
+  chains: SetupChains
   accountId: string
-  chainId: number
   fundedAccounts: FundedAccounts
 }
 
@@ -20,34 +20,42 @@ type ExportedDapp = SetupFileInput['dapps'] extends (infer D)[] | undefined ? D 
 export type ExportedSetup = SetupFileInput & { dapps: ExportedDapp[] }
 
 /**
- * The service's current setup in the setup file's format: every dApp of the account on this chain with its apiKey,
- * contracts (ABIs as JSON), webhooks, policies (limits without their ids) and gas tank balances, the token prices set
- * (by address), and the accounts setups funded with what they hold now. Applied to a fresh service it gives one that
- * exports the same file. Without a chain, gas tanks and accounts are left out (they live on chain).
+ * The service's current setup in the setup file's format: every dApp of the account on the chains it runs with its
+ * apiKey, contracts (ABIs as JSON), webhooks, policies (limits without their ids) and gas tank balances, the token
+ * prices set (by address), and the accounts setups funded with what they hold now. Applied to a fresh service it
+ * gives one that exports the same file. Without a chain, gas tanks and accounts are left out (they live on chain).
+ * A service of several chains names them (`chains`) and each dApp's and account's chain; one of a single chain names
+ * none, so its file applies to a service on another chain as before.
  */
 export async function exportSetup(params: ExportSetupParameters): Promise<ExportedSetup> {
-  const { store, chain } = params
-  const dapps = listDapps(store, params.accountId).filter((d) => d.chainId === params.chainId)
+  const { store, chains } = params
+  const several = chains.chainIds.length > 1
   const byAddress = (a: { address: string }, b: { address: string }) =>
     a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1
+  const dapps: ExportedDapp[] = []
+  const accounts: NonNullable<ExportedSetup['accounts']> = []
+  for (const chainId of chains.chainIds) {
+    const chain = chains.getChain(chainId)
+    const onChain = listDapps(store, params.accountId).filter((d) => d.chainId === chainId)
+    for (const { name, ...dapp } of await Promise.all(onChain.map((d) => exportDapp(store, chain, d))))
+      dapps.push({ name, ...(several ? { chainId } : {}), ...dapp })
+    if (!chain) continue
+    const funded = params.fundedAccounts
+      .list(chainId)
+      .sort((a, b) => byAddress({ address: a }, { address: b }))
+    for (const address of funded) {
+      const balanceEth = formatEther(await chain.publicClient.getBalance({ address }))
+      accounts.push({ address, balanceEth, ...(several ? { chainId } : {}) })
+    }
+  }
   return {
     version: 1,
-    dapps: await Promise.all(dapps.map((dapp) => exportDapp(store, chain, dapp))),
+    ...(several ? { chains: [...chains.chainIds] } : {}),
+    dapps,
     tokenPrices: [...store.data.tokenPrices]
       .sort((a, b) => byAddress({ address: a.tokenAddress }, { address: b.tokenAddress }))
       .map((p) => ({ tokenAddress: p.tokenAddress, usdPrice: p.usdPrice, logoUrl: p.logoUrl })),
-    accounts: chain
-      ? await Promise.all(
-          params.fundedAccounts
-            .list(params.chainId)
-            .map((address) => ({ address }))
-            .sort(byAddress)
-            .map(async ({ address }) => ({
-              address,
-              balanceEth: formatEther(await chain.publicClient.getBalance({ address })),
-            })),
-        )
-      : [],
+    accounts,
   }
 }
 

@@ -70,6 +70,59 @@ const ethAmount = (description: string) =>
     .pipe(z.string().regex(ETH_PATTERN, { error: ETH_FORMAT }))
     .describe(description)
 
+const chainId = (description: string) =>
+  z
+    .number({ error: required('must be a chain id (a whole number from 1)') })
+    .int({ error: 'must be a chain id (a whole number from 1)' })
+    .positive({ error: 'must be a chain id (a whole number from 1)' })
+    .max(Number.MAX_SAFE_INTEGER, { error: 'must be a chain id (a whole number from 1)' })
+    .describe(description)
+
+const httpUrl = (pattern: RegExp, message: string, description: string) =>
+  z
+    .string({ error: required(message) })
+    .regex(pattern, { error: message })
+    .optional()
+    .describe(description)
+
+/** A chain: its id alone (an embedded anvil), or `{ chainId, forkUrl?, forkBlock?, rpcUrl? }`. */
+const chainSchema = z
+  .union([
+    chainId('An embedded anvil with this chain id.'),
+    strictObject(
+      {
+        chainId: chainId('The chain id.'),
+        forkUrl: httpUrl(
+          /^https?:\/\/.+/,
+          'must be an http(s) URL',
+          'Run the embedded anvil as a fork of the chain at this URL.',
+        ),
+        forkBlock: z
+          .number({ error: 'must be a block number' })
+          .int({ error: 'must be a block number' })
+          .min(0, { error: 'must be a block number' })
+          .optional()
+          .describe('Block to fork at (default: the remote head at the first start).'),
+        rpcUrl: httpUrl(
+          /^(https?|wss?):\/\/.+/,
+          'must be an http(s) or ws(s) URL',
+          'Use the external node at this URL (its chain id must be chainId).',
+        ),
+      },
+      'A chain: an embedded anvil, a fork (forkUrl) or an external node (rpcUrl).',
+    ).superRefine((chain, ctx) => {
+      if (chain.forkUrl && chain.rpcUrl)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rpcUrl'],
+          message: 'cannot go with forkUrl (a chain is one or the other)',
+        })
+      if (chain.forkBlock !== undefined && !chain.forkUrl)
+        ctx.addIssue({ code: 'custom', path: ['forkBlock'], message: 'needs forkUrl' })
+    }),
+  ])
+  .transform((chain) => (typeof chain === 'number' ? { chainId: chain } : chain))
+
 const boolean = (description: string) =>
   z.boolean({ error: required('must be true or false') }).describe(description)
 
@@ -240,6 +293,9 @@ const gasTanksSchema = strictObject(
 const dappSchema = strictObject(
   {
     name: name('The dApp (a paymaster in the dashboard API); the key it is found by.'),
+    chainId: chainId(
+      "The dApp's chain (a chain the service runs; default its first). A dApp stays on its chain.",
+    ).optional(),
     apiKey: z
       .string({ error: 'must be a string' })
       .regex(API_KEY_PATTERN, {
@@ -260,7 +316,7 @@ const dappSchema = strictObject(
     policies: policiesSchema.optional(),
     gasTanksEth: gasTanksSchema.optional(),
   },
-  'A dApp, found by its name on the running chain.',
+  'A dApp, found by its name.',
 ).superRefine((dapp, ctx) => {
   checkUnique(ctx, dapp.contracts ?? [], 'contracts', 'address', (c) => c.address.toLowerCase())
   checkUnique(ctx, dapp.contracts ?? [], 'contracts', 'name', (c) => c.name)
@@ -294,6 +350,7 @@ const accountSchema = strictObject(
     balanceEth: ethAmount(
       'ETH the address holds after the setup is applied (set exactly on a dev node; elsewhere topped up from the executor).',
     ),
+    chainId: chainId("The chain the address is funded on (default: the service's first chain).").optional(),
   },
   'An address funded with ETH on the chain.',
 )
@@ -304,6 +361,11 @@ export const setupFileSchema = strictObject(
     version: z
       .literal(1, { error: required('must be 1 (the setup file version this Opstation reads)') })
       .describe('Setup file version: 1.'),
+    chains: array(
+      chainSchema,
+      16,
+      "The chains the service runs, first chain first, when it is started without chains of its own (opstation serve --chains, startOpstation({ chains })); with them, the setup's chains must be among them.",
+    ).optional(),
     dapps: array(dappSchema, 1000, 'dApps, by name; others are left alone.').default([]),
     tokenPrices: array(tokenPriceSchema, 100, 'Fee token prices, by address; others are left alone.').default(
       [],
@@ -312,10 +374,18 @@ export const setupFileSchema = strictObject(
   },
   'An Opstation setup: applied at start (opstation serve --setup, startOpstation({ setup })) or imported in the console. Applying it twice changes nothing.',
 ).superRefine((setup, ctx) => {
-  checkUnique(ctx, setup.dapps, 'dapps', 'name', (d) => d.name)
+  checkUnique(ctx, setup.chains ?? [], 'chains', 'chainId', (c) => String(c.chainId))
+  // A name is an account's once per chain (as the dashboard API): the same name may stand on two chains.
+  checkUnique(ctx, setup.dapps, 'dapps', 'name', (d) => `${d.chainId ?? ''}:${d.name}`)
   checkUnique(ctx, setup.dapps, 'dapps', 'apiKey', (d) => d.apiKey)
   checkUnique(ctx, setup.tokenPrices, 'tokenPrices', 'tokenAddress', (p) => p.tokenAddress.toLowerCase())
-  checkUnique(ctx, setup.accounts, 'accounts', 'address', (a) => a.address.toLowerCase())
+  checkUnique(
+    ctx,
+    setup.accounts,
+    'accounts',
+    'address',
+    (a) => `${a.chainId ?? ''}:${a.address.toLowerCase()}`,
+  )
 })
 
 /** The setup file as written (numbers where strings are read too, fields left out). */

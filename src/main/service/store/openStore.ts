@@ -5,7 +5,7 @@ import type { StoreSetAside } from '../../../shared/serviceInfo'
 import { StartupError } from '../errors'
 import { type Logger, silentLogger } from '../log/logger'
 import { AtomicJsonFile } from './atomicJsonFile'
-import { migrateDocument, UnsupportedSchemaVersionError } from './migrations'
+import { type MigrationContext, migrateDocument, UnsupportedSchemaVersionError } from './migrations'
 import { createEmptyDocument, type StoreDocument, StoreDocumentSchema } from './schema'
 
 export const STORE_FILE_NAME = 'opstation.json'
@@ -37,6 +37,8 @@ export type OpenStoreParameters = {
   now?: () => Date
   /** Start with an empty store when the file is unreadable, keeping the file aside. */
   resetStore?: boolean
+  /** The chain a store written before records carried their chain was written for (migrations.ts, 2 -> 3). */
+  legacyChainId?: number
 }
 
 /**
@@ -50,6 +52,7 @@ export async function openStore({
   log = silentLogger,
   now = () => new Date(),
   resetStore = false,
+  legacyChainId,
 }: OpenStoreParameters): Promise<Store> {
   const filename = path.join(dataDir, STORE_FILE_NAME)
   const adapter = new AtomicJsonFile<StoreDocument>(filename)
@@ -60,7 +63,7 @@ export async function openStore({
   if (text === null) {
     document = createEmptyDocument(now())
   } else {
-    const loaded = parseDocument(text)
+    const loaded = parseDocument(text, { legacyChainId })
     if (loaded.ok) {
       document = loaded.document
     } else if (loaded.fatal) {
@@ -126,7 +129,7 @@ export async function openStore({
 
 type ParseResult = { ok: true; document: StoreDocument } | { ok: false; fatal: boolean; reason: string }
 
-function parseDocument(text: string): ParseResult {
+function parseDocument(text: string, context: MigrationContext): ParseResult {
   let raw: unknown
   try {
     raw = JSON.parse(text)
@@ -138,7 +141,7 @@ function parseDocument(text: string): ParseResult {
   }
   let migrated: Record<string, unknown>
   try {
-    migrated = migrateDocument(raw as Record<string, unknown>)
+    migrated = migrateDocument(raw as Record<string, unknown>, context)
   } catch (err) {
     const newer = err instanceof UnsupportedSchemaVersionError && /newer/.test(err.message)
     return { ok: false, fatal: newer, reason: (err as Error).message }

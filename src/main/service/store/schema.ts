@@ -16,7 +16,7 @@ import { WebhookCallSchema, WebhookSchema } from '../../../shared/api/webhooks'
 export type { Dapp } from '../../../shared/api/dapps'
 
 /** The version this build writes. Older documents are migrated forward on load (see migrations.ts). */
-export const CURRENT_SCHEMA_VERSION = 2
+export const CURRENT_SCHEMA_VERSION = 3
 
 export const AccountSchema = z.object({
   id: z.string().min(1),
@@ -32,6 +32,8 @@ export type Account = z.infer<typeof AccountSchema>
 export const SponsorshipUsageSchema = z.object({
   userOpHash: z.string(),
   dappId: z.string().min(1),
+  /** The dApp's chain (the store's migration 2 -> 3 gave older entries their dApp's). */
+  chainId: z.number().int().positive(),
   paymasterId: address,
   sender: address,
   /** Wei charged to the gas tank (GasBalanceDeducted), decimal. */

@@ -42,9 +42,10 @@ export function listSponsorshipUsage(store: Store, dappId: string, sinceUnix = 0
   return store.data.sponsorshipUsage.filter((u) => u.dappId === dappId && u.minedAt >= sinceUnix)
 }
 
-/** The highest block already scanned, from the records (0 when none). */
-export function getLastUsageBlock(store: Store): number {
+/** The highest block of `chainId` already scanned, from the records (0 when none). */
+export function getLastUsageBlock(store: Store, chainId: number): number {
   let last = 0
-  for (const u of store.data.sponsorshipUsage) if (u.blockNumber > last) last = u.blockNumber
+  for (const u of store.data.sponsorshipUsage)
+    if (u.chainId === chainId && u.blockNumber > last) last = u.blockNumber
   return last
 }

@@ -12,6 +12,7 @@ import {
 } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { UserOperationRecord } from '../../../shared/api/userOperations'
+import { defaults } from '../chain/constants'
 import { type CompactReceipt, compactReceipt, expandReceipt, type NodeReceipt } from './compactReceipt'
 
 /**
@@ -85,6 +86,11 @@ export type OpenUserOperationHistoryParameters = {
   /** Pending entries are written at most this often. Default 1 s. */
   flushIntervalMs?: number
   onError?: (err: unknown) => void
+  /**
+   * The chain of records written before records carried their chain (a one-chain service wrote them); default the
+   * default embedded chain's.
+   */
+  legacyChainId?: number
 }
 
 export const DEFAULT_HISTORY_MAX_BYTES = 150_000_000
@@ -124,6 +130,7 @@ export function openUserOperationHistory({
   fileBytes = DEFAULT_FILE_BYTES,
   flushIntervalMs = 1000,
   onError = () => {},
+  legacyChainId = defaults.chainId,
 }: OpenUserOperationHistoryParameters): UserOperationHistory {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const records = new Map<string, Location>()
@@ -227,6 +234,11 @@ export function openUserOperationHistory({
       if (bytesRead < length) throw new Error('history line without its end')
       length *= 4
     }
+  }
+  /** A record as its line holds it: one written before records carried their chain takes `legacyChainId`. */
+  const readRecord = async (at: Location) => {
+    const record = (await readEntry(at)).r as UserOperationRecord
+    return record.chainId === undefined ? { ...record, chainId: legacyChainId } : record
   }
 
   /** A record's or a bundle's line (where `records` or `bundles` points). */
@@ -341,7 +353,7 @@ export function openUserOperationHistory({
       if (pending) return pending
       await ready
       const at = records.get(hash)
-      return at === undefined ? undefined : ((await readEntry(at)).r as UserOperationRecord)
+      return at === undefined ? undefined : await readRecord(at)
     },
     async findReceipt(transactionHash) {
       const hash = transactionHash.toLowerCase()
@@ -401,10 +413,7 @@ export function openUserOperationHistory({
       const read = await Promise.all(
         picked.map(async (hash) => {
           const at = records.get(hash)
-          return (
-            pendingRecords.get(hash) ??
-            (at === undefined ? undefined : ((await readEntry(at)).r as UserOperationRecord))
-          )
+          return pendingRecords.get(hash) ?? (at === undefined ? undefined : await readRecord(at))
         }),
       )
       const out = [...read, ...pending.filter((r) => !records.has(r.userOpHash.toLowerCase()))].filter(

@@ -25,10 +25,10 @@ export type UserOperationLog = {
   keepExplanation: (userOpHash: string, explanation: unknown) => void
   /** The explanation the history keeps for an operation, if any (none without a history). */
   findExplanation: (userOpHash: string) => Promise<unknown | undefined>
-  /** Records that were pending or submitted when the service stopped. */
-  unfinished: () => UserOperationRecord[]
-  /** Highest block number of a mined record; null when none is mined. */
-  lastMinedBlock: () => number | null
+  /** Records of `chainId` that were pending or submitted when the service stopped. */
+  unfinished: (chainId: number) => UserOperationRecord[]
+  /** Highest block number of a mined record of `chainId`; null when none is mined. */
+  lastMinedBlock: (chainId: number) => number | null
   /** Adds a record (seq, createdAt and updatedAt are filled in). */
   add: (
     record: Omit<UserOperationRecord, 'seq' | 'createdAt' | 'updatedAt'>,
@@ -174,10 +174,12 @@ export function openUserOperationLog({
     findOperation: async (userOpHash) => history?.findOperation(userOpHash),
     keepExplanation: (userOpHash, explanation) => history?.keepExplanation(userOpHash, explanation),
     findExplanation: async (userOpHash) => history?.findExplanation(userOpHash),
-    unfinished: () => [...index.values()].filter((r) => isUnfinished(r.status)),
-    lastMinedBlock() {
+    unfinished: (chainId) =>
+      [...index.values()].filter((r) => r.chainId === chainId && isUnfinished(r.status)),
+    lastMinedBlock(chainId) {
       let last: number | null = null
       for (const record of index.values()) {
+        if (record.chainId !== chainId) continue
         if (record.blockNumber !== null && (last === null || record.blockNumber > last))
           last = record.blockNumber
       }

@@ -17,6 +17,8 @@ export type VerifyWithWebhookParameters = {
   events?: EventBus
   log?: Logger
   webhook: Webhook
+  /** The chain of the webhook's dApp: its calls are logged on that chain. */
+  chainId: number
   webhookData: Record<string, unknown>
   userOp: Record<string, unknown>
   timeoutMs: number
@@ -37,6 +39,7 @@ export async function verifyWithWebhook(params: VerifyWithWebhookParameters): Pr
     id: generateId(),
     webhookId: webhook.webhookId,
     dappId: webhook.dappId,
+    chainId: params.chainId,
     time,
     method: result.method,
     url: result.url,

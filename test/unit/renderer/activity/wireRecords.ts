@@ -12,6 +12,7 @@ export function userOperationView(change: Partial<UserOperationView> = {}): User
   return UserOperationViewSchema.parse({
     seq: 1,
     userOpHash: hashOf(1),
+    chainId: 31337,
     entryPoint: ENTRY_POINT,
     sender: SENDER,
     nonce: '0',
@@ -53,6 +54,7 @@ export function sponsorshipView(change: Partial<SponsorshipView> = {}): Sponsors
   return SponsorshipViewSchema.parse({
     id: 'dec-1',
     dappId: 'dapp-1',
+    chainId: 31337,
     time: '2026-01-02T03:04:00.000Z',
     at: '2026-01-02T03:04:00.000Z',
     method: 'pm_sponsorUserOperation',

@@ -34,7 +34,7 @@ export async function recoverMempool({
   log,
   decodeRevertReasons,
 }: RecoverMempoolParameters): Promise<void> {
-  for (const record of userOperations.unfinished()) {
+  for (const record of userOperations.unfinished(records.chainId)) {
     if (record.entryPoint.toLowerCase() !== entryPoint.address.toLowerCase()) continue
     try {
       if (record.transactionHash) {

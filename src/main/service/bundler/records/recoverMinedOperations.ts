@@ -40,7 +40,7 @@ export async function recoverMinedOperations({
 }: RecoverMinedOperationsParameters): Promise<number> {
   const entryPoint = records.entryPoint
   const latest = hexToNumber(await requestRpc<Hex>(chain.publicClient, 'eth_blockNumber'))
-  const known = userOperations.lastMinedBlock()
+  const known = userOperations.lastMinedBlock(records.chainId)
   const fromBlock = Math.max(known === null ? 0 : known + 1, latest - maxBlocks + 1, 0)
   if (fromBlock > latest) return 0
   const logs = await requestRpc<RpcLog[]>(chain.publicClient, 'eth_getLogs', [

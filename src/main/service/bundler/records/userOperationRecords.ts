@@ -17,7 +17,8 @@ import type { RpcTransactionReceipt } from '../bundling/createBundleSender'
 import type { UserOperationOutcome } from '../bundling/parseBundleLogs'
 
 export type UserOperationRecords = {
-  /** The EntryPoint whose operations these records are. */
+  /** The chain and the EntryPoint whose operations these records are. */
+  readonly chainId: number
   readonly entryPoint: EntryPointModule
   /**
    * An operation was mined: its record takes the outcome (included or failed, gas, transaction, block, logs), and
@@ -60,6 +61,8 @@ export type UserOperationRecords = {
 
 export type CreateUserOperationRecordsParameters = {
   userOperations: UserOperationLog
+  /** The chain the bundler sends to: every record it adds carries it. */
+  chainId: number
   entryPoint: EntryPointModule
   events?: EventBus
   /** A rejection is not recorded while an operation with the same hash is pending (a duplicate send). */
@@ -71,6 +74,7 @@ export type CreateUserOperationRecordsParameters = {
 /** The record of every operation the bundler handles (its timeline, failure and outcome) and its events. */
 export function createUserOperationRecords({
   userOperations,
+  chainId,
   entryPoint,
   events,
   isPending,
@@ -114,6 +118,7 @@ export function createUserOperationRecords({
     const account = nameAccountOf(wire, factory, eip7702Delegate)
     const record = userOperations.add({
       userOpHash,
+      chainId,
       entryPoint: entryPoint.address,
       sender: op.sender,
       ...(account ? { account } : {}),
@@ -158,6 +163,7 @@ export function createUserOperationRecords({
   }
 
   return {
+    chainId,
     entryPoint,
     recordMined(userOpHash, outcome, receipt, note) {
       userOperations.keepMined(userOpHash, receipt)
