@@ -22,7 +22,7 @@ export type ServiceInfo = {
    * Chain time minus wall time, in seconds, by the chain clock the service's decisions read (moved by
    * `evm_increaseTime` and the like); null without a chain.
    */
-  chainTimeOffsetSeconds?: number | null
+  chainTimeOffsetSeconds: number | null
   /** Set when this start found the store file unreadable and began with an empty store (`--reset-store`). */
   storeSetAside: StoreSetAside | null
 }

@@ -1,3 +1,4 @@
+import type { TimeView } from '../../src/shared/api/time'
 import { expect, screenshot, test } from './fixtures'
 import { ActivityScreen } from './pages/ActivityScreen'
 import { ConsoleApp } from './pages/ConsoleApp'
@@ -86,9 +87,11 @@ test('the Time and snapshots panel: a day ahead in chain time (wall time stays),
 test('the time routes answer only the console: a request without its session or auth token is refused and moves nothing', async ({
   service,
 }) => {
-  const before = await (
-    await fetch(`${service.baseUrl}/console/api/time`, { headers: { authToken: service.authToken } })
-  ).json()
+  const readTime = async () =>
+    (await (
+      await fetch(`${service.baseUrl}/console/api/time`, { headers: { authToken: service.authToken } })
+    ).json()) as { data: TimeView }
+  const before = await readTime()
   for (const [path, body] of [
     ['/console/api/time/advance', { seconds: DAY }],
     ['/console/api/time/snapshots', { name: 'x' }],
@@ -101,9 +104,7 @@ test('the time routes answer only the console: a request without its session or 
     })
     expect([401, 403]).toContain(response.status)
   }
-  const after = await (
-    await fetch(`${service.baseUrl}/console/api/time`, { headers: { authToken: service.authToken } })
-  ).json()
+  const after = await readTime()
   expect(after.data.snapshots).toEqual([])
   expect(Math.abs(after.data.offsetSeconds - before.data.offsetSeconds)).toBeLessThan(5)
 })

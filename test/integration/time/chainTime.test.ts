@@ -10,6 +10,7 @@ import {
   sendAndMine,
   setLimits,
   type Urls,
+  urlsOf,
 } from './timeTravelKit'
 
 let service: TestService
@@ -17,13 +18,7 @@ let urls: Urls
 
 beforeAll(async () => {
   service = await startTestService()
-  const info = service.info()
-  urls = {
-    rpcUrl: info.rpcUrl!,
-    bundlerUrl: info.bundlerUrl,
-    dashboardUrl: info.dashboardUrl,
-    authToken: service.authToken(),
-  }
+  urls = urlsOf(service)
 }, 60_000)
 
 afterAll(async () => {

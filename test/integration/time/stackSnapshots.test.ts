@@ -11,6 +11,7 @@ import {
   sendAndMine,
   setLimits,
   type Urls,
+  urlsOf,
 } from './timeTravelKit'
 
 let service: TestService
@@ -18,13 +19,7 @@ let urls: Urls
 
 beforeAll(async () => {
   service = await startTestService()
-  const info = service.info()
-  urls = {
-    rpcUrl: info.rpcUrl!,
-    bundlerUrl: info.bundlerUrl,
-    dashboardUrl: info.dashboardUrl,
-    authToken: service.authToken(),
-  }
+  urls = urlsOf(service)
 }, 60_000)
 
 afterAll(async () => {

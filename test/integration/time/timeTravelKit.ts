@@ -8,11 +8,22 @@ import {
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import { requestJson } from '../../helpers/startTestService'
+import { requestJson, type TestService } from '../../helpers/startTestService'
 import { randomAddress } from '../bundler/bundlerTestKit'
 
 /** What the tests need of a running Opstation: its ready line's URLs (the CLI's) or its info (a test service's). */
 export type Urls = { rpcUrl: string; bundlerUrl: string; dashboardUrl: string; authToken: string }
+
+/** A test service's URLs and auth token, as the tests reach it. */
+export function urlsOf(service: TestService): Urls {
+  const info = service.info()
+  return {
+    rpcUrl: info.rpcUrl!,
+    bundlerUrl: info.bundlerUrl,
+    dashboardUrl: info.dashboardUrl,
+    authToken: service.authToken(),
+  }
+}
 
 export function clientsOf(urls: Urls) {
   const chain = { ...foundry, rpcUrls: { default: { http: [urls.rpcUrl] } } }

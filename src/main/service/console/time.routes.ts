@@ -45,6 +45,8 @@ const SnapshotBody = jsonObject({
     .max(60, { error: 'name must be at most 60 characters' }),
 })
 const SnapshotParams = z.object({ id: z.string() })
+/** A revert or a reset takes no fields: a body that carries some was not meant for it, and moves nothing. */
+const NoFields = z.strictObject({}, { error: 'This action takes no fields: send no body or {}' }).optional()
 
 const DOC = {
   tag: 'Console: time',
@@ -171,10 +173,13 @@ export async function registerTimeRoutes(app: FastifyInstance, options: TimeRout
         'Reverts the whole stack to a snapshot (it and every later one are used up); says what was undone',
       params: SnapshotParams,
       data: TimeUndoViewSchema,
+      body: NoFields,
+      bodyRequired: false,
       errors: { 404: 'No snapshot with this id is kept' },
     }),
     async (request, reply) => {
       guard(request)
+      parseInput(NoFields, request.body)
       const chain = requireChain()
       const { id } = request.params
       const named = listSnapshots(chain).find((s) => s.id === id)
@@ -194,9 +199,12 @@ export async function registerTimeRoutes(app: FastifyInstance, options: TimeRout
       ...DOC,
       summary: 'Resets the chain and the whole stack to its first start; says what was undone',
       data: TimeUndoViewSchema,
+      body: NoFields,
+      bodyRequired: false,
     }),
     async (request, reply) => {
       guard(request)
+      parseInput(NoFields, request.body)
       const chain = requireChain()
       const before = countRecords(store)
       await chain.request('anvil_reset', [])
