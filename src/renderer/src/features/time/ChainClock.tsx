@@ -35,3 +35,22 @@ export function ChainClock() {
     </div>
   )
 }
+
+/**
+ * Chain time beside wall time above a list of records, when the chain is ahead: the records are stamped with the
+ * service's wall clock, and this says so.
+ */
+export function ChainTimeNote() {
+  const wall = useWallSeconds()
+  const offset = useChainTimeOffset()
+  if (!isChainTimeOffset(offset)) return null
+  return (
+    <div className="banner banner-muted" data-testid="chain-time-note">
+      <span>
+        Chain time <span className="mono">{formatDateTime(wall + offset)}</span> ({offset > 0 ? '+' : ''}
+        {describeDuration(offset)}), wall time <span className="mono">{formatDateTime(wall)}</span>: the times
+        below are wall times.
+      </span>
+    </div>
+  )
+}
