@@ -18,6 +18,11 @@ export type ServiceInfo = {
   rpcUrl: string | null
   dataDir: string
   chain: ChainStatus
+  /**
+   * Chain time minus wall time, in seconds, by the chain clock the service's decisions read (moved by
+   * `evm_increaseTime` and the like); null without a chain.
+   */
+  chainTimeOffsetSeconds: number | null
   /** Set when this start found the store file unreadable and began with an empty store (`--reset-store`). */
   storeSetAside: StoreSetAside | null
 }

@@ -172,6 +172,17 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
           await provisionGasTanks(running, store, log)
         },
       })
+      // The console hears of it: a revert or a reset takes records away (the Activity reads its feed again), and the
+      // chain clock's moves show as chain time beside wall time.
+      running.stack.register({
+        name: 'console events',
+        capture: () => null,
+        restore: () => events.emit('stack.reverted', { kind: 'revert' }),
+        reset: () => events.emit('stack.reverted', { kind: 'reset' }),
+      })
+      running.clock.onChange((chainTime) =>
+        events.emit('chain.time', { chainTime, offsetSeconds: chainTime - Math.floor(Date.now() / 1000) }),
+      )
     }
     const bundler: Bundler | undefined = chain
       ? createBundler({
@@ -218,6 +229,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       rpcUrl: chain ? (chain.kind === 'embedded' ? `${baseUrl}${CHAIN_RPC_ROUTE}` : chain.rpcUrl) : null,
       dataDir: config.dataDir,
       chain: { ...chainStatus, checkedAt: chain?.readCheckedAt()?.toISOString() },
+      chainTimeOffsetSeconds: chain ? chain.clock.now() - Math.floor(Date.now() / 1000) : null,
       storeSetAside: store.recovery ?? null,
     })
 

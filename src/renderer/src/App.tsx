@@ -3,6 +3,7 @@ import { ErrorBanner, Spinner } from './components/Feedback'
 import { Layout } from './components/Layout'
 import { ActivityPage } from './features/activity/ActivityPage'
 import { SandboxPage } from './features/sandbox/SandboxPage'
+import { TimePage } from './features/time/TimePage'
 import { ContractsPage } from './pages/ContractsPage'
 import { OverviewPage } from './pages/OverviewPage'
 import { PaymasterPage } from './pages/PaymasterPage'
@@ -31,6 +32,8 @@ function Routes() {
       return <ActivityPage selected={second ?? null} />
     case 'sandbox':
       return <SandboxPage />
+    case 'time':
+      return <TimePage />
     case 'settings':
       return <SettingsPage />
     default:

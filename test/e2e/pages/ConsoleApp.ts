@@ -7,6 +7,7 @@ export type Screen =
   | 'webhooks'
   | 'activity'
   | 'sandbox'
+  | 'time'
   | 'settings'
 
 /** The console shell: left navigation, page title, error banners. */

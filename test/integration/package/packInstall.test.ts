@@ -34,13 +34,18 @@ import {
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..')
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'))
 
+/** The README's per-test pattern with prool: run in a folder of their own (their vitest config is not the other's). */
+const PER_TEST_WITH_PROOL = ['vitest.pool.config.ts', 'poolSetup.ts', 'pooled.test.ts']
+
 /** README snippets the tests above run inside the packed project itself (they need its vitest or prool). */
+
 const RUN_IN_THE_PACKED_PROJECT = new Set([
   'vitest.config.ts',
   'globalSetup.ts',
   'sponsored.test.ts',
   'snapshots.test.ts',
   'pool.mjs',
+  ...PER_TEST_WITH_PROOL,
 ])
 
 /** The README's snippets of the section "From a test suite", by the file each names. */
@@ -281,7 +286,8 @@ describe('the npm package (npm pack, installed into a fresh project)', () => {
         'snapshots.test.ts',
       ]),
     )
-    for (const [file, code] of examples) writeFileSync(path.join(project, file), code)
+    for (const [file, code] of examples)
+      if (!PER_TEST_WITH_PROOL.includes(file)) writeFileSync(path.join(project, file), code)
     const { FORCE_COLOR: _, ...plain } = env
     const run = await runInProject(project, { ...plain, NO_COLOR: '1' }, 'npx', [
       'vitest',
@@ -290,6 +296,24 @@ describe('the npm package (npm pack, installed into a fresh project)', () => {
       'vitest.config.ts',
     ])
     expect(run.stdout).toMatch(/Tests\s+3 passed/)
+  })
+
+  it("the README's per-test pattern with prool runs as written (a worker's Opstation snapshot and reverted)", async () => {
+    const examples = readReadmeExamples()
+    const folder = path.join(project, 'pooled')
+    mkdirSync(folder, { recursive: true })
+    for (const file of PER_TEST_WITH_PROOL) {
+      expect(examples.has(file), file).toBe(true)
+      writeFileSync(path.join(folder, file), examples.get(file)!)
+    }
+    const { FORCE_COLOR: _, ...plain } = env
+    const run = await runInProject(folder, { ...plain, NO_COLOR: '1' }, 'npx', [
+      'vitest',
+      'run',
+      '--config',
+      'vitest.pool.config.ts',
+    ])
+    expect(run.stdout).toMatch(/Tests\s+2 passed/)
   })
 
   it("the README's prool example runs as written", async () => {

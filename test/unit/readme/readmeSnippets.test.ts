@@ -15,6 +15,11 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'sponsored.test.ts': 'test/integration/package/packInstall.test.ts (vitest in the installed project)',
   'snapshots.test.ts': 'test/integration/package/packInstall.test.ts (vitest in the installed project)',
   'pool.mjs': 'test/integration/package/packInstall.test.ts (prool in the installed project)',
+  'vitest.pool.config.ts':
+    'test/integration/package/packInstall.test.ts (vitest and prool in the installed project)',
+  'poolSetup.ts': 'test/integration/package/packInstall.test.ts (vitest and prool in the installed project)',
+  'pooled.test.ts':
+    'test/integration/package/packInstall.test.ts (vitest and prool in the installed project)',
   'session.sh': 'test/integration/docs/readmeCurlSession.test.ts (against a running service)',
 }
 

@@ -13,6 +13,7 @@ import { registerSandboxRoutes, type SandboxRoutesOptions } from './sandbox.rout
 import { registerSettingsRoutes, type SettingsRoutesOptions } from './settings.routes'
 import { registerSetupRoutes } from './setup.routes'
 import { registerSponsorshipRoutes } from './sponsorships.routes'
+import { registerTimeRoutes } from './time.routes'
 import { registerTokenPriceRoutes } from './tokenPrices.routes'
 import { registerUserOperationRoutes, type UserOperationRoutesOptions } from './userOperations.routes'
 import { registerWebhookCallRoutes } from './webhookCalls.routes'
@@ -53,6 +54,7 @@ export async function registerConsoleRoutes(
   await registerSandboxRoutes(app, { store, dataDir, getChain })
   await registerUserOperationRoutes(app, { store, getUserOperations: params.getUserOperations, getChain })
   await registerSetupRoutes(app, { store, setups: params.setups })
+  await registerTimeRoutes(app, { store, getChain })
   await registerSettingsRoutes(app, {
     store,
     events,

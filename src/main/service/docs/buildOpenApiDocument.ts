@@ -86,6 +86,7 @@ const TAG_DESCRIPTIONS: Record<RouteTag, string> = {
   'Console: activity': 'UserOperations, sponsorship decisions and the live event stream',
   'Console: sandbox': 'Local smart accounts whose keys the service holds, and a faucet',
   'Console: settings': 'Service settings, the auth token and the offline token prices',
+  'Console: time': "The chain's time, and named snapshots of the whole stack to revert to",
   'JSON-RPC':
     'The bundler, paymaster and chain JSON-RPC endpoints; their methods are described in /docs/openrpc.json',
   Service: 'Health and this documentation',

@@ -21,6 +21,7 @@ export const ROUTE_TAGS = [
   'Console: activity',
   'Console: sandbox',
   'Console: settings',
+  'Console: time',
   'JSON-RPC',
   'Service',
 ] as const

@@ -85,6 +85,9 @@ const ServiceInfoSchema = z.object({
   rpcUrl: z.string().nullable().meta({ description: "The chain's JSON-RPC URL, when a chain runs" }),
   dataDir: z.string(),
   chain: ChainStatusSchema,
+  chainTimeOffsetSeconds: z.number().int().nullable().meta({
+    description: "Chain time minus wall time (seconds) by the service's chain clock; null without a chain",
+  }),
   storeSetAside: z
     .object({ corruptCopy: z.string(), reason: z.string(), at: z.string() })
     .nullable()

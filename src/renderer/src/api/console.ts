@@ -4,6 +4,7 @@ import type { Session } from '../../../shared/api/session'
 import type { Settings, SettingsView } from '../../../shared/api/settings'
 import type { ApplySetupResult } from '../../../shared/api/setup'
 import type { SponsorshipList, SponsorshipView } from '../../../shared/api/sponsorships'
+import type { TimeUndoView, TimeView } from '../../../shared/api/time'
 import type { UserOperationPage, UserOperationView } from '../../../shared/api/userOperations'
 import type { WebhookCallList, WebhookCallView } from '../../../shared/api/webhooks'
 import type { EntryPointVersion } from '../../../shared/entryPointVersions'
@@ -70,6 +71,18 @@ export const consoleApi = {
       method: 'POST',
       body: { webhookData },
     }),
+
+  /** The chain's time and the console's named snapshots of the whole stack (console/time.routes.ts). */
+  getTime: () => requestJson<TimeView>('/console/api/time'),
+  advanceTime: (seconds: number) =>
+    requestJson<TimeView>('/console/api/time/advance', { method: 'POST', body: { seconds } }),
+  mineBlocks: (blocks: number) =>
+    requestJson<TimeView>('/console/api/time/mine', { method: 'POST', body: { blocks } }),
+  takeSnapshot: (name: string) =>
+    requestJson<TimeView>('/console/api/time/snapshots', { method: 'POST', body: { name } }),
+  revertToSnapshot: (id: string) =>
+    requestJson<TimeUndoView>(`/console/api/time/snapshots/${enc(id)}/revert`, { method: 'POST' }),
+  resetStack: () => requestJson<TimeUndoView>('/console/api/time/reset', { method: 'POST' }),
 
   getSettings: () => requestJson<SettingsView>('/console/api/settings'),
   updateSettings: (patch: Partial<Settings>) =>

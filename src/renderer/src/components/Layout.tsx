@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { ChainClock } from '../features/time/ChainClock'
 import { useRouteStore } from '../stores/useRouteStore'
 import { useServiceStore } from '../stores/useServiceStore'
 import { Link } from './Link'
@@ -11,6 +12,7 @@ const NAV = [
   { id: 'webhooks', label: 'Webhooks', to: 'webhooks' },
   { id: 'activity', label: 'Activity', to: 'activity' },
   { id: 'sandbox', label: 'Sandbox', to: 'sandbox' },
+  { id: 'time', label: 'Time and snapshots', to: 'time' },
   { id: 'settings', label: 'Settings', to: 'settings' },
 ]
 
@@ -65,6 +67,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </nav>
         <div className="nav-foot">
           <ChainState />
+          <ChainClock />
           {version ? <div className="muted small">v{version}</div> : null}
         </div>
       </aside>

@@ -4,6 +4,7 @@ import { PageHeader, Section } from '../../components/Layout'
 import { VirtualTable } from '../../components/VirtualTable'
 import { useMediaQuery } from '../../lib/useMediaQuery'
 import { useRouteStore } from '../../stores/useRouteStore'
+import { ChainTimeNote } from '../time/ChainClock'
 import { ActivityDetail } from './ActivityDetail'
 import { type FeedKind, filterFeed, listStatuses } from './feed'
 import { FEED_COLUMNS, feedRowTestId } from './feedColumns'
@@ -47,6 +48,7 @@ export function ActivityPage({ selected }: { selected: string | null }) {
         subtitle="Every UserOperation the bundler saw and every sponsorship decision, live."
         actions={<LiveState />}
       />
+      <ChainTimeNote />
       {opsState.notAvailable ? (
         <NotAvailable
           what="The UserOperation feed"

@@ -45,6 +45,9 @@ export const useActivityStore = create<ActivityState>()((set, get) => ({
   details: {},
 
   async refresh() {
+    // After a revert the records kept from earlier polls may be gone from the service: this read replaces them.
+    const replace = replaceOnNextRefresh
+    replaceOnNextRefresh = false
     const { userOperations: ops, decisions: decs } = get()
     const [opsResult, decsResult] = await Promise.allSettled([
       ops.notAvailable ? Promise.reject(ops) : consoleApi.listUserOperations({ limit: POLL_LIMIT }),
@@ -55,7 +58,12 @@ export const useActivityStore = create<ActivityState>()((set, get) => ({
     const current = get()
     const opsState =
       opsResult.status === 'fulfilled'
-        ? loaded(mergeEntries(current.userOperations.data, opsResult.value.items.map(toOperationEntry)))
+        ? loaded(
+            mergeEntries(
+              replace ? undefined : current.userOperations.data,
+              opsResult.value.items.map(toOperationEntry),
+            ),
+          )
         : ops.notAvailable
           ? { ...ops, loading: false }
           : keepNotAvailable(current.userOperations, opsResult.reason)
@@ -69,7 +77,8 @@ export const useActivityStore = create<ActivityState>()((set, get) => ({
     set({
       userOperations: opsState,
       decisions: decsState,
-      olderCursor: current.olderCursor ?? firstPage?.nextBefore ?? null,
+      olderCursor: (replace ? null : current.olderCursor) ?? firstPage?.nextBefore ?? null,
+      ...(replace ? { details: {} } : {}),
     })
   },
 
@@ -113,6 +122,17 @@ export const useActivityStore = create<ActivityState>()((set, get) => ({
 
 /** Pushed events that change the feed. */
 const FEED_EVENTS = new Set<ServiceEvent['name']>(['userOperation.changed', 'sponsorship.decided'])
+
+let replaceOnNextRefresh = false
+
+/**
+ * The stack went back (a revert or a reset, from the console or at the chain URL): the next read of the feed replaces
+ * what earlier reads kept instead of adding to it, so the operations and decisions undone leave the Activity.
+ */
+export function forgetActivity(): void {
+  replaceOnNextRefresh = true
+  if (subscribers > 0) requestRefresh()
+}
 /** Pushed refreshes run at most this often (a burst of batches becomes one refresh after another). */
 const MIN_REFRESH_GAP_MS = 500
 
@@ -157,12 +177,15 @@ let stop: (() => void) | undefined
 export function subscribeToActivity(): () => void {
   subscribers += 1
   if (subscribers === 1) {
+    // What the store kept from an earlier visit may have been reverted since: the first read replaces it.
+    replaceOnNextRefresh = true
     requestRefresh()
     const timer = setInterval(() => {
       if (!isEventStreamOpen()) requestRefresh()
     }, 1500)
     const unsubscribe = subscribeToServiceEvents((events) => {
-      if (events.some((e) => FEED_EVENTS.has(e.name))) requestRefresh()
+      if (events.some((e) => e.name === 'stack.reverted')) forgetActivity()
+      else if (events.some((e) => FEED_EVENTS.has(e.name))) requestRefresh()
     })
     // What happened while the stream was down.
     const unwatch = useEventStreamStore.subscribe((state, previous) => {

@@ -1,0 +1,56 @@
+import { useEffect, useState } from 'react'
+import { formatDateTime } from '../../lib/format'
+import { useServiceStore } from '../../stores/useServiceStore'
+import { describeDuration, isChainTimeOffset, useTimeStore } from './useTimeStore'
+
+/** Wall time in unix seconds, ticking once a second while shown. */
+export function useWallSeconds(): number {
+  const [now, setNow] = useState(() => Math.floor(Date.now() / 1000))
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Math.floor(Date.now() / 1000)), 1000)
+    return () => clearInterval(timer)
+  }, [])
+  return now
+}
+
+/** Chain time minus wall time as the console last heard it (the time panel's read, else the service's status). */
+export function useChainTimeOffset(): number {
+  const fromPanel = useTimeStore((s) => (s.time.data ? s.offsetSeconds : undefined))
+  const fromStatus = useServiceStore((s) => s.status?.chainTimeOffsetSeconds ?? 0)
+  return fromPanel ?? fromStatus
+}
+
+/** The console's clock in the navigation: chain time, with wall time beside it when the chain has moved ahead. */
+export function ChainClock() {
+  const wall = useWallSeconds()
+  const offset = useChainTimeOffset()
+  if (!isChainTimeOffset(offset)) return null
+  return (
+    <div className="small" data-testid="nav-chain-clock" title={`Wall time ${formatDateTime(wall)}`}>
+      <div>chain {formatDateTime(wall + offset)}</div>
+      <div className="muted">
+        {offset > 0 ? '+' : ''}
+        {describeDuration(offset)} from wall time
+      </div>
+    </div>
+  )
+}
+
+/**
+ * Chain time beside wall time above a list of records, when the chain is ahead: the records are stamped with the
+ * service's wall clock, and this says so.
+ */
+export function ChainTimeNote() {
+  const wall = useWallSeconds()
+  const offset = useChainTimeOffset()
+  if (!isChainTimeOffset(offset)) return null
+  return (
+    <div className="banner banner-muted" data-testid="chain-time-note">
+      <span>
+        Chain time <span className="mono">{formatDateTime(wall + offset)}</span> ({offset > 0 ? '+' : ''}
+        {describeDuration(offset)}), wall time <span className="mono">{formatDateTime(wall)}</span>: the times
+        below are wall times.
+      </span>
+    </div>
+  )
+}
