@@ -58,6 +58,27 @@ test('a nested custom-error revert is explained on its page, and fixed and simul
     'data-outcome',
     'ok',
   )
+  // The account's validation: its signature valid, its window without bounds (SimpleAccount returns 0).
+  const accountValidation = explanation.getByTestId('explain-phase-account-validation')
+  await expect(accountValidation.getByTestId('explain-phase-account-validation-signature')).toHaveAttribute(
+    'data-signature',
+    'valid',
+  )
+  const validity = accountValidation.getByTestId('explain-phase-account-validation-validity')
+  await expect(validity).toHaveAttribute('data-unit', 'timestamp')
+  await expect(validity).toHaveAttribute('data-state', 'valid')
+  await expect(validity).toContainText('no expiry')
+  // The gas carried against used, and preVerificationGas carried against calculated with its parts.
+  const gas = explanation.getByTestId('explain-gas')
+  await expect(gas.locator('[data-testid="explain-gas-limit"][data-field="callGasLimit"]')).toContainText(
+    '200,000',
+  )
+  await expect(gas.getByTestId('explain-gas-used')).toContainText(
+    /Used [\d,]+ of [\d,]+ carried \(\d+(\.\d)?%\)/,
+  )
+  await expect(gas.getByTestId('explain-gas-pvg-calculated')).toHaveText(/^[1-9][\d,]*$/)
+  await expect(gas.getByTestId('explain-gas-pvg-part').first()).toContainText('calldata')
+  await expect(gas.getByTestId('explain-gas-pvg-parts')).toContainText('EntryPoint overhead per operation')
   // The call tree, decoded: the account's execute, Vault.withdraw(7), and the frame the revert started in.
   const calls = explanation.getByTestId('explain-calls')
   await expect(calls).toContainText('SimpleAccount v0.7.execute(')
@@ -163,6 +184,15 @@ test("the Sandbox's Simulate explains the operation being built without sending 
   await expect(simulation).toHaveAttribute('data-status', 'would-succeed', { timeout: 60_000 })
   await expect(simulation.getByTestId('explain-phase-deployment')).toHaveAttribute('data-outcome', 'ok')
   await expect(simulation.getByTestId('explain-phase-execution')).toHaveAttribute('data-outcome', 'ok')
+  // The account, not deployed yet, is named from its factory: its validation and execution decoded.
+  const calls = simulation.getByTestId('explain-calls')
+  await expect(calls).toContainText('SimpleAccount v0.7.validateUserOp(')
+  await expect(calls).toContainText('SimpleAccount v0.7.execute(')
+  await expect(simulation.getByTestId('explain-phase-account-validation-signature')).toHaveAttribute(
+    'data-signature',
+    'valid',
+  )
+  await expect(simulation.getByTestId('explain-gas-pvg-part').first()).toBeVisible()
   // The 0.25 ETH the call would send, to the recipient.
   await expect(simulation.getByTestId('explain-balances')).toContainText('+0.25 ETH')
   // Nothing was sent: the send step has not run and the account still holds its 1 ETH.

@@ -730,6 +730,13 @@ describe.each(['0.6', '0.7', '0.8'] as const)('an unsigned operation on v%s', (v
         `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 6)`,
       )
       expect(body.result.notes.join('\n')).toMatch(/no signature was given .*AA24 signature error/)
+      // Not deployed yet, the sender is named from the factory that deploys it, its calls decoded with its ABI.
+      const senderCalls = callsTo(body.result.calls, account.address)
+      expect(senderCalls.length).toBeGreaterThan(0)
+      for (const call of senderCalls) expect(call.contract).toBe(`SimpleAccount v${version}`)
+      expect(senderCalls.map((call) => call.function)).toContainEqual(
+        expect.stringMatching(/^validateUserOp\(/),
+      )
     }
   })
 })
@@ -820,4 +827,13 @@ async function readHistory(dataDir: string): Promise<string> {
 type FlatCall = { to: string; contract: string | null; function: string | null; calls: FlatCall[] }
 function flatten(call: FlatCall): FlatCall[] {
   return [call, ...call.calls.flatMap(flatten)]
+}
+
+type TreeCall = { to: string | null; contract: string | null; function: string | null; calls: TreeCall[] }
+
+/** Every call of a tree made to an address (at any depth). */
+function callsTo(call: TreeCall | null, address: string): TreeCall[] {
+  if (!call) return []
+  const own = call.to?.toLowerCase() === address.toLowerCase() ? [call] : []
+  return [...own, ...call.calls.flatMap((child) => callsTo(child, address))]
 }

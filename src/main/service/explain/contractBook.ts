@@ -1,11 +1,15 @@
 import { type Abi, type Address, getContractAddress } from 'viem'
 import { simpleAccountAbi } from '../chain/abis/simpleAccount'
 import { testTokenAbi } from '../chain/abis/testToken'
-import { listAccountContracts, nameDeployedAccount } from '../chain/accountZoo/nameAccount'
+import {
+  listAccountContracts,
+  nameAccountDeployedBy,
+  nameDeployedAccount,
+} from '../chain/accountZoo/nameAccount'
 import { simpleAccountV07Artifact, simpleAccountV08Artifact } from '../chain/artifacts'
 import type { Chain } from '../chain/types'
 import { VERSION_CONTRACTS } from '../chain/versionContracts'
-import type { EntryPointModule } from '../entryPoint/types'
+import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
 import type { Store } from '../store/openStore'
 
 type AbiError = Extract<Abi[number], { type: 'error' }>
@@ -37,11 +41,33 @@ export type BuildContractBookParameters = {
   store: Store
   /** Accounts to name from their code (an operation's sender): zoo types by their implementation. */
   accounts?: readonly Address[]
+  /**
+   * Accounts the operation deploys, named from their factory when their code does not name them (not deployed yet:
+   * a simulation of the operation that deploys one).
+   */
+  deployments?: readonly { account: Address; name: string }[]
+}
+
+/**
+ * What the contract book needs to name an operation's sender: its address (named from its code), and the account
+ * type its factory deploys when it deploys one.
+ */
+export function readOperationAccounts(
+  entryPoint: EntryPointModule,
+  userOperation: UserOperationBase,
+): Pick<BuildContractBookParameters, 'accounts' | 'deployments'> {
+  const { factory } = entryPoint.readEntities(userOperation)
+  const name = nameAccountDeployedBy(entryPoint.toWire(userOperation), factory)
+  return {
+    accounts: [userOperation.sender],
+    deployments: name ? [{ account: userOperation.sender, name }] : [],
+  }
 }
 
 /**
  * What the service knows: the EntryPoints it serves, its own paymasters and tokens, every contract a dApp
- * registered (with its ABI), and the zoo type of the accounts asked about. A registered contract's own name wins
+ * registered (with its ABI), and the zoo type of the accounts asked about (from their code, else from the factory
+ * deploying them). A registered contract's own name wins
  * over the service's (it is the developer's).
  */
 export async function buildContractBook({
@@ -49,6 +75,7 @@ export async function buildContractBook({
   entryPoints,
   store,
   accounts = [],
+  deployments = [],
 }: BuildContractBookParameters): Promise<ContractBook> {
   const byAddress = new Map<string, KnownContract>()
   const add = (address: Address | undefined, contract: KnownContract) => {
@@ -81,6 +108,7 @@ export async function buildContractBook({
       async (address) => [address, await nameDeployedAccount(chain, address).catch(() => null)] as const,
     ),
   )
+  for (const { account, name } of deployments) add(account, { name, abi: accountAbiOf(name) })
   for (const [address, name] of named) if (name) add(address, { name, abi: accountAbiOf(name) })
   for (const contract of store.data.smartContracts)
     add(contract.address as Address, { name: contract.name, abi: parseAbi(contract.abi) })

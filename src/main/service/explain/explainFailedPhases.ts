@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
-import { buildContractBook } from './contractBook'
+import { buildContractBook, readOperationAccounts } from './contractBook'
 import type { ExplainContext } from './explainContext'
 import { explainPhases } from './explainPhases'
 import { findOperationFrames } from './findOperationFrames'
@@ -27,7 +27,7 @@ export async function explainFailedPhases(
     chain,
     entryPoints: entryPoints.list,
     store,
-    accounts: [userOperation.sender],
+    ...readOperationAccounts(entryPoint, userOperation),
   })
   const { sender, paymaster } = entryPoint.readEntities(userOperation)
   const frames = findOperationFrames({

@@ -3,7 +3,7 @@ import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
 import { boundCallTree, boundEvents } from './boundExplanation'
 import { checkAuthorization } from './checkAuthorization'
 import { collectLogs, decodeEvent } from './collectEvents'
-import { buildContractBook } from './contractBook'
+import { buildContractBook, readOperationAccounts } from './contractBook'
 import { decodeCallTree, explainFrameError } from './decodeCallTree'
 import { describeFailedPhase } from './describeFailedPhase'
 import type { ExplainContext } from './explainContext'
@@ -45,7 +45,12 @@ export async function explainTrace(
   const { chain, entryPoints, store } = context
   const [handleOps, book] = await Promise.all([
     trace(),
-    buildContractBook({ chain, entryPoints: entryPoints.list, store, accounts: [userOperation.sender] }),
+    buildContractBook({
+      chain,
+      entryPoints: entryPoints.list,
+      store,
+      ...readOperationAccounts(entryPoint, userOperation),
+    }),
   ])
   const { sender, paymaster } = entryPoint.readEntities(userOperation)
   const frames = findOperationFrames({

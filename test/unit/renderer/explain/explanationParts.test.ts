@@ -6,7 +6,9 @@ import {
   formatArguments,
   formatArgumentsShort,
   formatDelta,
+  formatValidityRange,
   isFailureOrigin,
+  isOutsideWindow,
   leadsToFailure,
   shortenArgument,
   statusToneOf,
@@ -102,5 +104,34 @@ describe('long arguments in a line', () => {
     expect(shortenArgument(`0x${'ab'.repeat(100)}`)).toBe('0xabababab…abababab (100 bytes)')
     expect(shortenArgument('x'.repeat(100))).toBe(`${'x'.repeat(65)}…`)
     expect(formatArgumentsShort([address, '7'])).toBe(`${address}, 7`)
+  })
+})
+
+describe('validity windows', () => {
+  it('reads an unbounded window as always valid, without expiry', () => {
+    expect(formatValidityRange({ unit: 'timestamp', validAfter: '0', validUntil: null })).toBe(
+      'always (no expiry)',
+    )
+  })
+
+  it('shows a v0.9 block window in block numbers', () => {
+    expect(formatValidityRange({ unit: 'block', validAfter: '1200', validUntil: '1500' })).toBe(
+      'from block 1,200 until block 1,500',
+    )
+    expect(formatValidityRange({ unit: 'block', validAfter: '7', validUntil: null })).toBe(
+      'from block 7 (no expiry)',
+    )
+  })
+
+  it('shows a timestamp window as dates, not seconds', () => {
+    const range = formatValidityRange({ unit: 'timestamp', validAfter: '0', validUntil: '1800000000' })
+    expect(range).toMatch(/^from the start until 2027-01-15 \d\d:\d\d:\d\d$/)
+  })
+
+  it('makes an expired or not yet valid window stand out, not a valid or unchecked one', () => {
+    expect(isOutsideWindow({ state: 'expired' })).toBe(true)
+    expect(isOutsideWindow({ state: 'not yet valid' })).toBe(true)
+    expect(isOutsideWindow({ state: 'valid' })).toBe(false)
+    expect(isOutsideWindow({ state: null })).toBe(false)
   })
 })

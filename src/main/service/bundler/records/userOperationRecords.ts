@@ -4,7 +4,7 @@ import {
   type UserOperationRecord,
   type UserOperationStatus,
 } from '../../../../shared/api/userOperations'
-import { nameAccountByDelegate, nameAccountByFactory } from '../../chain/accountZoo/nameAccount'
+import { nameAccountByDelegate, nameAccountDeployedBy } from '../../chain/accountZoo/nameAccount'
 import { checksumAddress } from '../../chain/checksumAddress'
 import { readAaCode } from '../../entryPoint/errors'
 import type { EntryPointModule, UserOperationBase } from '../../entryPoint/types'
@@ -193,11 +193,7 @@ export function createUserOperationRecords({
 
 /** The account type an operation names by itself: the factory it deploys with, or the contract it delegates to. */
 function nameAccountOf(wire: Record<string, unknown>, factory: Address | null, delegate: Address | null) {
-  if (delegate) return nameAccountByDelegate(delegate)
-  if (!factory) return null
-  const initCode = typeof wire.initCode === 'string' ? wire.initCode : '0x'
-  const factoryData = (initCode.length > 42 ? `0x${initCode.slice(42)}` : (wire.factoryData ?? '0x')) as Hex
-  return nameAccountByFactory(factory, factoryData)
+  return delegate ? nameAccountByDelegate(delegate) : nameAccountDeployedBy(wire, factory)
 }
 
 /** Writes a mined operation's outcome (gas, transaction, block, logs, revert reason) into its record. */

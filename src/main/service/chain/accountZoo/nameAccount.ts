@@ -126,6 +126,17 @@ export function nameAccountByFactory(factory: Address, factoryData: Hex): string
   }
 }
 
+/**
+ * The account type an operation deploys, read from its wire form: v0.6's initCode (factory ‖ factoryData) or
+ * v0.7+'s factoryData, with the factory its EntryPoint module read (null: it deploys nothing, or an unknown type).
+ */
+export function nameAccountDeployedBy(wire: Record<string, unknown>, factory: Address | null): string | null {
+  if (!factory) return null
+  const initCode = typeof wire.initCode === 'string' ? wire.initCode : '0x'
+  const factoryData = (initCode.length > 42 ? `0x${initCode.slice(42)}` : (wire.factoryData ?? '0x')) as Hex
+  return nameAccountByFactory(factory, factoryData)
+}
+
 /** The account type of an EIP-7702 account, by the contract it delegates to. */
 export function nameAccountByDelegate(delegate: Address): string | null {
   const name = getAccountNames().byImplementation.get(delegate.toLowerCase())

@@ -3,10 +3,13 @@ import { Badge } from '../../components/Feedback'
 import { formatNumber } from '../../lib/format'
 import { usedPercentOf } from './explanationParts'
 import { FailureReason } from './FailureReason'
+import { SignatureVerdict } from './SignatureVerdict'
+import { ValidityWindow } from './ValidityWindow'
 
 /**
  * The operation's phases in the EntryPoint's order, each with its gas used against its limit (a bar, and the
- * headroom left) and its outcome; a failed phase says where and why.
+ * headroom left) and its outcome; a validation phase its signature verdict and validity window; a failed phase says
+ * where and why.
  */
 export function PhaseTimeline({ phases }: { phases: ExplainedPhase[] }) {
   if (phases.length === 0)
@@ -44,6 +47,18 @@ export function PhaseTimeline({ phases }: { phases: ExplainedPhase[] }) {
             >
               <div className={`gauge-fill${failed ? ' gauge-fill-bad' : ''}`} style={{ width: `${used}%` }} />
             </div>
+            {phase.signature || phase.aggregator || phase.validity ? (
+              <div className="phase-verdict" data-testid={`explain-phase-${phase.name}-verdict`}>
+                <SignatureVerdict
+                  signature={phase.signature}
+                  aggregator={phase.aggregator}
+                  testId={`explain-phase-${phase.name}-signature`}
+                />
+                {phase.validity ? (
+                  <ValidityWindow validity={phase.validity} testId={`explain-phase-${phase.name}-validity`} />
+                ) : null}
+              </div>
+            ) : null}
             {phase.error ? (
               <FailureReason error={phase.error} testId={`explain-phase-${phase.name}-error`} />
             ) : null}

@@ -1,4 +1,10 @@
-import type { ExplainedCall, ExplainedPhase, Explanation } from '../../../../shared/api/explanation'
+import type {
+  ExplainedCall,
+  ExplainedPhase,
+  Explanation,
+  ValidityWindow,
+} from '../../../../shared/api/explanation'
+import { formatDateTime, formatNumber } from '../../lib/format'
 
 /** How each status reads, and its tone: a final failure is bad, a would-be failure a warning. */
 const STATUS_TONES: Record<string, 'ok' | 'bad' | 'warn' | 'info'> = {
@@ -98,4 +104,27 @@ export function countCalls(call: ExplainedCall): number {
 /** Signed delta as it reads: `+100`, `-5`. */
 export function formatDelta(delta: string): string {
   return delta.startsWith('-') ? delta : `+${delta}`
+}
+
+/** A bound of a validity window in its unit: `block 1,234`, or a timestamp's date. */
+export function formatValidityBound(unit: ValidityWindow['unit'], value: string): string {
+  return unit === 'block' ? `block ${formatNumber(value)}` : formatDateTime(Number(value))
+}
+
+/**
+ * A validity window as it reads, in its unit: `always (no expiry)` for an unbounded one, else its bounds
+ * (`from block 10 until block 20`, `from the start until 2026-11-29 10:00:00`, `from … (no expiry)`).
+ */
+export function formatValidityRange(
+  validity: Pick<ValidityWindow, 'unit' | 'validAfter' | 'validUntil'>,
+): string {
+  const { unit, validAfter, validUntil } = validity
+  if (validAfter === '0' && validUntil === null) return 'always (no expiry)'
+  const from = validAfter === '0' ? 'from the start' : `from ${formatValidityBound(unit, validAfter)}`
+  return `${from} ${validUntil === null ? '(no expiry)' : `until ${formatValidityBound(unit, validUntil)}`}`
+}
+
+/** Whether the time a window was checked at falls outside it (expired, or not yet valid): it stands out. */
+export function isOutsideWindow(validity: Pick<ValidityWindow, 'state'>): boolean {
+  return validity.state === 'expired' || validity.state === 'not yet valid'
 }
