@@ -1,6 +1,5 @@
 import {
   type Address,
-  BaseError,
   createClient,
   encodeErrorResult,
   encodeFunctionData,
@@ -20,7 +19,12 @@ import {
   hex,
   randomAddress,
 } from '../bundler/bundlerTestKit'
-import { deployExplainContracts, type ExplainContracts, type ExplainFixture } from './explainTestKit'
+import {
+  deployExplainContracts,
+  type ExplainContracts,
+  type ExplainFixture,
+  rpcErrorOf,
+} from './explainTestKit'
 
 /**
  * The errors clients already read name the phase, the frame and the decoded reason, as the trace and the
@@ -47,20 +51,6 @@ beforeAll(async () => {
   service = await getSharedTestService()
   ;({ contracts, artifacts, wallet } = await deployExplainContracts(service))
 }, 60_000)
-
-/** The JSON-RPC error a viem call failed with: its code, message and data, as the bundler sent them. */
-async function rpcErrorOf(call: Promise<unknown>): Promise<{ code: number; message: string; data: any }> {
-  const err = await call.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  if (!(err instanceof BaseError)) throw new Error(`expected a viem error, got ${String(err)}`)
-  const rpc = err.walk(
-    (e) => typeof (e as { code?: unknown }).code === 'number' && 'data' in (e as object),
-  ) as (BaseError & { code: number; data: unknown; details: string }) | null
-  if (!rpc) throw new Error(`no JSON-RPC error in ${err.message}`)
-  return { code: rpc.code, message: rpc.details, data: rpc.data }
-}
 
 /** A viem client of the bundler URL with no account: operations other than SimpleAccount's are sent as they are. */
 function rawBundler() {

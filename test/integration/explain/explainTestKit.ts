@@ -1,4 +1,4 @@
-import { type Abi, type Address, encodeFunctionData, getAddress, parseAbi } from 'viem'
+import { type Abi, type Address, BaseError, encodeFunctionData, getAddress, parseAbi } from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import type { Chain } from '../../../src/main/service/chain'
 import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
@@ -78,4 +78,20 @@ export async function deployExplainContracts(service: TestService): Promise<Expl
   await register('RefusingPaymaster', contracts.paymaster, artifacts.RefusingPaymaster!.abi)
   await register('RefusingFactory', contracts.factory, artifacts.RefusingFactory!.abi)
   return { contracts, artifacts, wallet }
+}
+
+/** The JSON-RPC error a viem call failed with: its code, message and data, as the service sent them. */
+export async function rpcErrorOf(
+  call: Promise<unknown>,
+): Promise<{ code: number; message: string; data: any }> {
+  const err = await call.then(
+    () => null,
+    (e: unknown) => e,
+  )
+  if (!(err instanceof BaseError)) throw new Error(`expected a viem error, got ${String(err)}`)
+  const rpc = err.walk(
+    (e) => typeof (e as { code?: unknown }).code === 'number' && 'data' in (e as object),
+  ) as (BaseError & { code: number; data: unknown; details: string }) | null
+  if (!rpc) throw new Error(`no JSON-RPC error in ${err.message}`)
+  return { code: rpc.code, message: rpc.details, data: rpc.data }
 }
