@@ -370,6 +370,25 @@ describe('errors of estimate and send, and the receipt reason, name the phase, f
     )
   })
 
+  it('a paymaster whose postOp reverts: the estimate refuses it (AA50) naming RefusingPaymaster.postOp and PostOpFailed', async () => {
+    const { bundlerClient, calls, paymaster } = await sponsoredOperation('0x00')
+    const estimate = await rpcErrorOf(bundlerClient.estimateUserOperationGas({ calls, ...paymaster }))
+    expect(estimate.code).toBe(-32501)
+    expect(estimate.message).toMatch(
+      new RegExp(
+        `^AA50 postOp reverted in RefusingPaymaster\\.postOp\\(uint8,bytes,uint256,uint256\\) at ${contracts.paymaster}: PostOpFailed\\(\\d+\\)$`,
+      ),
+    )
+    expect(estimate.data).toMatchObject({
+      aaCode: 'AA50',
+      phase: 'postOp',
+      address: contracts.paymaster,
+      contract: 'RefusingPaymaster',
+      function: 'postOp(uint8,bytes,uint256,uint256)',
+      reason: expect.stringMatching(/^PostOpFailed\(\d+\)$/),
+    })
+  })
+
   it('an EIP-7702 authorization for another nonce of the EOA: the send names the authorization and why', async () => {
     const { client, owner, bundlerClient } = await createSimple7702Client(service)
     const nonce = await client.getTransactionCount({ address: owner.address })
