@@ -20,6 +20,7 @@ import {
   randomAddress,
 } from '../bundler/bundlerTestKit'
 import {
+  badSignatureOperation,
   deployExplainContracts,
   type ExplainContracts,
   type ExplainFixture,
@@ -61,11 +62,10 @@ function rawBundler() {
 async function expectEstimateAndSendRejected(
   op: Record<string, unknown>,
   expected: { code: number; line: RegExp; fields: Record<string, unknown> },
+  entryPoint: Address = entryPoint07Address,
 ) {
   for (const method of ['eth_estimateUserOperationGas', 'eth_sendUserOperation']) {
-    const error = await rpcErrorOf(
-      rawBundler().request({ method, params: [op, entryPoint07Address] } as never),
-    )
+    const error = await rpcErrorOf(rawBundler().request({ method, params: [op, entryPoint] } as never))
     expect({ method, code: error.code }).toEqual({ method, code: expected.code })
     expect(error.message).toMatch(expected.line)
     expect(error.data).toMatchObject(expected.fields)
@@ -237,18 +237,7 @@ describe('errors of estimate and send, and the receipt reason, name the phase, f
   })
 
   it('a validation revert in the account (AA23) names BadSignatureAccount.validateUserOp and BadSignature()', async () => {
-    const { body: fees } = await callBundler(service, 'biconomy_getGasFeeValues', [])
-    const op = {
-      sender: contracts.badAccount,
-      nonce: '0x0',
-      callData: '0x',
-      callGasLimit: hex(100_000n),
-      verificationGasLimit: hex(200_000n),
-      preVerificationGas: hex(60_000n),
-      maxFeePerGas: fees.result.maxFeePerGas,
-      maxPriorityFeePerGas: fees.result.maxPriorityFeePerGas,
-      signature: '0x',
-    }
+    const op = await badSignatureOperation(service, contracts.badAccount)
     const line = new RegExp(
       `^AA23 reverted in BadSignatureAccount\\.validateUserOp\\(\\(address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes\\),bytes32,uint256\\) at ${contracts.badAccount}: BadSignature\\(\\)$`,
     )
@@ -406,3 +395,55 @@ describe('errors of estimate and send, and the receipt reason, name the phase, f
     )
   })
 })
+
+describe.each(['0.8', '0.9'] as const)(
+  'on EntryPoint v%s, the same errors name the same frames',
+  (version) => {
+    const entryPointOf = () =>
+      version === '0.8' ? service.chain!.addresses.entryPointV08 : service.chain!.addresses.entryPointV09
+
+    it('an AA23 at estimate and send names BadSignatureAccount.validateUserOp and BadSignature()', async () => {
+      const op = await badSignatureOperation(service, contracts.badAccount)
+      await expectEstimateAndSendRejected(
+        op,
+        {
+          code: -32500,
+          line: new RegExp(
+            `^AA23 reverted in BadSignatureAccount\\.validateUserOp\\(.*\\) at ${contracts.badAccount}: BadSignature\\(\\)$`,
+          ),
+          fields: {
+            aaCode: 'AA23',
+            phase: 'account-validation',
+            contract: 'BadSignatureAccount',
+            reason: 'BadSignature()',
+          },
+        },
+        entryPointOf(),
+      )
+    })
+
+    it.runIf(version === '0.8')(
+      'a nested custom-error revert at the estimate names Ledger.debit and InsufficientBalance',
+      async () => {
+        const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, version as '0.8')
+        const withdraw = encodeFunctionData({
+          abi: artifacts.Vault!.abi,
+          functionName: 'withdraw',
+          args: [9n],
+        })
+        const estimate = await rpcErrorOf(
+          bundlerClient.estimateUserOperationGas({ calls: [{ to: contracts.vault, data: withdraw }] }),
+        )
+        expect(estimate.code).toBe(-32521)
+        expect(estimate.message).toBe(
+          `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 9)`,
+        )
+        expect(estimate.data).toMatchObject({
+          phase: 'execution',
+          contract: 'Ledger',
+          function: 'debit(address,uint256)',
+        })
+      },
+    )
+  },
+)

@@ -12,6 +12,7 @@ import {
   sponsoredContext,
 } from '../paymaster/paymasterTestKit'
 import {
+  badSignatureOperation,
   deployExplainContracts,
   type ExplainContracts,
   type ExplainFixture,
@@ -70,19 +71,6 @@ const aa23 = () => ({
   },
 })
 
-/** A v0.7 operation of BadSignatureAccount (its validateUserOp reverts BadSignature()), without gas limits. */
-async function badSignatureOperation() {
-  const { body: fees } = await callBundler(service, 'biconomy_getGasFeeValues', [])
-  return {
-    sender: contracts.badAccount,
-    nonce: '0x0',
-    callData: '0x' as Hex,
-    maxFeePerGas: fees.result.maxFeePerGas as Hex,
-    maxPriorityFeePerGas: fees.result.maxPriorityFeePerGas as Hex,
-    signature: '0x' as Hex,
-  }
-}
-
 async function paymasterError(method: string, params: unknown[]) {
   const { status, body } = await callPaymaster(service, apiKey, method, params)
   return { status, ...(body.error as { code: number; message: string; data: any }) }
@@ -130,7 +118,7 @@ describe("the paymaster URL's estimate errors name the phase, the frame and the 
   it('pm_sponsorUserOperation (v0.7, the EntryPoint in the context): an AA23 names BadSignatureAccount and BadSignature()', async () => {
     const { line, fields } = aa23()
     const error = await paymasterError('pm_sponsorUserOperation', [
-      await badSignatureOperation(),
+      await badSignatureOperation(service, contracts.badAccount, false),
       sponsoredContext({ entryPoint: service.chain!.addresses.entryPointV07 }),
     ])
     expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: -32500 })
@@ -146,7 +134,9 @@ describe("the paymaster URL's estimate errors name the phase, the frame and the 
     expect(reverted.data).toMatchObject(nested.fields)
 
     const { line, fields } = aa23()
-    const rejected = await rpcErrorOf(getPaymasterData(await badSignatureOperation()))
+    const rejected = await rpcErrorOf(
+      getPaymasterData(await badSignatureOperation(service, contracts.badAccount, false)),
+    )
     expect(rejected.code).toBe(-32500)
     expect(rejected.message).toMatch(line)
     expect(rejected.data).toMatchObject(fields)
