@@ -1,6 +1,5 @@
 import {
   type Address,
-  BaseError,
   createClient,
   encodeErrorResult,
   encodeFunctionData,
@@ -20,7 +19,13 @@ import {
   hex,
   randomAddress,
 } from '../bundler/bundlerTestKit'
-import { deployExplainContracts, type ExplainContracts, type ExplainFixture } from './explainTestKit'
+import {
+  badSignatureOperation,
+  deployExplainContracts,
+  type ExplainContracts,
+  type ExplainFixture,
+  rpcErrorOf,
+} from './explainTestKit'
 
 /**
  * The errors clients already read name the phase, the frame and the decoded reason, as the trace and the
@@ -48,20 +53,6 @@ beforeAll(async () => {
   ;({ contracts, artifacts, wallet } = await deployExplainContracts(service))
 }, 60_000)
 
-/** The JSON-RPC error a viem call failed with: its code, message and data, as the bundler sent them. */
-async function rpcErrorOf(call: Promise<unknown>): Promise<{ code: number; message: string; data: any }> {
-  const err = await call.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  if (!(err instanceof BaseError)) throw new Error(`expected a viem error, got ${String(err)}`)
-  const rpc = err.walk(
-    (e) => typeof (e as { code?: unknown }).code === 'number' && 'data' in (e as object),
-  ) as (BaseError & { code: number; data: unknown; details: string }) | null
-  if (!rpc) throw new Error(`no JSON-RPC error in ${err.message}`)
-  return { code: rpc.code, message: rpc.details, data: rpc.data }
-}
-
 /** A viem client of the bundler URL with no account: operations other than SimpleAccount's are sent as they are. */
 function rawBundler() {
   return createClient({ transport: http(service.info().bundlerUrl) })
@@ -71,11 +62,10 @@ function rawBundler() {
 async function expectEstimateAndSendRejected(
   op: Record<string, unknown>,
   expected: { code: number; line: RegExp; fields: Record<string, unknown> },
+  entryPoint: Address = entryPoint07Address,
 ) {
   for (const method of ['eth_estimateUserOperationGas', 'eth_sendUserOperation']) {
-    const error = await rpcErrorOf(
-      rawBundler().request({ method, params: [op, entryPoint07Address] } as never),
-    )
+    const error = await rpcErrorOf(rawBundler().request({ method, params: [op, entryPoint] } as never))
     expect({ method, code: error.code }).toEqual({ method, code: expected.code })
     expect(error.message).toMatch(expected.line)
     expect(error.data).toMatchObject(expected.fields)
@@ -247,18 +237,7 @@ describe('errors of estimate and send, and the receipt reason, name the phase, f
   })
 
   it('a validation revert in the account (AA23) names BadSignatureAccount.validateUserOp and BadSignature()', async () => {
-    const { body: fees } = await callBundler(service, 'biconomy_getGasFeeValues', [])
-    const op = {
-      sender: contracts.badAccount,
-      nonce: '0x0',
-      callData: '0x',
-      callGasLimit: hex(100_000n),
-      verificationGasLimit: hex(200_000n),
-      preVerificationGas: hex(60_000n),
-      maxFeePerGas: fees.result.maxFeePerGas,
-      maxPriorityFeePerGas: fees.result.maxPriorityFeePerGas,
-      signature: '0x',
-    }
+    const op = await badSignatureOperation(service, contracts.badAccount)
     const line = new RegExp(
       `^AA23 reverted in BadSignatureAccount\\.validateUserOp\\(\\(address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes\\),bytes32,uint256\\) at ${contracts.badAccount}: BadSignature\\(\\)$`,
     )
@@ -380,6 +359,25 @@ describe('errors of estimate and send, and the receipt reason, name the phase, f
     )
   })
 
+  it('a paymaster whose postOp reverts: the estimate refuses it (AA50) naming RefusingPaymaster.postOp and PostOpFailed', async () => {
+    const { bundlerClient, calls, paymaster } = await sponsoredOperation('0x00')
+    const estimate = await rpcErrorOf(bundlerClient.estimateUserOperationGas({ calls, ...paymaster }))
+    expect(estimate.code).toBe(-32501)
+    expect(estimate.message).toMatch(
+      new RegExp(
+        `^AA50 postOp reverted in RefusingPaymaster\\.postOp\\(uint8,bytes,uint256,uint256\\) at ${contracts.paymaster}: PostOpFailed\\(\\d+\\)$`,
+      ),
+    )
+    expect(estimate.data).toMatchObject({
+      aaCode: 'AA50',
+      phase: 'postOp',
+      address: contracts.paymaster,
+      contract: 'RefusingPaymaster',
+      function: 'postOp(uint8,bytes,uint256,uint256)',
+      reason: expect.stringMatching(/^PostOpFailed\(\d+\)$/),
+    })
+  })
+
   it('an EIP-7702 authorization for another nonce of the EOA: the send names the authorization and why', async () => {
     const { client, owner, bundlerClient } = await createSimple7702Client(service)
     const nonce = await client.getTransactionCount({ address: owner.address })
@@ -397,3 +395,55 @@ describe('errors of estimate and send, and the receipt reason, name the phase, f
     )
   })
 })
+
+describe.each(['0.8', '0.9'] as const)(
+  'on EntryPoint v%s, the same errors name the same frames',
+  (version) => {
+    const entryPointOf = () =>
+      version === '0.8' ? service.chain!.addresses.entryPointV08 : service.chain!.addresses.entryPointV09
+
+    it('an AA23 at estimate and send names BadSignatureAccount.validateUserOp and BadSignature()', async () => {
+      const op = await badSignatureOperation(service, contracts.badAccount)
+      await expectEstimateAndSendRejected(
+        op,
+        {
+          code: -32500,
+          line: new RegExp(
+            `^AA23 reverted in BadSignatureAccount\\.validateUserOp\\(.*\\) at ${contracts.badAccount}: BadSignature\\(\\)$`,
+          ),
+          fields: {
+            aaCode: 'AA23',
+            phase: 'account-validation',
+            contract: 'BadSignatureAccount',
+            reason: 'BadSignature()',
+          },
+        },
+        entryPointOf(),
+      )
+    })
+
+    it.runIf(version === '0.8')(
+      'a nested custom-error revert at the estimate names Ledger.debit and InsufficientBalance',
+      async () => {
+        const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, version as '0.8')
+        const withdraw = encodeFunctionData({
+          abi: artifacts.Vault!.abi,
+          functionName: 'withdraw',
+          args: [9n],
+        })
+        const estimate = await rpcErrorOf(
+          bundlerClient.estimateUserOperationGas({ calls: [{ to: contracts.vault, data: withdraw }] }),
+        )
+        expect(estimate.code).toBe(-32521)
+        expect(estimate.message).toBe(
+          `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 9)`,
+        )
+        expect(estimate.data).toMatchObject({
+          phase: 'execution',
+          contract: 'Ledger',
+          function: 'debit(address,uint256)',
+        })
+      },
+    )
+  },
+)

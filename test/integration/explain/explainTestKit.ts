@@ -1,9 +1,10 @@
-import { type Abi, type Address, encodeFunctionData, getAddress, parseAbi } from 'viem'
+import { type Abi, type Address, BaseError, encodeFunctionData, getAddress, type Hex, parseAbi } from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import type { Chain } from '../../../src/main/service/chain'
 import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
 import { createFundedWallet, type FundedWallet } from '../../helpers/createFundedWallet'
 import { requestJson, type TestService } from '../../helpers/startTestService'
+import { callBundler, hex } from '../bundler/bundlerTestKit'
 import { createDapp } from '../paymaster/paymasterTestKit'
 
 export type ExplainContracts = Record<
@@ -78,4 +79,39 @@ export async function deployExplainContracts(service: TestService): Promise<Expl
   await register('RefusingPaymaster', contracts.paymaster, artifacts.RefusingPaymaster!.abi)
   await register('RefusingFactory', contracts.factory, artifacts.RefusingFactory!.abi)
   return { contracts, artifacts, wallet }
+}
+
+/** The JSON-RPC error a viem call failed with: its code, message and data, as the service sent them. */
+export async function rpcErrorOf(
+  call: Promise<unknown>,
+): Promise<{ code: number; message: string; data: any }> {
+  const err = await call.then(
+    () => null,
+    (e: unknown) => e,
+  )
+  if (!(err instanceof BaseError)) throw new Error(`expected a viem error, got ${String(err)}`)
+  const rpc = err.walk(
+    (e) => typeof (e as { code?: unknown }).code === 'number' && 'data' in (e as object),
+  ) as (BaseError & { code: number; data: unknown; details: string }) | null
+  if (!rpc) throw new Error(`no JSON-RPC error in ${err.message}`)
+  return { code: rpc.code, message: rpc.details, data: rpc.data }
+}
+
+/**
+ * An operation of BadSignatureAccount (its validateUserOp reverts BadSignature()) in the wire form, at the chain's
+ * fees; with fixed gas limits unless `withLimits` is false (an estimate's input).
+ */
+export async function badSignatureOperation(service: TestService, sender: Address, withLimits = true) {
+  const { body: fees } = await callBundler(service, 'biconomy_getGasFeeValues', [])
+  return {
+    sender,
+    nonce: '0x0',
+    callData: '0x' as Hex,
+    ...(withLimits
+      ? { callGasLimit: hex(100_000n), verificationGasLimit: hex(200_000n), preVerificationGas: hex(60_000n) }
+      : {}),
+    maxFeePerGas: fees.result.maxFeePerGas as Hex,
+    maxPriorityFeePerGas: fees.result.maxPriorityFeePerGas as Hex,
+    signature: '0x' as Hex,
+  }
 }

@@ -112,7 +112,7 @@ describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the 
     )
   })
 
-  it('reports a call that reverts during estimation as -32521 rather than signing it', async () => {
+  it('reports a call that reverts during estimation as -32521 naming the frame and its reason rather than signing it', async () => {
     const token = service.chain!.addresses.tokens[0]!.address
     const transfer = encodeFunctionData({
       abi: testTokenAbi,
@@ -123,8 +123,15 @@ describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the 
     const { status, error: rpcError } = await error('pm_sponsorUserOperation', [op, sponsoredContext()])
     expect(status).toBe(400)
     expect(rpcError.code).toBe(-32521)
+    expect(rpcError.data).toMatchObject({
+      phase: 'execution',
+      address: token,
+      function: 'transfer(address,uint256)',
+    })
     expect(rpcError.message).toMatch(
-      /^UserOperation reverted during execution phase: .*ERC20: transfer amount exceeds balance/,
+      new RegExp(
+        `^execution reverted in \\w+\\.transfer\\(address,uint256\\) at ${token}: .*ERC20: transfer amount exceeds balance`,
+      ),
     )
   })
 

@@ -1,6 +1,7 @@
 import { type Address, formatUnits } from 'viem'
 import type { Dapp } from '../../../shared/api/dapps'
 import { type GasLimits, type SponsorableOperation, TOKEN_PAYMASTER_UNACCOUNTED_COST } from '../entryPoint'
+import { estimateOperation } from './estimateOperation'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { getFees } from './sponsorUserOperation'
 import {
@@ -105,5 +106,5 @@ export async function getFeeQuotes(
 async function getQuoteGas(deps: PaymasterDeps, op: SponsorableOperation): Promise<GasLimits> {
   const own = op.ownGas
   if (own?.callGasLimit && own.verificationGasLimit && own.preVerificationGas) return own
-  return op.estimate(requireChain(deps), await getFees(deps, op))
+  return estimateOperation(deps, op, await getFees(deps, op))
 }

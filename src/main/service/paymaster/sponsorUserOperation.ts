@@ -19,6 +19,7 @@ import { SPONSORSHIP_STEPS } from '../policy/types'
 import { generateId } from '../store/ids'
 import { addSponsorship } from '../store/sponsorships.repo'
 import { chooseValidity } from './chooseValidity'
+import { estimateOperation } from './estimateOperation'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import type { PaymasterContext } from './types'
 
@@ -138,7 +139,7 @@ export async function sponsorUserOperation(
   let gas: GasLimits
   if (context.calculateGasLimits) {
     try {
-      gas = await op.estimate(chain, fees, choice)
+      gas = await estimateOperation(deps, op, fees, choice)
     } catch (err) {
       steps.add('estimate', {
         outcome: 'fail',
@@ -209,7 +210,7 @@ async function getUnsponsoredGas(
 ): Promise<GasLimits | null> {
   if (!context.calculateGasLimits) return op.ownGas
   try {
-    return await op.estimate(requireChain(deps), await getFees(deps, op))
+    return await estimateOperation(deps, op, await getFees(deps, op))
   } catch (err) {
     if (op.ownGas) return op.ownGas
     throw err

@@ -5,6 +5,7 @@ import { createStepLog } from '../policy/createStepLog'
 import { generateId } from '../store/ids'
 import { chooseValidity } from './chooseValidity'
 import { SponsorshipRejectedError } from './errors'
+import { estimateOperation } from './estimateOperation'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import { resolveFeeToken } from './resolveFeeToken'
 import {
@@ -101,7 +102,7 @@ export async function sponsorUserOperationWithToken(
   let signed: Awaited<ReturnType<SponsorableOperation['sign']>>
   try {
     if (context.calculateGasLimits) {
-      gas = await op.estimate(chain, fees, choice)
+      gas = await estimateOperation(deps, op, fees, choice)
       steps.add('estimate', {
         outcome: 'pass',
         detail: `Simulated with the signed token paymaster data (EntryPoint v${op.entryPointVersion}): callGasLimit ${gas.callGasLimit}, verificationGasLimit ${gas.verificationGasLimit}, preVerificationGas ${gas.preVerificationGas}`,

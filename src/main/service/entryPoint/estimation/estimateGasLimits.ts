@@ -18,6 +18,11 @@ export type SimulationOutcome<Name extends string> = {
   outOfGas: Name | false
   failedOp?: string
   executionRevert?: { reason: string | null; data: Hex | undefined }
+  /**
+   * The paymaster's postOp reverted (not out of gas) where the EntryPoint goes on (v0.7+: the operation is
+   * reverted, its paymaster still charged): the operation could only fail, so the estimate says so (AA50).
+   */
+  postOpRevert?: { reason: string | null; data: Hex | undefined }
   otherRevert?: string
   /** The traced simulation, kept with the error a failure throws (the frame that failed is named from it). */
   trace?: FailureTrace
@@ -102,7 +107,12 @@ export async function estimateGasLimits<
   const guess = guesses.get(subject)
   if (guess) {
     const check = await simulate(guess)
-    const passed = !check.outOfGas && !check.failedOp && !check.executionRevert && !check.otherRevert
+    const passed =
+      !check.outOfGas &&
+      !check.failedOp &&
+      !check.executionRevert &&
+      !check.postOpRevert &&
+      !check.otherRevert
     if (passed && sameLimits(names, deriveLimits(check), guess)) return done(guess, check, check, true)
     guesses.forget(subject)
   }
@@ -168,6 +178,11 @@ function failureOf(outcome: SimulationOutcome<string>): Error | null {
   if (outcome.failedOp) return userOperationRejected(outcome.failedOp)
   if (outcome.executionRevert)
     return executionReverted(outcome.executionRevert.reason, outcome.executionRevert.data)
+  if (outcome.postOpRevert)
+    return userOperationRejected(
+      `AA50 postOp reverted${outcome.postOpRevert.reason ? `: ${outcome.postOpRevert.reason}` : ''}`,
+      outcome.postOpRevert.data ? { revertData: outcome.postOpRevert.data } : {},
+    )
   if (outcome.outOfGas === CALL_LIMIT)
     return executionReverted('out of gas even with the largest call gas tried')
   if (outcome.outOfGas)

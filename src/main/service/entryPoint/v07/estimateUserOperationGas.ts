@@ -273,6 +273,11 @@ async function simulateHandleOpTraced(
     } else if (paymaster && to === paymaster && frame.input.startsWith(POST_OP)) {
       outcome.postOpGas = hexToBigInt(frame.gasUsed)
       if (frame.error && ranOutOfGas(frame)) outcome.outOfGas = 'paymasterPostOpGasLimit'
+      else if (frame.error)
+        outcome.postOpRevert = {
+          reason: frame.revertReason ?? decodeRevertReason(frame.output ?? null),
+          data: frame.output,
+        }
     }
   }
   if (inner?.error && !outcome.outOfGas && !outcome.executionRevert && /out of gas/i.test(inner.error))
