@@ -58,8 +58,11 @@ test('the Time and snapshots panel: a day ahead in chain time (wall time stays),
   await ui.open('activity')
   const activity = new ActivityScreen(app)
   await expect(activity.feedRow('op', 'mined')).toHaveCount(1, { timeout: 20_000 })
-  // The Activity says chain time is ahead, and which clock its times are.
-  await expect(app.getByTestId('chain-time-note')).toContainText('the times below are wall times')
+  // The Activity says chain time is ahead, and shows the operation at its chain time, a day ahead, wall time beside.
+  await expect(app.getByTestId('chain-time-note')).toContainText('the times below are chain times')
+  const time = activity.feedRow('op', 'mined').getByTestId('chain-time')
+  await expect(time).toContainText('wall ')
+  await expect(time).toHaveAttribute('title', /^chain time .*; wall time /)
 
   // The revert asks first; confirmed, it says what it undid.
   await ui.open('time')

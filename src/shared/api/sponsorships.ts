@@ -18,6 +18,8 @@ export const SponsorshipSchema = z.object({
   /** The dApp's chain (the store's migration 2 -> 3 gave older decisions their dApp's). */
   chainId: z.number().int().positive(),
   time: isoDateSchema,
+  /** The chain's time when it was decided (unix seconds): differs from `time` once the chain's clock was moved. */
+  chainTime: z.number().int().nonnegative().optional(),
   /** The wire method that asked (pm_sponsorUserOperation, pm_getPaymasterData, ...). */
   method: z.string(),
   mode: z.enum(['SPONSORED', 'ERC20']),

@@ -139,6 +139,8 @@ export const UserOperationRecordSchema = z.object({
   timeline: z.array(z.object({ status: z.string(), at: z.string(), note: z.string().optional() })),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** The chain's time at `updatedAt` (unix seconds): differs from it once the chain's clock was moved. */
+  chainTime: z.number().int().nonnegative().optional(),
 })
 export type UserOperationRecord = z.infer<typeof UserOperationRecordSchema>
 

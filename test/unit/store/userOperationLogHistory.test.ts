@@ -80,3 +80,22 @@ describe('UserOperation records beyond the store document', () => {
     await log.close()
   })
 })
+
+describe("a record's chain time", () => {
+  it("stamps the chain's now on a record when it is added and each time it changes, beside its wall time", async () => {
+    const dataDir = await makeTempDir('opstation-log-')
+    const store = await openStore({ dataDir })
+    let chainNow = 2_000_000_000
+    const log = openUserOperationLog({ store, flushIntervalMs: 60_000, chainNow: () => chainNow })
+    const { seq: _seq, createdAt: _c, updatedAt: _u, ...record } = makeUserOperationRecord(1)
+    log.add({ ...record, status: 'pending' })
+    expect(log.get(record.userOpHash)?.chainTime).toBe(2_000_000_000)
+    // A day of chain time later (evm_increaseTime): the next change carries it.
+    chainNow += 86_400
+    log.change(record.userOpHash, (r) => {
+      r.status = 'included'
+    })
+    expect(log.get(record.userOpHash)).toMatchObject({ status: 'included', chainTime: 2_000_086_400 })
+    await log.close()
+  })
+})

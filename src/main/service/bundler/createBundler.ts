@@ -198,6 +198,7 @@ export function createBundler({
   const userOperations = openUserOperationLog({
     store,
     history,
+    chainNow: () => chain.clock.now(),
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
   })
   const explainContext = { chain, entryPoints, store }

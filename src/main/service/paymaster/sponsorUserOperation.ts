@@ -318,9 +318,11 @@ export function tryComputeUserOpHash(
 
 /** Stores the decision (batched: the request does not wait for the disk) and emits `sponsorship.decided`. */
 export function recordSponsorship(
-  deps: Pick<PaymasterDeps, 'store' | 'events'>,
-  sponsorship: Sponsorship,
+  deps: Pick<PaymasterDeps, 'store' | 'events' | 'getChain'>,
+  decided: Sponsorship,
 ): Sponsorship {
+  const chainTime = deps.getChain()?.clock.now()
+  const sponsorship = chainTime === undefined ? decided : { ...decided, chainTime }
   addSponsorship(deps.store, sponsorship)
   deps.events?.emit('sponsorship.decided', {
     id: sponsorship.id,

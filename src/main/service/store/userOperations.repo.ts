@@ -76,6 +76,8 @@ export type OpenUserOperationLogParameters = {
    * the bundler starts (recoverMinedOperations).
    */
   flushIntervalMs?: number
+  /** The chain's now (unix seconds), stamped on a record with its wall time when it changes (`chainTime`). */
+  chainNow?: () => number
   onError?: (err: unknown) => void
 }
 
@@ -90,6 +92,7 @@ export function openUserOperationLog({
   history,
   flushIntervalMs = 1000,
   onError = () => {},
+  chainNow,
 }: OpenUserOperationLogParameters): UserOperationLog {
   const index = new Map<string, UserOperationRecord>()
   for (const record of store.data.userOperations) index.set(record.userOpHash, record)
@@ -192,12 +195,19 @@ export function openUserOperationLog({
         // Re-sent after a rejection (or a restart): one record per hash.
         Object.assign(existing, partial, {
           updatedAt: now,
+          ...(chainNow ? { chainTime: chainNow() } : {}),
           timeline: [...existing.timeline, ...partial.timeline],
         })
         schedule()
         return existing
       }
-      const record: UserOperationRecord = { ...partial, seq: nextSeq++, createdAt: now, updatedAt: now }
+      const record: UserOperationRecord = {
+        ...partial,
+        seq: nextSeq++,
+        createdAt: now,
+        updatedAt: now,
+        ...(chainNow ? { chainTime: chainNow() } : {}),
+      }
       index.set(record.userOpHash, record)
       inserts.push(record)
       schedule()
@@ -208,6 +218,7 @@ export function openUserOperationLog({
       if (!record) return undefined
       change(record)
       record.updatedAt = at.toISOString()
+      if (chainNow) record.chainTime = chainNow()
       if (timeline) record.timeline.push({ ...timeline, at: record.updatedAt })
       schedule()
       return record

@@ -3,6 +3,7 @@ import {
   labelOperationStatus,
   mergeEntries,
   parseEntryKey,
+  shownChainTime,
   statusTone,
   toDecisionEntry,
   toOperationEntry,
@@ -99,5 +100,17 @@ describe('feed entries of the activity feed', () => {
     expect(['mined', 'sponsored', 'not sponsored', 'dropped', 'bundled', 'replaced'].map(statusTone)).toEqual(
       ['ok', 'ok', 'bad', 'bad', 'info', 'neutral'],
     )
+  })
+
+  it('shows chain time beside wall time once the chain is a minute or more from it, and not for records without it', () => {
+    const wall = Date.parse('2026-01-02T03:04:06.000Z')
+    const later = toOperationEntry(userOperationView({ chainTime: wall / 1000 + 86_400 }))
+    expect(later.chainAt).toBe(wall + 86_400_000)
+    expect(shownChainTime(later)).toBe(wall + 86_400_000)
+    // A block's time a few seconds ahead of the wall clock is not worth a second time.
+    expect(shownChainTime(toOperationEntry(userOperationView({ chainTime: wall / 1000 + 5 })))).toBeNull()
+    expect(shownChainTime(toOperationEntry(userOperationView()))).toBeNull()
+    const decision = toDecisionEntry(sponsorshipView({ chainTime: wall / 1000 - 3_600 }))
+    expect(decision.chainAt).toBe(wall - 3_600_000)
   })
 })

@@ -1,7 +1,7 @@
 import { Badge } from '../../components/Feedback'
 import type { Column } from '../../components/VirtualTable'
 import { formatDateTime, formatTime, shortHex } from '../../lib/format'
-import { type FeedEntry, statusTone } from './feedEntries'
+import { type FeedEntry, shownChainTime, statusTone } from './feedEntries'
 
 /** The activity feed's columns: time, kind and EntryPoint, status, dApp, sender and account, hash or reason. */
 export const FEED_COLUMNS: Column<FeedEntry>[] = [
@@ -10,11 +10,21 @@ export const FEED_COLUMNS: Column<FeedEntry>[] = [
     header: 'Time',
     width: '78px',
     render: (r) => {
-      const [time, date] = formatTime(r.at).split(' ')
+      // Chain time first once the chain's clock was moved (what validity windows and limits were judged by), wall
+      // time beside it.
+      const chainAt = shownChainTime(r)
+      const [time, date] = formatTime(chainAt ?? r.at).split(' ')
+      const title =
+        chainAt === null
+          ? formatDateTime(r.at)
+          : `chain time ${formatDateTime(chainAt)}; wall time ${formatDateTime(r.at)}`
       return (
-        <div className="cell-lines" title={formatDateTime(r.at)}>
+        <div className="cell-lines" title={title} data-testid={chainAt === null ? undefined : 'chain-time'}>
           <span>{time}</span>
           {date ? <span className="muted small">{date.slice(5)}</span> : null}
+          {chainAt === null ? null : (
+            <span className="muted small">wall {formatTime(r.at).split(' ')[0]}</span>
+          )}
         </div>
       )
     },

@@ -10,6 +10,8 @@ type FeedEntryFields = {
   id: string
   /** ms since epoch */
   at: number
+  /** The chain's time at `at` (ms since epoch), when the service stamped it (records since chain time was kept). */
+  chainAt: number | null
   /** received | bundled | mined | failed | rejected | dropped | replaced | sponsored | not sponsored */
   status: string
   sender: string | null
@@ -43,6 +45,15 @@ export function labelOperationStatus(status: string): string {
   return OP_STATUS_LABELS.get(status) ?? status
 }
 
+/** How far chain time may be from wall time before the feed shows both (a block's time runs a little ahead). */
+const CHAIN_TIME_SHOWN_FROM_MS = 60_000
+
+/** The chain time of an entry when it differs from its wall time enough to show beside it; null otherwise. */
+export function shownChainTime(entry: Pick<FeedEntryFields, 'at' | 'chainAt'>): number | null {
+  if (entry.chainAt === null) return null
+  return Math.abs(entry.chainAt - entry.at) >= CHAIN_TIME_SHOWN_FROM_MS ? entry.chainAt : null
+}
+
 /** An ISO time as ms since epoch; 0 when it does not parse. */
 function toMs(iso: string): number {
   const ms = new Date(iso).getTime()
@@ -55,6 +66,7 @@ export function toOperationEntry(record: UserOperationView): OperationEntry {
     id: record.userOpHash,
     kind: 'userOperation',
     at: toMs(record.updatedAt),
+    chainAt: record.chainTime === undefined ? null : record.chainTime * 1000,
     status: labelOperationStatus(record.status),
     sender: record.sender,
     userOpHash: record.userOpHash,
@@ -76,6 +88,7 @@ export function toDecisionEntry(record: SponsorshipView): DecisionEntry {
     id: record.id,
     kind: 'sponsorship',
     at: toMs(record.at),
+    chainAt: record.chainTime === undefined ? null : record.chainTime * 1000,
     status: record.sponsored ? 'sponsored' : 'not sponsored',
     sender: record.sender,
     userOpHash: record.userOpHash || null,

@@ -37,8 +37,8 @@ export function ChainClock() {
 }
 
 /**
- * Chain time beside wall time above a list of records, when the chain is ahead: the records are stamped with the
- * service's wall clock, and this says so.
+ * Chain time beside wall time above a list of records, when the chain is away from wall time: each record shows the
+ * chain time it was stamped with, and its wall time beside it (records from before chain time was kept, wall time).
  */
 export function ChainTimeNote() {
   const wall = useWallSeconds()
@@ -49,7 +49,7 @@ export function ChainTimeNote() {
       <span>
         Chain time <span className="mono">{formatDateTime(wall + offset)}</span> ({offset > 0 ? '+' : ''}
         {describeDuration(offset)}), wall time <span className="mono">{formatDateTime(wall)}</span>: the times
-        below are wall times.
+        below are chain times, with wall time beside them.
       </span>
     </div>
   )
