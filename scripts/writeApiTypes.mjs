@@ -29,7 +29,8 @@ export async function writeApiTypes({ outDir = path.join(root, 'dist') } = {}) {
       outDir,
     },
   )
-  const emittedDirs = [apiDir, sharedDir]
+  // src/shared and its api/ folder (the wire types, e.g. the Explanation that `explain` returns).
+  const emittedDirs = [apiDir, sharedDir, path.join(sharedDir, 'api')]
   const apiFiles = program
     .getSourceFiles()
     .filter((file) => emittedDirs.includes(path.dirname(path.resolve(file.fileName))))
