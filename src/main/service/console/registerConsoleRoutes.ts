@@ -54,7 +54,7 @@ export async function registerConsoleRoutes(
   await registerSandboxRoutes(app, { store, dataDir, getChain })
   await registerUserOperationRoutes(app, { store, getUserOperations: params.getUserOperations, getChain })
   await registerSetupRoutes(app, { store, setups: params.setups })
-  await registerTimeRoutes(app, { store, getChain })
+  await registerTimeRoutes(app, { store, getChain, getUserOperations: params.getUserOperations })
   await registerSettingsRoutes(app, {
     store,
     events,

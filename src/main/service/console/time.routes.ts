@@ -14,11 +14,14 @@ import { ChainError, NotFoundError } from '../errors'
 import { jsonObject, parseInput } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
+import type { UserOperationLog } from '../store/userOperations.repo'
 
 export type TimeRoutesOptions = {
   store: Store
   /** The running chain, or undefined (no chain / not started). */
   getChain: () => Chain | undefined
+  /** The bundler's operation records (undefined without a chain). */
+  getUserOperations: () => UserOperationLog | undefined
 }
 
 const DAY_SECONDS = 86_400
@@ -55,8 +58,12 @@ const DOC = {
   data: TimeViewSchema,
 } as const satisfies Partial<RouteDoc>
 
-/** What the console counts as undone: the records present before a revert and gone after it. */
-function countRecords(store: Store) {
+/**
+ * What the console counts as undone: the records present before a revert and gone after it. The operation records the
+ * log has not written to the document yet (it writes them in batches) are written first, so that they count.
+ */
+async function countRecords(store: Store, userOperations: UserOperationLog | undefined) {
+  await userOperations?.flush()
   return {
     operations: new Set(store.data.userOperations.map((r) => r.userOpHash)),
     dapps: new Set(store.data.dapps.map((d) => d.id)),
@@ -65,8 +72,8 @@ function countRecords(store: Store) {
 }
 
 function countUndone(
-  before: ReturnType<typeof countRecords>,
-  after: ReturnType<typeof countRecords>,
+  before: Awaited<ReturnType<typeof countRecords>>,
+  after: Awaited<ReturnType<typeof countRecords>>,
 ): Undone {
   const gone = (a: Set<string>, b: Set<string>) => [...a].filter((key) => !b.has(key)).length
   return {
@@ -185,10 +192,10 @@ export async function registerTimeRoutes(app: FastifyInstance, options: TimeRout
       const named = listSnapshots(chain).find((s) => s.id === id)
       if (!named)
         throw new NotFoundError(`No snapshot ${id} is kept (a revert uses up its id and the later ones)`)
-      const before = countRecords(store)
+      const before = await countRecords(store, options.getUserOperations())
       const reverted = await chain.request('evm_revert', [id])
       if (reverted !== true) throw new NotFoundError(`The chain no longer keeps snapshot ${id}`)
-      const undone = countUndone(before, countRecords(store))
+      const undone = countUndone(before, await countRecords(store, options.getUserOperations()))
       return sendOk(reply, `Reverted to '${named.name}'`, { ...(await view(chain)), undone })
     },
   )
@@ -206,9 +213,9 @@ export async function registerTimeRoutes(app: FastifyInstance, options: TimeRout
       guard(request)
       parseInput(NoFields, request.body)
       const chain = requireChain()
-      const before = countRecords(store)
+      const before = await countRecords(store, options.getUserOperations())
       await chain.request('anvil_reset', [])
-      const undone = countUndone(before, countRecords(store))
+      const undone = countUndone(before, await countRecords(store, options.getUserOperations()))
       return sendOk(reply, 'The stack was reset to its first start', { ...(await view(chain)), undone })
     },
   )
