@@ -56,6 +56,22 @@ const RAW_BUNDLE_SIZE = 10
 const ENTRY_POINTS = (process.env.BENCH_ENTRY_POINTS ?? '0.6,0.7').split(',')
 
 const rpc = createRpc()
+/**
+ * Unstaked factory's UserOperations the mempool holds at once (ERC-7562 UREP-020: SAME_UNSTAKED_ENTITY_MEMPOOL_COUNT,
+ * 10): more clients than that deploy through the one factory a group at a time, or the rest are refused.
+ */
+const DEPLOYS_AT_ONCE = 8
+
+/** Each client deploys its account (one operation with initCode), at most DEPLOYS_AT_ONCE pending at a time. */
+async function deployAccounts(
+  clients: readonly { runOperations: (n: number, o: { deploy: true }) => Promise<unknown> }[],
+) {
+  for (let i = 0; i < clients.length; i += DEPLOYS_AT_ONCE)
+    await Promise.all(
+      clients.slice(i, i + DEPLOYS_AT_ONCE).map((client) => client.runOperations(1, { deploy: true })),
+    )
+}
+
 /** Client i's share of n operations. */
 const shareOf = (n: number, i: number) => Math.floor(n / CLIENTS) + (i < n % CLIENTS ? 1 : 0)
 const mergeTimings = (all: Timings[]): Timings => ({
@@ -115,7 +131,7 @@ async function benchMode(unsafe: boolean) {
     const first = clients[0] as (typeof clients)[number]
 
     // Every client deploys its account through initCode (not measured).
-    await Promise.all(clients.map((client) => client.runOperations(1, { deploy: true })))
+    await deployAccounts(clients)
     if (GROW > 0) await Promise.all(clients.map((client, i) => client.runOperations(shareOf(GROW, i))))
 
     // 16 clients each looping estimate → send → receipt for `OPERATIONS` operations, paying fresh addresses.
@@ -167,7 +183,7 @@ async function benchMode(unsafe: boolean) {
       const v07Clients = await Promise.all(
         Array.from({ length: CLIENTS }, () => createBenchClient({ ...options, entryPointVersion: '0.7' })),
       )
-      await Promise.all(v07Clients.map((client) => client.runOperations(1, { deploy: true })))
+      await deployAccounts(v07Clients)
       await Promise.all(
         v07Clients.map((client, i) =>
           client.runOperations(shareOf(Math.floor(WARMUP / 10), i), { toSelf: true }),
