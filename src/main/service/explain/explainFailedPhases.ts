@@ -37,13 +37,5 @@ export async function explainFailedPhases(
     paymaster,
     userOpHash: entryPoint.computeUserOpHash(userOperation, chain.chainId).toLowerCase() as Hex,
   })
-  // A factory that fails does not fail the SenderCreator's createSender (it returns no address, and the EntryPoint
-  // answers AA13): the deployment's failure is its failed call to the factory.
-  frames.deployment ??= findFailedFactoryCall(frame, entryPoint.traceLayout.createSender)
   return explainPhases(frames, entryPoint.phaseGasLimits(userOperation), book).filter((phase) => phase.error)
-}
-
-function findFailedFactoryCall(handleOps: TracedFrame, createSender: string): TracedFrame | undefined {
-  const deployment = (handleOps.calls ?? []).find((c) => c.input.slice(0, 10).toLowerCase() === createSender)
-  return deployment?.calls?.find((call) => call.error)
 }

@@ -38,9 +38,12 @@ export function findOperationFrames({
   const calls = handleOps.calls ?? []
   const found: OperationFrames = {}
   const senderWord = sender.slice(2).toLowerCase()
-  found.deployment = calls.find(
-    (c) => selectorOf(c) === layout.createSender && (c.output ?? '').toLowerCase().endsWith(senderWord),
-  )
+  const createSenders = calls.filter((c) => selectorOf(c) === layout.createSender)
+  // A factory that fails does not fail the SenderCreator's createSender (it returns no address, and the EntryPoint
+  // answers AA13): the deployment's failure is then its failed call to the factory.
+  found.deployment =
+    createSenders.find((c) => (c.output ?? '').toLowerCase().endsWith(senderWord)) ??
+    createSenders.flatMap((c) => c.calls ?? []).find((call) => call.error)
   found['account-validation'] = calls.find(
     (c) => selectorOf(c) === layout.validateUserOp && same(c.to, sender) && carries(c, userOpHash),
   )
