@@ -46,6 +46,10 @@ const SERVICE_PROJECT = {
 
 export default defineConfig({
   test: {
+    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by each file's content and path):
+    // the service's modules are transformed once per run, not again in each phase of `npm test` (unit, integration,
+    // lifecycle, package) and each project, and not again in the next run. `npx vitest --clearCache` empties it.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         test: {

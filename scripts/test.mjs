@@ -17,6 +17,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildDesktopIfStale } from './buildDesktopIfStale.mjs'
 import { installSdkClients, SDK_CLIENTS_DIR } from './installSdkClients.mjs'
+import { NATIVE_TSC } from './typecheck.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const results = path.join(root, 'test-results')
@@ -54,7 +55,6 @@ const VITEST_SELECTION = {
 
 const node = process.execPath
 const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs')
-const tscBin = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc')
 const playwrightBin = path.join(root, 'node_modules', '@playwright/test', 'cli.js')
 
 let passed = 0
@@ -148,12 +148,14 @@ async function installSdkClientPackage(options) {
   )
 }
 
-/** Type-checks the SDK client tests against their package; false if it failed. */
+/**
+ * Type-checks the SDK client tests against their package (TypeScript's native compiler, as `npm run typecheck`; one
+ * thread, beside the tests); false if it failed.
+ */
 async function typecheckSdkClients(options) {
   const tsconfig = path.join(SDK_CLIENTS_DIR, 'tsconfig.json')
-  return (
-    (await runStep('typecheck (SDK client tests)', node, [tscBin, '--noEmit', '-p', tsconfig], options)) === 0
-  )
+  const args = [NATIVE_TSC, '--noEmit', '--singleThreaded', '-p', tsconfig]
+  return (await runStep('typecheck (SDK client tests)', node, args, options)) === 0
 }
 
 /** The SDK client test package, installed and type-checked. */
