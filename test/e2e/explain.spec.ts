@@ -1,12 +1,24 @@
+import { type Address, encodeFunctionData, erc20Abi, type Hex } from 'viem'
+import { entryPoint07Address, getUserOperationHash } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
   accountCallData,
   createSandboxAccount,
   deployExplainContracts,
+  deployFailureContracts,
+  gasFees,
   sendAndMine,
+  sendAndWaitForReceipt,
+  sendRejected,
+  signSandboxOperation,
+  staleAuthorizationOperation,
 } from './explainOperation'
-import { expect, screenshot, test } from './fixtures'
+import { expect, screenshot, testSharingService as test } from './fixtures'
 import { ConsoleApp } from './pages/ConsoleApp'
 import { SandboxScreen } from './pages/SandboxScreen'
+
+// One service for the file: its tests send from accounts and contracts of their own, and open pages by hash.
+test.describe.configure({ mode: 'default' })
 
 /**
  * A failed operation explained on its page, then fixed in the Sandbox: a SimpleAccount calls Vault.withdraw(7),
@@ -200,4 +212,182 @@ test("the Sandbox's Simulate explains the operation being built without sending 
   await expect(sandbox.step('send')).toHaveAttribute('data-status', 'idle')
   await expect(app.getByTestId('sandbox-balance-eth')).toHaveText('1 ETH')
   await screenshot(app, 'sandbox-simulated')
+})
+
+/**
+ * Each failure, and a success, on its operation page, on one service: an execution that runs out of gas, an account
+ * that rejects its operation (AA23) and a paymaster that does (AA33), both refused at admission and explained from
+ * the simulation made then, a paymaster whose postOp reverts, a token transfer, and an EIP-7702 authorization signed
+ * for the wrong nonce.
+ */
+test('each failure, and a token transfer, is explained on its operation page', async ({
+  app,
+  service,
+  api,
+}) => {
+  test.setTimeout(180_000)
+  const contracts = await deployFailureContracts(service, api)
+  const account = await createSandboxAccount(api)
+  const explanation = app.getByTestId('operation-explanation')
+  const openOperation = async (hash: Hex, status: string) => {
+    await app.goto(`${service.consoleUrl}activity/op:${hash}`)
+    await expect(explanation).toHaveAttribute('data-status', status, { timeout: 30_000 })
+  }
+  const refusingPaymaster = (paymasterData: Hex) => ({
+    paymaster: contracts.paymaster,
+    paymasterVerificationGasLimit: '0xc350',
+    paymasterPostOpGasLimit: '0xc350',
+    paymasterData,
+  })
+
+  await test.step('out of gas: the execution ran out in Burner.burn, and the page says which limit to raise', async () => {
+    const hash = await sendAndMine(
+      service,
+      api,
+      account,
+      { to: contracts.burner, data: contracts.burn(100n) },
+      { callGasLimit: '0x13880' },
+    )
+    await openOperation(hash, 'reverted')
+    const execution = explanation.getByTestId('explain-phase-execution')
+    await expect(execution).toHaveAttribute('data-outcome', 'out of gas')
+    await expect(execution.getByTestId('explain-phase-execution-error-frame')).toHaveText(
+      'Burner.burn(uint256)',
+    )
+    await expect(explanation.getByTestId('explain-reason')).toContainText(
+      'execution out of gas in Burner.burn(uint256): raise callGasLimit (80000 given)',
+    )
+    await expect(execution).toContainText('raise callGasLimit')
+    await screenshot(app, 'operation-explained-out-of-gas')
+  })
+
+  await test.step('AA23: refused at admission, its page shows the account validation that reverted and why', async () => {
+    const fees = await gasFees(service)
+    const op = {
+      sender: contracts.badAccount,
+      nonce: '0x0',
+      callData: '0x',
+      callGasLimit: '0x186a0',
+      verificationGasLimit: '0x30d40',
+      preVerificationGas: '0xea60',
+      ...fees,
+      signature: '0x',
+    }
+    const rejected = await sendRejected(service, op, entryPoint07Address)
+    expect(rejected).toMatchObject({ code: -32500, message: expect.stringMatching(/^AA23 reverted in /) })
+    const hash = getUserOperationHash({
+      chainId: service.chainId,
+      entryPointAddress: entryPoint07Address,
+      entryPointVersion: '0.7',
+      userOperation: {
+        sender: op.sender,
+        nonce: 0n,
+        callData: '0x',
+        callGasLimit: BigInt(op.callGasLimit),
+        verificationGasLimit: BigInt(op.verificationGasLimit),
+        preVerificationGas: BigInt(op.preVerificationGas),
+        maxFeePerGas: BigInt(fees.maxFeePerGas),
+        maxPriorityFeePerGas: BigInt(fees.maxPriorityFeePerGas),
+        signature: '0x',
+      },
+    })
+    await openOperation(hash, 'rejected')
+    await expect(explanation.getByTestId('explain-reason')).toContainText(
+      'AA23 reverted in BadSignatureAccount',
+    )
+    await expect(explanation.getByTestId('explain-notes')).toContainText(
+      'rejected by eth_sendUserOperation, so never in a transaction: simulated as it was sent',
+    )
+    const validation = explanation.getByTestId('explain-phase-account-validation')
+    await expect(validation).toHaveAttribute('data-outcome', 'reverted')
+    await expect(validation.getByTestId('explain-phase-account-validation-error-frame')).toContainText(
+      'BadSignatureAccount.validateUserOp(',
+    )
+    await expect(validation.getByTestId('explain-phase-account-validation-error-reason')).toHaveText(
+      'BadSignature()',
+    )
+    await screenshot(app, 'operation-explained-rejected')
+  })
+
+  await test.step("AA33: the paymaster's validation refused it at admission, its frame and reason shown", async () => {
+    const op = await signSandboxOperation(
+      api,
+      account,
+      { to: contracts.burner, data: contracts.burn(1n) },
+      refusingPaymaster('0x01'),
+    )
+    const rejected = await sendRejected(service, op.userOperation, op.entryPoint)
+    expect(rejected).toMatchObject({ code: -32501, message: expect.stringMatching(/^AA33 reverted in /) })
+    await openOperation(op.userOpHash, 'rejected')
+    const validation = explanation.getByTestId('explain-phase-paymaster-validation')
+    await expect(validation).toHaveAttribute('data-outcome', 'reverted')
+    await expect(validation.getByTestId('explain-phase-paymaster-validation-error-frame')).toContainText(
+      'RefusingPaymaster.validatePaymasterUserOp(',
+    )
+    await expect(validation.getByTestId('explain-phase-paymaster-validation-error-reason')).toHaveText(
+      `NotSponsored(${account})`,
+    )
+  })
+
+  await test.step("postOp: mined, the paymaster's postOp reverted after the execution succeeded", async () => {
+    const hash = await sendAndWaitForReceipt(
+      service,
+      await signSandboxOperation(
+        api,
+        account,
+        { to: contracts.burner, data: contracts.burn(1n) },
+        refusingPaymaster('0x00'),
+      ),
+    )
+    await openOperation(hash, 'reverted')
+    await expect(explanation.getByTestId('explain-phase-execution')).toHaveAttribute('data-outcome', 'ok')
+    const postOp = explanation.getByTestId('explain-phase-postOp')
+    await expect(postOp).toHaveAttribute('data-outcome', 'reverted')
+    await expect(postOp.getByTestId('explain-phase-postOp-error-frame')).toHaveText(
+      'RefusingPaymaster.postOp(uint8,bytes,uint256,uint256)',
+    )
+    await expect(postOp.getByTestId('explain-phase-postOp-error-reason')).toHaveText(/^PostOpFailed\(\d+\)$/)
+  })
+
+  await test.step('a token transfer that succeeds: both balances and the Transfer event shown', async () => {
+    const minted = await api.json<{ data: { asset: Address } }>('POST', '/console/api/sandbox/faucet', {
+      address: account,
+      asset: 'tUSDC',
+      amount: '10',
+    })
+    const token = minted.body.data.asset
+    const recipient = privateKeyToAccount(generatePrivateKey()).address
+    const transfer = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [recipient, 1_000_000n],
+    })
+    const hash = await sendAndMine(service, api, account, { to: token, data: transfer })
+    await openOperation(hash, 'mined')
+    await expect(
+      explanation.locator('[data-testid^="explain-phase-"][data-outcome]:not([data-outcome="ok"])'),
+    ).toHaveCount(0)
+    const balances = explanation.getByTestId('explain-balance').filter({ hasText: 'tUSDC' })
+    const sent = balances.filter({ has: app.locator(`code[title="${account}" i]`) })
+    await expect(sent).toContainText('-1000000')
+    const received = balances.filter({ has: app.locator(`code[title="${recipient}" i]`) })
+    await expect(received).toContainText('+1000000')
+    const event = explanation.getByTestId('explain-event').filter({ hasText: 'Transfer' })
+    await expect(event).toContainText('value: 1000000')
+    await expect(event).toContainText('from tUSDC')
+    await screenshot(app, 'operation-explained-token-transfer')
+  })
+
+  await test.step('EIP-7702: an authorization for the wrong nonce, refused, says why it is not applied', async () => {
+    const op = await staleAuthorizationOperation(service, contracts.publicClient)
+    const rejected = await sendRejected(service, op.userOperation, op.entryPoint)
+    expect(rejected.message).toMatch(/^AA20 account not deployed: EIP-7702 authorization no longer matches/)
+    await openOperation(op.userOpHash, 'rejected')
+    const authorization = explanation.getByTestId('explain-authorization')
+    await expect(authorization).toHaveAttribute('data-applied', 'false')
+    await expect(authorization.getByTestId('explain-authorization-reasons')).toHaveText(
+      `it is for nonce ${op.stale}, the sender's nonce was ${op.nonce}`,
+    )
+    await screenshot(app, 'operation-explained-7702-authorization')
+  })
 })

@@ -194,6 +194,35 @@ export const test = base.extend<Fixtures>({
   },
 })
 
+/**
+ * `test` whose tests share one service per worker, for a spec file whose tests do not disturb each other's state:
+ * with `test.describe.configure({ mode: 'default' })` the file's tests run in order in one worker, so the file starts
+ * one service (and its chain) instead of one per test. Each test still has its own page and session.
+ */
+export const testSharingService = test.extend<object, { sharedService: ServiceUnderTest }>({
+  sharedService: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
+    async ({}, use) => {
+      const { service, stop } = await startService()
+      try {
+        await use(service)
+      } finally {
+        await stop()
+      }
+    },
+    { scope: 'worker' },
+  ],
+  service: async ({ sharedService }, use, testInfo) => {
+    await use(sharedService)
+    if (testInfo.status !== testInfo.expectedStatus) {
+      await testInfo.attach('service-stderr.txt', {
+        body: sharedService.logs() || '(empty)',
+        contentType: 'text/plain',
+      })
+    }
+  },
+})
+
 export { expect }
 
 /** Saves a full-page screenshot of the current screen to test-results/screenshots/<name>.png. */

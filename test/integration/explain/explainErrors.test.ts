@@ -1,5 +1,6 @@
 import {
   type Address,
+  concat,
   createClient,
   encodeErrorResult,
   encodeFunctionData,
@@ -7,21 +8,19 @@ import {
   http,
   parseEther,
 } from 'viem'
-import { entryPoint07Address } from 'viem/account-abstraction'
+import { formatUserOperationRequest } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { testTokenAbi } from '../../../src/main/service/chain'
 import type { FundedWallet } from '../../helpers/createFundedWallet'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import type { TestService } from '../../helpers/startTestService'
-import {
-  callBundler,
-  createSimple7702Client,
-  createSimpleAccountClient,
-  hex,
-  randomAddress,
-} from '../bundler/bundlerTestKit'
+import { callBundler, createSimple7702Client, hex, randomAddress } from '../bundler/bundlerTestKit'
 import {
   badSignatureOperation,
+  createVersionAccount,
   deployExplainContracts,
+  ENTRY_POINTS,
+  type EntryPointVersion,
   type ExplainContracts,
   type ExplainFixture,
   rpcErrorOf,
@@ -30,8 +29,10 @@ import {
 /**
  * The errors clients already read name the phase, the frame and the decoded reason, as the trace and the
  * simulation do: eth_estimateUserOperationGas and eth_sendUserOperation (their ERC-7769 codes kept, the fields in
- * `data`), and a mined operation's receipt `reason`. Each case is driven through viem's bundler client on the real
- * chain, with contracts of the test's own (test/fixtures/contracts/ExplainContracts.sol), registered with their ABIs.
+ * `data`), a mined operation's receipt `reason`, opstation_traceUserOperation and opstation_simulateUserOperation.
+ * Each case is driven through viem's bundler client on the real chain, on every EntryPoint version where its phase
+ * exists (v0.9's account is viem's Simple7702Account), with contracts of the test's own
+ * (test/fixtures/contracts/ExplainContracts.sol), registered with their ABIs.
  */
 
 let service: TestService
@@ -51,18 +52,18 @@ const LIMITS = {
 beforeAll(async () => {
   service = await getSharedTestService()
   ;({ contracts, artifacts, wallet } = await deployExplainContracts(service))
-}, 60_000)
+}, 90_000)
 
-/** A viem client of the bundler URL with no account: operations other than SimpleAccount's are sent as they are. */
+/** A viem client of the bundler URL with no account: operations are sent as they are. */
 function rawBundler() {
-  return createClient({ transport: http(service.info().bundlerUrl) })
+  return createClient({ transport: http(service.info().bundlerUrl, { retryCount: 0 }) })
 }
 
 /** eth_estimateUserOperationGas and eth_sendUserOperation both refuse `op` with the same code, line and fields. */
 async function expectEstimateAndSendRejected(
   op: Record<string, unknown>,
-  expected: { code: number; line: RegExp; fields: Record<string, unknown> },
-  entryPoint: Address = entryPoint07Address,
+  expected: { code: number; line: RegExp | string; fields: Record<string, unknown> },
+  entryPoint: Address,
 ) {
   for (const method of ['eth_estimateUserOperationGas', 'eth_sendUserOperation']) {
     const error = await rpcErrorOf(rawBundler().request({ method, params: [op, entryPoint] } as never))
@@ -73,10 +74,10 @@ async function expectEstimateAndSendRejected(
 }
 
 /** eth_sendUserOperation with the call phase simulated too (the Biconomy SDK's `validation_and_execution`). */
-function sendSimulatingExecution(op: Record<string, unknown>) {
+function sendSimulatingExecution(op: Record<string, unknown>, entryPoint: Address) {
   return rawBundler().request({
     method: 'eth_sendUserOperation',
-    params: [op, entryPoint07Address, { simulation_type: 'validation_and_execution' }],
+    params: [op, entryPoint, { simulation_type: 'validation_and_execution' }],
   } as never)
 }
 
@@ -86,8 +87,14 @@ async function traceOf(userOpHash: Hex) {
   return body.result
 }
 
-async function simulate(op: Record<string, unknown>) {
-  const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+/**
+ * The trace of an operation rejected at admission: simulated when it was rejected, off the send's answer, and kept
+ * with its record (the trace waits for a simulation still under way).
+ */
+const traceOfRejected = traceOf
+
+async function simulate(op: Record<string, unknown>, entryPoint: Address) {
+  const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint])
   if (body.error) throw new Error(JSON.stringify(body.error))
   return body.result
 }
@@ -95,355 +102,463 @@ async function simulate(op: Record<string, unknown>) {
 const phaseOf = (explanation: { phases: { name: string }[] }, name: string) =>
   explanation.phases.find((p) => p.name === name) as any
 
-/** A SimpleAccount v0.7's signed operation in the wire form, with the fixed limits unless given. */
-async function signedOperation(
-  account: Awaited<ReturnType<typeof createSimpleAccountClient>>['account'],
-  calls: { to: Address; data: Hex }[],
-  fields: Record<string, unknown> = {},
-) {
-  const unsigned = {
-    ...(await account.getFactoryArgs()),
-    sender: account.address,
-    nonce: await account.getNonce(),
-    callData: await account.encodeCalls(calls),
-    ...LIMITS,
-    ...fields,
-  }
-  const signature = await account.signUserOperation({ ...unsigned, signature: '0x' } as never)
-  return Object.fromEntries(
-    Object.entries({ ...unsigned, signature }).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]),
-  )
+const outcomesOf = (explanation: { phases: { name: string; outcome: string }[] }) =>
+  explanation.phases.map((p) => `${p.name}:${p.outcome}`)
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** Vault.withdraw(amount): the Ledger under it reverts InsufficientBalance(held, amount) past what it holds. */
+const withdraw = (amount: bigint) => [
+  {
+    to: contracts.vault,
+    data: encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [amount] }),
+  },
+]
+
+/** The fields that make an operation paid by RefusingPaymaster, with `paymasterData` (0x01: it refuses). */
+function paidByRefusingPaymaster(version: EntryPointVersion, paymasterData: Hex) {
+  return version === '0.6'
+    ? { paymasterAndData: concat([contracts.paymaster, paymasterData]) }
+    : {
+        paymaster: contracts.paymaster,
+        paymasterVerificationGasLimit: 50_000n,
+        paymasterPostOpGasLimit: 50_000n,
+        paymasterData,
+      }
 }
 
-describe('errors of estimate and send, and the receipt reason, name the phase, frame and decoded reason', () => {
-  it('an execution revert with a custom error in a nested call (account → Vault.withdraw → Ledger.debit)', async () => {
-    const { account, bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
-    await wallet.transact(contracts.ledger, {
-      data: encodeFunctionData({
-        abi: artifacts.Ledger!.abi,
-        functionName: 'credit',
-        args: [account.address, 5n],
-      }),
-    })
-    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [7n] })
-    const calls = [{ to: contracts.vault, data: withdraw }]
-    const line = `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(5, 7)`
-    const fields = {
-      phase: 'execution',
-      address: contracts.ledger,
-      contract: 'Ledger',
-      function: 'debit(address,uint256)',
-      reason: 'InsufficientBalance(5, 7)',
-    }
+/** RefusingPaymaster's postOp: v0.6's has no fee argument. */
+const postOpOf = (version: EntryPointVersion) =>
+  version === '0.6' ? 'postOp(uint8,bytes,uint256)' : 'postOp(uint8,bytes,uint256,uint256)'
 
-    // The estimate: -32521 kept, one line naming the frame, the revert data and the same fields in `data`.
-    const estimate = await rpcErrorOf(bundlerClient.estimateUserOperationGas({ calls }))
-    expect(estimate.code).toBe(-32521)
-    expect(estimate.message).toBe(line)
-    const revertData = encodeErrorResult({
-      abi: artifacts.Ledger!.abi,
-      errorName: 'InsufficientBalance',
-      args: [5n, 7n],
-    })
-    expect(estimate.data).toMatchObject({ ...fields, revertData })
-
-    // The send with the execution simulated (Biconomy SDK's validation_and_execution): the same line.
-    const op = await signedOperation(account, calls)
-    const sent = await rpcErrorOf(sendSimulatingExecution(op))
-    expect(sent.code).toBe(-32521)
-    expect(sent.message).toBe(line)
-    expect(sent.data).toMatchObject({ ...fields, revertData })
-
-    // Sent with its own limits and mined: the receipt's reason is decoded.
-    const hash = await bundlerClient.sendUserOperation({ calls, ...LIMITS })
-    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
-    expect(receipt.success).toBe(false)
-    expect(receipt.reason).toBe('InsufficientBalance(5, 7)')
-
-    // The trace and the simulation name the same frame and reason.
-    const traced = await traceOf(hash)
-    expect(traced.reason).toBe(line)
-    expect(phaseOf(traced, 'execution').error).toMatchObject({
-      address: contracts.ledger,
-      contract: 'Ledger',
-      function: 'debit(address,uint256)',
-      reason: 'InsufficientBalance(5, 7)',
-    })
-    const simulated = await simulate(await signedOperation(account, calls))
-    expect(simulated.status).toBe('would-revert')
-    expect(simulated.reason).toBe(line)
-  })
-
-  it('on EntryPoint v0.6 too: the estimate names Ledger.debit and the receipt has the decoded reason', async () => {
-    const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.6')
-    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [3n] })
-    const calls = [{ to: contracts.vault, data: withdraw }]
-    const estimate = await rpcErrorOf(bundlerClient.estimateUserOperationGas({ calls }))
-    expect(estimate.code).toBe(-32521)
-    expect(estimate.message).toBe(
-      `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 3)`,
-    )
-    expect(estimate.data).toMatchObject({
-      phase: 'execution',
-      contract: 'Ledger',
-      function: 'debit(address,uint256)',
-    })
-
-    const hash = await bundlerClient.sendUserOperation({ calls, ...LIMITS })
-    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
-    expect(receipt.success).toBe(false)
-    expect(receipt.reason).toBe('InsufficientBalance(0, 3)')
-  })
-
-  it('an out-of-gas execution is told apart from an empty revert and names the limit to raise', async () => {
-    const { account, bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, '0.7')
-    // Burns far more than any limit: the estimate runs out however high it raises callGasLimit.
-    const endless = encodeFunctionData({ abi: artifacts.Burner!.abi, functionName: 'burn', args: [100_000n] })
-    const estimate = await rpcErrorOf(
-      bundlerClient.estimateUserOperationGas({ calls: [{ to: contracts.burner, data: endless }] }),
-    )
-    expect(estimate.code).toBe(-32521)
-    expect(estimate.message).toMatch(
-      /^execution out of gas in Burner\.burn\(uint256\): raise callGasLimit \(\d+ given\)$/,
-    )
-    expect(estimate.data).toMatchObject({
-      phase: 'execution',
-      address: contracts.burner,
-      contract: 'Burner',
-      function: 'burn(uint256)',
-      raise: 'callGasLimit',
-    })
-
-    // A burn that fits in an estimate, sent with too little call gas.
-    const burn = encodeFunctionData({ abi: artifacts.Burner!.abi, functionName: 'burn', args: [100n] })
-    const calls = [{ to: contracts.burner, data: burn }]
-    const line = 'execution out of gas in Burner.burn(uint256): raise callGasLimit (80000 given)'
-    const op = await signedOperation(account, calls, { callGasLimit: 80_000n })
-    const sent = await rpcErrorOf(sendSimulatingExecution(op))
-    expect(sent.code).toBe(-32521)
-    expect(sent.message).toBe(line)
-    expect(sent.data).toMatchObject({ phase: 'execution', contract: 'Burner', raise: 'callGasLimit' })
-
-    const hash = await bundlerClient.sendUserOperation({ calls, ...LIMITS, callGasLimit: 80_000n })
-    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
-    expect(receipt.success).toBe(false)
-    // No revert data: the receipt has no reason to decode; the trace tells the halt.
-    expect(receipt.reason).toBe('')
-    const traced = await traceOf(hash)
-    expect(traced.reason).toBe(line)
-    expect(phaseOf(traced, 'execution')).toMatchObject({ outcome: 'out of gas' })
-    const simulated = await simulate(await signedOperation(account, calls, { callGasLimit: 80_000n }))
-    expect(simulated.reason).toBe(line)
-  })
-
-  it('a validation revert in the account (AA23) names BadSignatureAccount.validateUserOp and BadSignature()', async () => {
-    const op = await badSignatureOperation(service, contracts.badAccount)
-    const line = new RegExp(
-      `^AA23 reverted in BadSignatureAccount\\.validateUserOp\\(\\(address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes\\),bytes32,uint256\\) at ${contracts.badAccount}: BadSignature\\(\\)$`,
-    )
-    const fields = {
-      aaCode: 'AA23',
-      phase: 'account-validation',
-      address: contracts.badAccount,
-      contract: 'BadSignatureAccount',
-      function: expect.stringMatching(/^validateUserOp\(/),
-      reason: 'BadSignature()',
-      revertData: '0x5cd5d233',
-    }
-    await expectEstimateAndSendRejected(op, { code: -32500, line, fields })
-
-    const simulated = await simulate(op)
-    expect(simulated.status).toBe('rejected')
-    expect(phaseOf(simulated, 'account-validation').error).toMatchObject({
-      contract: 'BadSignatureAccount',
-      reason: 'BadSignature()',
-    })
-    // Its record keeps the rich reason: the trace of the rejected operation answers it.
-    const traced = await traceOf(simulated.userOpHash)
-    expect(traced).toMatchObject({ status: 'rejected', reason: expect.stringMatching(line) })
-  })
-
-  it('a deployment whose factory reverts (AA13) names RefusingFactory.createAccount and its decoded error', async () => {
-    const { body: fees } = await callBundler(service, 'biconomy_getGasFeeValues', [])
-    const owner = randomAddress()
-    const op = {
-      sender: randomAddress(),
-      nonce: '0x0',
-      factory: contracts.factory,
-      factoryData: encodeFunctionData({
-        abi: artifacts.RefusingFactory!.abi,
-        functionName: 'createAccount',
-        args: [owner, 0n],
-      }),
-      callData: '0x',
-      callGasLimit: hex(100_000n),
-      verificationGasLimit: hex(500_000n),
-      preVerificationGas: hex(60_000n),
-      maxFeePerGas: fees.result.maxFeePerGas,
-      maxPriorityFeePerGas: fees.result.maxPriorityFeePerGas,
-      signature: '0x',
-    }
-    await expectEstimateAndSendRejected(op, {
-      code: -32500,
-      line: new RegExp(
-        `^AA13 initCode failed in RefusingFactory\\.createAccount\\(address,uint256\\) at ${contracts.factory}: NotDeploying\\(${owner}\\)$`,
-      ),
-      fields: {
-        aaCode: 'AA13',
-        phase: 'deployment',
-        address: contracts.factory,
-        contract: 'RefusingFactory',
-        function: 'createAccount(address,uint256)',
-        reason: `NotDeploying(${owner})`,
-      },
-    })
-  })
-
-  /** A signed v0.7 operation of a fresh SimpleAccount calling Vault.withdraw(0), paid by RefusingPaymaster. */
-  async function sponsoredOperation(paymasterData: Hex) {
-    const { account, bundlerClient } = await createSimpleAccountClient(service, 0n, '0.7')
-    const withdraw = encodeFunctionData({ abi: artifacts.Vault!.abi, functionName: 'withdraw', args: [0n] })
-    const paymaster = {
-      paymaster: contracts.paymaster,
-      paymasterVerificationGasLimit: 50_000n,
-      paymasterPostOpGasLimit: 50_000n,
-      paymasterData,
-    }
-    const calls = [{ to: contracts.vault, data: withdraw }]
-    return { account, bundlerClient, calls, paymaster, op: await signedOperation(account, calls, paymaster) }
-  }
-
-  it("a paymaster's validation revert (AA33) names RefusingPaymaster.validatePaymasterUserOp and NotSponsored", async () => {
-    const { account, op } = await sponsoredOperation('0x01')
-    const fields = {
-      aaCode: 'AA33',
-      phase: 'paymaster-validation',
-      address: contracts.paymaster,
-      contract: 'RefusingPaymaster',
-      function: expect.stringMatching(/^validatePaymasterUserOp\(/),
-      reason: `NotSponsored(${account.address})`,
-    }
-    const line = new RegExp(
-      `^AA33 reverted in RefusingPaymaster\\.validatePaymasterUserOp\\(.*\\) at ${contracts.paymaster}: NotSponsored\\(${account.address}\\)$`,
-    )
-    await expectEstimateAndSendRejected(op, { code: -32501, line, fields })
-
-    const simulated = await simulate(op)
-    expect(phaseOf(simulated, 'paymaster-validation').error).toMatchObject({
-      contract: 'RefusingPaymaster',
-      reason: `NotSponsored(${account.address})`,
-    })
-  })
-
-  it("a paymaster's postOp revert: the receipt's reason is the decoded PostOpFailed, as the trace says", async () => {
-    const { bundlerClient, calls, paymaster } = await sponsoredOperation('0x00')
-    const hash = await bundlerClient.sendUserOperation({ calls, ...LIMITS, ...paymaster })
-    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
-    expect(receipt.success).toBe(false)
-    expect(receipt.reason).toMatch(/^postOp reverted: PostOpFailed\(\d+\)$/)
-
-    const traced = await traceOf(hash)
-    expect(phaseOf(traced, 'postOp')).toMatchObject({
-      outcome: 'reverted',
-      error: {
-        address: contracts.paymaster,
-        contract: 'RefusingPaymaster',
-        function: 'postOp(uint8,bytes,uint256,uint256)',
-        reason: expect.stringMatching(/^PostOpFailed\(\d+\)$/),
-      },
-    })
-    expect(traced.reason).toMatch(
-      new RegExp(
-        `^postOp reverted in RefusingPaymaster\\.postOp\\(uint8,bytes,uint256,uint256\\) at ${contracts.paymaster}: PostOpFailed\\(\\d+\\)$`,
-      ),
-    )
-  })
-
-  it('a paymaster whose postOp reverts: the estimate refuses it (AA50) naming RefusingPaymaster.postOp and PostOpFailed', async () => {
-    const { bundlerClient, calls, paymaster } = await sponsoredOperation('0x00')
-    const estimate = await rpcErrorOf(bundlerClient.estimateUserOperationGas({ calls, ...paymaster }))
-    expect(estimate.code).toBe(-32501)
-    expect(estimate.message).toMatch(
-      new RegExp(
-        `^AA50 postOp reverted in RefusingPaymaster\\.postOp\\(uint8,bytes,uint256,uint256\\) at ${contracts.paymaster}: PostOpFailed\\(\\d+\\)$`,
-      ),
-    )
-    expect(estimate.data).toMatchObject({
-      aaCode: 'AA50',
-      phase: 'postOp',
-      address: contracts.paymaster,
-      contract: 'RefusingPaymaster',
-      function: 'postOp(uint8,bytes,uint256,uint256)',
-      reason: expect.stringMatching(/^PostOpFailed\(\d+\)$/),
-    })
-  })
-
-  it('an EIP-7702 authorization for another nonce of the EOA: the send names the authorization and why', async () => {
-    const { client, owner, bundlerClient } = await createSimple7702Client(service)
-    const nonce = await client.getTransactionCount({ address: owner.address })
-    const stale = await owner.signAuthorization({
-      address: service.chain!.addresses.simple7702AccountV08,
-      chainId: service.chain!.chainId,
-      nonce: nonce + 5,
-    })
-    const sent = await rpcErrorOf(
-      bundlerClient.sendUserOperation({ calls: [{ to: randomAddress(), value: 1n }], authorization: stale }),
-    )
-    expect(sent.code).toBe(-32500)
-    expect(sent.message).toBe(
-      `AA20 account not deployed: EIP-7702 authorization no longer matches: it is for account nonce ${nonce + 5}, the account's nonce is ${nonce}`,
-    )
-  })
-})
-
-describe.each(['0.8', '0.9'] as const)(
-  'on EntryPoint v%s, the same errors name the same frames',
+describe.each(Object.keys(ENTRY_POINTS) as EntryPointVersion[])(
+  'on EntryPoint v%s, every surface names the phase, the frame and the decoded reason',
   (version) => {
-    const entryPointOf = () =>
-      version === '0.8' ? service.chain!.addresses.entryPointV08 : service.chain!.addresses.entryPointV09
+    const entryPoint = ENTRY_POINTS[version]
 
-    it('an AA23 at estimate and send names BadSignatureAccount.validateUserOp and BadSignature()', async () => {
-      const op = await badSignatureOperation(service, contracts.badAccount)
+    it('an execution revert with a custom error in a nested call (account → Vault.withdraw → Ledger.debit)', async () => {
+      const account = await createVersionAccount(service, version)
+      await wallet.transact(contracts.ledger, {
+        data: encodeFunctionData({
+          abi: artifacts.Ledger!.abi,
+          functionName: 'credit',
+          args: [account.address, 5n],
+        }),
+      })
+      const calls = withdraw(7n)
+      const line = `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(5, 7)`
+      const frame = {
+        address: contracts.ledger,
+        contract: 'Ledger',
+        function: 'debit(address,uint256)',
+        reason: 'InsufficientBalance(5, 7)',
+      }
+      const revertData = encodeErrorResult({
+        abi: artifacts.Ledger!.abi,
+        errorName: 'InsufficientBalance',
+        args: [5n, 7n],
+      })
+
+      // The estimate: -32521 kept, one line naming the frame, the revert data and the same fields in `data`.
+      const estimate = await rpcErrorOf(account.estimate(calls))
+      expect(estimate.code).toBe(-32521)
+      expect(estimate.message).toBe(line)
+      expect(estimate.data).toMatchObject({ phase: 'execution', ...frame, revertData })
+
+      // The send with the execution simulated (Biconomy SDK's validation_and_execution): the same line.
+      const sent = await rpcErrorOf(sendSimulatingExecution(await account.signed(calls, LIMITS), entryPoint))
+      expect(sent.code).toBe(-32521)
+      expect(sent.message).toBe(line)
+      expect(sent.data).toMatchObject({ phase: 'execution', ...frame, revertData })
+
+      // Sent with its own limits and mined: the receipt's reason is decoded.
+      const hash = await account.send(calls, LIMITS)
+      const receipt = await account.bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+      expect(receipt.success).toBe(false)
+      expect(receipt.reason).toBe('InsufficientBalance(5, 7)')
+
+      // The trace and the simulation name the same phase, frame and reason.
+      const traced = await traceOf(hash)
+      expect(traced).toMatchObject({ status: 'reverted', reason: line })
+      expect(phaseOf(traced, 'execution')).toMatchObject({ outcome: 'reverted', error: frame })
+      const simulated = await simulate(await account.signed(calls, LIMITS), entryPoint)
+      expect(simulated).toMatchObject({ status: 'would-revert', reason: line })
+      expect(phaseOf(simulated, 'execution')).toMatchObject({ outcome: 'reverted', error: frame })
+    })
+
+    it('an out-of-gas execution is told apart from an empty revert and names the limit to raise', async () => {
+      const account = await createVersionAccount(service, version)
+      // Burns far more than any limit: the estimate runs out however high it raises callGasLimit.
+      const endless = encodeFunctionData({
+        abi: artifacts.Burner!.abi,
+        functionName: 'burn',
+        args: [100_000n],
+      })
+      const estimate = await rpcErrorOf(account.estimate([{ to: contracts.burner, data: endless }]))
+      expect(estimate.code).toBe(-32521)
+      expect(estimate.message).toMatch(
+        /^execution out of gas in Burner\.burn\(uint256\): raise callGasLimit \(\d+ given\)$/,
+      )
+      const frame = { address: contracts.burner, contract: 'Burner', function: 'burn(uint256)' }
+      expect(estimate.data).toMatchObject({ phase: 'execution', ...frame, raise: 'callGasLimit' })
+
+      // A burn that fits in an estimate, sent with too little call gas.
+      const burn = encodeFunctionData({ abi: artifacts.Burner!.abi, functionName: 'burn', args: [100n] })
+      const calls = [{ to: contracts.burner, data: burn }]
+      const limits = { ...LIMITS, callGasLimit: 80_000n }
+      const line = 'execution out of gas in Burner.burn(uint256): raise callGasLimit (80000 given)'
+      const sent = await rpcErrorOf(sendSimulatingExecution(await account.signed(calls, limits), entryPoint))
+      expect(sent.code).toBe(-32521)
+      expect(sent.message).toBe(line)
+      expect(sent.data).toMatchObject({ phase: 'execution', ...frame, raise: 'callGasLimit' })
+
+      const hash = await account.send(calls, limits)
+      const receipt = await account.bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+      expect(receipt.success).toBe(false)
+      // No revert data: the receipt has no reason to decode; the trace tells the halt.
+      expect(receipt.reason).toBe('')
+      const traced = await traceOf(hash)
+      expect(traced.reason).toBe(line)
+      expect(phaseOf(traced, 'execution')).toMatchObject({
+        outcome: 'out of gas',
+        error: { ...frame, raise: 'callGasLimit', revert: { kind: 'out-of-gas' } },
+      })
+      const simulated = await simulate(await account.signed(calls, limits), entryPoint)
+      expect(simulated).toMatchObject({ status: 'would-revert', reason: line })
+      expect(phaseOf(simulated, 'execution')).toMatchObject({ outcome: 'out of gas', error: frame })
+    })
+
+    it('a validation revert in the account (AA23) names BadSignatureAccount.validateUserOp and BadSignature()', async () => {
+      const op = await badSignatureOperation(service, contracts.badAccount, true, version)
+      const line = new RegExp(
+        `^AA23 reverted in BadSignatureAccount\\.validateUserOp\\(\\(address,uint256,bytes,bytes,.*\\),bytes32,uint256\\) at ${contracts.badAccount}: BadSignature\\(\\)$`,
+      )
+      const frame = {
+        address: contracts.badAccount,
+        contract: 'BadSignatureAccount',
+        function: expect.stringMatching(/^validateUserOp\(/),
+        reason: 'BadSignature()',
+      }
       await expectEstimateAndSendRejected(
         op,
         {
           code: -32500,
-          line: new RegExp(
-            `^AA23 reverted in BadSignatureAccount\\.validateUserOp\\(.*\\) at ${contracts.badAccount}: BadSignature\\(\\)$`,
-          ),
-          fields: {
-            aaCode: 'AA23',
-            phase: 'account-validation',
-            contract: 'BadSignatureAccount',
-            reason: 'BadSignature()',
-          },
+          line,
+          fields: { aaCode: 'AA23', phase: 'account-validation', ...frame, revertData: '0x5cd5d233' },
         },
-        entryPointOf(),
+        entryPoint,
       )
+
+      const simulated = await simulate(op, entryPoint)
+      expect(simulated.status).toBe('rejected')
+      expect(outcomesOf(simulated)).toEqual(['account-validation:reverted'])
+      expect(phaseOf(simulated, 'account-validation').error).toMatchObject(frame)
+      // Its record keeps the rich reason, and the simulation made when it was rejected: its phase and frame.
+      const traced = await traceOfRejected(simulated.userOpHash)
+      expect(traced).toMatchObject({ status: 'rejected', reason: expect.stringMatching(line) })
+      expect(phaseOf(traced, 'account-validation')).toMatchObject({ outcome: 'reverted', error: frame })
     })
 
-    it.runIf(version === '0.8')(
-      'a nested custom-error revert at the estimate names Ledger.debit and InsufficientBalance',
+    it('a deployment whose factory reverts (AA13) names RefusingFactory.createAccount and its decoded error', async () => {
+      const { body: fees } = await callBundler(service, 'biconomy_getGasFeeValues', [])
+      const owner = randomAddress()
+      const factoryData = encodeFunctionData({
+        abi: artifacts.RefusingFactory!.abi,
+        functionName: 'createAccount',
+        args: [owner, 0n],
+      })
+      const op = {
+        sender: randomAddress(),
+        nonce: '0x0',
+        ...(version === '0.6'
+          ? { initCode: concat([contracts.factory, factoryData]), paymasterAndData: '0x' }
+          : { factory: contracts.factory, factoryData }),
+        callData: '0x',
+        callGasLimit: hex(100_000n),
+        verificationGasLimit: hex(500_000n),
+        preVerificationGas: hex(60_000n),
+        maxFeePerGas: fees.result.maxFeePerGas,
+        maxPriorityFeePerGas: fees.result.maxPriorityFeePerGas,
+        signature: '0x',
+      }
+      const frame = {
+        address: contracts.factory,
+        contract: 'RefusingFactory',
+        function: 'createAccount(address,uint256)',
+        reason: `NotDeploying(${owner})`,
+      }
+      await expectEstimateAndSendRejected(
+        op,
+        {
+          code: -32500,
+          line: `AA13 initCode failed in RefusingFactory.createAccount(address,uint256) at ${contracts.factory}: NotDeploying(${owner})`,
+          fields: { aaCode: 'AA13', phase: 'deployment', ...frame },
+        },
+        entryPoint,
+      )
+      const simulated = await simulate(op, entryPoint)
+      expect(simulated.status).toBe('rejected')
+      expect(outcomesOf(simulated)).toEqual(['deployment:reverted'])
+      expect(phaseOf(simulated, 'deployment').error).toMatchObject(frame)
+      const traced = await traceOfRejected(simulated.userOpHash)
+      expect(traced).toMatchObject({
+        status: 'rejected',
+        reason: expect.stringMatching(/^AA13 initCode failed in/),
+      })
+      expect(phaseOf(traced, 'deployment')).toMatchObject({ outcome: 'reverted', error: frame })
+    })
+
+    it("a paymaster's validation revert (AA33) names RefusingPaymaster.validatePaymasterUserOp and NotSponsored", async () => {
+      const account = await createVersionAccount(service, version, 0n)
+      const op = await account.signed(withdraw(0n), {
+        ...LIMITS,
+        ...paidByRefusingPaymaster(version, '0x01'),
+      })
+      const frame = {
+        address: contracts.paymaster,
+        contract: 'RefusingPaymaster',
+        function: expect.stringMatching(/^validatePaymasterUserOp\(/),
+        reason: `NotSponsored(${account.address})`,
+      }
+      await expectEstimateAndSendRejected(
+        op,
+        {
+          code: -32501,
+          line: new RegExp(
+            `^AA33 reverted in RefusingPaymaster\\.validatePaymasterUserOp\\(.*\\) at ${contracts.paymaster}: NotSponsored\\(${account.address}\\)$`,
+          ),
+          fields: { aaCode: 'AA33', phase: 'paymaster-validation', ...frame },
+        },
+        entryPoint,
+      )
+      const simulated = await simulate(op, entryPoint)
+      expect(simulated.status).toBe('rejected')
+      expect(phaseOf(simulated, 'paymaster-validation')).toMatchObject({
+        outcome: 'reverted',
+        limitField: version === '0.6' ? 'verificationGasLimit' : 'paymasterVerificationGasLimit',
+        error: frame,
+      })
+      const traced = await traceOfRejected(simulated.userOpHash)
+      expect(traced).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/^AA33 reverted in/) })
+      expect(phaseOf(traced, 'paymaster-validation')).toMatchObject({ outcome: 'reverted', error: frame })
+    })
+
+    it('a paymaster whose postOp reverts: the estimate refuses it (AA50) naming RefusingPaymaster.postOp and PostOpFailed', async () => {
+      const account = await createVersionAccount(service, version, 0n)
+      const paymaster = paidByRefusingPaymaster(version, '0x00')
+      const frame = {
+        address: contracts.paymaster,
+        contract: 'RefusingPaymaster',
+        function: postOpOf(version),
+        reason: expect.stringMatching(/^PostOpFailed\(\d+\)$/),
+      }
+      const estimate = await rpcErrorOf(account.estimate(withdraw(0n), paymaster))
+      expect(estimate.code).toBe(-32501)
+      expect(estimate.message).toMatch(
+        new RegExp(
+          `^AA50 postOp revert(ed)? in RefusingPaymaster\\.${escapeRegExp(postOpOf(version))} at ${contracts.paymaster}: PostOpFailed\\(\\d+\\)$`,
+        ),
+      )
+      expect(estimate.data).toMatchObject({ aaCode: 'AA50', phase: 'postOp', ...frame })
+
+      // Simulated: every phase before it ran, postOp reverted in RefusingPaymaster.
+      const simulated = await simulate(
+        await account.signed(withdraw(0n), { ...LIMITS, ...paymaster }),
+        entryPoint,
+      )
+      expect(phaseOf(simulated, 'postOp')).toMatchObject({ outcome: 'reverted', error: frame })
+      expect(phaseOf(simulated, 'execution')).toMatchObject({ outcome: 'ok' })
+    })
+
+    // v0.6 reverts the whole bundle when postOp reverts twice (AA50): such an operation is never mined there.
+    it.runIf(version !== '0.6')(
+      "a paymaster's postOp revert in a mined operation: the receipt's reason is the decoded PostOpFailed, as the trace says",
       async () => {
-        const { bundlerClient } = await createSimpleAccountClient(service, 10n ** 18n, version as '0.8')
-        const withdraw = encodeFunctionData({
-          abi: artifacts.Vault!.abi,
-          functionName: 'withdraw',
-          args: [9n],
+        const account = await createVersionAccount(service, version, 0n)
+        const paymaster = paidByRefusingPaymaster(version, '0x00')
+        const hash = await account.send(withdraw(0n), { ...LIMITS, ...paymaster })
+        const receipt = await account.bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+        expect(receipt.success).toBe(false)
+        expect(receipt.reason).toMatch(/^postOp reverted: PostOpFailed\(\d+\)$/)
+
+        const frame = {
+          address: contracts.paymaster,
+          contract: 'RefusingPaymaster',
+          function: 'postOp(uint8,bytes,uint256,uint256)',
+          reason: expect.stringMatching(/^PostOpFailed\(\d+\)$/),
+        }
+        const traced = await traceOf(hash)
+        expect(traced.status).toBe('reverted')
+        expect(phaseOf(traced, 'postOp')).toMatchObject({
+          outcome: 'reverted',
+          limitField: 'paymasterPostOpGasLimit',
+          error: frame,
         })
-        const estimate = await rpcErrorOf(
-          bundlerClient.estimateUserOperationGas({ calls: [{ to: contracts.vault, data: withdraw }] }),
+        expect(traced.reason).toMatch(
+          new RegExp(
+            `^postOp reverted in RefusingPaymaster\\.postOp\\(uint8,bytes,uint256,uint256\\) at ${contracts.paymaster}: PostOpFailed\\(\\d+\\)$`,
+          ),
         )
-        expect(estimate.code).toBe(-32521)
-        expect(estimate.message).toBe(
-          `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 9)`,
+        const simulated = await simulate(
+          await account.signed(withdraw(0n), { ...LIMITS, ...paymaster }),
+          entryPoint,
         )
-        expect(estimate.data).toMatchObject({
-          phase: 'execution',
-          contract: 'Ledger',
-          function: 'debit(address,uint256)',
+        expect(simulated.status).toBe('would-revert')
+        expect(outcomesOf(simulated).slice(-3)).toEqual([
+          'paymaster-validation:ok',
+          'execution:ok',
+          'postOp:reverted',
+        ])
+        expect(phaseOf(simulated, 'postOp').error).toMatchObject(frame)
+      },
+    )
+
+    it('a token transfer that succeeds: estimated, simulated, mined and traced with its Transfer event and both balances', async () => {
+      const account = await createVersionAccount(service, version)
+      const token = service.chain!.addresses.tokens[0]!
+      await wallet.transact(token.address, {
+        data: encodeFunctionData({
+          abi: testTokenAbi,
+          functionName: 'mint',
+          args: [account.address, 1000n],
+        }),
+      })
+      const recipient = randomAddress()
+      const calls = [
+        {
+          to: token.address,
+          data: encodeFunctionData({ abi: testTokenAbi, functionName: 'transfer', args: [recipient, 100n] }),
+        },
+      ]
+      const expectTransfer = (explanation: { events: unknown[]; balanceChanges: unknown[] }) => {
+        expect(explanation.events).toContainEqual({
+          address: token.address,
+          contract: token.symbol,
+          name: 'Transfer',
+          args: { from: account.address, to: recipient, value: '100' },
         })
+        const moved = (address: Address, before: string, after: string, delta: string) =>
+          expect.objectContaining({ address, asset: token.address, before, after, delta })
+        expect(explanation.balanceChanges).toContainEqual(moved(account.address, '1000', '900', '-100'))
+        expect(explanation.balanceChanges).toContainEqual(moved(recipient, '0', '100', '100'))
+      }
+
+      const estimate = await account.estimate(calls)
+      expect(estimate.callGasLimit).toBeGreaterThan(0n)
+      const simulated = await simulate(await account.signed(calls, LIMITS), entryPoint)
+      expect(simulated).toMatchObject({ status: 'would-succeed', reason: null })
+      expectTransfer(simulated)
+
+      const hash = await account.send(calls, LIMITS)
+      const receipt = await account.bundlerClient.waitForUserOperationReceipt({ hash, timeout: 20_000 })
+      expect(receipt.success).toBe(true)
+      const traced = await traceOf(hash)
+      expect(traced).toMatchObject({ status: 'mined', reason: null })
+      expect(traced.phases.every((p: { outcome: string }) => p.outcome === 'ok')).toBe(true)
+      expectTransfer(traced)
+    })
+
+    // EIP-7702 operations start at v0.8.
+    it.runIf(version === '0.8' || version === '0.9')(
+      'an EIP-7702 authorization for another nonce of the EOA: the send, the simulation and the trace say why it is not applied',
+      async () => {
+        const { client, owner, account, bundlerClient } = await createSimple7702Client(
+          service,
+          version as '0.8' | '0.9',
+        )
+        const nonce = await client.getTransactionCount({ address: owner.address })
+        const stale = await owner.signAuthorization({
+          address: account.authorization.address,
+          chainId: service.chain!.chainId,
+          nonce: nonce + 5,
+        })
+        const calls = [{ to: randomAddress(), value: 1n }]
+        const line = `AA20 account not deployed: EIP-7702 authorization no longer matches: it is for account nonce ${nonce + 5}, the account's nonce is ${nonce}`
+        const viaViem = await rpcErrorOf(bundlerClient.sendUserOperation({ calls, authorization: stale }))
+        expect(viaViem).toMatchObject({ code: -32500, message: line })
+
+        // The same, signed with fixed limits: its send, its simulation and the trace of its rejected record.
+        const prepared = await bundlerClient.prepareUserOperation({
+          calls,
+          ...LIMITS,
+          authorization: stale,
+        })
+        const op = formatUserOperationRequest({
+          ...prepared,
+          signature: await account.signUserOperation(prepared),
+        }) as Record<string, unknown>
+        const sent = await rpcErrorOf(
+          rawBundler().request({ method: 'eth_sendUserOperation', params: [op, entryPoint] } as never),
+        )
+        expect(sent).toMatchObject({ code: -32500, message: line })
+        const authorization = {
+          address: account.authorization.address,
+          chainId: String(service.chain!.chainId),
+          nonce: String(nonce + 5),
+          signer: owner.address,
+          applied: false,
+          reasons: [`it is for nonce ${nonce + 5}, the sender's nonce was ${nonce}`],
+          delegatedBefore: null,
+        }
+        const simulated = await simulate(op, entryPoint)
+        expect(simulated.authorization).toEqual(authorization)
+        // The rejected send's record: its simulation at rejection says the same.
+        const traced = await traceOfRejected(simulated.userOpHash)
+        expect(traced).toMatchObject({ status: 'rejected', authorization })
       },
     )
   },
 )
+
+describe("EntryPoint v0.9's custom errors in place of FailedOp codes, on the error path", () => {
+  const entryPoint = ENTRY_POINTS['0.9']
+
+  /** An operation of a fresh v0.9 account paid by RefusingPaymaster, `paymaster` fields overriding. */
+  async function paidOperation(paymaster: Record<string, unknown>) {
+    const account = await createVersionAccount(service, '0.9')
+    return account.signed(withdraw(0n), {
+      ...LIMITS,
+      ...paidByRefusingPaymaster('0.9', '0x00'),
+      ...paymaster,
+    })
+  }
+
+  it('a paymaster of address zero: PaymasterNotDeployed, told as AA30, at the estimate, the send, the simulation and the trace', async () => {
+    const zero = '0x0000000000000000000000000000000000000000'
+    const op = await paidOperation({ paymaster: zero })
+    const line = `PaymasterNotDeployed(${zero}) (AA30 paymaster not deployed)`
+    await expectEstimateAndSendRejected(
+      op,
+      { code: -32501, line: new RegExp(`^${escapeRegExp(line)}$`), fields: { aaCode: 'AA30' } },
+      entryPoint,
+    )
+    // The simulation runs handleOps, which names the same fault InvalidPaymaster (v0.9's replacement of AA98).
+    const simulated = await simulate(op, entryPoint)
+    const invalid = `handleOps reverted: InvalidPaymaster(${zero}) (AA98 invalid paymaster)`
+    expect(simulated).toMatchObject({ status: 'rejected', reason: invalid, phases: [] })
+    const traced = await traceOfRejected(simulated.userOpHash)
+    expect(traced).toMatchObject({ status: 'rejected', reason: line, phases: [] })
+    expect(traced.notes).toContain(`simulated: ${invalid}`)
+  })
+
+  it('a paymaster signature length past the end of paymasterAndData: AA35 at the estimate, refused as malformed at the send', async () => {
+    // paymasterData ending in v0.9's PAYMASTER_SIG_MAGIC after a length of 0xffff: no room for such a signature.
+    const op = await paidOperation({ paymasterData: '0xffff22e325a297439656' })
+    const estimate = await rpcErrorOf(
+      rawBundler().request({ method: 'eth_estimateUserOperationGas', params: [op, entryPoint] } as never),
+    )
+    expect(estimate).toMatchObject({
+      code: -32501,
+      message: 'InvalidPaymasterSignatureLength(62, 65535) (AA35 malformed paymaster data)',
+      data: { aaCode: 'AA35' },
+    })
+    const malformed =
+      "paymasterAndData names a 65535-byte paymaster signature, longer than the 0 bytes after the paymaster's gas limits"
+    const sent = await rpcErrorOf(
+      rawBundler().request({ method: 'eth_sendUserOperation', params: [op, entryPoint] } as never),
+    )
+    expect(sent).toMatchObject({ code: -32602, message: malformed })
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint])
+    expect(body.error).toMatchObject({ code: -32602, message: malformed })
+  })
+})

@@ -3,7 +3,6 @@ import { createPaymasterClient } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import type { TestService } from '../../helpers/startTestService'
-import { callBundler } from '../bundler/bundlerTestKit'
 import {
   buildSponsorRequestOp,
   buildSponsorRequestOpV07,

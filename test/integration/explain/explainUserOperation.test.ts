@@ -27,6 +27,7 @@ import {
   waitFor,
 } from '../bundler/bundlerTestKit'
 import { createDapp } from '../paymaster/paymasterTestKit'
+import { badSignatureOperation } from './explainTestKit'
 
 let service: TestService
 let contracts: Record<'ledger' | 'vault' | 'burner' | 'badAccount' | 'paymaster', Address>
@@ -313,16 +314,20 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
     expect(explanation.calls.reason.text).toMatch(/AA23 reverted/)
     expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
 
-    // Sent, it is rejected; traced, it answers its status and the recorded reason, and says why there is no trace.
+    // Sent, it is rejected; traced, it answers its status and the recorded reason, with the simulation made when it
+    // was rejected (its phase and failing frame), and says it was never in a transaction.
     const sent = await callBundler(service, 'eth_sendUserOperation', [op, entryPoint07Address])
     expect(sent.body.error.message).toMatch(/AA23 reverted/)
     const traced = await trace(explanation.userOpHash)
     expect(traced).toMatchObject({
       status: 'rejected',
       reason: expect.stringMatching(/AA23 reverted/),
-      phases: [],
+      transactionHash: null,
+      phases: [explanation.phases[0]],
     })
-    expect(traced.notes[0]).toMatch(/never in a transaction: opstation_simulateUserOperation/)
+    expect(traced.calls.reason.text).toMatch(/AA23 reverted/)
+    expect(traced.notes[0]).toMatch(/never in a transaction: simulated as it was sent, when it was rejected/)
+    expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
   })
 
   it('tells an execution that would revert, with its frame, without mining it', async () => {
@@ -470,6 +475,37 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
 })
 
 describe('explanations kept with their records', () => {
+  it('simulates a rejected operation once its rejection is answered, and keeps the explanation with its record', async () => {
+    // Its own nonce key: an operation no other test sent.
+    const op = { ...(await badSignatureOperation(service, contracts.badAccount)), nonce: hex(7n << 64n) }
+    const sent = await callBundler(service, 'eth_sendUserOperation', [op, entryPoint07Address])
+    expect(sent.body.error).toMatchObject({
+      code: -32500,
+      message: expect.stringMatching(/^AA23 reverted in/),
+    })
+    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
+    const hash = (body.result.userOpHash as string).toLowerCase()
+    // Explained in the background, before anyone asks: its line in the history.
+    const line = `{"k":"x","h":"${hash}"`
+    await waitFor(
+      async () => ((await readHistory(service.dataDir)).includes(line) ? true : null),
+      15_000,
+      100,
+    )
+    const traced = await trace(hash as Hex)
+    expect(traced).toMatchObject({
+      status: 'rejected',
+      reason: sent.body.error.message,
+      phases: [
+        {
+          name: 'account-validation',
+          outcome: 'reverted',
+          error: { contract: 'BadSignatureAccount', reason: 'BadSignature()' },
+        },
+      ],
+    })
+  })
+
   it("answers a reverted operation's explanation after a restart from what it kept, the chain no longer holding its transaction", async () => {
     let own = await startTestService()
     try {

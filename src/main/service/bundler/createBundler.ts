@@ -204,7 +204,8 @@ export function createBundler({
   const explainContext = { chain, entryPoints, store }
   const explanations = createExplanationKeeper({
     context: { ...explainContext, userOperations },
-    onError: (err, userOpHash) => log.warn({ err, userOpHash }, 'could not explain a reverted UserOperation'),
+    onError: (err, userOpHash) =>
+      log.warn({ err, userOpHash }, 'could not explain a reverted or rejected UserOperation'),
   })
   const lanes: Lane[] = []
   const decodeRevertReasons = createRevertReasonDecoder(explainContext)
@@ -495,6 +496,8 @@ export function createBundler({
           userOperation: op,
         })
         records.recordRejection(op, userOpHash, explained, dappId, receiptFormat)
+        // Simulated in the background once the error is answered, and kept with its record.
+        explanations.finished(userOpHash)
         throw explained
       } finally {
         release()

@@ -1,9 +1,10 @@
 import type { Hex } from 'viem'
+import { describeCustomEntryPointError } from '../entryPoint/customErrors'
 import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
 import { boundCallTree, boundEvents } from './boundExplanation'
 import { checkAuthorization } from './checkAuthorization'
 import { collectLogs, decodeEvent } from './collectEvents'
-import { buildContractBook, readOperationAccounts } from './contractBook'
+import { buildContractBook, type ContractBook, readOperationAccounts } from './contractBook'
 import { decodeCallTree, explainFrameError } from './decodeCallTree'
 import { describeFailedPhase } from './describeFailedPhase'
 import type { ExplainContext } from './explainContext'
@@ -95,10 +96,17 @@ export async function explainTrace(
     ...(authorization ? { authorization } : {}),
     notes: [...calls.notes, ...bounded.notes],
     handleOpsReverted: handleOps.error !== undefined,
-    reason:
-      summarize(phases) ??
-      (handleOps.error ? `handleOps reverted: ${explainFrameError(handleOps, book)?.text}` : null),
+    reason: summarize(phases) ?? (handleOps.error ? describeHandleOpsRevert(handleOps, book) : null),
   }
+}
+
+/**
+ * Why handleOps itself reverted, when no phase says: v0.9's custom errors with the code they replace
+ * (`InvalidPaymaster(0x…) (AA98 invalid paymaster)`), anything else decoded with what the service knows.
+ */
+function describeHandleOpsRevert(handleOps: TracedFrame, book: ContractBook): string {
+  const custom = handleOps.output ? describeCustomEntryPointError(handleOps.output) : null
+  return `handleOps reverted: ${custom ?? explainFrameError(handleOps, book)?.text}`
 }
 
 /** The first failed phase, in one line. */

@@ -4,6 +4,7 @@ import { RpcError } from '../errors'
 import { RpcCode } from '../errors/rpcCodes'
 import type { UserOperationLog } from '../store/userOperations.repo'
 import type { ExplainContext } from './explainContext'
+import { explainRejectedOperation } from './explainRejectedOperation'
 import { explainTrace } from './explainTrace'
 import { traceTransactionFrames } from './traceFrames'
 import type { Explanation, ExplanationStatus } from './types'
@@ -28,8 +29,9 @@ const UNTRACED_NOTE: Partial<Record<ExplanationStatus, string>> = {
 
 /**
  * The explanation of an operation the service has seen: a mined one (included or reverted in execution) from the
- * call trace of its bundle transaction, each phase, frame, event and balance change decoded; a pending, rejected or
- * dropped one with its status and what its record knows (the reason it was refused).
+ * call trace of its bundle transaction, each phase, frame, event and balance change decoded; a rejected one from a
+ * simulation of the operation its record keeps (explainRejectedOperation.ts); a pending or dropped one with its
+ * status and what its record knows (the reason it was refused).
  */
 export async function traceUserOperation(
   context: ExplainContext & { userOperations: UserOperationLog },
@@ -52,6 +54,9 @@ export async function traceUserOperation(
     gas: null,
     notes: [],
   }
+  const { userOperation } = record
+  if (status === 'rejected' && userOperation)
+    return explainRejectedOperation(context, { ...record, userOperation })
   const untraced = UNTRACED_NOTE[status]
   if (untraced) return { ...explanation, notes: [untraced] }
   return explainMined(context, record, explanation)

@@ -7,9 +7,10 @@ import {
   zeroAddress,
 } from 'viem'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
-import { FailedOpError } from '../../chain/entryPoint/errors'
+import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import type { Chain } from '../../chain/types'
+import { readAaCode } from '../errors'
 import { traceSimulation } from '../estimation/callFrame'
 import { estimateGasLimits, type SimulationOutcome } from '../estimation/estimateGasLimits'
 import {
@@ -221,7 +222,11 @@ async function simulateHandleOpTraced(
   if (top.error && top.output && top.output !== '0x') {
     const error = toSimulationError(top.output)
     if (!(error instanceof FailedOpError)) {
-      outcome.otherRevert = error.message
+      // v0.9's custom errors that replace a FailedOp (PaymasterNotDeployed: AA30, InvalidPaymasterSignatureLength:
+      // AA35, …) are rejections of the operation with that code, as the send answers them, not execution reverts.
+      const reason = error instanceof SimulationRevertedError ? error.reason : null
+      if (reason && readAaCode(reason)) outcome.failedOp = reason
+      else outcome.otherRevert = error.message
       return outcome
     }
     outcome.failedOp = error.reason
