@@ -1,12 +1,4 @@
-import {
-  type Abi,
-  type Address,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  toHex,
-  type WalletClient,
-} from 'viem'
+import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, toHex } from 'viem'
 import type { Chain } from '../../../../src/main/service/chain'
 import { compileSolidityFixture } from '../../../helpers/compileSolidityFixture'
 import { createFundedWallet, type FundedWallet } from '../../../helpers/createFundedWallet'
