@@ -210,4 +210,34 @@ describe('a service of two chains', () => {
     await callRpc(chainOf(service, 31337).info.bundlerUrl, 'debug_bundler_sendBundleNow')
     await callRpc(chainOf(service, 31337).info.bundlerUrl, 'debug_bundler_setBundlingMode', ['auto'])
   }, 120_000)
+  it("moves one chain's clock at its URL and leaves the other's", async () => {
+    const [first, second] = [chainOf(service, 31337).chain, chainOf(service, 31338).chain]
+    const before = { first: first.clock.now(), second: second.clock.now() }
+    await callRpc(chainOf(service, 31338).info.rpcUrl, 'evm_increaseTime', ['0xe10'])
+    await callRpc(chainOf(service, 31338).info.rpcUrl, 'evm_mine')
+    expect(second.clock.now() - before.second).toBeGreaterThanOrEqual(3600)
+    expect(first.clock.now() - before.first).toBeLessThan(60)
+  })
+
+  it("resets one chain at its URL: its activity is gone and its gas tanks funded again; the other chain's stays", async () => {
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const dapps = { 31337: await createDappOn(service, 31337), 31338: await createDappOn(service, 31338) }
+    const mints = {
+      31337: await sendSponsoredMint(service, 31337, dapps[31337], owner, randomAddress()),
+      31338: await sendSponsoredMint(service, 31338, dapps[31338], owner, randomAddress()),
+    }
+    await writtenRecord(mints[31337].hash)
+    await writtenRecord(mints[31338].hash)
+    const second = chainOf(service, 31338)
+    expect((await callRpc(second.info.rpcUrl, 'anvil_reset')).body.error).toBeUndefined()
+    const records = service.store.data.userOperations
+    expect(records.some((r) => r.chainId === 31338)).toBe(false)
+    expect(records.map((r) => r.userOpHash)).toContain(mints[31337].hash.toLowerCase())
+    expect(service.store.data.sponsorships.some((s) => s.chainId === 31338)).toBe(false)
+    // The dApps stay; the reset chain's are funded again, and sponsor on the new chain.
+    const dapp = service.store.data.dapps.find((d) => d.apiKey === dapps[31338].apiKey)
+    expect(dapp?.gasTanksFunded?.length).toBeGreaterThan(0)
+    const again = await sendSponsoredMint(service, 31338, dapps[31338], owner, randomAddress())
+    expect(again.receipt.success).toBe(true)
+  }, 120_000)
 })
