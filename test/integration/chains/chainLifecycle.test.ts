@@ -45,6 +45,31 @@ describe('a service of several chains, as its chains start and stop', () => {
     }
   }, 120_000)
 
+  it('runs a fork beside an embedded chain, its fork pinned in its own folder', async () => {
+    const remote = await startPlainAnvil(31342, { args: ['--hardfork', 'prague'] })
+    const service = await startTestService({
+      chains: [{ chainId: 31337 }, { chainId: 31342, forkUrl: remote.url }],
+    })
+    try {
+      const fork = chainOf(service, 31342)
+      expect(fork.info).toMatchObject({
+        kind: 'embedded',
+        state: 'ready',
+        rpcUrl: `${service.baseUrl}/rpc/31342`,
+      })
+      expect(fork.chain.fork?.url).toBe(remote.url)
+      expect((await callRpc(fork.info.rpcUrl, 'eth_chainId')).body.result).toBe('0x7a6e')
+      expect(existsSync(path.join(service.dataDir, 'chains', '31342', 'chain', 'fork.json'))).toBe(true)
+      expect(existsSync(path.join(service.dataDir, 'chain', 'fork.json'))).toBe(false)
+      // A dApp on the fork gets its gas tanks there.
+      await createDappOn(service, 31342)
+      expect(service.store.data.dapps.find((d) => d.chainId === 31342)?.paymasterId).toMatch(/^0x/)
+    } finally {
+      await service.dispose()
+      await remote.stop()
+    }
+  }, 120_000)
+
   it('names, in one line, a chain that does not start, and starts nothing', async () => {
     const dataDir = await makeTestDataDir('opstation-chains-')
     const started = createService({
