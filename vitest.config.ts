@@ -11,6 +11,7 @@ const LIFECYCLE = [
   'test/integration/desktop/**/*.test.ts',
   'test/integration/api/**/*.test.ts',
   'test/integration/setup/**/*.test.ts',
+  'test/integration/chains/**/*.test.ts',
   'test/integration/chain/{startChain,restart,externalNode,forkMode,accountZoo}.test.ts',
   'test/integration/bundler/crashRecovery.test.ts',
   'test/integration/time/{revertDurability,opstationHandle}.test.ts',

@@ -25,7 +25,8 @@ Options:
                            that chain) or <chainId>=rpc:<url> (an external node), mixed freely, e.g.
                            --chains 31337,31338  or  --chains 31337,8453=fork:https://mainnet.base.org
                            (instead of --chain-id, --fork-url, --fork-block and --rpc-url, which describe
-                           one chain). This build runs one chain per service: a list of several is refused
+                           one chain). Each chain has its own URLs: bundler /api/v2/<chainId>/<key>, paymaster
+                           /api/v1/<chainId>/<apiKey>, chain RPC /rpc/<chainId> (the ready line's "chains")
   --block-time <seconds>   embedded anvil block time (default: mine on every transaction)
   --anvil-path <file>      anvil binary to use
   --no-chain               run without a chain (dashboard API only)
@@ -53,7 +54,8 @@ Environment:
   OPSTATION_SETUP          same as --setup (the flag wins)
   OPSTATION_CONSOLE_DIR    folder of the built console served at /console/ (default: out/renderer of the package)
 
-When ready it prints one line: "opstation ready " followed by a JSON object with the URLs.`
+When ready it prints one line: "opstation ready " followed by a JSON object with the URLs (the first
+chain's in bundlerUrl, paymasterUrlTemplate and rpcUrl; every chain's in "chains").`
 
 export class UsageError extends Error {
   override name = 'UsageError'

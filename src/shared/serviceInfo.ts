@@ -10,7 +10,13 @@ export type ServiceInfo = {
   consoleUrl: string
   /** The console URL with this start's login token: opening it signs the browser in (a session cookie). */
   consoleLoginUrl: string
+  /** The first chain's id (the chain of `bundlerUrl`, `paymasterUrlTemplate` and `rpcUrl`). */
   chainId: number
+  /**
+   * Every chain the service runs, the first one first, each with its own URLs (empty without a chain): what
+   * `opstation serve --chains` and `startOpstation({ chains })` run. The single-chain fields above are the first's.
+   */
+  chains: ChainInfo[]
   /**
    * The chain's JSON-RPC URL (for wallets, viem, cast), when a chain runs: the service's guarded `/rpc` for the
    * embedded chain, the node's own URL for an external one.
@@ -25,6 +31,23 @@ export type ServiceInfo = {
   chainTimeOffsetSeconds: number | null
   /** Set when this start found the store file unreadable and began with an empty store (`--reset-store`). */
   storeSetAside: StoreSetAside | null
+}
+
+/** One chain of the service and its URLs. */
+export type ChainInfo = {
+  chainId: number
+  kind: 'embedded' | 'external'
+  /** As `chain.state` of the service's (first) chain: this chain's own. */
+  state: ChainStatus['state']
+  /**
+   * The chain's JSON-RPC URL: the service's guarded `/rpc/{chainId}` for an embedded chain (`/rpc` is the first
+   * chain's too), the node's own URL for an external one.
+   */
+  rpcUrl: string
+  /** `/api/v2/{chainId}/{bundlerKey}`. */
+  bundlerUrl: string
+  /** `/api/v1/{chainId}/{apiKey}`: a dApp of this chain puts its apiKey in place of `{apiKey}`. */
+  paymasterUrlTemplate: string
 }
 
 /** The unreadable store file a start kept aside. */

@@ -4,6 +4,7 @@ export { startOpstation } from './startOpstation.js'
 export type {
   Opstation,
   OpstationAddresses,
+  OpstationChain,
   OpstationChainSpec,
   OpstationDapp,
   OpstationExplanation,

@@ -22,8 +22,9 @@ export async function startOpstation(options: StartOpstationOptions = {}): Promi
     throw err
   }
   const info = service.info()
-  const paymasterUrl = (apiKey: string) =>
-    info.paymasterUrlTemplate.replace('{apiKey}', encodeURIComponent(apiKey))
+  const paymasterUrlOn = (template: string, apiKey: string) =>
+    template.replace('{apiKey}', encodeURIComponent(apiKey))
+  const paymasterUrl = (apiKey: string) => paymasterUrlOn(info.paymasterUrlTemplate, apiKey)
   let stopping: Promise<void> | undefined
   /** One call to the chain as the chain URL takes it (snapshots and time move the whole stack). */
   const callChain = (method: string, params: unknown[] = []) => {
@@ -37,23 +38,26 @@ export async function startOpstation(options: StartOpstationOptions = {}): Promi
     consoleUrl: info.consoleUrl,
     rpcUrl: info.rpcUrl,
     chainId: info.chainId,
-    chain: defineChain({
-      id: info.chainId,
-      name: `Opstation ${info.chainId}`,
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: info.rpcUrl ? [info.rpcUrl] : [] } },
-    }),
+    chains: info.chains.map((chain) => ({
+      chainId: chain.chainId,
+      rpcUrl: chain.rpcUrl,
+      bundlerUrl: chain.bundlerUrl,
+      paymasterUrlTemplate: chain.paymasterUrlTemplate,
+      chain: defineViemChain(chain.chainId, chain.rpcUrl),
+    })),
+    chain: defineViemChain(info.chainId, info.rpcUrl),
     authToken: service.authToken(),
     addresses: service.chain?.addresses ?? null,
     dataDir,
     paymasterUrl,
     async createDapp({
       name = `dapp-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
+      chainId = info.chainId,
     } = {}) {
       const response = await fetch(`${info.dashboardUrl}/api/v2/public/sdk/paymaster`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authToken: service.authToken() },
-        body: JSON.stringify({ name, type: 'HYBRID', chainId: info.chainId, version: '1.1.0' }),
+        body: JSON.stringify({ name, type: 'HYBRID', chainId, version: '1.1.0' }),
       })
       const body = (await response.json()) as {
         statusCode: number
@@ -61,10 +65,14 @@ export async function startOpstation(options: StartOpstationOptions = {}): Promi
         data?: { apiKey: string }
       }
       if (!response.ok || !body.data) throw new Error(`createDapp: ${body.message} (HTTP ${response.status})`)
+      const template =
+        info.chains.find((chain) => chain.chainId === chainId)?.paymasterUrlTemplate ??
+        info.paymasterUrlTemplate
       const dapp: OpstationDapp = {
         name,
         apiKey: body.data.apiKey,
-        paymasterUrl: paymasterUrl(body.data.apiKey),
+        paymasterUrl: paymasterUrlOn(template, body.data.apiKey),
+        chainId,
       }
       return dapp
     },
@@ -109,4 +117,14 @@ export async function startOpstation(options: StartOpstationOptions = {}): Promi
       return stopping
     },
   }
+}
+
+/** A chain of the service for viem. */
+function defineViemChain(chainId: number, rpcUrl: string | null) {
+  return defineChain({
+    id: chainId,
+    name: `Opstation ${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: rpcUrl ? [rpcUrl] : [] } },
+  })
 }

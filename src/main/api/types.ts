@@ -128,7 +128,26 @@ export type OpstationSetup = {
   accounts?: { address: string; balanceEth: EthAmount; chainId?: number }[]
 }
 
-export type OpstationDapp = { name: string; apiKey: string; paymasterUrl: string }
+export type OpstationDapp = {
+  name: string
+  apiKey: string
+  /** Its paymaster URL, on its chain. */
+  paymasterUrl: string
+  chainId: number
+}
+
+/** One chain of a running Opstation, with its own URLs. */
+export type OpstationChain = {
+  chainId: number
+  /** The chain's JSON-RPC: `/rpc/{chainId}` of the service for an embedded chain; snapshots and time act on this chain. */
+  rpcUrl: string
+  /** This chain's bundler URL (`/api/v2/{chainId}/{bundlerKey}`). */
+  bundlerUrl: string
+  /** This chain's paymaster URL with `{apiKey}` where one of its dApps' apiKey goes. */
+  paymasterUrlTemplate: string
+  /** The chain for viem. */
+  chain: Chain
+}
 
 /** A running Opstation: its URLs, its chain, and what a test needs to set it up. */
 export type Opstation = {
@@ -140,8 +159,11 @@ export type Opstation = {
   consoleUrl: string
   /** The chain's JSON-RPC (null with `noChain`). */
   rpcUrl: string | null
+  /** The first chain's id (the chain of `bundlerUrl`, `paymasterUrlTemplate` and `rpcUrl`). */
   chainId: number
-  /** The chain for viem: `createPublicClient({ chain: op.chain, transport: http(op.rpcUrl) })`. */
+  /** Every chain it runs, the first one first, each with its URLs (empty with `noChain`). */
+  chains: OpstationChain[]
+  /** The first chain for viem: `createPublicClient({ chain: op.chain, transport: http(op.rpcUrl) })`. */
   chain: Chain
   /** The dashboard API's credential (header `authToken`). */
   authToken: string
@@ -150,10 +172,14 @@ export type Opstation = {
   dataDir: string
   /** The paymaster URL of a dApp. */
   paymasterUrl: (apiKey: string) => string
-  /** Creates a dApp (a paymaster) through the dashboard API, its gas tanks funded on a dev chain. */
-  createDapp: (options?: { name?: string }) => Promise<OpstationDapp>
   /**
-   * Takes a snapshot of the whole stack (`evm_snapshot` at `rpcUrl`): the chain and what the service keeps about it
+   * Creates a dApp (a paymaster) through the dashboard API on `chainId` (default: the first chain), its gas tanks
+   * funded on a dev chain.
+   */
+  createDapp: (options?: { name?: string; chainId?: number }) => Promise<OpstationDapp>
+  /**
+   * Takes a snapshot of the whole stack of the first chain (`evm_snapshot` at `rpcUrl`; another chain's at its
+   * `chains[].rpcUrl`): the chain and what the service keeps about it
    * (mempool, operation records and receipts, sponsorships and spending, gas tanks, webhook calls, dApps and their
    * policies). Resolves with its id.
    */

@@ -3,24 +3,20 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Dapp } from '../../shared/api/dapps'
 import type { Settings } from '../../shared/api/settings'
-import type { ChainStatus, ServiceInfo } from '../../shared/serviceInfo'
-import { type Bundler, createBundler } from './bundler/createBundler'
-import { createBundlerMethods } from './bundler/methods'
-import { ethChainId } from './bundler/methods/eth_chainId'
-import {
-  pimlicoGetUserOperationGasPrice,
-  zdGetUserOperationGasPrice,
-} from './bundler/methods/getUserOperationGasPrice'
+import type { ServiceInfo } from '../../shared/serviceInfo'
 import { type Chain, startChain } from './chain'
+import { type ChainRegistry, createChainRegistry } from './chain/chainRegistry'
 import type { ChainSpec } from './chain/chainSpecs'
+import { type ChainStack, composeChainStack, type RuntimeSettings } from './chains/composeChainStack'
+import { createRpcMethods } from './chains/createRpcMethods'
 import { DEFAULT_CHAIN_ID, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
-import { describeChainEvent } from './console/describeChainEvent'
 import { registerConsoleRoutes } from './console/registerConsoleRoutes'
 import { ChainError, StartupError } from './errors'
 import { createEventBus, type EventBus } from './events'
-import { provisionGasTank, provisionGasTanks } from './gasTanks/provisionGasTanks'
-import { createMethodRegistry, type RpcMethod, type RpcMethodRegistry } from './jsonrpc/defineMethod'
+import type { RpcMethodRegistry } from './jsonrpc/defineMethod'
 import { createLogger } from './log/createLogger'
+import { type Logger, withLogFields } from './log/logger'
+import { redactUrl } from './log/redactUrl'
 import { createPaymaster } from './paymaster/createPaymaster'
 import { buildServer } from './server/buildServer'
 import { CHAIN_RPC_ROUTE } from './server/chainRpcRoutes'
@@ -28,37 +24,40 @@ import { createConsoleSession } from './server/consoleSession'
 import { createSetupManager } from './setup/createSetupManager'
 import { readSetup } from './setup/readSetup'
 import { ensureDefaultAccount } from './store/accounts.repo'
-import { forgetGasTanksFunded } from './store/dapps.repo'
+import { chainFoldersOf } from './store/dataFolder/chainFolders'
 import { lockDataFolder } from './store/lockDataFolder'
 import { openStore, type Store } from './store/openStore'
 import { protectDataFolder } from './store/protectDataFolder'
-import { captureStore, resetStoreActivity, restoreStore, settleStore } from './store/storeSnapshots'
+import { createRecordSequence } from './store/userOperations.repo'
 import { definedOnly } from './util/definedOnly'
 import { findPackageRoot, readPackageVersion } from './util/packageRoot'
 
-export type RuntimeSettings = Pick<ServiceConfig, 'bundlingMode' | 'unsafe' | 'webhookTimeoutMs'>
+export type { RuntimeSettings } from './chains/composeChainStack'
 
 export type Service = {
   readonly config: ServiceConfig
   readonly store: Store
   readonly app: FastifyInstance
-  /** The chain (undefined with `noChain`). */
+  /** The first chain (undefined with `noChain`). */
   readonly chain: Chain | undefined
+  /** Every chain the service runs, by chain id, the first one first (empty with `noChain`). */
+  readonly chains: ChainRegistry<ChainStack>
   readonly events: EventBus
   /** Settings that take effect without a restart; bundler and paymaster read them per request. */
   readonly runtime: RuntimeSettings
-  /** The JSON-RPC methods served at the bundler and the paymaster URLs. */
+  /** The JSON-RPC methods served at the bundler and the paymaster URLs (every chain's URLs serve the same). */
   readonly rpcMethods: { bundler: RpcMethodRegistry; paymaster: RpcMethodRegistry }
   /** URLs and status; changes as the chain starts or restarts. */
   info: () => ServiceInfo
   authToken: () => string
-  /** Stops listening, flushes the store, stops the chain and releases the data folder. */
+  /** Stops listening, flushes the store, stops the chains and releases the data folder. */
   close: () => Promise<void>
 }
 
 /**
- * Composition root: config → data folder lock → store → account → chain → bundler/paymaster → server.
- * Runs under plain Node (never imports electron); the Electron main process and the CLI both call it.
+ * Composition root: config → data folder lock → store → account → chains (each with its bundler and paymaster:
+ * chains/composeChainStack.ts) → server. Runs under plain Node (never imports electron); the Electron main process
+ * and the CLI both call it.
  */
 export async function createService(input: ServiceConfigInput): Promise<Service> {
   const bootConfig = parseServiceConfig(input)
@@ -66,13 +65,15 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
   const setup = bootConfig.setup === undefined ? undefined : await readSetup(bootConfig.setup)
   // The setup's chains are the service's when the caller names none (they are checked against the service's
   // otherwise, when the setup is applied).
-  const chains = bootConfig.chains ?? (namesNoChain(bootConfig) ? setup?.setup.chains : undefined)
-  const singleChain = chains ? readSingleChain(chains) : undefined
+  const chainList = bootConfig.chains ?? (namesNoChain(bootConfig) ? setup?.setup.chains : undefined)
+  // A list of one chain runs as the single-chain options; a longer one runs each chain in a stack of its own.
+  const singleChain = chainList?.length === 1 ? asSingleChainOptions(chainList[0] as ChainSpec) : undefined
+  const severalChains = chainList && chainList.length > 1 ? chainList : undefined
   const log = createLogger(bootConfig.logLevel)
   await mkdir(bootConfig.dataDir, { recursive: true, mode: 0o700 })
   const lock = lockDataFolder(bootConfig.dataDir)
   let app: FastifyInstance | undefined
-  let chain: Chain | undefined
+  let started: Chain[] = []
   try {
     const protection = await protectDataFolder(bootConfig.dataDir)
     if (protection.removedTemporaryFiles.length > 0)
@@ -85,14 +86,15 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       log,
       resetStore: bootConfig.resetStore,
       // A store written before records carried their chain was written by a one-chain service: that chain's.
-      legacyChainId: chains?.[0]?.chainId ?? bootConfig.chainId,
+      legacyChainId: chainList?.[0]?.chainId ?? bootConfig.chainId,
     })
     // Console settings apply unless the caller (a command-line flag) says otherwise; a list of chains names every
     // chain, so the console's node setting (one chain's) stands aside.
     const config = parseServiceConfig({
-      ...(singleChain ? {} : settingsToConfig(store.data.settings)),
+      ...(chainList ? {} : settingsToConfig(store.data.settings)),
       ...definedOnly(input),
       ...singleChain,
+      ...(severalChains ? { chains: severalChains } : {}),
       dataDir: bootConfig.dataDir,
     })
     const runtime: RuntimeSettings = {
@@ -100,111 +102,56 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       unsafe: config.unsafe,
       webhookTimeoutMs: config.webhookTimeoutMs,
     }
-    chain = config.noChain
-      ? undefined
-      : await startChain({
-          dataDir: config.dataDir,
-          // A fork flag wins over the console's node setting.
-          rpcUrl: config.forkUrl ? undefined : config.rpcUrl,
-          chainId: config.chainId,
-          fork: config.forkUrl ? { url: config.forkUrl, block: config.forkBlock } : undefined,
-          blockTime: config.blockTime,
-          anvilPath: config.anvilPath,
-          log,
-        })
+    started = config.noChain ? [] : await startChains(config, severalChains, log)
     await ensureDefaultAccount(store)
-    const chainStatus: ChainStatus = chain
-      ? {
-          kind: chain.kind,
-          state: 'ready',
-          addresses: chain.addresses,
-          missing: chain.missing,
-          fork: chain.fork,
-        }
-      : { kind: 'none', state: 'none', addresses: null, missing: [] }
+    // Records of several chains share one sequence of numbers (each chain's log holds its own records).
+    const sequence = severalChains ? createRecordSequence(store) : undefined
+    const stacks = started.map((chain, i) =>
+      composeChainStack({
+        chain,
+        store,
+        events,
+        log,
+        runtime,
+        bundlerOptions: {
+          minStake: config.minStake,
+          minUnstakeDelay: config.minUnstakeDelay,
+          maxPendingPerUnstakedSender: config.maxPendingPerUnstakedSender,
+        },
+        scope: severalChains ? chain.chainId : undefined,
+        records: sequence && {
+          historyDir: chainFoldersOf(config.dataDir, chain.chainId, i === 0).historyDir,
+          sequence,
+        },
+        isConsoleChain: i === 0,
+      }),
+    )
+    const chains = createChainRegistry(stacks)
+    const first = chains.first
+    const chain = first?.chain
     const chainId = chain?.chainId ?? config.chainId ?? DEFAULT_CHAIN_ID
-    chain?.onEvent((event) => {
-      Object.assign(chainStatus, describeChainEvent(event, chain!.rpcUrl))
-      if (event.type === 'chain.reachable' || event.type === 'chain.restarted') log.info(chainStatus.message)
-      else log.warn({ event: event.type }, chainStatus.message)
-      events.emit('chain.status', { state: chainStatus.state, message: chainStatus.message })
-      if (event.type === 'chain.reachable' || event.type === 'chain.recovered')
-        void restoreGasTanks(event.type === 'chain.recovered' && event.reset)
-    })
-    // Back from an outage: the gas tanks of dApps created meanwhile. After a reset every tank is empty: funded again
-    // as on first start.
-    const restoreGasTanks = async (reset: boolean) => {
-      if (!chain) return
-      if (reset) await forgetGasTanksFunded(store, chain.chainId)
-      const changed = await provisionGasTanks(chain, store, log).catch((err) => {
-        log.warn({ err }, 'gas tanks not restored')
-        return 0
-      })
-      if (changed === 0) return
-      chainStatus.message = `${chainStatus.message}; the gas tanks of ${changed} dApp${changed === 1 ? '' : 's'} ${reset ? 'funded again' : 'created'}`
-      log.info(chainStatus.message)
-      events.emit('chain.status', { state: chainStatus.state, message: chainStatus.message })
-    }
-    const paymaster = createPaymaster({
-      store,
-      getChain: () => chain,
-      events,
-      log,
-      getWebhookTimeoutMs: () => runtime.webhookTimeoutMs,
-    })
-    // The store's part of the stack's snapshots (chain/stack/): the document goes back with the chain (all but the
-    // account and the settings), with the spending the paymaster read from it; registered before the bundler's,
-    // whose records are read again from the document once it is back.
-    if (chain) {
-      const running = chain
-      running.stack.register({
-        name: 'store',
-        hold: () => paymaster.deps.usage.hold(),
-        settle: () => settleStore(store),
-        capture: () => captureStore(store),
-        async restore(state) {
-          await restoreStore(store, state)
-          paymaster.deps.usage.rewind()
-        },
-        async reset() {
-          await resetStoreActivity(store, running.chainId)
-          paymaster.deps.usage.rewind()
-          await provisionGasTanks(running, store, log)
-        },
-      })
-      // The console hears of it: a revert or a reset takes records away (the Activity reads its feed again), and the
-      // chain clock's moves show as chain time beside wall time.
-      running.stack.register({
-        name: 'console events',
-        capture: () => null,
-        restore: () => events.emit('stack.reverted', { kind: 'revert' }),
-        reset: () => events.emit('stack.reverted', { kind: 'reset' }),
-      })
-      running.clock.onChange((chainTime) =>
-        events.emit('chain.time', { chainTime, offsetSeconds: chainTime - Math.floor(Date.now() / 1000) }),
-      )
-    }
-    const bundler: Bundler | undefined = chain
-      ? createBundler({
-          chain,
-          store,
-          events,
-          log,
-          settings: runtime,
-          options: {
-            minStake: config.minStake,
-            minUnstakeDelay: config.minUnstakeDelay,
-            maxPendingPerUnstakedSender: config.maxPendingPerUnstakedSender,
-          },
-          onBundleMined: paymaster.observeMinedBundle,
-        })
-      : undefined
-    const getBundler = () => {
-      if (!bundler)
-        throw new ChainError('No chain is running (started with --no-chain): the bundler is unavailable')
-      return bundler
-    }
-    const provisionDapp = chain ? (dapp: Dapp) => provisionGasTank(chain!, store, dapp) : undefined
+    // Without a chain the URLs still answer, each method with the error that no chain runs.
+    const chainless = first
+      ? undefined
+      : {
+          chainId,
+          rpcMethods: createRpcMethods(
+            () => {
+              throw new ChainError(
+                'No chain is running (started with --no-chain): the bundler is unavailable',
+              )
+            },
+            createPaymaster({
+              store,
+              getChain: () => undefined,
+              events,
+              log,
+              getWebhookTimeoutMs: () => runtime.webhookTimeoutMs,
+            }),
+          ),
+        }
+    const resolveRpcChain = (urlChainId: string) =>
+      chainless ? createChainRegistry([chainless]).resolve(urlChainId) : chains.resolve(urlChainId)
     const consoleDir = config.consoleDir ?? path.join(findPackageRoot(), 'out', 'renderer')
     const version = readPackageVersion()
 
@@ -212,39 +159,32 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     const session = createConsoleSession(store)
     const setups = await createSetupManager({
       store,
-      chains: { chainIds: [chainId], getChain: (id) => (id === chainId ? chain : undefined) },
+      chains: { chainIds: chains.chainIds, getChain: (id) => chains.get(id)?.chain },
       dataDir: config.dataDir,
       log,
     })
+    const bundlerKey = () => store.data.accounts[0]?.bundlerKey ?? ''
     const info = (): ServiceInfo => ({
       version,
       dashboardUrl: baseUrl,
-      bundlerUrl: `${baseUrl}/api/v2/${chainId}/${store.data.accounts[0]?.bundlerKey ?? ''}`,
+      bundlerUrl: `${baseUrl}/api/v2/${chainId}/${bundlerKey()}`,
       paymasterUrlTemplate: `${baseUrl}/api/v1/${chainId}/{apiKey}`,
       consoleUrl: `${baseUrl}/console/`,
       consoleLoginUrl: `${baseUrl}/console/?token=${session.loginToken}`,
       chainId,
+      chains: stacks.map((stack) => stack.describe(baseUrl, bundlerKey())),
       // The embedded chain is reached through the service's guarded chain RPC (chainRpcRoutes.ts); an external
       // node by its own URL.
       rpcUrl: chain ? (chain.kind === 'embedded' ? `${baseUrl}${CHAIN_RPC_ROUTE}` : chain.rpcUrl) : null,
       dataDir: config.dataDir,
-      chain: { ...chainStatus, checkedAt: chain?.readCheckedAt()?.toISOString() },
+      chain: first
+        ? { ...first.status, checkedAt: chain?.readCheckedAt()?.toISOString() }
+        : { kind: 'none', state: 'none', addresses: null, missing: [] },
       chainTimeOffsetSeconds: chain ? chain.clock.now() - Math.floor(Date.now() / 1000) : null,
       storeSetAside: store.recovery ?? null,
     })
 
-    const rpcMethods = {
-      bundler: createMethodRegistry(createBundlerMethods(getBundler)),
-      // Some clients ask the paymaster URL for gas prices (permissionless' paymaster-as-bundler setups). Registered
-      // with or without a chain, as at the bundler URL (without one they answer its error), so that the methods, and
-      // the OpenRPC document written from a service without a chain, are the same everywhere.
-      paymaster: createMethodRegistry([
-        ethChainId,
-        ...paymaster.methods,
-        pimlicoGetUserOperationGasPrice(getBundler),
-        zdGetUserOperationGasPrice(getBundler),
-      ] as RpcMethod[]),
-    }
+    const rpcMethods = (first ?? chainless)!.rpcMethods
     app = await buildServer({
       store,
       host: config.host,
@@ -253,12 +193,12 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       consoleDir,
       bundlerMethods: rpcMethods.bundler,
       paymasterMethods: rpcMethods.paymaster,
-      getChainId: () => chainId,
-      getSupportedChainIds: () => [chainId],
+      resolveRpcChain,
+      getSupportedChainIds: () => (first ? [...chains.chainIds] : [chainId]),
       getServiceInfo: info,
       session,
-      getChain: () => chain,
-      provisionDapp,
+      getChain: (urlChainId) => (urlChainId === undefined ? chain : chains.resolve(urlChainId).chain),
+      provisionDapp: first ? (dapp: Dapp) => chains.resolve(dapp.chainId).provisionDapp(dapp) : undefined,
       plugins: [
         (scope) =>
           registerConsoleRoutes(scope, {
@@ -268,32 +208,28 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
             log,
             dataDir: config.dataDir,
             getChain: () => chain,
-            getUserOperations: () => bundler?.userOperations,
+            getUserOperations: () => first?.bundler.userOperations,
             getWebhookTimeoutMs: () => runtime.webhookTimeoutMs,
             setups,
             runtime,
-            runningRpcUrl: config.noChain ? null : (config.rpcUrl ?? null),
+            runningRpcUrl: config.noChain || severalChains ? null : (config.rpcUrl ?? null),
           }),
       ],
     })
     const address = await listen(app, config.host, config.port)
     baseUrl = `http://${formatHost(config.host)}:${address.port}`
-    if (chain) paymaster.start()
-
-    // dApps created while no chain ran (or on another node) get their gas tanks now, and dApps from before
-    // EntryPoint v0.7/v0.8 the tanks of those versions.
-    if (chain) await provisionGasTanks(chain, store, log)
+    for (const stack of stacks) await stack.start()
     // The setup goes on once the chain and the gas tanks are there (it sets their balances), before the start resolves.
     if (setup) await setups.applySetup(setup)
 
     const server = app
-    const runningChain = chain
     let closed = false
     return {
       config,
       store,
       app: server,
-      chain: runningChain,
+      chain,
+      chains,
       events,
       runtime,
       rpcMethods,
@@ -304,10 +240,9 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
         closed = true
         try {
           await server.close()
-          await paymaster.stop()
-          await bundler?.close()
+          for (const stack of stacks) await stack.close()
           await store.flush()
-          await runningChain?.stop()
+          await Promise.all(stacks.map((stack) => stack.chain.stop()))
         } finally {
           lock.release()
         }
@@ -315,10 +250,65 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     }
   } catch (err) {
     await app?.close().catch(() => {})
-    await chain?.stop().catch(() => {})
+    await Promise.all(started.map((chain) => chain.stop().catch(() => {})))
     lock.release()
     throw err
   }
+}
+
+/**
+ * Starts the service's chains: the one chain of the single-chain options, or each chain of a list of several, in
+ * parallel, each with its own folder in the data folder (store/dataFolder/chainFolders.ts). A chain of several that
+ * does not start stops the others and the start, with a one-line error naming it.
+ */
+async function startChains(
+  config: ServiceConfig,
+  severalChains: readonly ChainSpec[] | undefined,
+  log: Logger,
+): Promise<Chain[]> {
+  const common = { dataDir: config.dataDir, blockTime: config.blockTime, anvilPath: config.anvilPath }
+  if (!severalChains) {
+    const chain = await startChain({
+      ...common,
+      // A fork flag wins over the console's node setting.
+      rpcUrl: config.forkUrl ? undefined : config.rpcUrl,
+      chainId: config.chainId,
+      fork: config.forkUrl ? { url: config.forkUrl, block: config.forkBlock } : undefined,
+      log,
+    })
+    return [chain]
+  }
+  const results = await Promise.allSettled(
+    severalChains.map(async (spec, i) => {
+      const chain = await startChain({
+        ...common,
+        chainDir: chainFoldersOf(config.dataDir, spec.chainId, i === 0).chainDir,
+        rpcUrl: spec.rpcUrl,
+        chainId: spec.chainId,
+        fork: spec.forkUrl ? { url: spec.forkUrl, block: spec.forkBlock } : undefined,
+        log: withLogFields(log, { chainId: spec.chainId }),
+      })
+      if (chain.chainId !== spec.chainId) {
+        await chain.stop().catch(() => {})
+        throw new StartupError(`the node at ${redactUrl(chain.rpcUrl)} serves chain ${chain.chainId}`)
+      }
+      return chain
+    }),
+  )
+  const chains = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
+  const failed = results.findIndex((r) => r.status === 'rejected')
+  if (failed === -1) return chains
+  await Promise.all(chains.map((chain) => chain.stop().catch(() => {})))
+  const reason = (results[failed] as PromiseRejectedResult).reason as Error
+  throw new StartupError(
+    `Chain ${severalChains[failed]?.chainId} did not start: ${oneLine(reason?.message ?? String(reason))}`,
+    { cause: reason },
+  )
+}
+
+/** A message on one line (a node's or anvil's output may span several). */
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' | ').trim()
 }
 
 async function listen(app: FastifyInstance, host: string, port: number): Promise<{ port: number }> {
@@ -349,16 +339,8 @@ function formatHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-/**
- * A list of one chain, as the single-chain options. Running several chains in one service is not composed yet (the
- * per-chain stacks): a longer list stops the start with a one-line error rather than running only its first chain.
- */
-function readSingleChain(chains: readonly ChainSpec[]): Partial<ServiceConfigInput> {
-  const [only, ...others] = chains
-  if (!only || others.length > 0)
-    throw new StartupError(
-      `This build runs one chain per service: chains ${chains.map((c) => c.chainId).join(',')} names ${chains.length}; start one Opstation per chain (each with --chain-id and its own --data-dir) for now`,
-    )
+/** A list of one chain, as the single-chain options (the service then runs as it does with them). */
+function asSingleChainOptions(only: ChainSpec): Partial<ServiceConfigInput> {
   return {
     chains: undefined,
     chainId: only.chainId,

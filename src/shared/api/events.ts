@@ -4,7 +4,8 @@
  */
 export type ServiceEvents = {
   'settings.changed': { bundlingMode: string; unsafe: boolean; webhookTimeoutMs: number }
-  'chain.status': { state: string; message?: string }
+  /** A chain's status changed (`chainId`: which chain, in a service of several; the console shows the first's). */
+  'chain.status': { state: string; message?: string; chainId?: number }
   /** A UserOperation was accepted, rejected, submitted, mined, dropped or replaced (see api/userOperations.ts). */
   'userOperation.changed': {
     userOpHash: string
@@ -18,9 +19,9 @@ export type ServiceEvents = {
   'sponsorship.decided': { id: string; dappId: string; sponsored: boolean }
   'webhook.called': { id: string; webhookId: string; verified: boolean }
   /** The chain's time moved other than by the wall clock (evm_increaseTime, a mined block at a set time, a revert). */
-  'chain.time': { chainTime: number; offsetSeconds: number }
+  'chain.time': { chainTime: number; offsetSeconds: number; chainId?: number }
   /** The whole stack went back to a snapshot or to its first start: records the console holds may be gone. */
-  'stack.reverted': { kind: 'revert' | 'reset' }
+  'stack.reverted': { kind: 'revert' | 'reset'; chainId?: number }
 }
 
 export type ServiceEventName = keyof ServiceEvents

@@ -21,7 +21,12 @@ describe('startOpstation (the programmatic API)', () => {
         name: 'my-dapp',
         apiKey: expect.any(String),
         paymasterUrl: a.paymasterUrl(dapp.apiKey),
+        chainId: 31337,
       })
+      // One chain, listed with its own URLs.
+      expect(a.chains.map(({ chainId, bundlerUrl }) => ({ chainId, bundlerUrl }))).toEqual([
+        { chainId: 31337, bundlerUrl: a.bundlerUrl },
+      ])
       const receipt = await sendSponsoredV07Through({
         client: createPublicClient({ chain: a.chain, transport: http(a.rpcUrl!) }),
         bundlerUrl: a.bundlerUrl,

@@ -1,13 +1,10 @@
-import { readdir, rm } from 'node:fs/promises'
 import { toSimpleSmartAccount } from 'permissionless/accounts'
 import { encodeFunctionData, http } from 'viem'
 import { createBundlerClient, createPaymasterClient, entryPoint06Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
-import { createService } from '../../../src/main/service/createService'
-import { StartupError } from '../../../src/main/service/errors'
-import { makeTestDataDir, startTestService, type TestService } from '../../helpers/startTestService'
+import { startTestService, type TestService } from '../../helpers/startTestService'
 import { publicClientOf, randomAddress } from '../bundler/bundlerTestKit'
 import { createDapp, registerToken, tokenBalance } from '../paymaster/paymasterTestKit'
 
@@ -90,23 +87,6 @@ describe('the same SimpleAccount on two chains', () => {
       expect(decisions.length).toBeGreaterThan(0)
     }
   }, 120_000)
-
-  it('refuses, in one line, a list of several chains until one service runs them together', async () => {
-    const dataDir = await makeTestDataDir('opstation-chains-')
-    const started = createService({
-      port: 0,
-      logLevel: 'silent',
-      dataDir,
-      chains: [{ chainId: 31337 }, { chainId: 31338 }],
-    })
-    await expect(started).rejects.toBeInstanceOf(StartupError)
-    await expect(started).rejects.toThrow(
-      'This build runs one chain per service: chains 31337,31338 names 2; start one Opstation per chain (each with --chain-id and its own --data-dir) for now',
-    )
-    // Refused before anything started: the data folder holds nothing.
-    expect(await readdir(dataDir)).toEqual([])
-    await rm(dataDir, { recursive: true, force: true })
-  })
 })
 
 describe('the chains of a setup file', () => {

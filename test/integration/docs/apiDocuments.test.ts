@@ -36,6 +36,7 @@ const UNDOCUMENTED = [
     why: 'CORS preflight of the paymaster JSON-RPC',
   },
   { method: 'OPTIONS', url: '/rpc', why: 'CORS preflight of the chain JSON-RPC' },
+  { method: 'OPTIONS', url: '/rpc/:chainId', why: "CORS preflight of a chain's JSON-RPC" },
   { method: 'GET', url: '/console/', why: 'the console app itself (HTML)' },
   { method: 'GET', url: '/console/*', why: "the console's assets and client-side routes" },
 ]

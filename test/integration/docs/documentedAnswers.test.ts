@@ -13,6 +13,7 @@ const NOT_CALLED = new Set([
   'GET /console/api/events', // a stream, not a JSON answer (console/eventStream.test.ts)
   'POST /console/api/login', // the same answer as GET /console/api/session
   'POST /rpc', // the node's own answers
+  'POST /rpc/{chainId}',
   'POST /api/v1/{chainId}/{paymasterApiKey}', // JSON-RPC: its results are checked against the OpenRPC document
   'POST /api/v2/{chainId}/{bundlerKey}',
   'GET /docs/', // HTML (apiDocuments.test.ts)

@@ -76,8 +76,13 @@ describe('createRpcFastPath', () => {
     })
     expect(refused.headers['access-control-allow-origin']).toBe('*')
     await send('/rpc/?x=1', { body: '[]' })
+    // A chain's own RPC: its id goes to the answer.
+    await send('/rpc/31338/', { body: '[]' })
+    expect(chainAnswered.map((request) => request.chainId)).toEqual([undefined, undefined, '31338'])
     expect(
-      chainAnswered.map(({ body, origin, contentType, host }) => ({ body, origin, contentType, host })),
+      chainAnswered
+        .slice(0, 2)
+        .map(({ body, origin, contentType, host }) => ({ body, origin, contentType, host })),
     ).toEqual([
       {
         body: '{"method":"anvil_mine"}',

@@ -17,7 +17,11 @@ import type { Logger } from '../log/logger'
 import { parseParam } from '../schemas/parseParam'
 import type { Store } from '../store/openStore'
 import { openUserOperationHistory } from '../store/userOperationHistory'
-import { openUserOperationLog, type UserOperationLog } from '../store/userOperations.repo'
+import {
+  openUserOperationLog,
+  type RecordSequence,
+  type UserOperationLog,
+} from '../store/userOperations.repo'
 import { createConcurrencyLimit } from '../util/createConcurrencyLimit'
 import { definedOnly } from '../util/definedOnly'
 import { admitUserOperation } from './admission/admitUserOperation'
@@ -76,6 +80,12 @@ export type CreateBundlerParameters = {
   entryPoints?: EntryPoints
   /** Told of each bundle mined, before its operations are (the paymaster counts spending from it). */
   onBundleMined?: (receipt: RpcTransactionReceipt) => void
+  /**
+   * In a service of several chains: the folder of this chain's history of mined operations, and the record numbers
+   * the chains' logs share; the bundler's log then holds this chain's records only. Without it (one chain) the log
+   * holds the whole document's records, and the history is the data folder's `history/`.
+   */
+  records?: { historyDir: string; sequence: RecordSequence }
 }
 
 export type SendUserOperationParameters = {
@@ -184,6 +194,7 @@ export function createBundler({
   settings,
   entryPoints = createEntryPoints((module) => listServedEntryPoints(chain).includes(module)),
   onBundleMined,
+  records: shared,
 }: CreateBundlerParameters): Bundler {
   const options: BundlerOptions = { ...defaultBundlerOptions, ...overrides }
   const isSafeMode = () => (settings ? !settings.unsafe : options.safeMode)
@@ -191,7 +202,7 @@ export function createBundler({
   const gasPrices = createGasPrices(chain.publicClient)
   // Mined operations' receipts, and records older than the store document's, outlive the chain's history.
   const history = openUserOperationHistory({
-    dir: join(dirname(store.path), 'history'),
+    dir: shared?.historyDir ?? join(dirname(store.path), 'history'),
     legacyChainId: chain.chainId,
     onError: (err) => log.error({ err }, 'could not read or write the UserOperation history'),
   })
@@ -199,6 +210,7 @@ export function createBundler({
     store,
     history,
     chainNow: () => chain.clock.now(),
+    ...(shared ? { chainId: chain.chainId, sequence: shared.sequence } : {}),
     onError: (err) => log.error({ err }, 'could not write UserOperation records'),
   })
   const explainContext = { chain, entryPoints, store }
@@ -425,7 +437,9 @@ export function createBundler({
   // Operations mined before the history of mined operations was kept (an older data folder): their receipts and
   // operations into it while the chain still holds them (it keeps its recent blocks' transactions only).
   void queries
-    .keepMissingHistory([...store.data.userOperations])
+    .keepMissingHistory(
+      store.data.userOperations.filter((r) => shared === undefined || r.chainId === chain.chainId),
+    )
     .then((kept) => {
       if (kept > 0) log.info({ kept }, 'mined UserOperations from before the history was kept added to it')
     })

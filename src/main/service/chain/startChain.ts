@@ -28,6 +28,7 @@ import type { Chain, ChainConfig, ChainEvent, ChainEventListener } from './types
 export async function startChain(config: ChainConfig): Promise<Chain> {
   const started = performance.now()
   const log = config.log ?? silentLogger
+  const chainDir = config.chainDir ?? join(config.dataDir, 'chain')
   const listeners = new Set<ChainEventListener>()
   // From the embedded node's exit until its restart is complete, the service's calls to it are refused (503).
   let runs = 0
@@ -50,7 +51,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
   let embedded: EmbeddedNode | undefined
   if (!config.rpcUrl) {
     embedded = await startEmbeddedNode({
-      dataDir: config.dataDir,
+      chainDir,
       chainId: config.chainId,
       fork: config.fork,
       anvilPath: config.anvilPath,
@@ -118,7 +119,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     registerNodeRequest(deployClient, request)
     const capabilities = await detectNodeCapabilities(publicClient, chainId)
     const keys = await openKeyStore({
-      path: join(config.dataDir, 'chain', 'keys.json'),
+      path: join(chainDir, 'keys.json'),
       chainId,
       isDev: capabilities.isDev,
       executorPrivateKey: config.executorPrivateKey,

@@ -17,8 +17,13 @@ import type { StackSnapshots } from './stack/createStackSnapshots'
 import type { NonceManagers } from './transactions/createNonceManagers'
 
 export type ChainConfig = {
-  /** Data folder; the chain module uses `<dataDir>/chain/` (anvil state, keys.json). */
+  /** Data folder; the chain module uses `<dataDir>/chain/` (anvil state, keys.json) unless `chainDir` says otherwise. */
   dataDir: string
+  /**
+   * The folder of this chain's files (anvil's state, its write journal, fork.json, keys.json); default
+   * `<dataDir>/chain`. A service of several chains gives each its own (chains/chainFolders.ts).
+   */
+  chainDir?: string
   /** External JSON-RPC node. Without it an embedded anvil is started. */
   rpcUrl?: string
   /**

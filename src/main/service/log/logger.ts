@@ -13,3 +13,12 @@ export const silentLogger: Logger = {
   warn: () => {},
   error: () => {},
 }
+
+/** A logger that adds `fields` to every line of `log` (one chain's lines in a service of several name their chain). */
+export function withLogFields(log: Logger, fields: Record<string, unknown>): Logger {
+  const line =
+    (level: keyof Logger) =>
+    (obj: object | string, msg?: string): void =>
+      typeof obj === 'string' ? log[level]({ ...fields }, obj) : log[level]({ ...fields, ...obj }, msg)
+  return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') }
+}

@@ -8,7 +8,6 @@ import Fastify, {
 } from 'fastify'
 import { z } from 'zod'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
-import type { Chain } from '../chain'
 import { registerPaymasterRoutes } from '../dashboard/paymasters.routes'
 import { registerSmartContractRoutes } from '../dashboard/smartContracts.routes'
 import { registerWebhookRoutes } from '../dashboard/webhooks.routes'
@@ -20,13 +19,19 @@ import type { RpcMethodRegistry } from '../jsonrpc/defineMethod'
 import type { Store } from '../store/openStore'
 import type { Dapp } from '../store/schema'
 import { answerClientError } from './answerClientError'
-import { answerChainRpc, registerChainRpcRoutes } from './chainRpcRoutes'
+import { answerChainRpc, type GetRpcChain, registerChainRpcRoutes } from './chainRpcRoutes'
 import { registerConsoleRoutes } from './consoleRoutes'
 import type { ConsoleSession } from './consoleSession'
 import { createHostCheck, isSameOrigin } from './hostGuard'
 import { toHttpError } from './restEnvelope'
 import { createRpcFastPath } from './rpcFastPath'
-import { BUNDLER_ROUTE, createRpcAnswerer, PAYMASTER_ROUTE, registerRpcRoutes } from './rpcRoutes'
+import {
+  BUNDLER_ROUTE,
+  createRpcAnswerer,
+  PAYMASTER_ROUTE,
+  type RpcRoutesOptions,
+  registerRpcRoutes,
+} from './rpcRoutes'
 
 export type BuildServerParameters = {
   store: Store
@@ -34,15 +39,18 @@ export type BuildServerParameters = {
   bodyLimit: number
   logger: FastifyBaseLogger
   consoleDir: string
+  /** The methods the API documents describe (every chain's URLs serve the same). */
   bundlerMethods: RpcMethodRegistry
   paymasterMethods: RpcMethodRegistry
-  getChainId: () => number
+  /** The chain a bundler or paymaster URL names, with its methods (rpcRoutes.ts). */
+  resolveRpcChain: RpcRoutesOptions['resolveChain']
   getSupportedChainIds: () => number[]
   getServiceInfo: () => ServiceInfo
   /** The console's sign-in (consoleSession.ts). */
   session: ConsoleSession
-  /** The running chain, for the guarded chain RPC at /rpc (undefined with --no-chain). */
-  getChain: () => Chain | undefined
+  /** The chain of a chain RPC URL, for the guarded chain RPC at /rpc and /rpc/:chainId (undefined with --no-chain). */
+  getChain: GetRpcChain
+  /** Gives a new dApp its gas tanks on its chain. */
   provisionDapp?: (dapp: Dapp) => Promise<void>
   /** Extra routes (console API of later features). */
   plugins?: ((app: FastifyInstance) => Promise<void>)[]
@@ -55,7 +63,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 72_000
  * JSON-RPC endpoints (bundler, paymaster, the chain): open to other origins under their own per-method rules. Any
  * chain id segment, as the routes take it (a wrong one is answered in JSON-RPC: "Chain ID … is not served here").
  */
-const RPC_PATH = /^\/(?:api\/v[12]\/[^/]+\/[^/]+|rpc)\/?$/
+const RPC_PATH = /^\/(?:api\/v[12]\/[^/]+\/[^/]+|rpc(?:\/[^/]+)?)\/?$/
 
 const isRpcPath = (url: string) => RPC_PATH.test(url.split('?')[0] ?? '')
 
@@ -71,9 +79,7 @@ export async function buildServer(params: BuildServerParameters): Promise<Fastif
   const isAllowedHost = createHostCheck(params.host)
   const answerRpc = createRpcAnswerer({
     store: params.store,
-    bundlerMethods: params.bundlerMethods,
-    paymasterMethods: params.paymasterMethods,
-    getChainId: params.getChainId,
+    resolveChain: params.resolveRpcChain,
   })
   let closing = false
   const rpcFastPath = createRpcFastPath({

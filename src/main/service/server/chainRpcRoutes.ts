@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import { NODE_METHODS } from '../bundler/methods/forwardToNode'
 import type { Chain } from '../chain'
 import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
@@ -9,14 +10,23 @@ import {
   JsonRpcResponseSchema,
 } from '../docs/jsonRpcSchemas'
 import { withDoc } from '../docs/routeDoc'
-import { ChainUnavailableError } from '../errors'
+import { ChainUnavailableError, UnknownChainError } from '../errors'
 import { classifyError } from '../errors/classifyError'
 import { RpcCode } from '../errors/rpcCodes'
 import { describeNodeCallProblem, findNodeCallProblem } from '../schemas/nodeCallSchema'
 import { isSameOrigin } from './hostGuard'
 import { RPC_CORS_HEADERS } from './rpcRoutes'
 
+/** The first chain's RPC (the chain of a service of one chain). */
 export const CHAIN_RPC_ROUTE = '/rpc'
+/** Each chain's RPC, by its id. */
+export const CHAIN_RPC_BY_ID_ROUTE = '/rpc/:chainId'
+
+/**
+ * The chain a chain RPC URL names (`urlChainId`, the `:chainId` segment; undefined at `/rpc`: the first chain), or
+ * undefined without a chain; throws UnknownChainError, naming the chains run, for a chain the service does not run.
+ */
+export type GetRpcChain = (urlChainId?: string) => Chain | undefined
 
 /**
  * What a page on another origin may call (a dApp's own page, a wallet extension): reading the chain and sending a
@@ -42,7 +52,7 @@ type Call = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknow
  */
 export async function registerChainRpcRoutes(
   app: FastifyInstance,
-  options: { getChain: () => Chain | undefined },
+  options: { getChain: GetRpcChain },
 ): Promise<void> {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
@@ -66,47 +76,69 @@ export async function registerChainRpcRoutes(
       })
   })
 
-  app.options(CHAIN_RPC_ROUTE, async (_request, reply) =>
+  const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
     reply
       .code(204)
       .headers(RPC_CORS_HEADERS)
       .header('Access-Control-Allow-Methods', 'POST, OPTIONS')
       .header('Access-Control-Allow-Headers', 'content-type, accept')
       .header('Access-Control-Max-Age', '86400')
-      .send(),
-  )
+      .send()
+  app.options(CHAIN_RPC_ROUTE, preflight)
+  app.options(CHAIN_RPC_BY_ID_ROUTE, preflight)
 
-  const doc = withDoc({
-    tag: 'JSON-RPC',
-    summary:
-      "The chain's JSON-RPC (`rpcUrl` of the embedded chain): the node's methods, behind the service's guards",
-    description:
-      'Every method of the node for tools without an `Origin` (cast, viem, forge scripts); a web page of another ' +
-      'origin may only read the chain and send transactions it signed (`eth_sendRawTransaction`), never `anvil_*`, ' +
-      '`evm_*`, `debug_*`, `eth_sendTransaction`, `eth_sign*` or `eth_accounts`.',
-    auth: 'none',
-    body: JsonRpcRequestSchema,
-    response: { description: "The node's JSON-RPC answer", schema: JsonRpcResponseSchema },
-    errorSchema: JsonRpcErrorResponseSchema,
-    errors: {
-      400: 'Parse error (-32700) or empty batch (-32600)',
-      403: 'A method a web page of another origin may not call (-32001)',
-      415: 'A web page sent another Content-Type than application/json (-32600)',
-      503: 'No chain is running, or its node is away',
-    },
-  })
-  app.post(CHAIN_RPC_ROUTE, doc, async (request: FastifyRequest, reply: FastifyReply) => {
-    const answer = await answerChainRpc(
+  const doc = (summary: string, chainIdParam: boolean) =>
+    withDoc({
+      tag: 'JSON-RPC',
+      summary,
+      ...(chainIdParam
+        ? {
+            params: z.object({
+              chainId: z.string().meta({ description: 'One of the chains the service runs' }),
+            }),
+          }
+        : {}),
+      description:
+        'Every method of the node for tools without an `Origin` (cast, viem, forge scripts); a web page of another ' +
+        'origin may only read the chain and send transactions it signed (`eth_sendRawTransaction`), never `anvil_*`, ' +
+        '`evm_*`, `debug_*`, `eth_sendTransaction`, `eth_sign*` or `eth_accounts`.',
+      auth: 'none',
+      body: JsonRpcRequestSchema,
+      response: { description: "The node's JSON-RPC answer", schema: JsonRpcResponseSchema },
+      errorSchema: JsonRpcErrorResponseSchema,
+      errors: {
+        400: 'Parse error (-32700), empty batch (-32600), or a chain the service does not run (-32003, naming the chains it runs)',
+        403: 'A method a web page of another origin may not call (-32001)',
+        415: 'A web page sent another Content-Type than application/json (-32600)',
+        503: 'No chain is running, or its node is away',
+      },
+    })
+  const answer = async (request: FastifyRequest<{ Params: { chainId?: string } }>, reply: FastifyReply) => {
+    const answered = await answerChainRpc(
       {
         body: typeof request.body === 'string' ? request.body : '',
         origin: request.headers.origin,
         contentType: request.headers['content-type'],
         host: request.headers.host,
+        chainId: request.params.chainId,
       },
       options.getChain,
     )
-    return reply.code(answer.status).headers(RPC_CORS_HEADERS).send(answer.body)
-  })
+    return reply.code(answered.status).headers(RPC_CORS_HEADERS).send(answered.body)
+  }
+  app.post(
+    CHAIN_RPC_ROUTE,
+    doc(
+      "The first chain's JSON-RPC (`rpcUrl` of the embedded chain): the node's methods, behind the service's guards",
+      false,
+    ),
+    answer,
+  )
+  app.post(
+    CHAIN_RPC_BY_ID_ROUTE,
+    doc("A chain's JSON-RPC by its id (`chains[].rpcUrl` of an embedded chain), with the same guards", true),
+    answer,
+  )
 }
 
 /** What the chain RPC needs of a request. */
@@ -115,6 +147,8 @@ export type ChainRpcRequest = {
   origin: string | undefined
   contentType: string | undefined
   host: string | undefined
+  /** The URL's chain id segment (`/rpc/{chainId}`); undefined at `/rpc`, the first chain's. */
+  chainId?: string
 }
 
 /**
@@ -124,7 +158,7 @@ export type ChainRpcRequest = {
  */
 export async function answerChainRpc(
   request: ChainRpcRequest,
-  getChain: () => Chain | undefined,
+  getChain: GetRpcChain,
 ): Promise<{ status: number; body: unknown }> {
   const fail = (status: number, code: number, message: string, id: unknown = null) => ({
     status,
@@ -153,7 +187,20 @@ export async function answerChainRpc(
         refused?.id,
       )
   }
-  const chain = getChain()
+  let chain: Chain | undefined
+  try {
+    chain = getChain(request.chainId)
+  } catch (err) {
+    if (!(err instanceof UnknownChainError)) throw err
+    return {
+      status: 400,
+      body: {
+        jsonrpc: '2.0',
+        id: toId(calls[0]?.id),
+        error: { code: err.rpcCode, message: err.shortMessage, data: err.data },
+      },
+    }
+  }
   if (!chain) return fail(503, RpcCode.internalError, 'No chain is running (started with --no-chain)')
   const answers = await Promise.all(calls.map((call) => forwardCall(chain, call)))
   const away = answers.find((a) => a instanceof ChainUnavailableError)

@@ -81,7 +81,24 @@ const ServiceInfoSchema = z.object({
     .meta({ description: "The paymaster URL with `{apiKey}` for the dApp's apiKey" }),
   consoleUrl: z.string(),
   consoleLoginUrl: z.string().meta({ description: "The console URL with this start's login token" }),
-  chainId: z.number().int(),
+  chainId: z
+    .number()
+    .int()
+    .meta({ description: "The first chain's id (the chain of the single-chain URLs)" }),
+  chains: z
+    .array(
+      z.object({
+        chainId: z.number().int(),
+        kind: z.enum(['embedded', 'external']),
+        state: ChainStatusSchema.shape.state,
+        rpcUrl: z.string().meta({ description: 'The chain RPC: `/rpc/{chainId}` of an embedded chain' }),
+        bundlerUrl: z.string(),
+        paymasterUrlTemplate: z.string(),
+      }),
+    )
+    .meta({
+      description: 'Every chain the service runs, the first one first, with its URLs (empty without a chain)',
+    }),
   rpcUrl: z.string().nullable().meta({ description: "The chain's JSON-RPC URL, when a chain runs" }),
   dataDir: z.string(),
   chain: ChainStatusSchema,

@@ -22,8 +22,8 @@ const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace'])
 
 /** `/api/v2/:chainId/:bundlerKey` and `/api/v1/:chainId/:paymasterApiKey`, optional trailing slash and query. */
 const RPC_URL = /^\/api\/v([12])\/([0-9A-Za-z]+)\/([0-9A-Za-z._~-]+)\/?(?:\?.*)?$/
-/** The chain RPC (`/rpc`), optional trailing slash and query. */
-const CHAIN_RPC_URL = /^\/rpc\/?(?:\?.*)?$/
+/** The chain RPC (`/rpc`, or a chain's `/rpc/:chainId`), optional trailing slash and query. */
+const CHAIN_RPC_URL = /^\/rpc(?:\/(\d+))?\/?(?:\?.*)?$/
 
 /**
  * Answers the usual JSON-RPC POST (allowed host, body length given and within the limit) straight off Node's
@@ -42,7 +42,7 @@ export function createRpcFastPath(
     if (req.method !== 'POST' || params.isClosing() || REQUEST_LOG_LEVELS.has(params.log.level)) return false
     const url = req.url ?? ''
     const match = RPC_URL.exec(url)
-    const chainRpc = !match && CHAIN_RPC_URL.test(url)
+    const chainRpc = match ? null : CHAIN_RPC_URL.exec(url)
     const length = Number(req.headers['content-length'])
     if (
       (!match && !chainRpc) ||
@@ -73,6 +73,7 @@ export function createRpcFastPath(
             origin: req.headers.origin,
             contentType: req.headers['content-type'],
             host: req.headers.host,
+            chainId: chainRpc?.[1],
           })
       answered
         .then((result) => {

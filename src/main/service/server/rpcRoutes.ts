@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { createChainRegistry } from '../chain/chainRegistry'
 import {
   JsonRpcErrorResponseSchema,
   JsonRpcRequestSchema,
@@ -25,10 +24,17 @@ export const PAYMASTER_ROUTE = '/api/v1/:chainId/:paymasterApiKey'
 
 export type RpcRoutesOptions = {
   store: Store
-  bundlerMethods: RpcMethodRegistry
-  paymasterMethods: RpcMethodRegistry
-  /** The chain id served now (read per request: an external node may be switched in settings). */
-  getChainId: () => number
+  /**
+   * The chain a URL's `:chainId` segment names, with the methods of its bundler and paymaster URLs; throws
+   * UnknownChainError, naming the chains run, for a chain the service does not run (chain/chainRegistry.ts).
+   */
+  resolveChain: (urlChainId: string) => RpcChain
+}
+
+/** One chain's JSON-RPC endpoints: its id and the methods its bundler and paymaster URLs serve. */
+export type RpcChain = {
+  readonly chainId: number
+  readonly rpcMethods: { bundler: RpcMethodRegistry; paymaster: RpcMethodRegistry }
 }
 
 type RpcParams = { chainId: string; bundlerKey?: string; paymasterApiKey?: string }
@@ -78,6 +84,7 @@ export function createRpcAnswerer(options: RpcRoutesOptions): AnswerRpc {
   return async ({ endpoint, chainId, key, body, log, caller }) => {
     const { accept } = caller
     let ctx: RpcContext
+    let methods: RpcMethodRegistry
     try {
       // A web page's cross-site "simple" POST (text/plain, form encodings) needs no preflight: refuse it, so that
       // a page can only reach these methods the way CORS lets it (application/json, after a preflight).
@@ -85,7 +92,9 @@ export function createRpcAnswerer(options: RpcRoutesOptions): AnswerRpc {
         throw new RpcError('Content-Type must be application/json', RpcCode.invalidRequest, {
           httpStatus: 415,
         })
-      ctx = resolveContext(endpoint, chainId, key, log, options)
+      const chain = options.resolveChain(chainId)
+      methods = chain.rpcMethods[endpoint]
+      ctx = resolveContext(endpoint, chain.chainId, key, log, options.store)
       ctx.privileged = isPrivileged(ctx, caller)
     } catch (err) {
       const { error, httpStatus } = toRpcError(err, log)
@@ -94,11 +103,7 @@ export function createRpcAnswerer(options: RpcRoutesOptions): AnswerRpc {
         body: { jsonrpc: '2.0', id: peekId(body), error },
       }
     }
-    const result = await dispatchRpcRequest(
-      body,
-      endpoint === 'bundler' ? options.bundlerMethods : options.paymasterMethods,
-      ctx,
-    )
+    const result = await dispatchRpcRequest(body, methods, ctx)
     return { ...result, httpStatus: chooseHttpStatus(result.httpStatus, accept) }
   }
 }
@@ -173,7 +178,7 @@ export async function registerRpcRoutes(app: FastifyInstance, options: { answer:
       ...RPC_DOC,
       summary: 'The bundler JSON-RPC endpoint (methods: /docs/openrpc.json, server "bundler")',
       params: z.object({
-        chainId: z.string().meta({ description: 'The chain the service runs (31337 by default)' }),
+        chainId: z.string().meta({ description: 'One of the chains the service runs (31337 by default)' }),
         bundlerKey: z.string().meta({
           description: "The account's bundler key (`bundlerUrl` of the ready line), or a dApp's apiKey",
         }),
@@ -187,7 +192,9 @@ export async function registerRpcRoutes(app: FastifyInstance, options: { answer:
       ...RPC_DOC,
       summary: 'The paymaster JSON-RPC endpoint of a dApp (methods: /docs/openrpc.json, server "paymaster")',
       params: z.object({
-        chainId: z.string().meta({ description: 'The chain the service runs (31337 by default)' }),
+        chainId: z
+          .string()
+          .meta({ description: "The dApp's chain, one the service runs (31337 by default)" }),
         paymasterApiKey: z.string().meta({ description: "The dApp's apiKey" }),
       }),
     }),
@@ -211,23 +218,21 @@ const RPC_DOC: Omit<RouteDoc, 'summary'> = {
   },
   errorSchema: JsonRpcErrorResponseSchema,
   errors: {
-    400: 'Parse error (-32700) or invalid request (-32600)',
+    400: 'Parse error (-32700), invalid request (-32600), or a chain the service does not run (-32003, naming the chains it runs; `data.chainIds`)',
     401: 'Unknown bundler key or paymaster apiKey (-32001)',
     413: 'Request body is too large (-32600)',
     415: 'A web page sent another Content-Type than application/json (-32600)',
   },
 }
 
+/** Who calls (the key's account, and its dApp) at the URL of `chainId`; a paymaster serves its own chain's dApps only. */
 function resolveContext(
   endpoint: RpcEndpoint,
-  urlChainId: string,
+  chainId: number,
   key: string,
   log: RpcContext['log'],
-  { store, getChainId }: RpcRoutesOptions,
+  store: Store,
 ): RpcContext {
-  const chainId = getChainId()
-  // The one chain served, as a registry of one: another chain id answers the error naming the chains run.
-  createChainRegistry([{ chainId }]).resolve(urlChainId)
   if (endpoint === 'bundler') {
     const account = findAccountByBundlerKey(store, key)
     if (account) return { endpoint, chainId, account, dapp: undefined, privileged: false, log }

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs'
 import { chmod, readdir, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { isTemporaryFileName } from '../util/files/temporaryFileName'
+import { listOtherChainFolders } from './dataFolder/chainFolders'
 
 /** The service's folders inside the data folder (the desktop app's Chromium profile lives beside them). */
 const SERVICE_FOLDERS = ['chain', 'sandbox']
@@ -31,7 +32,12 @@ export async function protectDataFolder(dataDir: string): Promise<ProtectDataFol
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') result.notProtected.push(target)
     }
   }
-  for (const folder of [dataDir, ...SERVICE_FOLDERS.map((name) => path.join(dataDir, name))]) {
+  const folders = [
+    dataDir,
+    ...SERVICE_FOLDERS.map((name) => path.join(dataDir, name)),
+    ...(await listOtherChainFolders(dataDir)),
+  ]
+  for (const folder of folders) {
     let entries: Dirent[]
     try {
       entries = await readdir(folder, { withFileTypes: true })

@@ -78,7 +78,32 @@ export type OpenUserOperationLogParameters = {
   flushIntervalMs?: number
   /** The chain's now (unix seconds), stamped on a record with its wall time when it changes (`chainTime`). */
   chainNow?: () => number
+  /**
+   * The one chain whose records this log holds, in a service of several chains (each chain's bundler has its own log
+   * over the one document); undefined in a service of one chain: every record of the document.
+   */
+  chainId?: number
+  /** Where record numbers (`seq`) come from: shared by the logs of several chains, so that they never repeat. */
+  sequence?: RecordSequence
   onError?: (err: unknown) => void
+}
+
+/** The next `seq` of a record, shared by every log over one store document. */
+export type RecordSequence = {
+  take: () => number
+  /** Makes the next number at least `next`. */
+  atLeast: (next: number) => void
+}
+
+/** A sequence that starts after the document's highest `seq`. */
+export function createRecordSequence(store: Store): RecordSequence {
+  let next = store.data.userOperations.reduce((max, r) => Math.max(max, r.seq + 1), 0)
+  return {
+    take: () => next++,
+    atLeast(value) {
+      next = Math.max(next, value)
+    },
+  }
 }
 
 /**
@@ -93,10 +118,14 @@ export function openUserOperationLog({
   flushIntervalMs = 1000,
   onError = () => {},
   chainNow,
+  chainId,
+  sequence = createRecordSequence(store),
 }: OpenUserOperationLogParameters): UserOperationLog {
+  const isOwn = (record: UserOperationRecord) => chainId === undefined || record.chainId === chainId
+  const ownRecords = () =>
+    chainId === undefined ? store.data.userOperations : store.data.userOperations.filter(isOwn)
   const index = new Map<string, UserOperationRecord>()
-  for (const record of store.data.userOperations) index.set(record.userOpHash, record)
-  let nextSeq = store.data.userOperations.reduce((max, r) => Math.max(max, r.seq + 1), 0)
+  for (const record of ownRecords()) index.set(record.userOpHash, record)
   let inserts: UserOperationRecord[] = []
   let dirty = false
   let timer: NodeJS.Timeout | undefined
@@ -113,8 +142,9 @@ export function openUserOperationLog({
     // The oldest finished records beyond maxRecords leave the document: into the history first, so that a record is
     // always in one of them on disk.
     const leaving = new Set<UserOperationRecord>()
-    let excess = store.data.userOperations.length + added.length - maxRecords
-    for (const r of [...store.data.userOperations, ...added]) {
+    const own = ownRecords()
+    let excess = own.length + added.length - maxRecords
+    for (const r of [...own, ...added]) {
       if (excess <= 0) break
       if (isUnfinished(r.status)) continue
       leaving.add(r)
@@ -147,7 +177,7 @@ export function openUserOperationLog({
     find: async (userOpHash) =>
       index.get(userOpHash.toLowerCase()) ?? (await history?.findRecord(userOpHash)),
     async list({ limit, before }) {
-      const all = [...store.data.userOperations, ...inserts]
+      const all = [...ownRecords(), ...inserts]
       const out: UserOperationRecord[] = []
       // Records leave the document oldest (finished) first: the history's are all below its oldest finished one.
       let boundary = Number.POSITIVE_INFINITY
@@ -203,7 +233,7 @@ export function openUserOperationLog({
       }
       const record: UserOperationRecord = {
         ...partial,
-        seq: nextSeq++,
+        seq: sequence.take(),
         createdAt: now,
         updatedAt: now,
         ...(chainNow ? { chainTime: chainNow() } : {}),
@@ -251,8 +281,8 @@ export function openUserOperationLog({
       inserts = []
       dirty = false
       index.clear()
-      for (const record of store.data.userOperations) index.set(record.userOpHash, record)
-      nextSeq = store.data.userOperations.reduce((max, r) => Math.max(max, r.seq + 1), nextSeq)
+      for (const record of ownRecords()) index.set(record.userOpHash, record)
+      sequence.atLeast(store.data.userOperations.reduce((max, r) => Math.max(max, r.seq + 1), 0))
     },
     async close() {
       closed = true

@@ -29,7 +29,8 @@ import { recordAnvilPid, stopStaleAnvil } from './stopStaleAnvil'
 import type { StateDumpTrim } from './trimStateDump'
 
 export type StartEmbeddedNodeParameters = {
-  dataDir: string
+  /** The folder of the chain's files (`<dataDir>/chain` for a service of one chain). */
+  chainDir: string
   /** `--chain-id`; default 31337, or on a fork the remote's (or the one the data folder's fork was started with). */
   chainId?: number
   /** Run as a fork of another chain (prepareFork.ts); a data folder holding a fork continues it without this. */
@@ -62,12 +63,12 @@ export type EmbeddedNode = {
 }
 
 /**
- * Starts anvil on 127.0.0.1 and a free port with its state in `<dataDir>/chain/anvil-state.json`, and keeps it
+ * Starts anvil on 127.0.0.1 and a free port with its state in `<chainDir>/anvil-state.json`, and keeps it
  * running: if it exits unexpectedly it is restarted from the saved state on the same port.
  */
 export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise<EmbeddedNode> {
   const binary = resolveAnvilBinary(p.anvilPath)
-  const chainDir = join(p.dataDir, 'chain')
+  const { chainDir } = p
   await mkdir(chainDir, { recursive: true, mode: 0o700 })
   const statePath = join(chainDir, 'anvil-state.json')
   const exitDumpPath = join(chainDir, 'anvil-exit-dump.json')
