@@ -24,7 +24,12 @@ import { createConsoleSession } from './server/consoleSession'
 import { createSetupManager } from './setup/createSetupManager'
 import { readSetup } from './setup/readSetup'
 import { ensureDefaultAccount } from './store/accounts.repo'
-import { chainFoldersOf } from './store/dataFolder/chainFolders'
+import {
+  assignChainFolders,
+  type ChainFolders,
+  readFolderKeeper,
+  recordFolderKeeper,
+} from './store/dataFolder/chainFolders'
 import { lockDataFolder } from './store/lockDataFolder'
 import { openStore, type Store } from './store/openStore'
 import { protectDataFolder } from './store/protectDataFolder'
@@ -102,7 +107,10 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       unsafe: config.unsafe,
       webhookTimeoutMs: config.webhookTimeoutMs,
     }
-    started = config.noChain ? [] : await startChains(config, severalChains, log)
+    const folders = severalChains && (await assignFolders(config.dataDir, severalChains))
+    started = config.noChain
+      ? []
+      : await startChains(config, severalChains && folders && { severalChains, folders }, log)
     await ensureDefaultAccount(store)
     // Records of several chains share one sequence of numbers (each chain's log holds its own records).
     const sequence = severalChains ? createRecordSequence(store) : undefined
@@ -120,7 +128,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
         },
         scope: severalChains ? chain.chainId : undefined,
         records: sequence && {
-          historyDir: chainFoldersOf(config.dataDir, chain.chainId, i === 0).historyDir,
+          historyDir: folderOf(folders, chain.chainId).historyDir,
           sequence,
         },
         isConsoleChain: i === 0,
@@ -257,17 +265,41 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
 }
 
 /**
- * Starts the service's chains: the one chain of the single-chain options, or each chain of a list of several, in
- * parallel, each with its own folder in the data folder (store/dataFolder/chainFolders.ts). A chain of several that
- * does not start stops the others and the start, with a one-line error naming it.
+ * The folders of a service's several chains (store/dataFolder/chainFolders.ts): the chain the data folder's own
+ * `chain/` holds keeps it, recorded before any chain starts, so a start cut short leaves it named.
+ */
+async function assignFolders(
+  dataDir: string,
+  chains: readonly ChainSpec[],
+): Promise<Map<number, ChainFolders>> {
+  const recorded = await readFolderKeeper(dataDir)
+  const { folders, keeper } = assignChainFolders(
+    dataDir,
+    chains.map((spec) => spec.chainId),
+    recorded,
+  )
+  if (keeper !== undefined) await recordFolderKeeper(dataDir, keeper)
+  return folders
+}
+
+function folderOf(folders: Map<number, ChainFolders> | undefined, chainId: number): ChainFolders {
+  const found = folders?.get(chainId)
+  if (!found) throw new Error(`no data folder assigned to chain ${chainId}`)
+  return found
+}
+
+/**
+ * Starts the service's chains: the one chain of the single-chain options (in the data folder's own `chain/`, which
+ * it records as its own), or each chain of a list of several, in parallel, each in its folder. A chain of several
+ * that does not start stops the others and the start, with a one-line error naming it.
  */
 async function startChains(
   config: ServiceConfig,
-  severalChains: readonly ChainSpec[] | undefined,
+  several: { severalChains: readonly ChainSpec[]; folders: Map<number, ChainFolders> } | undefined,
   log: Logger,
 ): Promise<Chain[]> {
   const common = { dataDir: config.dataDir, blockTime: config.blockTime, anvilPath: config.anvilPath }
-  if (!severalChains) {
+  if (!several) {
     const chain = await startChain({
       ...common,
       // A fork flag wins over the console's node setting.
@@ -276,13 +308,18 @@ async function startChains(
       fork: config.forkUrl ? { url: config.forkUrl, block: config.forkBlock } : undefined,
       log,
     })
+    await recordFolderKeeper(config.dataDir, chain.chainId).catch(async (err) => {
+      await chain.stop().catch(() => {})
+      throw err
+    })
     return [chain]
   }
+  const { severalChains, folders } = several
   const results = await Promise.allSettled(
-    severalChains.map(async (spec, i) => {
+    severalChains.map(async (spec) => {
       const chain = await startChain({
         ...common,
-        chainDir: chainFoldersOf(config.dataDir, spec.chainId, i === 0).chainDir,
+        chainDir: folderOf(folders, spec.chainId).chainDir,
         rpcUrl: spec.rpcUrl,
         chainId: spec.chainId,
         fork: spec.forkUrl ? { url: spec.forkUrl, block: spec.forkBlock } : undefined,

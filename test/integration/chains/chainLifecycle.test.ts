@@ -45,6 +45,33 @@ describe('a service of several chains, as its chains start and stop', () => {
     }
   }, 120_000)
 
+  it("keeps each chain's state its own when the order of the chains changes on a data folder", async () => {
+    const dataDir = await makeTestDataDir('opstation-chains-order-')
+    const probe = randomAddress()
+    const balances = { 31337: 7n, 31338: 11n } as const
+    try {
+      const first = await startTestService({ dataDir, chains: [{ chainId: 31337 }, { chainId: 31338 }] })
+      for (const [chainId, balance] of Object.entries(balances))
+        await callRpc(chainOf(first, Number(chainId)).info.rpcUrl, 'anvil_setBalance', [
+          probe,
+          `0x${balance.toString(16)}`,
+        ])
+      await first.close()
+      // The other order: the chain that kept the data folder's own chain/ keeps it, the other its chains/<id>/.
+      const second = await startTestService({ dataDir, chains: [{ chainId: 31338 }, { chainId: 31337 }] })
+      try {
+        for (const [chainId, balance] of Object.entries(balances))
+          expect(await chainOf(second, Number(chainId)).client.getBalance({ address: probe })).toBe(balance)
+      } finally {
+        await second.close()
+      }
+      expect(existsSync(path.join(dataDir, 'chains', '31338', 'chain'))).toBe(true)
+      expect(existsSync(path.join(dataDir, 'chains', '31337'))).toBe(false)
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+
   it('runs a fork beside an embedded chain, its fork pinned in its own folder', async () => {
     const remote = await startPlainAnvil(31342, { args: ['--hardfork', 'prague'] })
     const service = await startTestService({

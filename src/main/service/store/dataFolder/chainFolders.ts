@@ -1,5 +1,7 @@
-import { readdir } from 'node:fs/promises'
+import { mkdir, readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { z } from 'zod'
+import { writeFileAtomic } from '../../util/files/writeFileAtomic'
 
 /** Where one chain of a service keeps its files in the data folder. */
 export type ChainFolders = {
@@ -9,22 +11,59 @@ export type ChainFolders = {
   historyDir: string
 }
 
-/** The folder that holds the files of a service's chains after its first. */
+/** The folder that holds the files of every chain but the one that keeps the data folder's own. */
 const CHAINS_FOLDER = 'chains'
 
+/** Names the chain whose files the data folder's own `chain/` and `history/` hold: `chain/chain.json`. */
+const KEEPER_FILE = 'chain.json'
+
 /**
- * The folders of a service's chain, so that two chains never write the same file: the first chain (the only one of
- * a service of one chain) keeps the data folder's `chain/` and `history/`, as a data folder has always had them, so a
- * data folder goes on from one chain to several and back; every other chain has `chains/<chainId>/chain/` and
- * `chains/<chainId>/history/`.
+ * The folders of each of a service's chains, so that two chains never write the same file and a chain always finds
+ * its own: the chain that `chain/chain.json` names keeps the data folder's `chain/` and `history/`, as a data folder
+ * of one chain has always had them (a folder written before the file existed: the first chain of the list); every
+ * other chain has `chains/<chainId>/chain/` and `chains/<chainId>/history/`. So the order of `--chains` can change on
+ * a data folder, and a chain can leave the list and come back, without one chain's state loading into another's node.
+ * `keeper` is the chain that keeps the data folder's own (record it with recordFolderKeeper), if any of them does.
  */
-export function chainFoldersOf(dataDir: string, chainId: number, first: boolean): ChainFolders {
-  if (first) return { chainDir: path.join(dataDir, 'chain'), historyDir: path.join(dataDir, 'history') }
-  const base = path.join(dataDir, CHAINS_FOLDER, String(chainId))
-  return { chainDir: path.join(base, 'chain'), historyDir: path.join(base, 'history') }
+export function assignChainFolders(
+  dataDir: string,
+  chainIds: readonly number[],
+  recordedKeeper: number | undefined,
+): { folders: Map<number, ChainFolders>; keeper: number | undefined } {
+  const keeper = recordedKeeper === undefined ? chainIds[0] : chainIds.find((id) => id === recordedKeeper)
+  const folders = new Map<number, ChainFolders>()
+  for (const chainId of chainIds) {
+    const base = chainId === keeper ? dataDir : path.join(dataDir, CHAINS_FOLDER, String(chainId))
+    folders.set(chainId, { chainDir: path.join(base, 'chain'), historyDir: path.join(base, 'history') })
+  }
+  return { folders, keeper }
 }
 
-/** The folders of the chains after the first that the data folder holds (`chains/`, each chain's and its `chain/`). */
+/** The chain whose files the data folder's own `chain/` holds, as `chain/chain.json` names it; undefined if none. */
+export async function readFolderKeeper(dataDir: string): Promise<number | undefined> {
+  const text = await readFile(path.join(dataDir, 'chain', KEEPER_FILE), 'utf8').catch(() => undefined)
+  if (text === undefined) return undefined
+  const parsed = z.object({ chainId: z.number().int().positive() }).safeParse(parseJsonOrUndefined(text))
+  return parsed.success ? parsed.data.chainId : undefined
+}
+
+/** Records (`chain/chain.json`) that the data folder's own `chain/` and `history/` hold the files of `chainId`. */
+export async function recordFolderKeeper(dataDir: string, chainId: number): Promise<void> {
+  if ((await readFolderKeeper(dataDir)) === chainId) return
+  const chainDir = path.join(dataDir, 'chain')
+  await mkdir(chainDir, { recursive: true, mode: 0o700 })
+  await writeFileAtomic(path.join(chainDir, KEEPER_FILE), `${JSON.stringify({ chainId })}\n`)
+}
+
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** The folders of the chains other than the data folder's own chain that the data folder holds (`chains/`, each chain's and its `chain/`). */
 export async function listOtherChainFolders(dataDir: string): Promise<string[]> {
   const root = path.join(dataDir, CHAINS_FOLDER)
   const entries = await readdir(root, { withFileTypes: true }).catch(() => [])
