@@ -28,7 +28,8 @@ describe('contract artifacts', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-  }, 180_000)
+    // Its time-out is the contracts project's (vitest.config.ts): a solc run takes one to three minutes by load.
+  })
 
   it('record the compiler settings of biconomy-protocol.md §3 (solc 0.8.17, optimizer 800 runs, viaIR)', () => {
     for (const artifact of [artifacts.smartAccountArtifact, artifacts.biconomyTokenPaymasterArtifact]) {
