@@ -1,6 +1,6 @@
 import { decodeErrorResult, type Hex } from 'viem'
 import { decodeRevertReason } from '../chain/entryPoint/decodeRevert'
-import { describeCustomEntryPointError } from './customErrors'
+import { describeCustomEntryPointError } from './v09/customErrors'
 import type { EntryPointModule } from './types'
 import { decodeEntryPointError } from './v06/decodeEntryPointError'
 

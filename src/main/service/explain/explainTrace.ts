@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import { describeCustomEntryPointError } from '../entryPoint/customErrors'
+import { describeCustomEntryPointError } from '../entryPoint/v09/customErrors'
 import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
 import { boundCallTree, boundEvents } from './boundExplanation'
 import { checkAuthorization } from './checkAuthorization'

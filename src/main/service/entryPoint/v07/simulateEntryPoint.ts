@@ -11,7 +11,7 @@ import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/e
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
-import { describeCustomEntryPointError } from '../customErrors'
+import { describeCustomEntryPointError } from '../v09/customErrors'
 import type { SimulationOptions, ValidationResult } from '../types'
 import { parseValidationData, readBlockRange, type ValidityOptions } from '../validationData'
 import { entryPointSimulationsAbi } from './encodeEntryPointCalls'
