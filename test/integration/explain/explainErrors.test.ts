@@ -1,13 +1,4 @@
-import {
-  type Address,
-  concat,
-  createClient,
-  encodeErrorResult,
-  encodeFunctionData,
-  type Hex,
-  http,
-  parseEther,
-} from 'viem'
+import { type Address, concat, encodeErrorResult, encodeFunctionData, type Hex } from 'viem'
 import { formatUserOperationRequest } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
@@ -23,6 +14,8 @@ import {
   type EntryPointVersion,
   type ExplainContracts,
   type ExplainFixture,
+  LIMITS,
+  rawBundler,
   rpcErrorOf,
 } from './explainTestKit'
 
@@ -40,24 +33,10 @@ let contracts: ExplainContracts
 let artifacts: ExplainFixture['artifacts']
 let wallet: FundedWallet
 
-/** Fixed limits: operations sent as they are (an estimate would refuse the revert before the send). */
-const LIMITS = {
-  callGasLimit: 200_000n,
-  verificationGasLimit: 600_000n,
-  preVerificationGas: 100_000n,
-  maxFeePerGas: parseEther('0.00000002'),
-  maxPriorityFeePerGas: 1_000_000_000n,
-}
-
 beforeAll(async () => {
   service = await getSharedTestService()
   ;({ contracts, artifacts, wallet } = await deployExplainContracts(service))
 }, 90_000)
-
-/** A viem client of the bundler URL with no account: operations are sent as they are. */
-function rawBundler() {
-  return createClient({ transport: http(service.info().bundlerUrl, { retryCount: 0 }) })
-}
 
 /** eth_estimateUserOperationGas and eth_sendUserOperation both refuse `op` with the same code, line and fields. */
 async function expectEstimateAndSendRejected(
@@ -66,7 +45,7 @@ async function expectEstimateAndSendRejected(
   entryPoint: Address,
 ) {
   for (const method of ['eth_estimateUserOperationGas', 'eth_sendUserOperation']) {
-    const error = await rpcErrorOf(rawBundler().request({ method, params: [op, entryPoint] } as never))
+    const error = await rpcErrorOf(rawBundler(service).request({ method, params: [op, entryPoint] } as never))
     expect({ method, code: error.code }).toEqual({ method, code: expected.code })
     expect(error.message).toMatch(expected.line)
     expect(error.data).toMatchObject(expected.fields)
@@ -75,7 +54,7 @@ async function expectEstimateAndSendRejected(
 
 /** eth_sendUserOperation with the call phase simulated too (the Biconomy SDK's `validation_and_execution`). */
 function sendSimulatingExecution(op: Record<string, unknown>, entryPoint: Address) {
-  return rawBundler().request({
+  return rawBundler(service).request({
     method: 'eth_sendUserOperation',
     params: [op, entryPoint, { simulation_type: 'validation_and_execution' }],
   } as never)
@@ -488,7 +467,7 @@ describe.each(Object.keys(ENTRY_POINTS) as EntryPointVersion[])(
           signature: await account.signUserOperation(prepared),
         }) as Record<string, unknown>
         const sent = await rpcErrorOf(
-          rawBundler().request({ method: 'eth_sendUserOperation', params: [op, entryPoint] } as never),
+          rawBundler(service).request({ method: 'eth_sendUserOperation', params: [op, entryPoint] } as never),
         )
         expect(sent).toMatchObject({ code: -32500, message: line })
         const authorization = {
@@ -509,56 +488,3 @@ describe.each(Object.keys(ENTRY_POINTS) as EntryPointVersion[])(
     )
   },
 )
-
-describe("EntryPoint v0.9's custom errors in place of FailedOp codes, on the error path", () => {
-  const entryPoint = ENTRY_POINTS['0.9']
-
-  /** An operation of a fresh v0.9 account paid by RefusingPaymaster, `paymaster` fields overriding. */
-  async function paidOperation(paymaster: Record<string, unknown>) {
-    const account = await createVersionAccount(service, '0.9')
-    return account.signed(withdraw(0n), {
-      ...LIMITS,
-      ...paidByRefusingPaymaster('0.9', '0x00'),
-      ...paymaster,
-    })
-  }
-
-  it('a paymaster of address zero: PaymasterNotDeployed, told as AA30, at the estimate, the send, the simulation and the trace', async () => {
-    const zero = '0x0000000000000000000000000000000000000000'
-    const op = await paidOperation({ paymaster: zero })
-    const line = `PaymasterNotDeployed(${zero}) (AA30 paymaster not deployed)`
-    await expectEstimateAndSendRejected(
-      op,
-      { code: -32501, line: new RegExp(`^${escapeRegExp(line)}$`), fields: { aaCode: 'AA30' } },
-      entryPoint,
-    )
-    // The simulation runs handleOps, which names the same fault InvalidPaymaster (v0.9's replacement of AA98).
-    const simulated = await simulate(op, entryPoint)
-    const invalid = `handleOps reverted: InvalidPaymaster(${zero}) (AA98 invalid paymaster)`
-    expect(simulated).toMatchObject({ status: 'rejected', reason: invalid, phases: [] })
-    const traced = await traceOfRejected(simulated.userOpHash)
-    expect(traced).toMatchObject({ status: 'rejected', reason: line, phases: [] })
-    expect(traced.notes).toContain(`simulated: ${invalid}`)
-  })
-
-  it('a paymaster signature length past the end of paymasterAndData: AA35 at the estimate, refused as malformed at the send', async () => {
-    // paymasterData ending in v0.9's PAYMASTER_SIG_MAGIC after a length of 0xffff: no room for such a signature.
-    const op = await paidOperation({ paymasterData: '0xffff22e325a297439656' })
-    const estimate = await rpcErrorOf(
-      rawBundler().request({ method: 'eth_estimateUserOperationGas', params: [op, entryPoint] } as never),
-    )
-    expect(estimate).toMatchObject({
-      code: -32501,
-      message: 'InvalidPaymasterSignatureLength(62, 65535) (AA35 malformed paymaster data)',
-      data: { aaCode: 'AA35' },
-    })
-    const malformed =
-      "paymasterAndData names a 65535-byte paymaster signature, longer than the 0 bytes after the paymaster's gas limits"
-    const sent = await rpcErrorOf(
-      rawBundler().request({ method: 'eth_sendUserOperation', params: [op, entryPoint] } as never),
-    )
-    expect(sent).toMatchObject({ code: -32602, message: malformed })
-    const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint])
-    expect(body.error).toMatchObject({ code: -32602, message: malformed })
-  })
-})

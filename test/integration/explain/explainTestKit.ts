@@ -2,10 +2,13 @@ import {
   type Abi,
   type Address,
   BaseError,
+  createClient,
   encodeFunctionData,
   getAddress,
   type Hex,
+  http,
   parseAbi,
+  parseEther,
   type SignedAuthorization,
 } from 'viem'
 import {
@@ -35,6 +38,20 @@ export const ENTRY_POINTS = {
   '0.9': entryPoint09Address,
 } as const
 export type EntryPointVersion = keyof typeof ENTRY_POINTS
+
+/** Generous fixed limits: the operations are sent as they are, without an estimate (which would refuse a revert). */
+export const LIMITS = {
+  callGasLimit: 200_000n,
+  verificationGasLimit: 600_000n,
+  preVerificationGas: 100_000n,
+  maxFeePerGas: parseEther('0.00000002'),
+  maxPriorityFeePerGas: 1_000_000_000n,
+}
+
+/** A viem client of the bundler URL with no account: operations are sent as they are. */
+export function rawBundler(service: TestService) {
+  return createClient({ transport: http(service.info().bundlerUrl, { retryCount: 0 }) })
+}
 
 export type ExplainContracts = Record<
   'ledger' | 'vault' | 'burner' | 'badAccount' | 'paymaster' | 'factory',

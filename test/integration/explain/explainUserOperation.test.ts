@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseAbi, parseEther } from 'viem'
+import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseAbi } from 'viem'
 import {
   entryPoint06Address,
   entryPoint07Address,
@@ -27,22 +27,13 @@ import {
   waitFor,
 } from '../bundler/bundlerTestKit'
 import { createDapp } from '../paymaster/paymasterTestKit'
-import { badSignatureOperation } from './explainTestKit'
+import { badSignatureOperation, LIMITS } from './explainTestKit'
 
 let service: TestService
 let contracts: Record<'ledger' | 'vault' | 'burner' | 'badAccount' | 'paymaster', Address>
 let artifacts: Record<string, SolidityArtifact>
 /** The test's own funded wallet: what it deploys and transacts with (never the service's executor). */
 let wallet: FundedWallet
-
-/** Generous fixed limits: the operations are sent as they are, without an estimate (which would refuse a revert). */
-const LIMITS = {
-  callGasLimit: 200_000n,
-  verificationGasLimit: 600_000n,
-  preVerificationGas: 100_000n,
-  maxFeePerGas: parseEther('0.00000002'),
-  maxPriorityFeePerGas: 1_000_000_000n,
-}
 
 async function deploy(
   chain: Chain,

@@ -1,6 +1,5 @@
 import { decodeErrorResult, type Hex } from 'viem'
 import { decodeRevertReason } from '../chain/entryPoint/decodeRevert'
-import { describeCustomEntryPointError } from './customErrors'
 import type { EntryPointModule } from './types'
 import { decodeEntryPointError } from './v06/decodeEntryPointError'
 
@@ -14,7 +13,7 @@ export type HandleOpsRevert = { opIndex: number | null; reason: string }
  * reason.
  */
 export function decodeHandleOpsRevert(
-  entryPoint: Pick<EntryPointModule, 'abi'>,
+  entryPoint: Pick<EntryPointModule, 'abi' | 'readEntryPointError'>,
   revertData: Hex,
 ): HandleOpsRevert {
   try {
@@ -33,7 +32,7 @@ export function decodeHandleOpsRevert(
     return {
       opIndex: null,
       reason:
-        describeCustomEntryPointError(revertData) ??
+        entryPoint.readEntryPointError(revertData)?.text ??
         decodeRevertReason(revertData) ??
         `reverted with ${revertData.slice(0, 74)}`,
     }

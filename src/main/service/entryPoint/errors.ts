@@ -2,7 +2,7 @@ import type { Hex } from 'viem'
 import { RpcError } from '../errors'
 import { Erc7769Code, RpcCode } from '../errors/rpcCodes'
 import type { CallFrame } from './estimation/callFrame'
-import type { UserOperationBase } from './types'
+import type { EntryPointErrorReading, EntryPointModule, UserOperationBase } from './types'
 
 /** Machine-readable detail sent as JSON-RPC `error.data` and kept with the recorded UserOperation. */
 export type RejectionData = {
@@ -35,6 +35,45 @@ export function codeForFailedOp(reason: string): number {
 export function userOperationRejected(reason: string, data: RejectionData = {}): RpcError {
   const aaCode = readAaCode(reason)
   return new RpcError(reason, codeForFailedOp(reason), { data: { ...data, ...(aaCode ? { aaCode } : {}) } })
+}
+
+/**
+ * The client's error for one of the EntryPoint's own errors besides FailedOp (v0.9's custom errors), the same at
+ * every surface (estimate, send, the paymaster's estimate): its text (with `detail` after it), and the code its
+ * reading deserves: -32602 for what handleOps finds in the fields before any contract runs, the AA code's (AA30:
+ * -32501), else the phase's (the paymaster's -32501, the account's or the bundle's -32500); never -32521, which is
+ * the execution's. `data` carries the AA code, the phase and the revert data.
+ */
+export function entryPointErrorRejected(reading: EntryPointErrorReading, detail?: string): RpcError {
+  const code = reading.fields
+    ? RpcCode.invalidParams
+    : reading.aaCode
+      ? codeForFailedOp(reading.aaCode)
+      : reading.phase === 'paymaster-validation' || reading.phase === 'postOp'
+        ? Erc7769Code.simulatePaymasterValidation
+        : Erc7769Code.simulateValidation
+  return new RpcError(detail ? `${reading.text}: ${detail}` : reading.text, code, {
+    data: {
+      ...(reading.aaCode ? { aaCode: reading.aaCode } : {}),
+      ...(reading.phase ? { phase: reading.phase } : {}),
+      revertData: reading.revertData,
+    },
+  })
+}
+
+/**
+ * The client's error for a simulation the EntryPoint reverted: one of the version's own errors (read by its module)
+ * as `entryPointErrorRejected` tells it, else the FailedOp `reason` with its code; the revert data in `data` either
+ * way.
+ */
+export function rejectEntryPointRevert(
+  entryPoint: Pick<EntryPointModule, 'readEntryPointError'>,
+  reason: string,
+  revertData: Hex | null | undefined,
+): RpcError {
+  const reading = revertData ? entryPoint.readEntryPointError(revertData) : null
+  if (reading) return entryPointErrorRejected(reading)
+  return userOperationRejected(reason, revertData && revertData !== '0x' ? { revertData } : {})
 }
 
 /** A field is malformed or below a floor (-32602, "invalid fields" in ERC-7769). */

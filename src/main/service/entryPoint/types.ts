@@ -116,6 +116,11 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   /** The traced validation's return or revert data, decoded; throws the client's rejection (FailedOp, ...). */
   decodeValidationOutput(output: Hex): ValidationResult
   /**
+   * Revert data of the EntryPoint (or its simulation contract) that is one of the version's own errors besides
+   * FailedOp (v0.9's custom errors), read with what it means; null for any other data and on versions without them.
+   */
+  readEntryPointError(revertData: Hex): EntryPointErrorReading | null
+  /**
    * eth_estimateUserOperationGas: parses the partial operation (`params[0]`), estimates it by simulation and
    * returns the result in this version's RPC shape.
    */
@@ -145,6 +150,26 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
 
 /** An operation's phases, in the EntryPoint's order (spelled in src/shared: the console shows them). */
 export type { UserOperationPhase }
+
+/**
+ * An error of the EntryPoint's own besides FailedOp (v0.9's custom errors, where older versions had FailedOp strings
+ * or nothing), read with what it means: the one classification every surface answers it with
+ * (entryPoint/errors.ts `entryPointErrorRejected`).
+ */
+export type EntryPointErrorReading = {
+  /** `InvalidPaymaster(0x…) (AA98 invalid paymaster)`: the error, its arguments, and the code or words it means. */
+  text: string
+  /** The FailedOp code it replaces (`AA98`), when it has one. */
+  aaCode: string | null
+  /** The phase it refuses the operation in; null when it is about the bundle, not the operation (Reentrancy). */
+  phase: UserOperationPhase | null
+  /**
+   * Found by the EntryPoint's checks of the operation's fields before any of its contracts runs (a paymaster of
+   * address zero, a malformed paymasterAndData): the client's fields are invalid (ERC-7769 -32602).
+   */
+  fields: boolean
+  revertData: Hex
+}
 
 /** The wire field of the limit a phase runs within, and its value. */
 export type PhaseGasLimit = { field: string; value: bigint }

@@ -51,15 +51,16 @@ export async function explainRejection(
         ? { frame: await traceHandleOps(context, entryPoint, userOperation), userOperation }
         : undefined)
     if (!trace) return err
+    const data = (err.data && typeof err.data === 'object' ? err.data : {}) as Record<string, unknown>
     const failed = await explainFailedPhases(context, { entryPoint, ...trace })
-    const phase = pickPhase(failed, err.shortMessage)
+    const phase = pickPhase(failed, err.shortMessage, data.phase)
     if (!phase?.error) return err
     const { error } = phase
-    const data = (err.data && typeof err.data === 'object' ? err.data : {}) as Record<string, unknown>
     return new RpcError(describeRejection(err.shortMessage, phase), err.rpcCode, {
       data: {
         ...data,
-        revertData: data.revertData ?? error.revert.data,
+        // The failing frame's own revert (BadSignature()), before the EntryPoint's FailedOp that wraps it.
+        revertData: error.revert.data ?? data.revertData,
         phase: phase.name,
         address: error.address,
         contract: error.contract,
@@ -76,10 +77,17 @@ export async function explainRejection(
   }
 }
 
-/** The failed phase the rejection is about: the one its AA code names, else (-32521) the execution. */
-function pickPhase(failed: readonly ExplainedPhase[], message: string): ExplainedPhase | undefined {
+/**
+ * The failed phase the rejection is about: the one its data names (v0.9's errors without an AA code), else the one
+ * its AA code names, else (-32521) the execution.
+ */
+function pickPhase(
+  failed: readonly ExplainedPhase[],
+  message: string,
+  named: unknown,
+): ExplainedPhase | undefined {
   const aaCode = readAaCode(message)
-  const wanted = aaCode ? PHASE_OF_AA[aaCode.slice(0, 3)] : 'execution'
+  const wanted = typeof named === 'string' ? named : aaCode ? PHASE_OF_AA[aaCode.slice(0, 3)] : 'execution'
   return failed.find((phase) => phase.name === wanted)
 }
 

@@ -1,5 +1,4 @@
 import type { Hex } from 'viem'
-import { describeCustomEntryPointError } from '../entryPoint/customErrors'
 import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
 import { boundCallTree, boundEvents } from './boundExplanation'
 import { checkAuthorization } from './checkAuthorization'
@@ -96,17 +95,23 @@ export async function explainTrace(
     ...(authorization ? { authorization } : {}),
     notes: [...calls.notes, ...bounded.notes],
     handleOpsReverted: handleOps.error !== undefined,
-    reason: summarize(phases) ?? (handleOps.error ? describeHandleOpsRevert(handleOps, book) : null),
+    reason:
+      summarize(phases) ?? (handleOps.error ? describeHandleOpsRevert(entryPoint, handleOps, book) : null),
   }
 }
 
 /**
- * Why handleOps itself reverted, when no phase says: v0.9's custom errors with the code they replace
- * (`InvalidPaymaster(0x…) (AA98 invalid paymaster)`), anything else decoded with what the service knows.
+ * Why handleOps itself reverted, when no phase says: the version's own errors in the words every surface answers
+ * them with (`InvalidPaymaster(0x…) (AA98 invalid paymaster)`, entryPoint/errors.ts `entryPointErrorRejected`),
+ * anything else decoded with what the service knows.
  */
-function describeHandleOpsRevert(handleOps: TracedFrame, book: ContractBook): string {
-  const custom = handleOps.output ? describeCustomEntryPointError(handleOps.output) : null
-  return `handleOps reverted: ${custom ?? explainFrameError(handleOps, book)?.text}`
+function describeHandleOpsRevert(
+  entryPoint: EntryPointModule,
+  handleOps: TracedFrame,
+  book: ContractBook,
+): string {
+  const own = handleOps.output ? entryPoint.readEntryPointError(handleOps.output) : null
+  return own?.text ?? `handleOps reverted: ${explainFrameError(handleOps, book)?.text}`
 }
 
 /** The first failed phase, in one line. */

@@ -1,6 +1,13 @@
 import { encodeErrorResult, parseAbi } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { decodeHandleOpsRevert, entryPointV09 } from '../../../../src/main/service/entryPoint'
+import {
+  decodeHandleOpsRevert,
+  entryPointV06,
+  entryPointV08,
+  entryPointV09,
+} from '../../../../src/main/service/entryPoint'
+import { entryPointErrorRejected } from '../../../../src/main/service/entryPoint/errors'
+import { customErrorsAbiV09 } from '../../../../src/main/service/entryPoint/v09/customErrors'
 import { explainAaError } from '../../../../src/shared/aaErrors'
 
 const abi = parseAbi([
@@ -61,5 +68,52 @@ describe("EntryPoint v0.9's errors without a FailedOp string", () => {
     expect(
       reasonOf(encodeErrorResult({ abi: more, errorName: 'Eip7702SenderWithoutCode', args: [paymaster] })),
     ).toMatch(/EIP-7702 authorization was not applied/)
+  })
+})
+
+describe("every v0.9 custom error is answered with its phase's code, never as an execution revert", () => {
+  const sender = '0x3333333333333333333333333333333333333333'
+  const cases: [string, unknown[], { code: number; aaCode?: string; phase?: string }][] = [
+    ['InvalidBeneficiary', [sender], { code: -32500, aaCode: 'AA90' }],
+    ['FailedSendToBeneficiary', [sender, 1n, '0x'], { code: -32500, aaCode: 'AA91' }],
+    ['InternalFunction', [], { code: -32500, aaCode: 'AA92' }],
+    ['InvalidPaymasterData', [3n], { code: -32602, aaCode: 'AA93', phase: 'paymaster-validation' }],
+    ['InvalidPaymaster', [sender], { code: -32602, aaCode: 'AA98', phase: 'paymaster-validation' }],
+    [
+      'InvalidPaymasterSignatureLength',
+      [62n, 65535n],
+      { code: -32602, aaCode: 'AA35', phase: 'paymaster-validation' },
+    ],
+    ['PaymasterNotDeployed', [sender], { code: -32501, aaCode: 'AA30', phase: 'paymaster-validation' }],
+    ['Eip7702SenderWithoutCode', [sender], { code: -32500, phase: 'account-validation' }],
+    ['Eip7702SenderNotDelegate', [sender], { code: -32500, phase: 'account-validation' }],
+    ['Reentrancy', [], { code: -32500 }],
+  ]
+
+  it.each(cases)('%s', (errorName, args, expected) => {
+    const revertData = encodeErrorResult({ abi: customErrorsAbiV09, errorName, args } as never)
+    const reading = entryPointV09.readEntryPointError(revertData)
+    expect(reading).not.toBeNull()
+    const error = entryPointErrorRejected(reading!)
+    expect(error.rpcCode).toBe(expected.code)
+    // The message is the decoded error named with its code or meaning, as the explanation's reason says it.
+    expect(error.shortMessage).toBe(reading!.text)
+    expect(error.shortMessage).toMatch(new RegExp(`^${errorName}\\(.*\\) \\(.+\\)$`))
+    expect(error.data).toEqual({
+      ...(expected.aaCode ? { aaCode: expected.aaCode } : {}),
+      ...(expected.phase ? { phase: expected.phase } : {}),
+      revertData,
+    })
+  })
+
+  it('the list covers every error of the ABI', () => {
+    const names = customErrorsAbiV09.map((item) => item.name).sort()
+    expect(cases.map(([name]) => name).sort()).toEqual(names)
+  })
+
+  it('older versions read none of them', () => {
+    const data = encodeErrorResult({ abi: customErrorsAbiV09, errorName: 'Reentrancy' })
+    expect(entryPointV08.readEntryPointError(data)).toBeNull()
+    expect(entryPointV06.readEntryPointError(data)).toBeNull()
   })
 })

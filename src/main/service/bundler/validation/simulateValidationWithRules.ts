@@ -3,7 +3,7 @@ import type { Address, Hex, RpcStateOverride } from 'viem'
 import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
 import { type TraceCallRequest, traceCall } from '../../chain/node/traceCall'
 import type { Chain } from '../../chain/types'
-import { userOperationRejected } from '../../entryPoint/errors'
+import { rejectEntryPointRevert, userOperationRejected } from '../../entryPoint/errors'
 import type { EntryPointModule, UserOperationBase, ValidationResult } from '../../entryPoint/types'
 import { ChainError } from '../../errors'
 import { createConcurrencyLimit } from '../../util/createConcurrencyLimit'
@@ -71,7 +71,7 @@ export async function simulateValidationWithRules(
         storageAddresses: [],
       }
     } catch (err) {
-      throw toRejection(err)
+      throw toRejection(params.entryPoint, err)
     }
   }
   const { request, stateOverride } = entryPoint.validationCall(
@@ -181,16 +181,23 @@ function decodeValidationOutput(
   try {
     return entryPoint.decodeValidationOutput(trace.output)
   } catch (err) {
-    throw toRejection(err)
+    throw toRejection(entryPoint, err)
   }
 }
 
-function toRejection(err: unknown): unknown {
-  if (err instanceof FailedOpError) return userOperationRejected(err.reason)
+/** A simulation's failure as the client's rejection, as every surface tells it (entryPoint/errors.ts). */
+function toRejection(entryPoint: EntryPointModule, err: unknown): unknown {
+  if (err instanceof FailedOpError) return rejectEntryPointRevert(entryPoint, err.reason, readRevertData(err))
   if (err instanceof SimulationRevertedError) {
     // No revert data: the node failed, not the operation.
     if (!err.revertData) return new ChainError(err.shortMessage, { cause: err })
-    return userOperationRejected(err.reason ?? err.shortMessage, { revertData: err.revertData })
+    return rejectEntryPointRevert(entryPoint, err.reason ?? err.shortMessage, err.revertData)
   }
   return err
+}
+
+/** The EntryPoint's revert data a FailedOpError keeps in its data. */
+function readRevertData(err: FailedOpError): Hex | undefined {
+  const data = err.data as { revertData?: Hex } | undefined
+  return data?.revertData
 }

@@ -17,6 +17,11 @@ export type SimulationOutcome<Name extends string> = {
   /** The limit that was too small, or false. */
   outOfGas: Name | false
   failedOp?: string
+  /**
+   * The client's error for `failedOp`, made where the simulation's revert data and version are known
+   * (entryPoint/errors.ts `rejectEntryPointRevert`: the EntryPoint's revert data with it, v0.9's errors classified).
+   */
+  rejection?: Error
   executionRevert?: { reason: string | null; data: Hex | undefined }
   /**
    * The paymaster's postOp reverted (not out of gas) where the EntryPoint goes on (v0.7+: the operation is
@@ -175,7 +180,7 @@ export function throwOnFailure<Outcome extends SimulationOutcome<string>>(outcom
 }
 
 function failureOf(outcome: SimulationOutcome<string>): Error | null {
-  if (outcome.failedOp) return userOperationRejected(outcome.failedOp)
+  if (outcome.failedOp) return outcome.rejection ?? userOperationRejected(outcome.failedOp)
   if (outcome.executionRevert)
     return executionReverted(outcome.executionRevert.reason, outcome.executionRevert.data)
   if (outcome.postOpRevert)

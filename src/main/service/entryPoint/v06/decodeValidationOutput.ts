@@ -14,7 +14,7 @@ export function decodeValidationOutput(output: Hex): ValidationResult {
       revertData: output,
     })
   }
-  if (decoded.errorName === 'FailedOp') throw userOperationRejected(decoded.args[1])
+  if (decoded.errorName === 'FailedOp') throw userOperationRejected(decoded.args[1], { revertData: output })
   if (decoded.errorName === 'ValidationResult') {
     const [returnInfo, senderInfo, factoryInfo, paymasterInfo] = decoded.args
     return { returnInfo: { ...returnInfo }, senderInfo, factoryInfo, paymasterInfo }

@@ -211,6 +211,7 @@ async function simulateHandleOpTrace(
   if (decoded?.errorName === 'FailedOp') {
     const reason = decoded.args[1]
     outcome.failedOp = reason
+    outcome.rejection = userOperationRejected(reason, { revertData: top.output })
     if (isVerificationOutOfGas(reason, top)) outcome.outOfGas = 'verificationGasLimit'
     return outcome
   }

@@ -96,6 +96,8 @@ export const entryPointV06: EntryPointModule<UserOperationV06> = {
     stateOverride,
   }),
   decodeValidationOutput,
+  // v0.6 has no errors of its own besides FailedOp.
+  readEntryPointError: () => null,
   /**
    * In the shape of spec section 2.3 as the Biconomy SDK v4 reads it: limits as JSON numbers, fees as decimal
    * strings, validUntil / validAfter as 0x-hex strings (never the `{type:'BigNumber'}` objects it cannot parse).

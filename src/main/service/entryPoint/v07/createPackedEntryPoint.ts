@@ -15,7 +15,7 @@ import {
   nonZeroBytesOfLength,
   packedPreVerificationGas,
 } from '../estimation/preVerificationGas'
-import type { EntryPointModule, EntryPointVersion } from '../types'
+import type { EntryPointErrorReading, EntryPointModule, EntryPointVersion } from '../types'
 import { MAX_PAYMASTER_SIGNATURE_BYTES } from '../v09/paymasterSignature'
 import { readValidationData } from '../validationData'
 import { createPaymasterV07 } from './bindPaymaster'
@@ -78,6 +78,14 @@ export type CreatePackedEntryPointParameters = {
   bundlesFromPlainEoa?: boolean
   /** v0.9: validity windows with the top bit of validAfter and validUntil set are block numbers. */
   blockRanges?: boolean
+  /** v0.9: its custom errors besides FailedOp, read with what they mean (none before). */
+  readEntryPointError?: (revertData: Hex) => EntryPointErrorReading | null
+  /**
+   * v0.9: the checks handleOps makes of the paymaster's fields before any contract runs (a paymaster of address
+   * zero, a paymaster signature length past the data), made by every surface before simulating (throws the client's
+   * error, entryPoint/errors.ts `entryPointErrorRejected`).
+   */
+  checkPaymasterFields?: (op: UserOperationV07) => void
 }
 
 /** The versions that take `PackedUserOperation`. */
@@ -127,7 +135,13 @@ function encodeForPreVerificationGas(packed: PackedUserOperation): string {
  * windows and a plain-EOA bundle sender.
  */
 export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): PackedEntryPointModule {
-  const target: SimulationTarget = { address: p.address, simulationsCode: p.simulationsCode }
+  const readEntryPointError = p.readEntryPointError ?? (() => null)
+  const checkPaymasterFields = p.checkPaymasterFields ?? (() => {})
+  const target: SimulationTarget = {
+    address: p.address,
+    simulationsCode: p.simulationsCode,
+    readEntryPointError,
+  }
   const unpack = (packed: PackedUserOperation) =>
     unpackUserOperation(packed, { paymasterSignature: p.paymasterSignature ?? false })
   /** A paymasterSignature only where the version has one, and no longer than its 2-byte length names. */
@@ -278,13 +292,15 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
           : fields.eip7702Auth == null && PACKED_ONLY_FIELDS.some((field) => fields[field] != null),
     userOperationSchema: schema,
     partialUserOperationSchema: partialSchema,
-    estimateGas: (params) =>
-      estimateUserOperationGasV07({
+    estimateGas: (params) => {
+      checkPaymasterFields(params.userOperation)
+      return estimateUserOperationGasV07({
         ...params,
         target,
         calculatePreVerificationGas: (o) => calculatePreVerificationGas(o),
         withAccountState: withDelegation,
-      }),
+      })
+    },
     toWire: toWireUserOperationV07,
     deploymentFields: (deployment) =>
       deployment ? { factory: deployment.factory, factoryData: deployment.factoryData } : {},
@@ -316,6 +332,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
       ] as const) {
         if (op[field] > UINT128_MAX) throw invalidFields(`${field} does not fit in 128 bits`)
       }
+      checkPaymasterFields(op)
     },
 
     encodeHandleOps: (ops, beneficiary) => encodeHandleOpsV07(ops.map(packUserOperation), beneficiary),
@@ -348,11 +365,13 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     }),
 
     decodeValidationOutput: (output) =>
-      decodeValidationOutputV07(output, { blockRanges: p.blockRanges ?? false }),
+      decodeValidationOutputV07(output, { blockRanges: p.blockRanges ?? false, readEntryPointError }),
+    readEntryPointError,
 
     /** ERC-7769's v0.7 shape: every limit as 0x-hex, the paymaster's two only with a paymaster. */
     async estimateUserOperationGas({ chain, userOperation, gasFees, stateOverride, maxSimulationGas }) {
       const op = parseParam(partialSchema, userOperation, 'params[0]')
+      checkPaymasterFields(op)
       const estimate = await estimateUserOperationGasV07({
         chain,
         target,

@@ -7,10 +7,10 @@ import {
   zeroAddress,
 } from 'viem'
 import { decodeRevertReason } from '../../chain/entryPoint/decodeRevert'
-import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/errors'
+import { FailedOpError } from '../../chain/entryPoint/errors'
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import type { Chain } from '../../chain/types'
-import { readAaCode } from '../errors'
+import { rejectEntryPointRevert } from '../errors'
 import { traceSimulation } from '../estimation/callFrame'
 import { estimateGasLimits, type SimulationOutcome } from '../estimation/estimateGasLimits'
 import {
@@ -220,16 +220,17 @@ async function simulateHandleOpTraced(
     (f) => f.to?.toLowerCase() === paymaster && f.input.startsWith(VALIDATE_PAYMASTER_USER_OP),
   )
   if (top.error && top.output && top.output !== '0x') {
-    const error = toSimulationError(top.output)
-    if (!(error instanceof FailedOpError)) {
-      // v0.9's custom errors that replace a FailedOp (PaymasterNotDeployed: AA30, InvalidPaymasterSignatureLength:
-      // AA35, …) are rejections of the operation with that code, as the send answers them, not execution reverts.
-      const reason = error instanceof SimulationRevertedError ? error.reason : null
-      if (reason && readAaCode(reason)) outcome.failedOp = reason
-      else outcome.otherRevert = error.message
+    const error = toSimulationError(top.output, undefined, params.target.readEntryPointError)
+    // v0.9's custom errors (PaymasterNotDeployed: AA30, Eip7702SenderWithoutCode, …) are rejections of the
+    // operation in the phase they name, as the send answers them, not execution reverts.
+    const custom = params.target.readEntryPointError(top.output)
+    if (!(error instanceof FailedOpError) && !custom) {
+      outcome.otherRevert = error.message
       return outcome
     }
-    outcome.failedOp = error.reason
+    outcome.failedOp = error instanceof FailedOpError ? error.reason : (custom?.text ?? error.message)
+    outcome.rejection = rejectEntryPointRevert(params.target, outcome.failedOp, top.output)
+    if (!(error instanceof FailedOpError)) return outcome
     if (/^AA26|^AA4[01]/.test(error.reason)) outcome.outOfGas = 'verificationGasLimit'
     else if (/^AA36/.test(error.reason)) outcome.outOfGas = 'paymasterVerificationGasLimit'
     else if (/^AA(13|23)/.test(error.reason) && frames.some((f) => f !== pmFrame && ranOutOfGas(f)))

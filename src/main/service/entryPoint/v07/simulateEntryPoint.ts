@@ -11,15 +11,24 @@ import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/e
 import { mergeStateOverride } from '../../chain/node/mergeStateOverride'
 import { requestRpc } from '../../chain/node/requestRpc'
 import type { Chain } from '../../chain/types'
-import { describeCustomEntryPointError } from '../customErrors'
-import type { SimulationOptions, ValidationResult } from '../types'
+import type { EntryPointErrorReading, SimulationOptions, ValidationResult } from '../types'
 import { parseValidationData, readBlockRange, type ValidityOptions } from '../validationData'
 import { entryPointSimulationsAbi } from './encodeEntryPointCalls'
 
 export { parseValidationData, type ValidityOptions }
 
-/** The EntryPoint a simulation runs on: its address and the EntryPointSimulations code put there for the call. */
-export type SimulationTarget = { address: Address; simulationsCode: Hex }
+/**
+ * The EntryPoint a simulation runs on: its address, the EntryPointSimulations code put there for the call, and the
+ * reader of its version's own errors (v0.9's custom errors).
+ */
+export type SimulationTarget = {
+  address: Address
+  simulationsCode: Hex
+  readEntryPointError: (revertData: Hex) => EntryPointErrorReading | null
+}
+
+/** Reads the version's own errors besides FailedOp (none on v0.7 and v0.8). */
+type ReadEntryPointError = SimulationTarget['readEntryPointError']
 
 const FAILED_OP = toFunctionSelector('FailedOp(uint256,string)')
 const FAILED_OP_WITH_REVERT = toFunctionSelector('FailedOpWithRevert(uint256,string,bytes)')
@@ -96,7 +105,11 @@ function toValidationResult(raw: RawValidationResult, options: ValidityOptions =
  * Revert data of a v0.7/v0.8 simulation as the error a client gets: FailedOp → FailedOpError with the AAxx reason
  * (FailedOpWithRevert adds the inner revert's reason), anything else SimulationRevertedError.
  */
-export function toSimulationError(revertData: Hex, cause?: unknown): Error {
+export function toSimulationError(
+  revertData: Hex,
+  cause?: unknown,
+  readEntryPointError?: ReadEntryPointError,
+): Error {
   const selector = revertData.slice(0, 10).toLowerCase()
   if (selector === FAILED_OP || selector === FAILED_OP_WITH_REVERT) {
     try {
@@ -109,7 +122,7 @@ export function toSimulationError(revertData: Hex, cause?: unknown): Error {
     } catch {}
   }
   const reason =
-    describeCustomEntryPointError(revertData) ?? decodeRevertReason(revertData, entryPointSimulationsAbi)
+    readEntryPointError?.(revertData)?.text ?? decodeRevertReason(revertData, entryPointSimulationsAbi)
   return new SimulationRevertedError(`Simulation reverted: ${reason ?? revertData}`, reason, revertData, {
     data: { revertData },
     cause,
@@ -117,9 +130,13 @@ export function toSimulationError(revertData: Hex, cause?: unknown): Error {
 }
 
 /** Decodes the output of a traced simulateValidation: its return data, or the revert that rejected the op. */
-export function decodeValidationOutputV07(output: Hex, options: ValidityOptions = {}): ValidationResult {
+export function decodeValidationOutputV07(
+  output: Hex,
+  options: ValidityOptions & { readEntryPointError?: ReadEntryPointError } = {},
+): ValidationResult {
   const selector = output.slice(0, 10).toLowerCase()
-  if (selector === FAILED_OP || selector === FAILED_OP_WITH_REVERT) throw toSimulationError(output)
+  if (selector === FAILED_OP || selector === FAILED_OP_WITH_REVERT)
+    throw toSimulationError(output, undefined, options.readEntryPointError)
   let raw: RawValidationResult
   try {
     raw = decodeFunctionResult({
@@ -128,7 +145,7 @@ export function decodeValidationOutputV07(output: Hex, options: ValidityOptions 
       data: output,
     }) as unknown as RawValidationResult
   } catch (err) {
-    throw toSimulationError(output, err)
+    throw toSimulationError(output, err, options.readEntryPointError)
   }
   return toValidationResult(raw, options)
 }
@@ -154,7 +171,7 @@ export async function callSimulation(
         cause: err,
       })
     }
-    throw toSimulationError(revertData, err)
+    throw toSimulationError(revertData, err, target.readEntryPointError)
   }
 }
 
@@ -165,5 +182,8 @@ export async function simulateValidationV07(
   data: Hex,
   options: SimulationOptions & ValidityOptions = {},
 ): Promise<ValidationResult> {
-  return decodeValidationOutputV07(await callSimulation(chain, target, data, options), options)
+  return decodeValidationOutputV07(await callSimulation(chain, target, data, options), {
+    ...options,
+    readEntryPointError: target.readEntryPointError,
+  })
 }

@@ -2,11 +2,14 @@ import type { Abi } from 'viem'
 import { entryPointSimulationsV09Artifact, entryPointV09Artifact } from '../../chain/artifacts/v09'
 import { canonicalAddresses } from '../../chain/constants'
 import { createPackedEntryPoint } from '../v07/createPackedEntryPoint'
+import { checkPaymasterFieldsV09 } from './checkPaymasterFields'
 import { computeUserOpHashV09 } from './computeUserOpHash'
+import { readEntryPointErrorV09 } from './customErrors'
 
 /**
  * EntryPoint v0.9: v0.8's PackedUserOperation, EIP-712 hash and EIP-7702 accounts, plus `paymasterSignature` (packed
- * after paymasterData, left out of the userOpHash: account and paymaster sign in parallel).
+ * after paymasterData, left out of the userOpHash: account and paymaster sign in parallel), and custom errors where
+ * v0.8 had FailedOp strings.
  */
 export const entryPointV09 = createPackedEntryPoint({
   version: '0.9',
@@ -19,4 +22,6 @@ export const entryPointV09 = createPackedEntryPoint({
   paymasterSignature: true,
   bundlesFromPlainEoa: true,
   blockRanges: true,
+  readEntryPointError: readEntryPointErrorV09,
+  checkPaymasterFields: checkPaymasterFieldsV09,
 })

@@ -1,5 +1,6 @@
 import { concat, type Hex } from 'viem'
-import { invalidFields } from '../errors'
+import { entryPointErrorRejected, invalidFields } from '../errors'
+import { readRaisedErrorV09 } from './customErrors'
 
 /** `PAYMASTER_SIG_MAGIC` of EntryPoint v0.9 (`keccak256("PaymasterSignature")[:8]`). */
 export const PAYMASTER_SIGNATURE_MAGIC = '22e325a297439656'
@@ -23,7 +24,8 @@ export function appendPaymasterSignature(paymasterAndData: Hex, signature: Hex |
  * Reads paymasterAndData as EntryPoint v0.9 does (`UserOperationLib.getPaymasterSignatureLength`): when it ends with
  * the magic and is long enough to hold the suffix after the static fields, the 2 bytes before the magic are the
  * signature's length. Returns the data without the signature and its suffix, and the signature (null: none). A
- * length reaching into the static fields is the EntryPoint's `InvalidPaymasterSignatureLength`: refused here.
+ * length reaching into the static fields is the EntryPoint's `InvalidPaymasterSignatureLength` (AA35): refused here
+ * with it (-32602, its revert data in `data`), as every surface refuses it.
  */
 export function splitPaymasterSignature(paymasterAndData: Hex): { data: Hex; signature: Hex | null } {
   const hex = paymasterAndData.slice(2).toLowerCase()
@@ -32,7 +34,8 @@ export function splitPaymasterSignature(paymasterAndData: Hex): { data: Hex; sig
     return { data: paymasterAndData, signature: null }
   const length = Number.parseInt(hex.slice(-SUFFIX_BYTES * 2, -16), 16)
   if (length > bytes - PAYMASTER_DATA_OFFSET - SUFFIX_BYTES)
-    throw invalidFields(
+    throw entryPointErrorRejected(
+      readRaisedErrorV09('InvalidPaymasterSignatureLength', [BigInt(bytes), BigInt(length)]),
       `paymasterAndData names a ${length}-byte paymaster signature, longer than the ${bytes - PAYMASTER_DATA_OFFSET - SUFFIX_BYTES} bytes after the paymaster's gas limits`,
     )
   if (length === 0) return { data: paymasterAndData, signature: null }
