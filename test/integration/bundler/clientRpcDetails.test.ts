@@ -188,7 +188,9 @@ describe('RPC details clients assume', () => {
       transport: http(bundlerUrl),
     })
     const a = service.chain!.addresses
-    expect(await viaBundler.getBlockNumber()).toBe(await service.chain!.publicClient.getBlockNumber())
+    expect(await viaBundler.getBlockNumber()).toBe(
+      await service.chain!.publicClient.getBlockNumber({ cacheTime: 0 }),
+    )
     expect(await viaBundler.getCode({ address: a.entryPointV07 })).toBe(
       await service.chain!.publicClient.getCode({ address: a.entryPointV07 }),
     )

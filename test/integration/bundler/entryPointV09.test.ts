@@ -152,17 +152,17 @@ describe('EntryPoint v0.9', () => {
         entryPoint09Address,
       ])
 
-    const current = await client.getBlockNumber()
+    const current = await client.getBlockNumber({ cacheTime: 0 })
     await rules.setValidationData(blockWindow(current + 100n, current + 200n))
     const notDue = await send(0n)
     expect(notDue.body.error.message).toMatch(/^AA27 outside valid block range: valid only after block \d+/)
 
-    const now = await client.getBlockNumber()
+    const now = await client.getBlockNumber({ cacheTime: 0 })
     await rules.setValidationData(blockWindow(1n, now))
     const expiring = await send(0n)
     expect(expiring.body.error.message).toMatch(/^AA27 outside valid block range: valid until block \d+/)
 
-    await rules.setValidationData(blockWindow(1n, (await client.getBlockNumber()) + 1000n))
+    await rules.setValidationData(blockWindow(1n, (await client.getBlockNumber({ cacheTime: 0 })) + 1000n))
     const inside = await send(0n)
     expect(inside.body.error).toBeUndefined()
     const receipt = await waitFor(async () => {
@@ -217,7 +217,7 @@ describe('EntryPoint v0.9', () => {
   it('drops an operation whose window in block numbers ends while it waits in the mempool, saying why (AA27), and refuses it when sent again', async () => {
     const rules = await deployRuleTestAccountV07(service, entryPoint09Address)
     const client = publicClientOf(service)
-    await rules.setValidationData(blockWindow(1n, (await client.getBlockNumber()) + 4n))
+    await rules.setValidationData(blockWindow(1n, (await client.getBlockNumber({ cacheTime: 0 })) + 4n))
     const op = await rules.buildRpcOperation(0n, randomAddress())
     await callBundler(service, 'debug_bundler_setBundlingMode', ['manual'])
     try {
@@ -270,7 +270,7 @@ describe('EntryPoint v0.9', () => {
     }
 
     const inside = await callBundler(service, 'eth_sendUserOperation', [
-      await sponsor(0n, (await client.getBlockNumber()) + 100n),
+      await sponsor(0n, (await client.getBlockNumber({ cacheTime: 0 })) + 100n),
       entryPoint09Address,
     ])
     expect(inside.body.error).toBeUndefined()
@@ -281,7 +281,7 @@ describe('EntryPoint v0.9', () => {
     expect(receipt.success).toBe(true)
     expect(receipt.paymaster).toBe(paymaster)
 
-    const ending = await sponsor(1n, (await client.getBlockNumber()) + 3n)
+    const ending = await sponsor(1n, (await client.getBlockNumber({ cacheTime: 0 })) + 3n)
     await mineBlocks(10)
     const refused = await callBundler(service, 'eth_sendUserOperation', [ending, entryPoint09Address])
     expect(refused.body.error.message).toMatch(

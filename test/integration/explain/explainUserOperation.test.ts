@@ -285,7 +285,7 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
       maxPriorityFeePerGas: fees.result.maxPriorityFeePerGas,
       signature: '0x',
     }
-    const blockBefore = await service.chain!.publicClient.getBlockNumber()
+    const blockBefore = await service.chain!.publicClient.getBlockNumber({ cacheTime: 0 })
     const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
     expect(body.error).toBeUndefined()
     const explanation = body.result
@@ -303,7 +303,7 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
       },
     })
     expect(explanation.calls.reason.text).toMatch(/AA23 reverted/)
-    expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
+    expect(await service.chain!.publicClient.getBlockNumber({ cacheTime: 0 })).toBe(blockBefore)
 
     // Sent, it is rejected; traced, it answers its status and the recorded reason, with the simulation made when it
     // was rejected (its phase and failing frame), and says it was never in a transaction.
@@ -318,7 +318,7 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
     })
     expect(traced.calls.reason.text).toMatch(/AA23 reverted/)
     expect(traced.notes[0]).toMatch(/never in a transaction: simulated as it was sent, when it was rejected/)
-    expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
+    expect(await service.chain!.publicClient.getBlockNumber({ cacheTime: 0 })).toBe(blockBefore)
   })
 
   it('tells an execution that would revert, with its frame, without mining it', async () => {
@@ -335,14 +335,14 @@ describe('opstation_simulateUserOperation (EntryPoint v0.7)', () => {
     const op = Object.fromEntries(
       Object.entries({ ...unsigned, signature }).map(([k, v]) => [k, typeof v === 'bigint' ? hex(v) : v]),
     )
-    const blockBefore = await service.chain!.publicClient.getBlockNumber()
+    const blockBefore = await service.chain!.publicClient.getBlockNumber({ cacheTime: 0 })
     const { body } = await callBundler(service, 'opstation_simulateUserOperation', [op, entryPoint07Address])
     expect(body.error).toBeUndefined()
     expect(body.result.status).toBe('would-revert')
     expect(body.result.reason).toBe(
       `execution reverted in Ledger.debit(address,uint256) at ${contracts.ledger}: InsufficientBalance(0, 9)`,
     )
-    expect(await service.chain!.publicClient.getBlockNumber()).toBe(blockBefore)
+    expect(await service.chain!.publicClient.getBlockNumber({ cacheTime: 0 })).toBe(blockBefore)
     expect(await service.chain!.publicClient.getCode({ address: account.address })).toBeUndefined()
   })
 

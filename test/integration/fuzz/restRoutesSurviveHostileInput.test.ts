@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
-import { CHAIN_RPC_ROUTE } from '../../../src/main/service/server/chainRpcRoutes'
+import { CHAIN_RPC_BY_ID_ROUTE, CHAIN_RPC_ROUTE } from '../../../src/main/service/server/chainRpcRoutes'
 import { BUNDLER_ROUTE, PAYMASTER_ROUTE } from '../../../src/main/service/server/rpcRoutes'
 import { requestJson, startTestService } from '../../helpers/startTestService'
 import { callConsole, createDapp, registerToken } from '../paymaster/paymasterTestKit'
@@ -45,7 +45,7 @@ const RANDOM_CASES = Number(process.env.FUZZ_CASES ?? 10)
 const REQUEST_TIMEOUT_MS = 10_000
 
 /** The JSON-RPC routes: their own fuzz test (rpcMethodsSurviveHostileInput.test.ts) speaks JSON-RPC to them. */
-const RPC_ROUTES = new Set([BUNDLER_ROUTE, PAYMASTER_ROUTE, CHAIN_RPC_ROUTE])
+const RPC_ROUTES = new Set([BUNDLER_ROUTE, PAYMASTER_ROUTE, CHAIN_RPC_ROUTE, CHAIN_RPC_BY_ID_ROUTE])
 /**
  * Routes that serve the console's page and its files (HTML, scripts, or a text 503 while the console is not
  * built), not JSON.

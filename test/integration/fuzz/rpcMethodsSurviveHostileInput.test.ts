@@ -2,7 +2,7 @@ import { numberToHex } from 'viem'
 import { entryPoint06Address, entryPoint07Address } from 'viem/account-abstraction'
 import { afterAll, describe, expect, it } from 'vitest'
 import { NODE_METHODS } from '../../../src/main/service/bundler/methods/forwardToNode'
-import { CHAIN_RPC_ROUTE } from '../../../src/main/service/server/chainRpcRoutes'
+import { CHAIN_RPC_BY_ID_ROUTE, CHAIN_RPC_ROUTE } from '../../../src/main/service/server/chainRpcRoutes'
 import { BUNDLER_ROUTE, PAYMASTER_ROUTE } from '../../../src/main/service/server/rpcRoutes'
 import { startTestService } from '../../helpers/startTestService'
 import {
@@ -103,6 +103,14 @@ const ENDPOINTS: Endpoint[] = [
     route: CHAIN_RPC_ROUTE,
     path: () => CHAIN_RPC_ROUTE,
     methods: ['eth_chainId', ...NODE_METHODS],
+  },
+  // The same chain by its id (/rpc/:chainId, the URL of each chain of a service of several): the same handler as
+  // /rpc once the chain is found, so its envelope is fuzzed here and its methods above.
+  {
+    name: 'chain by id',
+    route: CHAIN_RPC_BY_ID_ROUTE,
+    path: () => `/rpc/${chain.chainId}`,
+    methods: ['eth_chainId'],
   },
 ]
 

@@ -87,14 +87,14 @@ describe('test_erep.py', () => {
 
     // The second deployment in one bundle sets its account's state to 0xdead: it passes alone, fails in the bundle.
     await factory.write('setAccountState', [0xdeadn])
-    const block = await kit.chain.publicClient.getBlockNumber()
+    const block = await kit.chain.publicClient.getBlockNumber({ cacheTime: 0 })
     await kit.sendBundleNow()
     const reputation = await kit.reputationOf(factory.address)
     expect(reputation.opsSeen).toBeGreaterThanOrEqual(10_000)
     expect(reputation.status).toBe(2)
     // Every operation using the banned factory leaves the mempool; nothing was sent.
     expect(await kit.dumpMempool()).toEqual([])
-    expect(await kit.chain.publicClient.getBlockNumber()).toBe(block)
+    expect(await kit.chain.publicClient.getBlockNumber({ cacheTime: 0 })).toBe(block)
   }, 60_000)
 
   for (const staked of [true, false]) {
@@ -116,9 +116,9 @@ describe('test_erep.py', () => {
       expect(await counts()).toEqual([staked ? 1 : 0, 1])
 
       await paymaster.write('withdrawTo', [sender.address, await entryPointBalanceOf(paymaster.address)])
-      const block = await kit.chain.publicClient.getBlockNumber()
+      const block = await kit.chain.publicClient.getBlockNumber({ cacheTime: 0 })
       await kit.sendBundleNow()
-      expect(await kit.chain.publicClient.getBlockNumber()).toBe(block)
+      expect(await kit.chain.publicClient.getBlockNumber({ cacheTime: 0 })).toBe(block)
       expect(await counts()).toEqual(staked ? [1, 0] : [0, 1])
     }, 60_000)
   }
