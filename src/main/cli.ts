@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { InvalidChainListError, parseChainList } from './service/chain/chainSpecs'
+import { InvalidChainListError, parseChainList } from '../shared/chainList'
 import { DEFAULT_PORT, defaultDataDir, type ServiceConfigInput } from './service/config'
 import { createService, type Service } from './service/createService'
 import { AppError } from './service/errors'

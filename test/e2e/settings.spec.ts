@@ -1,7 +1,7 @@
 import { expect, screenshot, test } from './fixtures'
 import { ConsoleApp } from './pages/ConsoleApp'
 
-test('settings: bundling mode, validation and webhook time-out are saved and shown after a reload', async ({
+test('settings: bundling mode, validation, webhook time-out and several chains are saved and shown after a reload', async ({
   app,
   api,
 }) => {
@@ -33,6 +33,19 @@ test('settings: bundling mode, validation and webhook time-out are saved and sho
   await expect(app.getByTestId('settings-error-message')).toHaveText('webhookTimeoutMs must be at least 100')
   await app.getByTestId('setting-webhook-timeout').fill('1500')
   await screenshot(app, 'settings')
+
+  // Several chains, in --chains' words, for the next start: a bad entry gets the server's message.
+  await app.getByTestId('setting-chain-several').check()
+  await app.getByTestId('setting-chains').fill('31337,abc')
+  await app.getByTestId('settings-save').click()
+  await expect(app.getByTestId('settings-error-message')).toContainText('chains entry "abc" must be')
+  await app.getByTestId('setting-chains').fill('31337, 31338')
+  await app.getByTestId('settings-save').click()
+  await expect(app.getByTestId('settings-saved')).toBeVisible()
+  await expect(app.getByTestId('settings-restart')).toBeVisible()
+  await app.reload()
+  await expect(app.getByTestId('setting-chain-several')).toBeChecked()
+  await expect(app.getByTestId('setting-chains')).toHaveValue('31337,31338')
 })
 
 test('the auth token can be regenerated; the console keeps working with the new one', async ({

@@ -1,7 +1,7 @@
 import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
-import { ChainSpecListSchema } from './chain/chainSpecs'
+import { ChainSpecListSchema } from '../../shared/chainList'
 
 export const APP_NAME = 'Opstation'
 export const DEFAULT_PORT = 4337

@@ -3,10 +3,10 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Dapp } from '../../shared/api/dapps'
 import type { Settings } from '../../shared/api/settings'
+import type { ChainSpec } from '../../shared/chainList'
 import type { ServiceInfo } from '../../shared/serviceInfo'
 import { type Chain, startChain } from './chain'
 import { type ChainRegistry, createChainRegistry } from './chain/chainRegistry'
-import type { ChainSpec } from './chain/chainSpecs'
 import { type ChainStack, composeChainStack, type RuntimeSettings } from './chains/composeChainStack'
 import { createRpcMethods } from './chains/createRpcMethods'
 import { DEFAULT_CHAIN_ID, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config'
@@ -70,10 +70,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
   const setup = bootConfig.setup === undefined ? undefined : await readSetup(bootConfig.setup)
   // The setup's chains are the service's when the caller names none (they are checked against the service's
   // otherwise, when the setup is applied).
-  const chainList = bootConfig.chains ?? (namesNoChain(bootConfig) ? setup?.setup.chains : undefined)
-  // A list of one chain runs as the single-chain options; a longer one runs each chain in a stack of its own.
-  const singleChain = chainList?.length === 1 ? asSingleChainOptions(chainList[0] as ChainSpec) : undefined
-  const severalChains = chainList && chainList.length > 1 ? chainList : undefined
+  const namedChains = bootConfig.chains ?? (namesNoChain(bootConfig) ? setup?.setup.chains : undefined)
   const log = createLogger(bootConfig.logLevel)
   await mkdir(bootConfig.dataDir, { recursive: true, mode: 0o700 })
   const lock = lockDataFolder(bootConfig.dataDir)
@@ -91,12 +88,18 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       log,
       resetStore: bootConfig.resetStore,
       // A store written before records carried their chain was written by a one-chain service: that chain's.
-      legacyChainId: chainList?.[0]?.chainId ?? bootConfig.chainId,
+      legacyChainId: namedChains?.[0]?.chainId ?? bootConfig.chainId,
     })
+    // The chains the console saved run when neither the caller nor the setup names a chain.
+    const chainList =
+      namedChains ?? (namesNoChain(bootConfig) ? (store.data.settings.chains ?? undefined) : undefined)
+    // A list of one chain runs as the single-chain options; a longer one runs each chain in a stack of its own.
+    const singleChain = chainList?.length === 1 ? asSingleChainOptions(chainList[0] as ChainSpec) : undefined
+    const severalChains = chainList && chainList.length > 1 ? chainList : undefined
     // Console settings apply unless the caller (a command-line flag) says otherwise; a list of chains names every
     // chain, so the console's node setting (one chain's) stands aside.
     const config = parseServiceConfig({
-      ...(chainList ? {} : settingsToConfig(store.data.settings)),
+      ...settingsToConfig(store.data.settings, { node: !chainList }),
       ...definedOnly(input),
       ...singleChain,
       ...(severalChains ? { chains: severalChains } : {}),
@@ -221,6 +224,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
             setups,
             runtime,
             runningRpcUrl: config.noChain || severalChains ? null : (config.rpcUrl ?? null),
+            runningChains: chainList ?? null,
           }),
       ],
     })
@@ -397,9 +401,10 @@ function namesNoChain(config: ServiceConfig): boolean {
   )
 }
 
-function settingsToConfig(settings: Settings): Partial<ServiceConfigInput> {
+/** The console's saved settings as service options; `node: false` leaves out its node (a list of chains names each). */
+function settingsToConfig(settings: Settings, { node }: { node: boolean }): Partial<ServiceConfigInput> {
   return {
-    rpcUrl: settings.rpcUrl ?? undefined,
+    rpcUrl: node ? (settings.rpcUrl ?? undefined) : undefined,
     bundlingMode: settings.bundlingMode,
     unsafe: settings.unsafe,
     webhookTimeoutMs: settings.webhookTimeoutMs,

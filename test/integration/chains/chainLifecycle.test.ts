@@ -72,6 +72,44 @@ describe('a service of several chains, as its chains start and stop', () => {
     }
   }, 120_000)
 
+  it("runs the chains the console's Settings saved at the next start that names none", async () => {
+    const dataDir = await makeTestDataDir('opstation-chains-settings-')
+    const settingsOf = (service: { baseUrl: string; authToken: () => string }, body?: unknown) =>
+      requestJson(`${service.baseUrl}/console/api/settings`, {
+        method: body === undefined ? 'GET' : 'PATCH',
+        headers: { authToken: service.authToken() },
+        body,
+      })
+    try {
+      const first = await startTestService({ dataDir, noChain: true })
+      const bad = await settingsOf(first, { chains: '31337,abc' })
+      expect(bad.body.statusCode).toBe(400)
+      expect(bad.body.message).toMatch(/^chains entry "abc" must be <chainId>/)
+      const saved = await settingsOf(first, { chains: ' 31337, 31338 ' })
+      expect(saved.body.data).toMatchObject({
+        saved: { chains: [{ chainId: 31337 }, { chainId: 31338 }] },
+        effective: { chains: null },
+        restartRequired: true,
+      })
+      await first.close()
+      const second = await startTestService({ dataDir })
+      try {
+        expect(second.info().chains.map((chain) => chain.chainId)).toEqual([31337, 31338])
+        expect((await settingsOf(second)).body.data).toMatchObject({
+          effective: { chains: [{ chainId: 31337 }, { chainId: 31338 }] },
+          restartRequired: false,
+        })
+        // Back to one chain, at the next start.
+        const single = await settingsOf(second, { chains: '' })
+        expect(single.body.data).toMatchObject({ saved: { chains: null }, restartRequired: true })
+      } finally {
+        await second.close()
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+
   it('runs a fork beside an embedded chain, its fork pinned in its own folder', async () => {
     const remote = await startPlainAnvil(31342, { args: ['--hardfork', 'prague'] })
     const service = await startTestService({

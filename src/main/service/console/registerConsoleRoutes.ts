@@ -30,6 +30,7 @@ export type ConsoleRoutesParameters = {
   setups: SetupManager
   runtime: SettingsRoutesOptions['runtime']
   runningRpcUrl: string | null
+  runningChains: SettingsRoutesOptions['runningChains']
 }
 
 /** Every console API route (`/console/api/*`), registered in one place: the composition root calls it once. */
@@ -60,6 +61,7 @@ export async function registerConsoleRoutes(
     events,
     runtime: params.runtime,
     runningRpcUrl: params.runningRpcUrl,
+    runningChains: params.runningChains,
     dataDir,
   })
 }

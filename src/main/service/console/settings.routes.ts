@@ -1,8 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { type Settings, type SettingsView, SettingsViewSchema } from '../../../shared/api/settings'
+import {
+  type ChainSpec,
+  ChainSpecListSchema,
+  formatChainList,
+  InvalidChainListError,
+  parseChainList,
+} from '../../../shared/chainList'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
+import { InvalidInputError } from '../errors'
 import type { EventBus } from '../events'
 import { jsonObject, parseInput } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
@@ -15,6 +23,8 @@ export type SettingsRoutesOptions = {
   runtime: Pick<Settings, 'bundlingMode' | 'unsafe' | 'webhookTimeoutMs'>
   /** The node in use now (null = embedded anvil), to tell whether a saved rpcUrl needs a restart. */
   runningRpcUrl: string | null
+  /** The list of chains in use now (null: the single-chain options), to tell whether saved chains need a restart. */
+  runningChains: readonly ChainSpec[] | null
   dataDir: string
 }
 
@@ -35,7 +45,32 @@ const PatchBody = jsonObject({
     .min(100, { error: 'webhookTimeoutMs must be at least 100' })
     .max(600_000, { error: 'webhookTimeoutMs must be at most 600000' })
     .optional(),
+  chains: z
+    .union([z.string(), ChainSpecListSchema], {
+      error: 'chains must be the --chains text (e.g. "31337,31338"), a list of chains, or null',
+    })
+    .nullable()
+    .optional(),
 })
+
+/**
+ * The chains a PATCH saves: the `--chains` text (an empty one, like null, goes back to one chain) or a list. A text
+ * that does not read answers 400 with parseChainList's message, which names the entry.
+ */
+function readSavedChains(chains: string | ChainSpec[] | null): ChainSpec[] | null {
+  if (typeof chains !== 'string') return chains
+  if (chains.trim() === '') return null
+  try {
+    return parseChainList(chains)
+  } catch (err) {
+    if (err instanceof InvalidChainListError)
+      throw new InvalidInputError(err.message.replace(/^--chains/, 'chains'))
+    throw err
+  }
+}
+
+/** The same chains, as their `--chains` text (null for one chain). */
+const chainsText = (chains: readonly ChainSpec[] | null) => (chains ? formatChainList(chains) : null)
 
 /** What the two routes share in the OpenAPI document. */
 const DOC = {
@@ -53,10 +88,19 @@ export async function registerSettingsRoutes(
   const { store, runtime } = options
   const view = (): SettingsView => ({
     saved: store.data.settings,
-    effective: { ...runtime, rpcUrl: options.runningRpcUrl },
+    effective: {
+      ...runtime,
+      rpcUrl: options.runningRpcUrl,
+      chains: options.runningChains ? [...options.runningChains] : null,
+    },
     dataDir: options.dataDir,
-    /** A saved node that differs from the running one takes effect at the next start. */
-    restartRequired: (store.data.settings.rpcUrl ?? null) !== options.runningRpcUrl,
+    /**
+     * Saved chains or a saved node that differ from those in use take effect at the next start (saved chains name
+     * every node, so the saved node stands aside).
+     */
+    restartRequired: store.data.settings.chains
+      ? chainsText(store.data.settings.chains) !== chainsText(options.runningChains)
+      : options.runningChains !== null || (store.data.settings.rpcUrl ?? null) !== options.runningRpcUrl,
   })
 
   app.get(
@@ -73,14 +117,16 @@ export async function registerSettingsRoutes(
     withDoc({
       ...DOC,
       summary:
-        'Change settings: rpcUrl (at the next start), bundlingMode, unsafe, webhookTimeoutMs (at once)',
+        'Change settings: rpcUrl and chains (at the next start), bundlingMode, unsafe, webhookTimeoutMs (at once)',
       body: PatchBody,
     }),
     async (request, reply) => {
       authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
       const body = parseInput(PatchBody, request.body)
+      const chains = body.chains === undefined ? undefined : readSavedChains(body.chains)
       await store.update((doc) => {
         if (body.rpcUrl !== undefined) doc.settings.rpcUrl = body.rpcUrl
+        if (chains !== undefined) doc.settings.chains = chains
         if (body.bundlingMode !== undefined) doc.settings.bundlingMode = body.bundlingMode
         if (body.unsafe !== undefined) doc.settings.unsafe = body.unsafe
         if (body.webhookTimeoutMs !== undefined) doc.settings.webhookTimeoutMs = body.webhookTimeoutMs

@@ -60,6 +60,7 @@ export const DEFAULT_SETTINGS: Settings = {
   bundlingMode: 'auto',
   unsafe: false,
   webhookTimeoutMs: 3000,
+  chains: null,
 }
 
 export const StoreDocumentSchema = z.object({

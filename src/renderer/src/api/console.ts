@@ -1,7 +1,7 @@
 import type { DappPolicies, DappPoliciesPatch, PaymasterView } from '../../../shared/api/dapps'
 import type { GasTankChange, GasTankView } from '../../../shared/api/gasTanks'
 import type { Session } from '../../../shared/api/session'
-import type { Settings, SettingsView } from '../../../shared/api/settings'
+import type { SettingsPatch, SettingsView } from '../../../shared/api/settings'
 import type { ApplySetupResult } from '../../../shared/api/setup'
 import type { SponsorshipList, SponsorshipView } from '../../../shared/api/sponsorships'
 import type { TimeUndoView, TimeView } from '../../../shared/api/time'
@@ -85,7 +85,7 @@ export const consoleApi = {
   resetStack: () => requestJson<TimeUndoView>('/console/api/time/reset', { method: 'POST' }),
 
   getSettings: () => requestJson<SettingsView>('/console/api/settings'),
-  updateSettings: (patch: Partial<Settings>) =>
+  updateSettings: (patch: SettingsPatch) =>
     requestJson<SettingsView>('/console/api/settings', { method: 'PATCH', body: patch }),
 
   /** The setup in the setup file's format (OpstationSetup: the service answers it as a JSON object). */

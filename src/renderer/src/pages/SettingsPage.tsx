@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react'
-import type { Settings, SettingsView } from '../../../shared/api/settings'
+import type { Settings, SettingsPatch, SettingsView } from '../../../shared/api/settings'
+import { formatChainList } from '../../../shared/chainList'
 import { errorMessage } from '../api/http'
 import { CopyButton } from '../components/CopyButton'
 import { ErrorBanner, NotAvailable, Spinner } from '../components/Feedback'
@@ -33,12 +34,19 @@ function Row({
   )
 }
 
+type ChainKind = 'embedded' | 'external' | 'several'
+
+/** Which of the Chain setting's three choices the saved settings make. */
+function savedChainKind(saved: Settings): ChainKind {
+  if (saved.chains) return 'several'
+  return saved.rpcUrl ? 'external' : 'embedded'
+}
+
 function SettingsForm({ view }: { view: SettingsView }) {
   const save = useSettingsStore((s) => s.save)
-  const [chainKind, setChainKind] = useState<'embedded' | 'external'>(
-    view.saved.rpcUrl ? 'external' : 'embedded',
-  )
+  const [chainKind, setChainKind] = useState<ChainKind>(savedChainKind(view.saved))
   const [rpcUrl, setRpcUrl] = useState(view.saved.rpcUrl ?? '')
+  const [chains, setChains] = useState(view.saved.chains ? formatChainList(view.saved.chains) : '')
   const [bundlingMode, setBundlingMode] = useState(view.saved.bundlingMode)
   const [unsafe, setUnsafe] = useState(view.saved.unsafe)
   const [timeout, setTimeoutMs] = useState(String(view.saved.webhookTimeoutMs))
@@ -50,8 +58,9 @@ function SettingsForm({ view }: { view: SettingsView }) {
     setBusy(true)
     setError(null)
     setSaved(false)
-    const patch: Partial<Settings> = {
-      rpcUrl: chainKind === 'external' ? rpcUrl.trim() : null,
+    const patch: SettingsPatch = {
+      rpcUrl: chainKind === 'external' ? rpcUrl.trim() : chainKind === 'several' ? view.saved.rpcUrl : null,
+      chains: chainKind === 'several' ? chains.trim() : null,
       bundlingMode,
       unsafe,
       webhookTimeoutMs: Number(timeout),
@@ -80,11 +89,20 @@ function SettingsForm({ view }: { view: SettingsView }) {
         <tbody>
           <Row
             label="Chain"
-            flag="--rpc-url <url>"
+            flag="--rpc-url <url> · --chains <list>"
             hint={
               <>
-                Now: {effective.rpcUrl ? <code className="mono">{effective.rpcUrl}</code> : 'embedded anvil'}.
-                A different chain takes effect when the service restarts.
+                Now:{' '}
+                {effective.chains ? (
+                  <code className="mono">{formatChainList(effective.chains)}</code>
+                ) : effective.rpcUrl ? (
+                  <code className="mono">{effective.rpcUrl}</code>
+                ) : (
+                  'embedded anvil'
+                )}
+                . A different chain takes effect when the service restarts. Several chains: chain ids
+                separated by commas, each an embedded anvil, <code className="mono">id=fork:url</code> or{' '}
+                <code className="mono">id=rpc:url</code>.
               </>
             }
           >
@@ -109,6 +127,25 @@ function SettingsForm({ view }: { view: SettingsView }) {
                 />
                 external node
               </label>
+              <label className="check">
+                <input
+                  type="radio"
+                  name="chain"
+                  data-testid="setting-chain-several"
+                  checked={chainKind === 'several'}
+                  onChange={() => setChainKind('several')}
+                />
+                several chains
+              </label>
+              {chainKind === 'several' ? (
+                <input
+                  className="mono field-wide"
+                  data-testid="setting-chains"
+                  value={chains}
+                  onChange={(e) => setChains(e.target.value)}
+                  placeholder="31337,31338"
+                />
+              ) : null}
               {chainKind === 'external' ? (
                 <input
                   className="mono field-wide"
@@ -185,7 +222,7 @@ function SettingsForm({ view }: { view: SettingsView }) {
       </div>
       {view.restartRequired ? (
         <div className="banner banner-warn" data-testid="settings-restart">
-          The saved chain differs from the running one: restart the service to switch.
+          The saved chain or chains differ from those running: restart the service to switch.
         </div>
       ) : null}
       <ErrorBanner message={error} testId="settings-error" />

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { Settings, SettingsView } from '../../../shared/api/settings'
+import type { SettingsPatch, SettingsView } from '../../../shared/api/settings'
 import { consoleApi } from '../api/console'
 import { failed, idle, type Loadable, loaded, loading } from './loadable'
 
@@ -7,7 +7,7 @@ type SettingsState = {
   settings: Loadable<SettingsView>
   load: () => Promise<void>
   /** Saves a change; throws with the server's message. */
-  save: (patch: Partial<Settings>) => Promise<void>
+  save: (patch: SettingsPatch) => Promise<void>
 }
 
 export const useSettingsStore = create<SettingsState>()((set, get) => ({
