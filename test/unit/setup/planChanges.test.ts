@@ -49,6 +49,7 @@ const policies: DappPolicies = {
   limits: [{ ...limit, id: 'l1', active: true } as DappPolicies['limits'][number]],
   validAfter: null,
   validUntil: null,
+  blockWindow: null,
   premiumPercentage: 10,
 }
 
