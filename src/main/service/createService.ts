@@ -171,6 +171,15 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
           paymaster.deps.usage.rewind()
           await provisionGasTanks(running, store, log)
         },
+        // A restart finishing a revert or a reset puts the document back; the gas tanks are funded by the start.
+        durable: {
+          save: (state) => state,
+          load: (saved) => saved as string,
+          async reset() {
+            await resetStoreActivity(store, running.chainId)
+            paymaster.deps.usage.rewind()
+          },
+        },
       })
       // The console hears of it: a revert or a reset takes records away (the Activity reads its feed again), and the
       // chain clock's moves show as chain time beside wall time.
@@ -199,6 +208,8 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
           onBundleMined: paymaster.observeMinedBundle,
         })
       : undefined
+    // A revert or a reset the last run was killed in: finished or undone before anything is served.
+    await chain?.stack.finishInterrupted()
     const getBundler = () => {
       if (!bundler)
         throw new ChainError('No chain is running (started with --no-chain): the bundler is unavailable')
