@@ -174,7 +174,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
         // A restart finishing a revert or a reset puts the document back; the gas tanks are funded by the start.
         durable: {
           save: (state) => state,
-          load: (saved) => saved as string,
+          load: (saved) => JSON.stringify(saved),
           async reset() {
             await resetStoreActivity(store, running.chainId)
             paymaster.deps.usage.rewind()

@@ -168,7 +168,7 @@ describe('the stack snapshots', () => {
       const part: StackPart<number> = {
         ...counter.part,
         durable: {
-          save: (state) => ({ value: state }),
+          save: (state) => JSON.stringify({ value: state }),
           load: (saved) => (saved as { value: number }).value,
           reset: async () => void events.push(`${name} reset on disk`),
         },
@@ -225,12 +225,12 @@ describe('the stack snapshots', () => {
 
     it('at start, finishes a revert whose chain went back (the mark is gone): each durable part restored from the record, in order; the others left alone', async () => {
       const path = join(await makeTempDir('opstation-intent-'), 'stack-intent.json')
-      await writeStackIntent(path, {
+      writeStackIntent(path, {
         kind: 'revert',
         method: 'evm_revert',
         id: '0x0',
         token: `0x${'ab'.repeat(32)}`,
-        parts: { store: { value: 3 }, bundler: { value: 30 } },
+        parts: { store: '{"value":3}', bundler: '{"value":30}' },
       })
       const events: string[] = []
       const stack = createStackSnapshots({ request: fakeNode().request, log: silentLogger, intentPath: path })
@@ -253,12 +253,12 @@ describe('the stack snapshots', () => {
       const node = fakeNode()
       const token = `0x${'cd'.repeat(32)}` as const
       await node.request('anvil_setStorageAt', ['0x', '0x0', token])
-      await writeStackIntent(path, {
+      writeStackIntent(path, {
         kind: 'revert',
         method: 'evm_revert',
         id: '0x0',
         token,
-        parts: { store: { value: 3 } },
+        parts: { store: '{"value":3}' },
       })
       const events: string[] = []
       const stack = createStackSnapshots({ request: node.request, log: silentLogger, intentPath: path })
@@ -271,7 +271,7 @@ describe('the stack snapshots', () => {
 
     it('at start, finishes a reset whose chain was reset: each durable part writes its first start', async () => {
       const path = join(await makeTempDir('opstation-intent-'), 'stack-intent.json')
-      await writeStackIntent(path, {
+      writeStackIntent(path, {
         kind: 'reset',
         method: 'anvil_reset',
         token: `0x${'ef'.repeat(32)}`,

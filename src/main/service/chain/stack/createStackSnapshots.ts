@@ -8,6 +8,7 @@ import {
   readStackIntent,
   removeStackIntent,
   type StackIntent,
+  type StackIntentToWrite,
   writeStackIntent,
 } from './stackIntent'
 
@@ -33,11 +34,11 @@ export type StackPart<S = unknown> = {
   reset: () => void | Promise<void>
   /**
    * A part that keeps state on disk (the store document, the history's files): how a restart finishes a revert or a
-   * reset the service was killed in after the chain went back. `save` turns a capture into JSON for the intent record,
-   * `load` turns it back for `restore`; `reset` writes the first start's state (by default `reset`).
+   * reset the service was killed in after the chain went back. `save` turns a capture into JSON text for the intent
+   * record, `load` turns it back (parsed) for `restore`; `reset` writes the first start's state (by default `reset`).
    */
   durable?: {
-    save: (state: S) => unknown
+    save: (state: S) => string
     load: (saved: unknown) => S
     reset?: () => Promise<void>
   }
@@ -119,12 +120,12 @@ export function createStackSnapshots(p: {
    * Before the chain goes back: the chain marked with a new token (on disk before it is answered), then the intent
    * record written. Without an intent path (an external node) a revert stays two steps.
    */
-  const begin = async (intent: Omit<StackIntent, 'token'>) => {
+  const begin = async (intent: Omit<StackIntentToWrite, 'token'>) => {
     const path = p.intentPath
     if (!path) return { abandon: async () => {}, done: () => {} }
     const token = createIntentToken()
     await markChain(p.request, token)
-    await writeStackIntent(path, { ...intent, token })
+    writeStackIntent(path, { ...intent, token })
     return {
       /** The chain did not go back: the mark cleared, the record removed. */
       abandon: async () => {
@@ -137,7 +138,7 @@ export function createStackSnapshots(p: {
   }
 
   const durableStates = (states: Map<StackPart, unknown>) => {
-    const saved: Record<string, unknown> = {}
+    const saved: Record<string, string> = {}
     for (const [part, state] of states) if (part.durable) saved[part.name] = part.durable.save(state)
     return saved
   }
