@@ -237,7 +237,7 @@ const blockWindowSchema = strictObject(
   `Sponsorships signed for a window in block numbers. ${BLOCK_WINDOW_VERSIONS_NOTE}.`,
 ).refine(
   (w) => w.validAfterBlock === null || w.validUntilBlock === null || w.validAfterBlock < w.validUntilBlock,
-  { error: 'validAfterBlock must be before validUntilBlock', path: ['validAfterBlock'] },
+  { error: 'must be before validUntilBlock', path: ['validAfterBlock'] },
 )
 
 const THRESHOLD_FORMAT = 'must be a positive whole number (a count, or wei as a decimal string)'
