@@ -14,7 +14,7 @@ const LIFECYCLE = [
   'test/integration/chains/**/*.test.ts',
   'test/integration/chain/{startChain,restart,externalNode,forkMode,accountZoo}.test.ts',
   'test/integration/bundler/crashRecovery.test.ts',
-  'test/integration/time/{revertDurability,opstationHandle}.test.ts',
+  'test/integration/time/{revertDurability,revertAtomicity,opstationHandle}.test.ts',
 ]
 
 /** Files that mock a module the service imports (vi.mock): each loads its modules afresh, in a process of its own. */

@@ -67,6 +67,52 @@ test('policies: a spending limit, a validity window and the ERC20 premium are sa
   await expect(app.getByTestId('policies-error-message')).toHaveText('validAfter must be before validUntil')
 })
 
+test('policies: a v0.9 block window is set in blocks, said to apply to EntryPoint v0.9 only, and refused with its message when too short', async ({
+  app,
+  api,
+}) => {
+  const paymasters = new PaymastersScreen(app)
+  await new ConsoleApp(app).open('paymasters')
+  const apiKey = await paymasters.create('block-window-dapp')
+  await paymasters.openTab('policies')
+  await expect(app.getByTestId('policy-block-window-hint')).toContainText(
+    'EntryPoint v0.9 only: v0.6, v0.7 and v0.8 read validUntil and validAfter as times, so their sponsorships keep the time window',
+  )
+  await expect(app.getByTestId('policy-block-valid-for')).toHaveCount(0)
+  await app.getByTestId('policy-block-window').check()
+  await app.getByTestId('policy-block-valid-for').fill('12')
+  await app.getByTestId('policy-block-until').fill('5000')
+  await app.getByTestId('policies-save').click()
+  await expect(app.getByTestId('policies-saved')).toBeVisible()
+  await screenshot(app, 'paymaster-policies-block-window')
+
+  const saved = await api.json<{ data: { blockWindow: unknown } }>(
+    'GET',
+    `/console/api/dapps/${apiKey}/policies`,
+  )
+  expect(saved.body.data.blockWindow).toEqual({
+    validForBlocks: 12,
+    validAfterBlock: null,
+    validUntilBlock: 5000,
+  })
+
+  await app.getByTestId('policy-block-valid-for').fill('1')
+  await app.getByTestId('policies-save').click()
+  await expect(app.getByTestId('policies-error-message')).toHaveText(
+    'blockWindow.validForBlocks must be at least 2 (the bundler admits an operation only while it stays valid for 2 more blocks)',
+  )
+
+  // Unchecked, the policy goes back to time windows.
+  await app.getByTestId('policy-block-window').uncheck()
+  await app.getByTestId('policies-save').click()
+  await expect(app.getByTestId('policies-saved')).toBeVisible()
+  const cleared = await api.json<{ data: { blockWindow: unknown } }>(
+    'GET',
+    `/console/api/dapps/${apiKey}/policies`,
+  )
+  expect(cleared.body.data.blockWindow).toBeNull()
+})
+
 test('gas tank: the balance on chain, a deposit and a withdrawal', async ({ app }) => {
   const paymasters = new PaymastersScreen(app)
   await new ConsoleApp(app).open('paymasters')

@@ -137,6 +137,8 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
         isConsoleChain: i === 0,
       }),
     )
+    // A revert or a reset the last run was killed in: finished or undone, on each chain, before anything is served.
+    await Promise.all(stacks.map((stack) => stack.chain.stack.finishInterrupted()))
     const chains = createChainRegistry(stacks)
     const first = chains.first
     const chain = first?.chain

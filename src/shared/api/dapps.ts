@@ -15,12 +15,41 @@ export const SpendingLimitSchema = z.object({
 })
 export type SpendingLimit = z.infer<typeof SpendingLimitSchema>
 
+/** The highest block number a block window can name: v0.9 keeps the bits below the top one of a uint48. */
+export const MAX_WINDOW_BLOCK = 0x7fff_ffff_ffff
+
+/**
+ * The least a block window's signature may last, in blocks: the bundler admits an operation only while it stays valid
+ * for two more blocks (the next one holds its bundle, or the one after).
+ */
+export const MIN_VALID_FOR_BLOCKS = 2
+
+/** Where the policy tells a block window from a time window (the form, the API documents and the record say it). */
+export const BLOCK_WINDOW_VERSIONS_NOTE =
+  'EntryPoint v0.9 only: v0.6, v0.7 and v0.8 read validUntil and validAfter as times, so their sponsorships keep the time window'
+
+/**
+ * A dApp's sponsorship window in block numbers, for EntryPoint v0.9 operations (validAfter and validUntil with their top
+ * bit set): each signature is valid for `validForBlocks` blocks from the block it is signed at, and sponsorship runs
+ * only while the chain is past `validAfterBlock` and before `validUntilBlock` (a signed window never ends later).
+ */
+export const BlockWindowPolicySchema = z.object({
+  validForBlocks: z.number().int().min(MIN_VALID_FOR_BLOCKS).max(MAX_WINDOW_BLOCK),
+  validAfterBlock: z.number().int().nonnegative().max(MAX_WINDOW_BLOCK).nullable().default(null),
+  validUntilBlock: z.number().int().positive().max(MAX_WINDOW_BLOCK).nullable().default(null),
+})
+export type BlockWindowPolicy = z.infer<typeof BlockWindowPolicySchema>
+
 /** `GET|PATCH /console/api/dapps/:apiKey/policies` answers these. */
 export const DappPoliciesSchema = z.object({
   limits: z.array(SpendingLimitSchema).default([]),
   /** Optional sponsorship window (unix seconds). */
   validAfter: z.number().int().nonnegative().nullable().default(null),
   validUntil: z.number().int().nonnegative().nullable().default(null),
+  /** v0.9 sponsorships signed for a window in block numbers instead of seconds (null: time windows). */
+  blockWindow: BlockWindowPolicySchema.nullable()
+    .default(null)
+    .meta({ description: `Sign sponsorships for a window in block numbers. ${BLOCK_WINDOW_VERSIONS_NOTE}` }),
   /** Premium added to ERC20 fee quotes, percent. */
   premiumPercentage: z.number().min(0).max(100).default(10),
 })
@@ -54,6 +83,7 @@ export const DappSchema = z.object({
     limits: [],
     validAfter: null,
     validUntil: null,
+    blockWindow: null,
     premiumPercentage: 10,
   }),
   createdAt: isoDateSchema,

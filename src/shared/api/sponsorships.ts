@@ -47,7 +47,16 @@ export const SponsorshipSchema = z.object({
     })
     .nullable()
     .default(null),
+  /** The signed window's end (unix seconds); null when not sponsored or when the window is in blocks. */
   validUntil: z.number().int().nullable().default(null),
+  /** v0.9, a dApp asking block windows: the signed window, valid in the blocks after validAfterBlock up to validUntilBlock. */
+  blockWindow: z
+    .object({
+      validAfterBlock: z.number().int().nonnegative(),
+      validUntilBlock: z.number().int().nonnegative(),
+    })
+    .nullable()
+    .default(null),
   feeToken: addressSchema.nullable().default(null),
   webhookCallId: z.string().nullable().default(null),
 })

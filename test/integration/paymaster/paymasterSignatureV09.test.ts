@@ -1,4 +1,14 @@
-import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, numberToHex, size } from 'viem'
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  hexToBigInt,
+  maxUint256,
+  numberToHex,
+  size,
+  slice,
+} from 'viem'
 import {
   entryPoint09Abi,
   entryPoint09Address,
@@ -13,7 +23,7 @@ import { mintToken, testTokenAbi } from '../../../src/main/service/chain'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import type { TestService } from '../../helpers/startTestService'
 import { callBundler, publicClientOf, randomAddress, waitFor } from '../bundler/bundlerTestKit'
-import { callPaymaster, createDapp, registerToken, tokenBalance } from './paymasterTestKit'
+import { callConsole, callPaymaster, createDapp, registerToken, tokenBalance } from './paymasterTestKit'
 
 let service: TestService
 
@@ -95,6 +105,8 @@ async function signInParallel(params: {
   authorization?: UserOperation<'0.9'>['authorization']
   context?: Record<string, unknown>
   paymaster: Address
+  /** Runs after the account has signed, before pm_getPaymasterData (default: a second passes). */
+  meanwhile?: () => Promise<void>
 }) {
   const { apiKey, wire, account, authorization, paymaster } = params
   const chainId = numberToHex(service.chain!.chainId)
@@ -137,7 +149,7 @@ async function signInParallel(params: {
   })
   const signature = await account.signUserOperation(toViemOperation(unsigned, authorization))
   // A second later the paymaster signs the window the stub named (the account signed it), not a new one.
-  await new Promise((resolve) => setTimeout(resolve, 1_100))
+  await (params.meanwhile?.() ?? new Promise((resolve) => setTimeout(resolve, 1_100)))
 
   const final = await rpc('pm_getPaymasterData', unsigned)
   expect(final.body.error).toBeUndefined()
@@ -193,6 +205,35 @@ describe("EntryPoint v0.9's paymasterSignature: the account and the paymaster si
     expect(onChainHash).toBe(signedHash)
     const byHash = await callBundler(service, 'eth_getUserOperationByHash', [signedHash])
     expect(byHash.body.result.userOperation.paymasterSignature).toBe(operation.paymasterSignature)
+  }, 60_000)
+
+  it("a dApp asking a block window: the stub's paymasterData names a block range, pm_getPaymasterData signs the same range blocks later (the account's signature holds), and the operation is mined inside it", async () => {
+    const { apiKey } = await createDapp(service)
+    const policies = await callConsole(service, `/console/api/dapps/${apiKey}/policies`, {
+      method: 'PATCH',
+      body: { blockWindow: { validForBlocks: 10 } },
+    })
+    expect(policies.status).toBe(200)
+    const token = await registerToken(service, apiKey, ['mint'])
+    const { client, authorization, account, wire } = await prepareDelegatingOperation([
+      mintCall(token, randomAddress()),
+    ])
+    const { operation, signedHash } = await signInParallel({
+      apiKey,
+      wire,
+      account,
+      authorization,
+      paymaster: service.chain!.addresses.verifyingPaymasterV09,
+      meanwhile: () => client.request({ method: 'anvil_mine', params: ['0x3'] } as never),
+    })
+    // paymasterId ‖ validUntil ‖ validAfter: both with v0.9's top bit, the blocks below it.
+    const flag = 2n ** 47n
+    const validUntil = hexToBigInt(slice(operation.paymasterData as Hex, 20, 26))
+    const validAfter = hexToBigInt(slice(operation.paymasterData as Hex, 26, 32))
+    expect(validUntil > flag && validAfter > flag).toBe(true)
+    const { body } = await callBundler(service, 'eth_getUserOperationReceipt', [signedHash])
+    const minedIn = hexToBigInt(body.result.receipt.blockNumber)
+    expect(minedIn > validAfter - flag && minedIn <= validUntil - flag).toBe(true)
   }, 60_000)
 
   it('ERC20 mode signs in parallel too: the v0.9 token paymaster reads its paymasterSignature and takes the fee in the token', async () => {

@@ -12,22 +12,13 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { fundEth } from '../../../src/main/service/chain'
-import { childrenOf } from '../../helpers/childrenOf'
+import { childrenOf, isProcessAlive } from '../../helpers/childrenOf'
 import { makeTempDir } from '../../helpers/makeTempDir'
 import { spawnCli } from '../../helpers/spawnCli'
 import { requestJson, seedWithChainTemplate, startTestService } from '../../helpers/startTestService'
 
 /** anvil's first dev account: funded on a fresh chain. */
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** What one round made a client see: a transfer's receipt, a faucet's balance, a dApp's funded gas tank. */
 type Acknowledged = {
@@ -114,7 +105,7 @@ describe('acknowledged chain writes survive hard kills', () => {
         cli.child.kill('SIGKILL')
         for (const pid of anvilPids) process.kill(pid, 'SIGKILL')
         await cli.exited
-        while (anvilPids.some(isAlive)) await new Promise((r) => setTimeout(r, 20))
+        while (anvilPids.some(isProcessAlive)) await new Promise((r) => setTimeout(r, 20))
       }
     }
     const last = await spawnCli(['--port', '0', '--data-dir', dataDir], { timeoutMs: 60_000 })

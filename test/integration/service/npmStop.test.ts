@@ -2,18 +2,10 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { isProcessAlive } from '../../helpers/childrenOf'
 import { makeTempDir } from '../../helpers/makeTempDir'
 
 const root = path.resolve(import.meta.dirname, '../../..')
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
   const until = Date.now() + ms
@@ -43,7 +35,7 @@ describe('stopping through npm', () => {
     expect(ready, stdout).toBe(true)
     const info = JSON.parse(stdout.slice(stdout.indexOf('opstation ready ') + 16).split('\n')[0] as string)
     const anvilPid = Number(readFileSync(path.join(dataDir, 'chain', 'anvil.pid'), 'utf8'))
-    expect(isAlive(anvilPid)).toBe(true)
+    expect(isProcessAlive(anvilPid)).toBe(true)
 
     npm.kill('SIGTERM')
     const portFree = async () => {
@@ -55,6 +47,6 @@ describe('stopping through npm', () => {
       }
     }
     expect(await waitFor(portFree, 15_000), 'the service still answers').toBe(true)
-    expect(await waitFor(() => !isAlive(anvilPid), 15_000), 'anvil still runs').toBe(true)
+    expect(await waitFor(() => !isProcessAlive(anvilPid), 15_000), 'anvil still runs').toBe(true)
   })
 })

@@ -55,6 +55,18 @@ describe('adoptExitDump', () => {
     expect(await readFile(paths.statePath, 'utf8')).toBe('{"block":3}')
   })
 
+  it('discards a dump from before the last revert the journal notes, newer than the state file as it is (it holds what the revert undid), and adopts one from after it', async () => {
+    const stale = await chainFolder({ state: '{"block":1}', dump: '{"block":2}', dumpNewerByMs: 5_000 })
+    const dumpedAt = Date.now() + 5_000
+    expect(await adoptExitDump({ ...stale, revertedAt: dumpedAt + 1_000 })).toBe('discarded')
+    expect(await readFile(stale.statePath, 'utf8')).toBe('{"block":1}')
+    expect(existsSync(stale.exitDumpPath)).toBe(false)
+
+    const fresh = await chainFolder({ state: '{"block":1}', dump: '{"block":2}', dumpNewerByMs: 5_000 })
+    expect(await adoptExitDump({ ...fresh, revertedAt: dumpedAt - 2_000 })).toBe('adopted')
+    expect(await readFile(fresh.statePath, 'utf8')).toBe('{"block":2}')
+  })
+
   it('does nothing without a dump', async () => {
     const paths = await chainFolder({ state: '{"block":3}' })
     expect(await adoptExitDump(paths)).toBe('none')

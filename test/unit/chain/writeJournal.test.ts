@@ -178,7 +178,12 @@ describe('openWriteJournal', () => {
     await wrapped('anvil_setBalance', ['0xb', '0x2'])
     await wrapped('evm_snapshot', [])
     await wrapped('anvil_setBalance', ['0xc', '0x3'])
+    expect(journal.lastRevertAt()).toBeUndefined()
+    const before = Date.now()
     expect(await wrapped('evm_revert', [id])).toBe(true)
+    // When the revert was noted: a state anvil dumped before it is not the base the note replays on.
+    expect(journal.lastRevertAt()).toBeGreaterThanOrEqual(before)
+    expect(journal.lastRevertAt()).toBeLessThanOrEqual(Date.now())
     await wrapped('anvil_setBalance', ['0xd', '0x4'])
     expect(saved).toEqual([])
     // The revert used up both snapshots: nothing holds the saver back.

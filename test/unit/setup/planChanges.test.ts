@@ -49,6 +49,7 @@ const policies: DappPolicies = {
   limits: [{ ...limit, id: 'l1', active: true } as DappPolicies['limits'][number]],
   validAfter: null,
   validUntil: null,
+  blockWindow: null,
   premiumPercentage: 10,
 }
 
@@ -123,6 +124,16 @@ describe('planning a setup: what has to change', () => {
       ...policies,
       limits: [],
     })
+  })
+
+  it('policies: a block window is set, kept when left out or equal, and cleared with null', () => {
+    const blockWindow = { validForBlocks: 12, validAfterBlock: null, validUntilBlock: 500 }
+    const withBlocks = planPoliciesChange(policies, policiesOf({ blockWindow }), noNewIds)
+    expect(withBlocks).toEqual({ ...policies, blockWindow })
+    const stored = { ...policies, blockWindow }
+    expect(planPoliciesChange(stored, policiesOf({}), noNewIds)).toBeNull()
+    expect(planPoliciesChange(stored, policiesOf({ blockWindow: { ...blockWindow } }), noNewIds)).toBeNull()
+    expect(planPoliciesChange(stored, policiesOf({ blockWindow: null }), noNewIds)).toEqual(policies)
   })
 
   it('policies: a window the file completes with the stored value is checked as a whole', () => {

@@ -104,6 +104,14 @@ describe('the setup file schema', () => {
       'setup.json: dapps[0].policies.validAfter must be before validUntil',
     ],
     [
+      withDapp({ policies: { blockWindow: { validForBlocks: 1 } } }),
+      'setup.json: dapps[0].policies.blockWindow.validForBlocks must be at least 2 (the bundler admits an operation only while it stays valid for 2 more blocks)',
+    ],
+    [
+      withDapp({ policies: { blockWindow: { validForBlocks: 5, validAfterBlock: 9, validUntilBlock: 9 } } }),
+      'setup.json: dapps[0].policies.blockWindow.validAfterBlock must be before validUntilBlock',
+    ],
+    [
       withDapp({
         policies: {
           limits: [

@@ -38,6 +38,7 @@ const decision = (id: string, dappId = 'd1'): Sponsorship => ({
   paymasterAndData: null,
   gas: null,
   validUntil: null,
+  blockWindow: null,
   feeToken: null,
   webhookCallId: null,
 })

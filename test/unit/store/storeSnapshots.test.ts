@@ -24,7 +24,7 @@ function dapp(id: string, chainId: number, minute: number): Dapp {
     active: true,
     paymasterId: null,
     gasTanksFunded: ['0.6'],
-    policies: { limits: [], validAfter: null, validUntil: null, premiumPercentage: 10 },
+    policies: { limits: [], validAfter: null, validUntil: null, blockWindow: null, premiumPercentage: 10 },
     createdAt: at(minute),
   }
 }

@@ -59,5 +59,13 @@ export function createBundlerStackPart(p: {
     }),
     restore,
     reset: () => restore({ history: undefined, mempools: [] }),
+    // What a restart needs to finish a revert: where the history ended (the mempool comes back from the records).
+    durable: {
+      save: (state) => JSON.stringify({ history: state.history ?? null }),
+      load: (saved) => ({
+        history: (saved as { history: HistoryMark | null }).history ?? undefined,
+        mempools: [],
+      }),
+    },
   }
 }

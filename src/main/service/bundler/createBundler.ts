@@ -409,16 +409,21 @@ export function createBundler({
   }, 3_600_000)
   decayTimer.unref?.()
 
-  // After a restart: first what the chain says was mined, then what is left back into the mempool.
+  // After a restart (and a revert or a reset it was killed in, finished): first what the chain says was mined, then
+  // what is left back into the mempool.
+  const recovered = chain.stack.recovered()
   for (const lane of lanes) {
-    void recoverMinedOperations({
-      chain,
-      userOperations,
-      records: lane.records,
-      loadReceipt: queries.loadReceipt,
-      log,
-      decodeRevertReasons,
-    })
+    void recovered
+      .then(() =>
+        recoverMinedOperations({
+          chain,
+          userOperations,
+          records: lane.records,
+          loadReceipt: queries.loadReceipt,
+          log,
+          decodeRevertReasons,
+        }),
+      )
       .catch((err) => log.warn({ err }, 'could not look for operations mined before a restart'))
       .then(() =>
         recoverMempool({
@@ -436,9 +441,11 @@ export function createBundler({
   }
   // Operations mined before the history of mined operations was kept (an older data folder): their receipts and
   // operations into it while the chain still holds them (it keeps its recent blocks' transactions only).
-  void queries
-    .keepMissingHistory(
-      store.data.userOperations.filter((r) => shared === undefined || r.chainId === chain.chainId),
+  void recovered
+    .then(() =>
+      queries.keepMissingHistory(
+        store.data.userOperations.filter((r) => shared === undefined || r.chainId === chain.chainId),
+      ),
     )
     .then((kept) => {
       if (kept > 0) log.info({ kept }, 'mined UserOperations from before the history was kept added to it')

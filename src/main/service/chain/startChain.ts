@@ -98,7 +98,13 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     // Snapshots, reverts and resets take the service's state with the chain (stack/), and a call that moves the
     // chain's time moves the clock every decision reads (clock/): for the service's clients and the chain RPC alike.
     const clock = createChainClock(serving.request)
-    const stack = createStackSnapshots({ request: serving.request, log })
+    const stack = createStackSnapshots({
+      request: serving.request,
+      log,
+      // A kill during a revert or a reset is finished or undone at the next start: the embedded node's data folder
+      // keeps the stack's intent record (an external node keeps its own state).
+      intentPath: embedded ? join(config.dataDir, 'chain', 'stack-intent.json') : undefined,
+    })
     let redeployAfterReset = async () => {}
     let stackHeld = 0
     const routed = routeStackMethods({

@@ -124,6 +124,16 @@ export function composeChainStack(p: ComposeChainStackParameters): ChainStack {
       paymaster.deps.usage.rewind()
       await provisionGasTanks(chain, store, chainLog)
     },
+    // A restart finishing a revert or a reset puts the document (this chain's part of it) back; the gas tanks are
+    // funded by the start.
+    durable: {
+      save: (state) => state,
+      load: (saved) => JSON.stringify(saved),
+      async reset() {
+        await resetStoreActivity(store, chainId, scope)
+        paymaster.deps.usage.rewind()
+      },
+    },
   })
   // The console hears of it: a revert or a reset takes records away (the Activity reads its feed again), and the
   // chain clock's moves show as chain time beside wall time.

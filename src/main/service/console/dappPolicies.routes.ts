@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import type { DappPoliciesPatch } from '../../../shared/api/dapps'
-import { type DappPolicies, DappPoliciesSchema } from '../../../shared/api/dapps'
+import {
+  BLOCK_WINDOW_VERSIONS_NOTE,
+  type DappPolicies,
+  type DappPoliciesPatch,
+  DappPoliciesSchema,
+  MAX_WINDOW_BLOCK,
+  MIN_VALID_FOR_BLOCKS,
+} from '../../../shared/api/dapps'
 import { AUTH_TOKEN_REQUIRED } from '../dashboard/auth'
 import { type Accepts, type RouteDoc, withDoc } from '../docs/routeDoc'
 import { InvalidInputError } from '../errors'
@@ -25,6 +31,49 @@ const unixSeconds = (field: string) =>
     .nonnegative({ error: `${field} must not be negative` })
     .max(MAX_UNIX_SECONDS, { error: `${field} must be at most ${MAX_UNIX_SECONDS} (the end of year 9999)` })
     .nullable()
+
+const blockNumber = (field: string, least: number) =>
+  z
+    .number({ error: `${field} must be a block number or null` })
+    .int({ error: `${field} must be a whole block number` })
+    .min(least, { error: `${field} must be at least ${least}` })
+    .max(MAX_WINDOW_BLOCK, {
+      error: `${field} must be at most ${MAX_WINDOW_BLOCK} (the largest block a window names)`,
+    })
+
+const BlockWindowBody = z
+  .strictObject(
+    {
+      validForBlocks: z
+        .number({
+          error: (iss) =>
+            iss.input === undefined
+              ? 'blockWindow.validForBlocks is required (how many blocks each sponsorship is valid for)'
+              : 'blockWindow.validForBlocks must be a number of blocks',
+        })
+        .int({ error: 'blockWindow.validForBlocks must be a whole number of blocks' })
+        .min(MIN_VALID_FOR_BLOCKS, {
+          error: `blockWindow.validForBlocks must be at least ${MIN_VALID_FOR_BLOCKS} (the bundler admits an operation only while it stays valid for ${MIN_VALID_FOR_BLOCKS} more blocks)`,
+        })
+        .max(MAX_WINDOW_BLOCK, { error: `blockWindow.validForBlocks must be at most ${MAX_WINDOW_BLOCK}` }),
+      validAfterBlock: blockNumber('blockWindow.validAfterBlock', 0).nullable().default(null),
+      validUntilBlock: blockNumber('blockWindow.validUntilBlock', 1).nullable().default(null),
+    },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? `blockWindow takes only validForBlocks, validAfterBlock and validUntilBlock, not ${iss.keys.join(', ')}`
+          : 'blockWindow must be { validForBlocks, validAfterBlock?, validUntilBlock? } or null',
+    },
+  )
+  .refine(
+    (w) => w.validAfterBlock === null || w.validUntilBlock === null || w.validAfterBlock < w.validUntilBlock,
+    { error: 'blockWindow.validAfterBlock must be before blockWindow.validUntilBlock' },
+  )
+  .nullable()
+  .meta({
+    description: `Sign sponsorships for a window in block numbers (null: time windows). ${BLOCK_WINDOW_VERSIONS_NOTE}`,
+  })
 
 const LimitBody = z.object(
   {
@@ -65,6 +114,7 @@ const PatchBody = z.object(
       .optional(),
     validAfter: unixSeconds('validAfter').optional(),
     validUntil: unixSeconds('validUntil').optional(),
+    blockWindow: BlockWindowBody.optional(),
     premiumPercentage: z
       .number({ error: 'premiumPercentage must be a number' })
       .min(0, { error: 'premiumPercentage must be between 0 and 100' })
@@ -87,7 +137,8 @@ const DOC = {
 
 /**
  * A dApp's sponsorship policies: `GET /console/api/dapps/:apiKey/policies` and `PATCH` with any of `limits`
- * (replaces the list), `validAfter`, `validUntil` (unix seconds or null) and `premiumPercentage` (ERC20 quotes).
+ * (replaces the list), `validAfter`, `validUntil` (unix seconds or null), `blockWindow` (v0.9 sponsorships signed for
+ * a window in block numbers, or null) and `premiumPercentage` (ERC20 quotes).
  */
 export async function registerDappPolicyRoutes(
   app: FastifyInstance,
@@ -98,7 +149,8 @@ export async function registerDappPolicyRoutes(
     '/console/api/dapps/:apiKey/policies',
     withDoc({
       ...DOC,
-      summary: "The dApp's sponsorship policies: spending limits, time window, ERC20 premium",
+      summary:
+        "The dApp's sponsorship policies: spending limits, time window, v0.9 block window, ERC20 premium",
       errors: { 404: `Unknown apiKey ("${DAPP_NOT_FOUND}")` },
     }),
     async (request, reply) => {
@@ -111,10 +163,10 @@ export async function registerDappPolicyRoutes(
     withDoc({
       ...DOC,
       summary:
-        'Change the policies: any of `limits` (replaces the list), `validAfter`, `validUntil`, `premiumPercentage`',
+        'Change the policies: any of `limits` (replaces the list), `validAfter`, `validUntil`, `blockWindow` (EntryPoint v0.9 only), `premiumPercentage`',
       body: PatchBody,
       errors: {
-        400: 'Invalid input (`message` names the field), "validAfter must be before validUntil", or a limit id twice',
+        400: 'Invalid input (`message` names the field), "validAfter must be before validUntil", "blockWindow.validAfterBlock must be before blockWindow.validUntilBlock", or a limit id twice',
         404: `Unknown apiKey ("${DAPP_NOT_FOUND}")`,
       },
     }),
@@ -127,6 +179,7 @@ export async function registerDappPolicyRoutes(
           : dapp.policies.limits,
         validAfter: body.validAfter === undefined ? dapp.policies.validAfter : body.validAfter,
         validUntil: body.validUntil === undefined ? dapp.policies.validUntil : body.validUntil,
+        blockWindow: body.blockWindow === undefined ? dapp.policies.blockWindow : body.blockWindow,
         premiumPercentage: body.premiumPercentage ?? dapp.policies.premiumPercentage,
       }
       if (next.validAfter !== null && next.validUntil !== null && next.validAfter >= next.validUntil) {

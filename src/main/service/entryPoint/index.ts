@@ -89,7 +89,13 @@ export type {
   SponsorResult,
 } from './paymaster/sponsorableOperation'
 export { TOKEN_PAYMASTER_UNACCOUNTED_COST } from './paymaster/tokenPaymasterCost'
-export type { EntryPointModule, EntryPoints, EntryPointVersion, UserOperationBase } from './types'
+export type {
+  BlockRange,
+  EntryPointModule,
+  EntryPoints,
+  EntryPointVersion,
+  UserOperationBase,
+} from './types'
 export type { UserOperationV06 } from './v06/userOperation'
 export { delegationCode } from './v07/eip7702'
 /**
@@ -98,4 +104,5 @@ export { delegationCode } from './v07/eip7702'
  */
 export { packUserOperation } from './v07/packUserOperation'
 export type { Eip7702Auth, UserOperationV07 } from './v07/userOperation'
+export { encodeBlockRange, readBlockRange } from './validationData'
 export { entryPointV06, entryPointV07, entryPointV08, entryPointV09 }

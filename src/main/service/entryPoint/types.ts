@@ -48,6 +48,8 @@ export type EntryPointModule<Op extends UserOperationBase = UserOperationBase> =
   readonly abi: Abi
   /** handleOps is taken only from a plain EOA (`tx.origin == msg.sender`, no code): v0.9's `nonReentrant`. */
   readonly bundlesFromPlainEoa: boolean
+  /** validAfter and validUntil both with the top bit set are block numbers (v0.9); older versions read times only. */
+  readonly blockRanges: boolean
   /**
    * The version's contracts on a chain, with their deployment names: its EntryPoint, its verifying paymaster (gas
    * tanks) and its token paymaster.

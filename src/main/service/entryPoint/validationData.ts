@@ -39,6 +39,20 @@ export function readBlockRange(
   }
 }
 
+/**
+ * The validAfter and validUntil fields that name a block range (v0.9): the blocks with the top bit set. The EntryPoint
+ * reads a range only when both are above the bare flag, so `validAfterBlock` must be 1 or more (0 would read as a time
+ * window that never opens).
+ */
+export function encodeBlockRange(range: BlockRange): { validAfter: number; validUntil: number } {
+  if (range.validAfterBlock < 1)
+    throw new RangeError(`a block window starts after block 1 at the earliest, not ${range.validAfterBlock}`)
+  return {
+    validAfter: VALIDITY_BLOCK_RANGE_FLAG + range.validAfterBlock,
+    validUntil: VALIDITY_BLOCK_RANGE_FLAG + range.validUntilBlock,
+  }
+}
+
 /** A validationData word read as the version reads it: its verdict, its time window, or (v0.9) its block range. */
 export function readValidationData(
   data: bigint,

@@ -18,7 +18,7 @@ import { runWebhookStep } from '../policy/runWebhookStep'
 import { SPONSORSHIP_STEPS } from '../policy/types'
 import { generateId } from '../store/ids'
 import { addSponsorship } from '../store/sponsorships.repo'
-import { chooseValidity } from './chooseValidity'
+import { chooseSponsorshipWindow } from './chooseValidity'
 import { estimateOperation } from './estimateOperation'
 import { type PaymasterDeps, requireChain } from './paymasterDeps'
 import type { PaymasterContext } from './types'
@@ -45,7 +45,8 @@ export type SponsorUserOperationReturnType = {
 /**
  * SPONSORED mode, for every EntryPoint version: the decision (dApp, whitelist, limits, then gas estimate, gas tank,
  * webhook; each step recorded) and, when sponsored, the version's verifying paymaster signs for the dApp's
- * paymasterId with validUntil = now + expiryDuration. Every decision is stored and emitted as `sponsorship.decided`.
+ * paymasterId with validUntil = now + expiryDuration (at most the dApp's validUntil), or, for a dApp asking a block
+ * window of an operation whose EntryPoint reads one (v0.9), for that many blocks from the chain's head. Every decision is stored and emitted as `sponsorship.decided`.
  */
 export async function sponsorUserOperation(
   deps: PaymasterDeps,
@@ -104,6 +105,7 @@ export async function sponsorUserOperation(
       paymasterAndData: '0x',
       gas: gas ? toGasRecord(gas) : null,
       validUntil: null,
+      blockWindow: null,
       feeToken: null,
       webhookCallId,
     })
@@ -111,7 +113,7 @@ export async function sponsorUserOperation(
     return { sponsorship, result: toResult('0x', gas, op) }
   }
 
-  if (!(await evaluatePolicies({ store: deps.store, usage: deps.usage, dapp, op, steps }))) return rejected()
+  if (!(await evaluatePolicies({ ...deps, chain, dapp, op, steps }))) return rejected()
 
   const fees = requireFees(op)
   const paymasterId = dapp.paymasterId as Address | null
@@ -124,14 +126,13 @@ export async function sponsorUserOperation(
     return rejected()
   }
   const now = deps.usage.now()
-  const policyUntil = dapp.policies.validUntil ?? Number.POSITIVE_INFINITY
-  const { validUntil, validAfter } = chooseValidity(
+  const { validUntil, validAfter, blockRange } = await chooseSponsorshipWindow({
     chain,
+    policies: dapp.policies,
     op,
-    'verifying',
     now,
-    Math.min(now + context.expiryDuration, policyUntil),
-  )
+    expiryDuration: context.expiryDuration,
+  })
   const choice: PaymasterChoice = { kind: 'verifying', paymasterId, validUntil, validAfter }
 
   const balancePromise = getGasTankBalance(chain, paymasterId, version)
@@ -153,6 +154,7 @@ export async function sponsorUserOperation(
         paymasterAndData: null,
         gas: null,
         validUntil: null,
+        blockWindow: null,
         feeToken: null,
         webhookCallId: null,
       })
@@ -195,7 +197,8 @@ export async function sponsorUserOperation(
     reason: null,
     paymasterAndData: signed.paymasterAndData,
     gas: toGasRecord(gas),
-    validUntil,
+    validUntil: blockRange ? null : validUntil,
+    blockWindow: blockRange,
     feeToken: null,
     webhookCallId,
   })

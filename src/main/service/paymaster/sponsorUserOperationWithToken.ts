@@ -52,6 +52,7 @@ export async function sponsorUserOperationWithToken(
     paymasterAndData: null,
     gas: null,
     validUntil: null,
+    blockWindow: null,
     feeToken: null,
     webhookCallId: null,
     userOpHash: null,

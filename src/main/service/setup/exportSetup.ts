@@ -87,6 +87,7 @@ async function exportDapp(store: Store, chain: Chain | undefined, dapp: Dapp): P
       })),
       validAfter: dapp.policies.validAfter,
       validUntil: dapp.policies.validUntil,
+      blockWindow: dapp.policies.blockWindow && { ...dapp.policies.blockWindow },
       premiumPercentage: dapp.policies.premiumPercentage,
     },
     ...(chain && paymasterId

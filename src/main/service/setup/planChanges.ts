@@ -77,11 +77,13 @@ export function planPoliciesChange(
     limits,
     validAfter: desired.validAfter === undefined ? current.validAfter : desired.validAfter,
     validUntil: desired.validUntil === undefined ? current.validUntil : desired.validUntil,
+    blockWindow: desired.blockWindow === undefined ? current.blockWindow : desired.blockWindow,
     premiumPercentage: desired.premiumPercentage ?? current.premiumPercentage,
   }
   const same =
     next.validAfter === current.validAfter &&
     next.validUntil === current.validUntil &&
+    isSameBlockWindow(next.blockWindow, current.blockWindow) &&
     next.premiumPercentage === current.premiumPercentage &&
     next.limits.length === current.limits.length &&
     next.limits.every((limit, i) => {
@@ -89,6 +91,15 @@ export function planPoliciesChange(
       return was !== undefined && was.id === limit.id && isSameLimit(was, limit)
     })
   return same ? null : next
+}
+
+function isSameBlockWindow(a: DappPolicies['blockWindow'], b: DappPolicies['blockWindow']): boolean {
+  if (a === null || b === null) return a === b
+  return (
+    a.validForBlocks === b.validForBlocks &&
+    a.validAfterBlock === b.validAfterBlock &&
+    a.validUntilBlock === b.validUntilBlock
+  )
 }
 
 /** What the policies route refuses too: a window that ends before it starts. */

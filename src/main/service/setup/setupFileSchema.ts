@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BLOCK_WINDOW_VERSIONS_NOTE, MAX_WINDOW_BLOCK, MIN_VALID_FOR_BLOCKS } from '../../../shared/api/dapps'
 import { ENTRY_POINT_VERSIONS } from '../../../shared/entryPointVersions'
 import { InvalidInputError } from '../errors'
 import { checkUsdPrice } from '../paymaster/tokenPrices'
@@ -202,6 +203,43 @@ const unixSeconds = (description: string) =>
     .nullable()
     .describe(description)
 
+/** A block number a v0.9 window can name, from `least`. */
+const blockNumber = (least: number, description: string) =>
+  z
+    .number({ error: required(`must be a block number from ${least}, or null`) })
+    .int({ error: 'must be a whole block number' })
+    .min(least, { error: `must be at least ${least}` })
+    .max(MAX_WINDOW_BLOCK, {
+      error: `must be at most ${MAX_WINDOW_BLOCK} (the largest block a window names)`,
+    })
+    .describe(description)
+
+const blockWindowSchema = strictObject(
+  {
+    validForBlocks: z
+      .number({ error: required(`must be a whole number of blocks from ${MIN_VALID_FOR_BLOCKS}`) })
+      .int({ error: `must be a whole number of blocks from ${MIN_VALID_FOR_BLOCKS}` })
+      .min(MIN_VALID_FOR_BLOCKS, {
+        error: `must be at least ${MIN_VALID_FOR_BLOCKS} (the bundler admits an operation only while it stays valid for ${MIN_VALID_FOR_BLOCKS} more blocks)`,
+      })
+      .max(MAX_WINDOW_BLOCK, { error: `must be at most ${MAX_WINDOW_BLOCK}` })
+      .describe('Each sponsorship is valid for this many blocks from the block it is signed at.'),
+    validAfterBlock: blockNumber(0, 'Sponsor only once the chain is past this block (null: from now).')
+      .nullable()
+      .default(null),
+    validUntilBlock: blockNumber(
+      1,
+      'Sponsor only before this block; no signed window ends later (null: no end).',
+    )
+      .nullable()
+      .default(null),
+  },
+  `Sponsorships signed for a window in block numbers. ${BLOCK_WINDOW_VERSIONS_NOTE}.`,
+).refine(
+  (w) => w.validAfterBlock === null || w.validUntilBlock === null || w.validAfterBlock < w.validUntilBlock,
+  { error: 'must be before validUntilBlock', path: ['validAfterBlock'] },
+)
+
 const THRESHOLD_FORMAT = 'must be a positive whole number (a count, or wei as a decimal string)'
 const limitSchema = strictObject(
   {
@@ -259,6 +297,10 @@ const policiesSchema = strictObject(
     limits: array(limitSchema, 50, 'Spending limits: replaces the list (left out: unchanged).').optional(),
     validAfter: unixSeconds('Sponsor only after this unix time (null: no start).').optional(),
     validUntil: unixSeconds('Sponsor only before this unix time (null: no end).').optional(),
+    blockWindow: blockWindowSchema
+      .nullable()
+      .optional()
+      .describe('v0.9 sponsorships signed for a window in block numbers (null: time windows).'),
     premiumPercentage: z
       .number({ error: 'must be a number from 0 to 100' })
       .min(0, { error: 'must be a number from 0 to 100' })

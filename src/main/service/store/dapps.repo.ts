@@ -31,7 +31,7 @@ export async function createDapp(
     version: params.version,
     active: true,
     paymasterId: null,
-    policies: { limits: [], validAfter: null, validUntil: null, premiumPercentage: 10 },
+    policies: { limits: [], validAfter: null, validUntil: null, blockWindow: null, premiumPercentage: 10 },
     createdAt: now.toISOString(),
   }
   return store.update((doc) => {

@@ -110,7 +110,12 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   const lastGoodPath = `${statePath}.last-good`
   const spawnWithRecovery = async (): Promise<AnvilProcess> => {
     const exitDumpAt = (await stat(exitDumpPath).catch(() => undefined))?.mtimeMs
-    const exitDump = await adoptExitDump({ statePath, exitDumpPath, fallbackPath: lastGoodPath })
+    const exitDump = await adoptExitDump({
+      statePath,
+      exitDumpPath,
+      fallbackPath: lastGoodPath,
+      revertedAt: journal.lastRevertAt(),
+    })
     if (exitDump === 'adopted') {
       p.log.info('loading the state anvil saved on its own after the last save of ours')
       // anvil dumped after the journal's last write: its dump holds every journaled call.

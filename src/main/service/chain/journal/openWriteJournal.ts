@@ -32,8 +32,10 @@ type LandingNote = { landed: number; block: number; timestamp: number }
 /**
  * A revert to a snapshot the journal saw taken, with no checkpoint since: the chain is back to the saved state plus
  * the calls journaled up to `reverted` (their seq), so the calls journaled after it and before this line are dropped.
+ * `at` (ms since the epoch; absent in notes from before it was kept): a state anvil dumped before it holds what the
+ * revert undid.
  */
-type RevertNote = { reverted: number }
+type RevertNote = { reverted: number; at?: number }
 
 type JournalLine = JournalEntry | LandingNote | RevertNote
 
@@ -61,6 +63,12 @@ export type WriteJournal = {
   pending(): JournalEntry[]
   /** When the journal was last written (ms since the epoch), or undefined when it holds nothing. */
   lastWriteAt(): number | undefined
+  /**
+   * When the last revert the journal notes was answered (ms since the epoch; its last write for a note that does not
+   * say), or undefined when it notes none: the chain the journal replays is the saved state's, not a state dumped
+   * before then.
+   */
+  lastRevertAt(): number | undefined
   /** Drops every journaled call: a state saved after the last of them holds them all. */
   clear(): void
   /**
@@ -195,7 +203,7 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
         return gate.shared(async () => {
           const reverted = await request(method, params, readBody)
           if (reverted === true) {
-            append({ reverted: snapshot.seq })
+            append({ reverted: snapshot.seq, at: Date.now() })
             forgetSnapshotsFrom(String(revertTo))
             writes++
           }
@@ -247,6 +255,11 @@ export function openWriteJournal(p: { dir: string; save: () => Promise<void> }):
       ),
     pending: readPending,
     lastWriteAt: () => lastWriteAt,
+    lastRevertAt: () => {
+      const notes = readLines().filter((line): line is RevertNote => 'reverted' in line)
+      if (notes.length === 0) return undefined
+      return Math.max(...notes.map((note) => note.at ?? lastWriteAt ?? Date.now()))
+    },
     clear: () => {
       removeSegmentsBefore(rotate())
       lastWriteAt = undefined

@@ -70,6 +70,11 @@ export type SponsorableOperation = {
    * sends 0x0 for those it has not estimated), and for v0.7+ the paymaster's two limits.
    */
   readonly carriesGasLimits: boolean
+  /**
+   * Its EntryPoint reads a paymaster's window in block numbers (validAfter and validUntil with the top bit set: v0.9);
+   * otherwise only times.
+   */
+  readonly blockWindows: boolean
   /** The paymaster of this kind serving this version. */
   paymasterAddress(chain: Chain, kind: PaymasterChoice['kind']): Address
   /**

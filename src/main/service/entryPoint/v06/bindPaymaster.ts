@@ -133,6 +133,7 @@ export function bindPaymasterV06(op: PartialUserOperation): SponsorableOperation
     ownGas,
     carriesGasLimits:
       ownGas !== null && ownGas.callGasLimit + ownGas.verificationGasLimit + ownGas.preVerificationGas !== 0n,
+    blockWindows: false,
     paymasterAddress,
     // v0.6's account signs paymasterAndData whole: the paymaster always signs first.
     carriedWindow: () => null,

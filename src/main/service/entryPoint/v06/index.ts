@@ -45,6 +45,7 @@ function bundleGasOf(op: UserOperationV06): bigint {
 export const entryPointV06: EntryPointModule<UserOperationV06> = {
   version: '0.6',
   bundlesFromPlainEoa: false,
+  blockRanges: false,
   address: canonicalAddresses.entryPoint,
   abi: entryPointAbi as Abi,
   contracts: (chain) => getVersionContracts(chain, '0.6'),

@@ -183,6 +183,7 @@ export function bindPaymasterV07(
       ownGas.callGasLimit + ownGas.verificationGasLimit + ownGas.preVerificationGas !== 0n &&
       ownGas.paymasterVerificationGasLimit !== undefined &&
       ownGas.paymasterPostOpGasLimit !== undefined,
+    blockWindows: module.blockRanges,
     paymasterAddress,
 
     carriedWindow(chain, kind) {

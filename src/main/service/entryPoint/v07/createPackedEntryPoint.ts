@@ -277,6 +277,7 @@ export function createPackedEntryPoint(p: CreatePackedEntryPointParameters): Pac
     address: p.address,
     abi: p.abi,
     bundlesFromPlainEoa: p.bundlesFromPlainEoa ?? false,
+    blockRanges: p.blockRanges ?? false,
     signsPaymasterSignature: p.paymasterSignature ?? false,
     traceLayout: createTraceLayoutV07(p.abi),
     phaseGasLimits: phaseGasLimitsV07,

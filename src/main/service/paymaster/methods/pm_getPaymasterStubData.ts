@@ -4,7 +4,7 @@ import { formatPaymasterFields, type PaymasterChoice } from '../../entryPoint'
 import { defineMethod } from '../../jsonrpc/defineMethod'
 import { createStepLog } from '../../policy/createStepLog'
 import { evaluatePolicies } from '../../policy/evaluatePolicies'
-import { chooseValidity } from '../chooseValidity'
+import { chooseSponsorshipWindow, chooseValidity } from '../chooseValidity'
 import { SponsorshipRejectedError } from '../errors'
 import { type PaymasterDeps, requireChain } from '../paymasterDeps'
 import { NO_POLICIES_WERE_SET } from '../rejectSponsorship'
@@ -55,7 +55,7 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
         }
       } else {
         const steps = createStepLog()
-        if (!(await evaluatePolicies({ store: deps.store, usage: deps.usage, dapp, op, steps }))) {
+        if (!(await evaluatePolicies({ ...deps, chain, dapp, op, steps }))) {
           const reason = steps.failure()?.detail ?? 'Not sponsored'
           throw new SponsorshipRejectedError(
             `Not sponsored: ${reason}. ${NO_POLICIES_WERE_SET} that allow sponsoring this UserOperation`,
@@ -67,12 +67,14 @@ export function pmGetPaymasterStubData(deps: PaymasterDeps) {
         if (!dapp.paymasterId) {
           throw new SponsorshipRejectedError('Not sponsored: the dApp has no gas tank yet (no paymasterId)')
         }
-        const policyUntil = dapp.policies.validUntil ?? Number.POSITIVE_INFINITY
-        choice = {
-          kind: 'verifying',
-          paymasterId: dapp.paymasterId as Address,
-          ...chooseValidity(chain, op, 'verifying', now, Math.min(now + context.expiryDuration, policyUntil)),
-        }
+        const { validUntil, validAfter } = await chooseSponsorshipWindow({
+          chain,
+          policies: dapp.policies,
+          op,
+          now,
+          expiryDuration: context.expiryDuration,
+        })
+        choice = { kind: 'verifying', paymasterId: dapp.paymasterId as Address, validUntil, validAfter }
       }
       const stub = await op.stub(chain, choice)
       const data = stub.fields

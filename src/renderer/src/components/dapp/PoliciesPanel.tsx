@@ -4,6 +4,7 @@ import { errorMessage } from '../../api/http'
 import { usePoliciesStore } from '../../stores/usePoliciesStore'
 import { ErrorBanner, NotAvailable, Spinner } from '../Feedback'
 import { Section } from '../Layout'
+import { BlockWindowFields } from './BlockWindowFields'
 
 function toLocalInput(seconds: number | null): string {
   if (seconds === null) return ''
@@ -174,6 +175,10 @@ function PolicyEditor({ apiKey, initial }: { apiKey: string; initial: DappPolici
           </label>
         </div>
       </Section>
+      <BlockWindowFields
+        value={draft.blockWindow}
+        onChange={(blockWindow) => setDraft((d) => ({ ...d, blockWindow }))}
+      />
       <Section title="ERC20 mode">
         <div className="form-row">
           <label className="field">
@@ -211,7 +216,7 @@ function PolicyEditor({ apiKey, initial }: { apiKey: string; initial: DappPolici
   )
 }
 
-/** Sponsorship policies of one dApp: spending limits, validity window, ERC20 premium. */
+/** Sponsorship policies of one dApp: spending limits, validity window, v0.9 block window, ERC20 premium. */
 export function PoliciesPanel({ apiKey }: { apiKey: string }) {
   const state = usePoliciesStore((s) => s.byApiKey[apiKey])
   const load = usePoliciesStore((s) => s.load)

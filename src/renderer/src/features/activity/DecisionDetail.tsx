@@ -8,10 +8,12 @@ import { type DecisionEntry, statusTone } from './feedEntries'
 import { GasLimits } from './GasLimits'
 import { listGasLimits } from './gasLimits'
 import { PolicySteps } from './PolicySteps'
+import { describeSignedWindow } from './signedWindow'
 
 /** A sponsorship decision: its verdict, the operation it was for, its policy steps and the gas limits returned. */
 export function DecisionDetail({ entry }: { entry: DecisionEntry }) {
   const { record } = entry
+  const signedWindow = describeSignedWindow(record)
   return (
     <div className="stack" data-testid="decision-detail">
       <div className="kv-grid">
@@ -45,6 +47,11 @@ export function DecisionDetail({ entry }: { entry: DecisionEntry }) {
             <Badge tone="info">v{record.entryPointVersion}</Badge>
           </span>
         </Kv>
+        {signedWindow ? (
+          <Kv label="Signed window">
+            <span data-testid="decision-window">{signedWindow}</span>
+          </Kv>
+        ) : null}
         {entry.userOpHash ? (
           <Kv label="UserOperation">
             <Link to={`activity/op:${entry.userOpHash}`}>
