@@ -54,7 +54,7 @@ export const consoleApi = {
     body: { action: 'deposit' | 'withdraw'; amountWei: string; entryPointVersion: EntryPointVersion },
   ) => requestJson<GasTankChange>(`/console/api/dapps/${enc(apiKey)}/gas-tank`, { method: 'POST', body }),
 
-  listUserOperations: (query: { limit?: number; before?: number } = {}) =>
+  listUserOperations: (query: { limit?: number; before?: number; chainId?: number } = {}) =>
     requestJson<UserOperationPage>('/console/api/user-operations', { query }),
   getUserOperation: (hash: string) =>
     requestJson<UserOperationView>(`/console/api/user-operations/${enc(hash)}`),
@@ -94,24 +94,32 @@ export const consoleApi = {
   applySetup: (setup: unknown) =>
     requestJson<ApplySetupResult>('/console/api/setup', { method: 'PUT', body: setup }),
 
+  /** The sandbox, on the chain `chainId` names (the service's first chain without it). */
   sandbox: {
-    listAccounts: () => requestJson<SandboxAccount[]>('/console/api/sandbox/accounts'),
-    createAccount: (body: CreateSandboxAccountRequest) =>
-      requestJson<SandboxAccount>('/console/api/sandbox/accounts', { method: 'POST', body }),
-    buildUserOperation: (address: string, body: BuildUserOperationRequest) =>
+    listAccounts: (chainId?: number) =>
+      requestJson<SandboxAccount[]>('/console/api/sandbox/accounts', { query: { chainId } }),
+    createAccount: (body: CreateSandboxAccountRequest, chainId?: number) =>
+      requestJson<SandboxAccount>('/console/api/sandbox/accounts', {
+        method: 'POST',
+        body,
+        query: { chainId },
+      }),
+    buildUserOperation: (address: string, body: BuildUserOperationRequest, chainId?: number) =>
       requestJson<BuildUserOperationResponse>(
         `/console/api/sandbox/accounts/${enc(address)}/user-operation`,
-        {
-          method: 'POST',
-          body,
-        },
+        { method: 'POST', body, query: { chainId } },
       ),
-    signUserOperation: (address: string, body: SignUserOperationRequest) =>
+    signUserOperation: (address: string, body: SignUserOperationRequest, chainId?: number) =>
       requestJson<SignUserOperationResponse>(`/console/api/sandbox/accounts/${enc(address)}/sign`, {
         method: 'POST',
         body,
+        query: { chainId },
       }),
-    faucet: (body: FaucetRequest) =>
-      requestJson<FaucetResponse>('/console/api/sandbox/faucet', { method: 'POST', body }),
+    faucet: (body: FaucetRequest, chainId?: number) =>
+      requestJson<FaucetResponse>('/console/api/sandbox/faucet', {
+        method: 'POST',
+        body,
+        query: { chainId },
+      }),
   },
 }

@@ -24,6 +24,10 @@ import { rpcExchange } from './steps/stepContext'
 import { STEP_FUNCTIONS } from './steps/stepFunctions'
 
 type SandboxState = {
+  /** The chain the sandbox acts on, with several chains (undefined: the service's first, as with one chain). */
+  chainId: number | undefined
+  /** The chain last picked (kept for the session; the page falls back to the first chain when it is not run). */
+  preferredChainId: number | null
   accounts: Loadable<SandboxAccount[]>
   selectedAddress: string | null
   creating: boolean
@@ -35,7 +39,9 @@ type SandboxState = {
   simulation: ExplanationRequest
   /** How the simulated operation differs from the run's (a failed step: generous limits, signed anyway). */
   simulationNote: string | null
-  loadAccounts: () => Promise<void>
+  /** Reads the accounts on a chain (the sandbox's chain without one), which becomes the sandbox's chain. */
+  loadAccounts: (chainId?: number) => Promise<void>
+  preferChain: (chainId: number) => void
   createAccount: (type: SandboxAccountType) => Promise<void>
   selectAccount: (address: string | null) => void
   faucet: (asset: string, amount: string, symbol: string) => Promise<void>
@@ -50,6 +56,12 @@ type SandboxState = {
 }
 
 const SELECTED_ACCOUNT = 'opstation.sandboxAccount'
+const PREFERRED_CHAIN = 'opstation.sandboxChain'
+
+function readPreferredChain(): number | null {
+  const stored = Number(sessionStorage.getItem(PREFERRED_CHAIN))
+  return Number.isInteger(stored) && stored > 0 ? stored : null
+}
 
 /**
  * The sandbox: its accounts, and a run of the steps a dApp's SDK makes for one UserOperation, one step at a time
@@ -63,6 +75,8 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     )
 
   return {
+    chainId: undefined,
+    preferredChainId: readPreferredChain(),
     accounts: idle(),
     selectedAddress: localStorage.getItem(SELECTED_ACCOUNT),
     creating: false,
@@ -73,10 +87,12 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     simulation: IDLE_EXPLANATION,
     simulationNote: null,
 
-    async loadAccounts() {
-      set({ accounts: loading(get().accounts) })
+    async loadAccounts(chainId = get().chainId) {
+      set({ chainId, accounts: loading(get().accounts) })
       try {
-        const list = await consoleApi.sandbox.listAccounts()
+        const list = await consoleApi.sandbox.listAccounts(chainId)
+        // Another chain was picked meanwhile: its read says.
+        if (get().chainId !== chainId) return
         set({ accounts: loaded(list) })
         const selected = get().selectedAddress
         if (!selected || !list.some((a) => a.address === selected))
@@ -89,12 +105,17 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     async createAccount(type) {
       set({ creating: true })
       try {
-        const account = await consoleApi.sandbox.createAccount({ type })
+        const account = await consoleApi.sandbox.createAccount({ type }, get().chainId)
         await get().loadAccounts()
         get().selectAccount(account.address)
       } finally {
         set({ creating: false })
       }
+    },
+
+    preferChain(chainId) {
+      sessionStorage.setItem(PREFERRED_CHAIN, String(chainId))
+      set({ preferredChainId: chainId })
     },
 
     selectAccount(address) {
@@ -107,7 +128,7 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
       if (!address) return
       set({ faucetBusy: asset, faucetMessage: null })
       try {
-        await consoleApi.sandbox.faucet({ address, asset, amount })
+        await consoleApi.sandbox.faucet({ address, asset, amount }, get().chainId)
         set({ faucetMessage: { ok: true, text: `Sent ${amount} ${symbol}.` } })
         await get().loadAccounts()
       } catch (err) {
