@@ -7,7 +7,7 @@ import { SandboxScreen } from './pages/SandboxScreen'
 /** One service of two chains (`opstation serve --chains 31337,31338`): the console shows and acts on each. */
 test.use({ serviceArgs: ['--chains', '31337,31338'] })
 
-test('two chains: both listed with their states and URLs; a dApp and the same sponsored operation on the second chain show their chain, and Activity filters by chain', async ({
+test('two chains: both listed with their states and URLs; a dApp and the same sponsored operation on the second chain (sent again, then on every chain) show their chain, and Activity filters by chain', async ({
   app,
   service,
 }) => {
@@ -71,17 +71,27 @@ test('two chains: both listed with their states and URLs; a dApp and the same sp
   await expect(app.getByTestId('sandbox-account-deployed')).toHaveText('yes')
   await screenshot(app, 'several-chains-sandbox')
 
+  // The same operation once more on every chain, one after the other, each with its chain's dApp.
+  await app.getByTestId('sandbox-send-every-chain').click()
+  for (const chainId of [31337, 31338])
+    await expect(
+      app.getByTestId(`sandbox-chain-run-${chainId}`).getByTestId('sandbox-chain-run-outcome'),
+    ).toHaveText('mined', { timeout: 60_000 })
+
   // Activity: both operations, each with its chain; the chain filter keeps one chain's.
   await ui.open('activity')
   const activity = new ActivityScreen(app)
   const mined = activity.feedRow('op', 'mined')
-  await expect(mined.getByTestId('feed-chain')).toHaveText(['31338', '31337'])
+  await expect(mined.getByTestId('feed-chain')).toHaveText(['31338', '31337', '31338', '31337'])
   await app.getByTestId('activity-chain').selectOption('31338')
-  await expect(mined.getByTestId('feed-chain')).toHaveText(['31338'])
-  await expect(activity.feedRow('decision', 'sponsored').getByTestId('feed-chain')).toHaveText(['31338'])
+  await expect(mined.getByTestId('feed-chain')).toHaveText(['31338', '31338'])
+  await expect(activity.feedRow('decision', 'sponsored').getByTestId('feed-chain')).toHaveText([
+    '31338',
+    '31338',
+  ])
   await activity.open('op', 'mined')
   await expect(activity.detail().getByTestId('operation-status')).toHaveText('mined')
   await app.getByTestId('activity-chain').selectOption('31337')
-  await expect(mined.getByTestId('feed-chain')).toHaveText(['31337'])
+  await expect(mined.getByTestId('feed-chain')).toHaveText(['31337', '31337'])
   await screenshot(app, 'several-chains-activity')
 })

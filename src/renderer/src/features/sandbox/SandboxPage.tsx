@@ -5,21 +5,15 @@ import { PageHeader, Section } from '../../components/Layout'
 import { Link } from '../../components/Link'
 import { usePaymastersStore } from '../../stores/usePaymastersStore'
 import { useServiceStore } from '../../stores/useServiceStore'
-import {
-  chainUrlsOf,
-  findChain,
-  listChains,
-  paymasterUrlOf,
-  pickChain,
-  pickDappOnChain,
-  runsSeveralChains,
-} from '../chains/chainList'
+import { findChain, listChains, pickChain, pickDappOnChain, runsSeveralChains } from '../chains/chainList'
 import { AccountPanel } from './AccountPanel'
 import { CallBuilder } from './CallBuilder'
+import { ChainRunsPanel } from './ChainRunsPanel'
+import { type ChainRunOutcome, type RunRequest, runConfigOn } from './chainRuns'
 import type { CallDraft } from './draftCall'
 import { ReplayPanel } from './ReplayPanel'
 import { RunPanel } from './RunPanel'
-import type { SandboxMode } from './run'
+import type { RunConfig, SandboxMode } from './run'
 import { useChainTokens } from './useChainTokens'
 import { useSandboxStore } from './useSandboxStore'
 
@@ -36,6 +30,7 @@ export function SandboxPage() {
   const selected = useSandboxStore((s) => s.selectedAddress)
   const account = useSandboxStore((s) => s.accounts.data?.find((a) => a.address === selected))
   const start = useSandboxStore((s) => s.start)
+  const runOnChains = useSandboxStore((s) => s.runOnChains)
   const busy = useSandboxStore((s) => s.busy)
   const selectedApiKey = usePaymastersStore((s) => s.selectedApiKey)
   const paymasters = usePaymastersStore((s) => s.list.data)
@@ -68,44 +63,79 @@ export function SandboxPage() {
   const chainReady = chainState === 'ready'
   const token = feeToken || tokens[0]?.address || ''
 
-  function begin(then: 'step' | 'send' | 'simulate') {
+  /** What the run sends, checked; null (with the reason shown) when something is missing. */
+  function readRequest(): RunRequest | null {
     setStartError(null)
     setSubmitted(true)
-    if (!account) return setStartError('Create or pick a smart account first.')
-    if (!apiKey && mode !== 'SELF')
-      return setStartError(
-        chainId === undefined
-          ? 'Pick a dApp: its paymaster URL is used.'
-          : `Create a dApp on chain ${chainId}: its paymaster URL is used.`,
-      )
+    if (!account) {
+      setStartError('Create or pick a smart account first.')
+      return null
+    }
     // The call builder shows what is wrong with the call next to its fields.
-    if (!draft.call) return
+    if (!draft.call) return null
     let data: unknown = {}
     if (mode === 'SPONSORED' && webhookData.trim()) {
       try {
         data = JSON.parse(webhookData)
       } catch (err) {
-        return setStartError(`webhookData is not valid JSON: ${(err as Error).message}`)
+        setStartError(`webhookData is not valid JSON: ${(err as Error).message}`)
+        return null
       }
     }
-    if (!status) return
-    start({
-      ...(chainId === undefined ? {} : { chainId }),
+    return {
       account,
-      apiKey: apiKey ?? '',
-      paymasterUrl: paymasterUrlOf(status, {
-        apiKey: apiKey ?? '',
-        chainId: dapp?.chainId ?? chainId ?? status.chainId,
-      }),
-      bundlerUrl: chainUrlsOf(status, chainId).bundlerUrl,
       mode,
       feeToken: mode === 'ERC20' ? token : null,
       tokenPaymaster: tokenPaymasterFor(account.entryPointVersion),
       calls: [draft.call],
       webhookData: data,
-    })
+    }
+  }
+
+  function begin(then: 'step' | 'send' | 'simulate') {
+    setSubmitted(true)
+    if (!account) return setStartError('Create or pick a smart account first.')
+    if (!apiKey && mode !== 'SELF') {
+      return setStartError(
+        chainId === undefined
+          ? 'Pick a dApp: its paymaster URL is used.'
+          : `Create a dApp on chain ${chainId}: its paymaster URL is used.`,
+      )
+    }
+    const request = readRequest()
+    if (!request || !status) return
+    start(
+      runConfigOn(
+        status,
+        chainId,
+        apiKey ? { apiKey, chainId: dapp?.chainId ?? status.chainId } : null,
+        request,
+      ),
+    )
     if (then === 'send') void useSandboxStore.getState().runAll()
     if (then === 'simulate') void useSandboxStore.getState().simulateRun()
+  }
+
+  /** The same operation on every chain, one after another, each with that chain's dApp (the same name first). */
+  function sendOnEveryChain() {
+    const request = readRequest()
+    if (!request || !status) return
+    const runs: RunConfig[] = []
+    const skipped: ChainRunOutcome[] = []
+    for (const chain of listChains(status)) {
+      const onChain = pickDappOnChain(paymasters ?? [], selectedApiKey, chain.chainId)
+      if (!onChain && mode !== 'SELF')
+        skipped.push({
+          chainId: chain.chainId,
+          ok: false,
+          outcome: 'no dApp on this chain',
+          userOpHash: null,
+        })
+      else if (chain.state !== 'ready')
+        skipped.push({ chainId: chain.chainId, ok: false, outcome: `chain ${chain.state}`, userOpHash: null })
+      else runs.push(runConfigOn(status, chain.chainId, onChain, request))
+    }
+    void runOnChains(runs, skipped)
   }
 
   return (
@@ -257,11 +287,24 @@ export function SandboxPage() {
               >
                 Send
               </button>
+              {severalChains ? (
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={busy}
+                  data-testid="sandbox-send-every-chain"
+                  title="Send the same operation on each chain in turn, each with a dApp of that chain"
+                  onClick={sendOnEveryChain}
+                >
+                  Send on every chain
+                </button>
+              ) : null}
             </div>
             <ErrorBanner message={startError} testId="sandbox-start-error" />
           </Section>
         </div>
       </div>
+      <ChainRunsPanel />
       <RunPanel />
     </div>
   )

@@ -9,6 +9,7 @@ import {
   IDLE_EXPLANATION,
   requestExplanation,
 } from '../explain/useExplanationRequest'
+import { type ChainRunOutcome, describeChainRun } from './chainRuns'
 import { operationToSimulate } from './operationToSimulate'
 import {
   createRun,
@@ -51,6 +52,13 @@ type SandboxState = {
   runAll: () => Promise<void>
   /** Runs the steps before the send (those left), then simulates the operation they built instead of sending it. */
   simulateRun: () => Promise<void>
+  /** How each chain's run of the last "Send on every chain" ended (null before one). */
+  chainRuns: ChainRunOutcome[] | null
+  /**
+   * Sends the same operation on each chain in turn (one run after another, each run's steps shown as it goes);
+   * `skipped` are the chains it cannot send on (no dApp there), said as they are.
+   */
+  runOnChains: (runs: RunConfig[], skipped: ChainRunOutcome[]) => Promise<void>
   /** Manual / interval bundling: asks the bundler to bundle what is pending now. */
   bundleNow: () => Promise<void>
 }
@@ -86,6 +94,7 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     busy: false,
     simulation: IDLE_EXPLANATION,
     simulationNote: null,
+    chainRuns: null,
 
     async loadAccounts(chainId = get().chainId) {
       set({ chainId, accounts: loading(get().accounts) })
@@ -139,7 +148,7 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     },
 
     start(config) {
-      set({ run: createRun(config), simulation: IDLE_EXPLANATION, simulationNote: null })
+      set({ run: createRun(config), simulation: IDLE_EXPLANATION, simulationNote: null, chainRuns: null })
     },
 
     reset() {
@@ -208,6 +217,18 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
           run.entryPoint,
         ]),
       })
+    },
+
+    async runOnChains(runs, skipped) {
+      const outcomes: ChainRunOutcome[] = [...skipped]
+      set({ chainRuns: outcomes })
+      for (const config of runs) {
+        get().start(config)
+        set({ chainRuns: [...outcomes] })
+        await get().runAll()
+        outcomes.push(describeChainRun(config.chainId ?? 0, get().run))
+        set({ chainRuns: [...outcomes] })
+      }
     },
 
     async runAll() {
