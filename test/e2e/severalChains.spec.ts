@@ -7,7 +7,7 @@ import { SandboxScreen } from './pages/SandboxScreen'
 /** One service of two chains (`opstation serve --chains 31337,31338`): the console shows and acts on each. */
 test.use({ serviceArgs: ['--chains', '31337,31338'] })
 
-test('two chains: both listed with their states and URLs; a dApp and the same sponsored operation on the second chain (sent again, then on every chain) show their chain, and Activity filters by chain', async ({
+test('two chains: both listed with their states and URLs; a dApp and the same sponsored operation on the second chain (sent again, then on every chain) show their chain, Activity filters by chain, and Time moves the chain picked', async ({
   app,
   service,
 }) => {
@@ -94,4 +94,21 @@ test('two chains: both listed with their states and URLs; a dApp and the same sp
   await app.getByTestId('activity-chain').selectOption('31337')
   await expect(mined.getByTestId('feed-chain')).toHaveText(['31337', '31337'])
   await screenshot(app, 'several-chains-activity')
+
+  // Time and snapshots: the chain picked moves, the other stays.
+  await ui.open('time')
+  const clocks = app.getByTestId('time-clocks')
+  await expect(app.getByTestId('time-chain')).toHaveValue('31337')
+  await expect(clocks).toHaveAttribute('data-chain-id', '31337')
+  const firstBlock = await app.getByTestId('block-number').textContent()
+  await app.getByTestId('time-chain').selectOption('31338')
+  await expect(clocks).toHaveAttribute('data-chain-id', '31338')
+  const secondBlock = Number(await app.getByTestId('block-number').textContent())
+  await app.getByTestId('mine-blocks-count').fill('3')
+  await app.getByTestId('mine-blocks').click()
+  await expect(app.getByTestId('time-message')).toHaveText('3 blocks mined')
+  await expect(app.getByTestId('block-number')).toHaveText(String(secondBlock + 3))
+  await app.getByTestId('time-chain').selectOption('31337')
+  await expect(clocks).toHaveAttribute('data-chain-id', '31337')
+  await expect(app.getByTestId('block-number')).toHaveText(firstBlock ?? '')
 })

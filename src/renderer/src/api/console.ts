@@ -72,17 +72,32 @@ export const consoleApi = {
       body: { webhookData },
     }),
 
-  /** The chain's time and the console's named snapshots of the whole stack (console/time.routes.ts). */
-  getTime: () => requestJson<TimeView>('/console/api/time'),
-  advanceTime: (seconds: number) =>
-    requestJson<TimeView>('/console/api/time/advance', { method: 'POST', body: { seconds } }),
-  mineBlocks: (blocks: number) =>
-    requestJson<TimeView>('/console/api/time/mine', { method: 'POST', body: { blocks } }),
-  takeSnapshot: (name: string) =>
-    requestJson<TimeView>('/console/api/time/snapshots', { method: 'POST', body: { name } }),
-  revertToSnapshot: (id: string) =>
-    requestJson<TimeUndoView>(`/console/api/time/snapshots/${enc(id)}/revert`, { method: 'POST' }),
-  resetStack: () => requestJson<TimeUndoView>('/console/api/time/reset', { method: 'POST' }),
+  /**
+   * The chain's time and the console's named snapshots of the whole stack (console/time.routes.ts), on the chain
+   * `chainId` names (the service's first chain without it).
+   */
+  getTime: (chainId?: number) => requestJson<TimeView>('/console/api/time', { query: { chainId } }),
+  advanceTime: (seconds: number, chainId?: number) =>
+    requestJson<TimeView>('/console/api/time/advance', {
+      method: 'POST',
+      body: { seconds },
+      query: { chainId },
+    }),
+  mineBlocks: (blocks: number, chainId?: number) =>
+    requestJson<TimeView>('/console/api/time/mine', { method: 'POST', body: { blocks }, query: { chainId } }),
+  takeSnapshot: (name: string, chainId?: number) =>
+    requestJson<TimeView>('/console/api/time/snapshots', {
+      method: 'POST',
+      body: { name },
+      query: { chainId },
+    }),
+  revertToSnapshot: (id: string, chainId?: number) =>
+    requestJson<TimeUndoView>(`/console/api/time/snapshots/${enc(id)}/revert`, {
+      method: 'POST',
+      query: { chainId },
+    }),
+  resetStack: (chainId?: number) =>
+    requestJson<TimeUndoView>('/console/api/time/reset', { method: 'POST', query: { chainId } }),
 
   getSettings: () => requestJson<SettingsView>('/console/api/settings'),
   updateSettings: (patch: Partial<Settings>) =>
