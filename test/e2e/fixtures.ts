@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
+import type { ChainInfo } from '../../src/shared/serviceInfo'
 import { CHAIN_TEMPLATE_ENV, copyChainTemplate } from '../helpers/chainTemplate'
 import { spawnCli } from '../helpers/spawnCli'
 
@@ -19,6 +20,8 @@ export type ServiceUnderTest = {
   paymasterUrlTemplate: string
   rpcUrl: string | null
   chainId: number
+  /** Every chain the service runs with its URLs (the ready line's `chains`), the first one first. */
+  chains: ChainInfo[]
   authToken: string
   dataDir: string
   /** What the service printed on stderr so far. */
@@ -47,6 +50,7 @@ async function startService(
     paymasterUrlTemplate: String(ready.paymasterUrlTemplate),
     rpcUrl: (ready.rpcUrl as string | null) ?? null,
     chainId: Number(ready.chainId),
+    chains: (ready.chains as ChainInfo[] | undefined) ?? [],
     authToken: String(ready.authToken),
     dataDir,
     logs: stderr,
@@ -118,6 +122,11 @@ export type Api = {
 }
 
 type Fixtures = {
+  /**
+   * More `opstation serve` flags for the file's service (`test.use({ serviceArgs: ['--chains', '31337,31338'] })`);
+   * none by default.
+   */
+  serviceArgs: string[]
   service: ServiceUnderTest
   webhook: WebhookServer
   api: Api
@@ -126,9 +135,9 @@ type Fixtures = {
 }
 
 export const test = base.extend<Fixtures>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
-  service: async ({}, use, testInfo) => {
-    const { service, stop } = await startService()
+  serviceArgs: [[], { option: true }],
+  service: async ({ serviceArgs }, use, testInfo) => {
+    const { service, stop } = await startService(serviceArgs)
     try {
       await use(service)
     } finally {

@@ -21,6 +21,7 @@ import { quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
 import { markGasTanksFunded, setDappPaymasterId } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
+import type { ConsoleChains } from './consoleChains'
 import { ConsoleDappParams, DAPP_NOT_FOUND, findConsoleDapp } from './consoleDapp'
 
 /**
@@ -62,7 +63,7 @@ const DOC = {
   params: ConsoleDappParams,
 } as const satisfies Partial<RouteDoc>
 
-export type GasTankRoutesOptions = { store: Store; getChain: () => Chain | undefined }
+export type GasTankRoutesOptions = { store: Store; chains: ConsoleChains }
 
 /**
  * The dApp's gas tanks, one per EntryPoint version on that version's verifying paymaster, under one paymasterId:
@@ -75,8 +76,9 @@ export async function registerGasTankRoutes(
   options: GasTankRoutesOptions,
 ): Promise<void> {
   const { store } = options
-  const requireChain = () => {
-    const chain = options.getChain()
+  // A dApp's gas tanks are on its own chain (the first chain's for a dApp of a chain not run).
+  const requireChain = (dapp: Pick<Dapp, 'chainId'>) => {
+    const chain = (options.chains.get(dapp.chainId) ?? options.chains.first)?.chain
     if (!chain) throw new ChainError('The chain is not running: the gas tank lives on chain')
     return chain
   }
@@ -90,7 +92,7 @@ export async function registerGasTankRoutes(
     }),
     async (request, reply) => {
       const dapp = findConsoleDapp(store, request)
-      const chain = requireChain()
+      const chain = requireChain(dapp)
       return sendOk(reply, 'Gas tank fetched', await readGasTank(chain, dapp))
     },
   )
@@ -110,7 +112,7 @@ export async function registerGasTankRoutes(
     async (request, reply) => {
       const dapp = findConsoleDapp(store, request)
       const body = parseInput(ChangeBody, request.body)
-      const chain = requireChain()
+      const chain = requireChain(dapp)
       const wei = body.amountWei
       const version = body.entryPointVersion ?? UNNAMED_TANK_VERSION
       if (!listGasTankVersions(chain).includes(version))

@@ -5,17 +5,18 @@ import type { ConsoleSession } from '../server/consoleSession'
 import type { SetupManager } from '../setup/createSetupManager'
 import type { Store } from '../store/openStore'
 import { registerAccountRoutes } from './account.routes'
+import type { ConsoleChains } from './consoleChains'
 import { registerDappPolicyRoutes } from './dappPolicies.routes'
 import { registerDappRoutes } from './dapps.routes'
 import { registerEventStreamRoutes } from './events.routes'
 import { registerGasTankRoutes } from './gasTank.routes'
-import { registerSandboxRoutes, type SandboxRoutesOptions } from './sandbox.routes'
+import { registerSandboxRoutes } from './sandbox.routes'
 import { registerSettingsRoutes, type SettingsRoutesOptions } from './settings.routes'
 import { registerSetupRoutes } from './setup.routes'
 import { registerSponsorshipRoutes } from './sponsorships.routes'
 import { registerTimeRoutes } from './time.routes'
 import { registerTokenPriceRoutes } from './tokenPrices.routes'
-import { registerUserOperationRoutes, type UserOperationRoutesOptions } from './userOperations.routes'
+import { registerUserOperationRoutes } from './userOperations.routes'
 import { registerWebhookCallRoutes } from './webhookCalls.routes'
 
 export type ConsoleRoutesParameters = {
@@ -24,8 +25,8 @@ export type ConsoleRoutesParameters = {
   events: EventBus
   log: Logger
   dataDir: string
-  getChain: SandboxRoutesOptions['getChain']
-  getUserOperations: UserOperationRoutesOptions['getUserOperations']
+  /** The chains run (each route acts on the chain its `?chainId=` names, the first by default). */
+  chains: ConsoleChains
   getWebhookTimeoutMs: () => number
   setups: SetupManager
   runtime: SettingsRoutesOptions['runtime']
@@ -38,7 +39,7 @@ export async function registerConsoleRoutes(
   app: FastifyInstance,
   params: ConsoleRoutesParameters,
 ): Promise<void> {
-  const { store, session, events, log, dataDir, getChain } = params
+  const { store, session, events, log, dataDir, chains } = params
   await registerAccountRoutes(app, { store, session })
   await registerDappRoutes(app, { store })
   await registerEventStreamRoutes(app, { store, events, session })
@@ -50,12 +51,12 @@ export async function registerConsoleRoutes(
     getWebhookTimeoutMs: params.getWebhookTimeoutMs,
   })
   await registerDappPolicyRoutes(app, { store })
-  await registerGasTankRoutes(app, { store, getChain })
-  await registerTokenPriceRoutes(app, { store, getChain })
-  await registerSandboxRoutes(app, { store, dataDir, getChain })
-  await registerUserOperationRoutes(app, { store, getUserOperations: params.getUserOperations, getChain })
+  await registerGasTankRoutes(app, { store, chains })
+  await registerTokenPriceRoutes(app, { store, getChain: () => chains.first?.chain })
+  await registerSandboxRoutes(app, { store, dataDir, chains })
+  await registerUserOperationRoutes(app, { store, chains })
   await registerSetupRoutes(app, { store, setups: params.setups })
-  await registerTimeRoutes(app, { store, getChain, getUserOperations: params.getUserOperations })
+  await registerTimeRoutes(app, { store, chains })
   await registerSettingsRoutes(app, {
     store,
     events,

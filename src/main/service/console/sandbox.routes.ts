@@ -27,12 +27,13 @@ import { jsonObject, parseInput, requiredAddress } from '../schemas/inputFields'
 import { QuantitySchema, quantitySchema } from '../schemas/quantitySchema'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
+import { CHAIN_NOT_RUN, ChainQuery, type ConsoleChains, readConsoleChain } from './consoleChains'
 
 export type SandboxRoutesOptions = {
   store: Store
   dataDir: string
-  /** The running chain, or undefined (no chain / not started). */
-  getChain: () => Chain | undefined
+  /** The chains run: each route acts on the one its `?chainId=` names (the first without it). */
+  chains: ConsoleChains
 }
 
 const CreateBody = jsonObject({
@@ -168,10 +169,11 @@ const AccountParams = z.object({ address: z.string().meta({ description: 'The sa
 /** What the routes share in the OpenAPI document. */
 const DOC = {
   tag: 'Console: sandbox',
+  query: ChainQuery,
   auth: 'authToken',
   missingCredentialMessage: AUTH_TOKEN_REQUIRED,
 } as const satisfies Partial<RouteDoc>
-const NO_CHAIN = { 503: 'No chain is running' }
+const NO_CHAIN = { 400: CHAIN_NOT_RUN, 503: 'No chain is running' }
 
 const SHORT_LABELS: Record<(typeof SANDBOX_ACCOUNT_TYPES)[number], string> = {
   SMART_ACCOUNT_V2: 'SA v2',
@@ -216,17 +218,29 @@ export async function registerSandboxRoutes(
   app: FastifyInstance,
   options: SandboxRoutesOptions,
 ): Promise<void> {
-  const { store } = options
+  const { store, chains } = options
   const accounts = await openSandboxAccountStore(options.dataDir)
   const auth = (request: Parameters<typeof authenticate>[1]) =>
     authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
-  const requireChain = (): Chain => {
-    const chain = options.getChain()
+  const requireChain = (request: { query: unknown }): Chain => {
+    const chain = readConsoleChain(chains, request.query)?.chain
     if (!chain) throw new ChainError('No chain is running: the sandbox needs one (start without --no-chain)')
     return chain
   }
+  // A sandbox account is the service's on every chain it runs: its owner's key and its factory give it the same
+  // address on each, so an account made on one chain sends the same operation on another.
+  const listAccounts = (): StoredSandboxAccount[] => {
+    const seen = new Set<string>()
+    return chains.chainIds
+      .flatMap((chainId) => accounts.list(chainId))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+      .filter((a) => !seen.has(a.address.toLowerCase()) && seen.add(a.address.toLowerCase()))
+  }
   const requireAccount = (chain: Chain, address: string): StoredSandboxAccount => {
-    const account = isAddress(address, { strict: false }) ? accounts.find(chain.chainId, address) : undefined
+    const account = !isAddress(address, { strict: false })
+      ? undefined
+      : (accounts.find(chain.chainId, address) ??
+        listAccounts().find((a) => a.address.toLowerCase() === address.toLowerCase()))
     if (!account) throw new NotFoundError(`No sandbox account ${address} on chain ${chain.chainId}`)
     return account
   }
@@ -276,8 +290,8 @@ export async function registerSandboxRoutes(
     }),
     async (request, reply) => {
       auth(request)
-      const chain = requireChain()
-      const list = await Promise.all(accounts.list(chain.chainId).map((a) => describeAccount(chain, a)))
+      const chain = requireChain(request)
+      const list = await Promise.all(listAccounts().map((a) => describeAccount(chain, a)))
       return sendOk(reply, 'Sandbox accounts fetched', list)
     },
   )
@@ -289,12 +303,12 @@ export async function registerSandboxRoutes(
       summary: 'Create a sandbox account of a type (its owner key is generated and kept by the service)',
       body: CreateBody,
       data: SandboxAccountSchema,
-      errors: { 503: "No chain is running, or it lacks the type's EntryPoint or factory" },
+      errors: { ...NO_CHAIN, 503: "No chain is running, or it lacks the type's EntryPoint or factory" },
     }),
     async (request, reply) => {
       auth(request)
       const body = parseInput(CreateBody, request.body)
-      const chain = requireChain()
+      const chain = requireChain(request)
       const ownerPrivateKey = generatePrivateKey()
       const owner = privateKeyToAccount(ownerPrivateKey).address
       const kind = SANDBOX_ACCOUNT_KINDS[body.type]
@@ -308,7 +322,7 @@ export async function registerSandboxRoutes(
           },
         )
       })
-      const count = accounts.list(chain.chainId).length
+      const count = listAccounts().length
       const stored: StoredSandboxAccount = {
         address,
         type: body.type,
@@ -337,7 +351,7 @@ export async function registerSandboxRoutes(
     async (request, reply) => {
       auth(request)
       const body = parseInput(BuildBody, request.body)
-      const chain = requireChain()
+      const chain = requireChain(request)
       const account = requireAccount(chain, request.params.address)
       const calls: Call[] = body.calls.map((c) => ({
         to: getAddress(c.to),
@@ -380,7 +394,7 @@ export async function registerSandboxRoutes(
     async (request, reply) => {
       auth(request)
       const { userOperation: op } = parseInput(SignBody, request.body)
-      const chain = requireChain()
+      const chain = requireChain(request)
       const account = requireAccount(chain, request.params.address)
       if (typeof op.sender !== 'string' || !isAddress(op.sender, { strict: false }))
         throw new InvalidInputError('userOperation.sender must be an address')
@@ -409,7 +423,7 @@ export async function registerSandboxRoutes(
     async (request, reply) => {
       auth(request)
       const body = parseInput(FaucetBody, request.body)
-      const chain = requireChain()
+      const chain = requireChain(request)
       const address = getAddress(body.address) as Address
       if (body.asset.toUpperCase() === 'ETH') {
         const wei = parseUnits(body.amount, 18)

@@ -14,14 +14,12 @@ import { ChainError, NotFoundError } from '../errors'
 import { jsonObject, parseInput } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import type { UserOperationLog } from '../store/userOperations.repo'
+import { CHAIN_NOT_RUN, ChainQuery, type ConsoleChains, readConsoleChain } from './consoleChains'
 
 export type TimeRoutesOptions = {
   store: Store
-  /** The running chain, or undefined (no chain / not started). */
-  getChain: () => Chain | undefined
-  /** The bundler's operation records (undefined without a chain). */
-  getUserOperations: () => UserOperationLog | undefined
+  /** The chains run: each route acts on the one its `?chainId=` names (the first without it). */
+  chains: ConsoleChains
 }
 
 const DAY_SECONDS = 86_400
@@ -56,14 +54,16 @@ const DOC = {
   auth: 'authToken',
   missingCredentialMessage: AUTH_TOKEN_REQUIRED,
   data: TimeViewSchema,
+  query: ChainQuery,
+  errors: { 400: CHAIN_NOT_RUN },
 } as const satisfies Partial<RouteDoc>
 
 /**
  * What the console counts as undone: the records present before a revert and gone after it. The operation records the
  * log has not written to the document yet (it writes them in batches) are written first, so that they count.
  */
-async function countRecords(store: Store, userOperations: UserOperationLog | undefined) {
-  await userOperations?.flush()
+async function countRecords(store: Store, chains: ConsoleChains) {
+  await Promise.all(chains.list().map((c) => c.bundler.userOperations.flush()))
   return {
     operations: new Set(store.data.userOperations.map((r) => r.userOpHash)),
     dapps: new Set(store.data.dapps.map((d) => d.id)),
@@ -87,18 +87,25 @@ function countUndone(
  * `/console/api/time*`: the console's Time and snapshots panel. Every action goes through the chain's own request
  * (the methods a test client sends to the chain URL), so the stack's snapshots and the chain clock move exactly as
  * they do for a test suite. The names are the console's: a name ↔ id list kept here, which drops what a revert or a
- * reset used up (the stack's `ids()`).
+ * reset used up (the stack's `ids()`). Each route acts on the chain its `?chainId=` names (the first without it): in a
+ * service of several chains, a chain's snapshots take that chain and what belongs to it.
  */
 export async function registerTimeRoutes(app: FastifyInstance, options: TimeRoutesOptions): Promise<void> {
-  const { store } = options
-  const names = new Map<string, Omit<NamedSnapshot, 'id'>>()
-
-  const requireChain = () => {
-    const chain = options.getChain()
+  const { store, chains } = options
+  // Each chain keeps its own names: a snapshot id is its chain's.
+  const namesOf = new Map<number, Map<string, Omit<NamedSnapshot, 'id'>>>()
+  const requireChain = (request: { query: unknown }) => {
+    const chain = readConsoleChain(chains, request.query)?.chain
     if (!chain) throw new ChainError('The chain is not running: time and snapshots are the chain’s')
     return chain
   }
+  const namesFor = (chain: Chain) => {
+    const names = namesOf.get(chain.chainId) ?? new Map<string, Omit<NamedSnapshot, 'id'>>()
+    namesOf.set(chain.chainId, names)
+    return names
+  }
   const listSnapshots = (chain: Chain): NamedSnapshot[] => {
+    const names = namesFor(chain)
     const kept = new Set(chain.stack.ids())
     for (const id of names.keys()) if (!kept.has(id)) names.delete(id)
     return [...names].map(([id, named]) => ({ id, ...named }))
@@ -126,7 +133,7 @@ export async function registerTimeRoutes(app: FastifyInstance, options: TimeRout
     }),
     async (request, reply) => {
       guard(request)
-      return sendOk(reply, 'Time fetched', await view(requireChain()))
+      return sendOk(reply, 'Time fetched', await view(requireChain(request)))
     },
   )
 
@@ -140,7 +147,7 @@ export async function registerTimeRoutes(app: FastifyInstance, options: TimeRout
     async (request, reply) => {
       guard(request)
       const { seconds } = parseInput(AdvanceBody, request.body)
-      const chain = requireChain()
+      const chain = requireChain(request)
       await chain.request('evm_increaseTime', [seconds])
       await chain.request('evm_mine', [])
       return sendOk(reply, `Time advanced by ${seconds} s`, await view(chain))
@@ -153,7 +160,7 @@ export async function registerTimeRoutes(app: FastifyInstance, options: TimeRout
     async (request, reply) => {
       guard(request)
       const { blocks } = parseInput(MineBody, request.body)
-      const chain = requireChain()
+      const chain = requireChain(request)
       await chain.request('anvil_mine', [`0x${blocks.toString(16)}`])
       return sendOk(reply, `${blocks} block${blocks === 1 ? '' : 's'} mined`, await view(chain))
     },
@@ -165,9 +172,9 @@ export async function registerTimeRoutes(app: FastifyInstance, options: TimeRout
     async (request, reply) => {
       guard(request)
       const { name } = parseInput(SnapshotBody, request.body)
-      const chain = requireChain()
+      const chain = requireChain(request)
       const id = String(await chain.request('evm_snapshot', []))
-      names.set(id, { name, chainTime: chain.clock.now(), takenAt: new Date().toISOString() })
+      namesFor(chain).set(id, { name, chainTime: chain.clock.now(), takenAt: new Date().toISOString() })
       return sendOk(reply, `Snapshot '${name}' taken`, await view(chain))
     },
   )
@@ -182,20 +189,20 @@ export async function registerTimeRoutes(app: FastifyInstance, options: TimeRout
       data: TimeUndoViewSchema,
       body: NoFields,
       bodyRequired: false,
-      errors: { 404: 'No snapshot with this id is kept' },
+      errors: { ...DOC.errors, 404: 'No snapshot with this id is kept' },
     }),
     async (request, reply) => {
       guard(request)
       parseInput(NoFields, request.body)
-      const chain = requireChain()
+      const chain = requireChain(request)
       const { id } = request.params
       const named = listSnapshots(chain).find((s) => s.id === id)
       if (!named)
         throw new NotFoundError(`No snapshot ${id} is kept (a revert uses up its id and the later ones)`)
-      const before = await countRecords(store, options.getUserOperations())
+      const before = await countRecords(store, chains)
       const reverted = await chain.request('evm_revert', [id])
       if (reverted !== true) throw new NotFoundError(`The chain no longer keeps snapshot ${id}`)
-      const undone = countUndone(before, await countRecords(store, options.getUserOperations()))
+      const undone = countUndone(before, await countRecords(store, chains))
       return sendOk(reply, `Reverted to '${named.name}'`, { ...(await view(chain)), undone })
     },
   )
@@ -212,10 +219,10 @@ export async function registerTimeRoutes(app: FastifyInstance, options: TimeRout
     async (request, reply) => {
       guard(request)
       parseInput(NoFields, request.body)
-      const chain = requireChain()
-      const before = await countRecords(store, options.getUserOperations())
+      const chain = requireChain(request)
+      const before = await countRecords(store, chains)
       await chain.request('anvil_reset', [])
-      const undone = countUndone(before, await countRecords(store, options.getUserOperations()))
+      const undone = countUndone(before, await countRecords(store, chains))
       return sendOk(reply, 'The stack was reset to its first start', { ...(await view(chain)), undone })
     },
   )

@@ -6,7 +6,6 @@ import {
   type UserOperationView,
   UserOperationViewSchema,
 } from '../../../shared/api/userOperations'
-import type { Chain } from '../chain/types'
 import { AUTH_TOKEN_REQUIRED, authenticate } from '../dashboard/auth'
 import { type RouteDoc, withDoc } from '../docs/routeDoc'
 import { allEntryPoints } from '../entryPoint'
@@ -14,15 +13,22 @@ import { NotFoundError } from '../errors'
 import { parseInput } from '../schemas/inputFields'
 import { sendOk } from '../server/restEnvelope'
 import type { Store } from '../store/openStore'
-import type { UserOperationLog } from '../store/userOperations.repo'
+import {
+  CHAIN_NOT_RUN,
+  ChainQuery,
+  type ConsoleChain,
+  type ConsoleChains,
+  requireConsoleChain,
+} from './consoleChains'
 import { nameRecordAccounts } from './nameRecordAccounts'
 
 export type UserOperationRoutesOptions = {
   store: Store
-  /** The bundler's live log (undefined without a chain: the stored records are served). */
-  getUserOperations: () => UserOperationLog | undefined
-  /** The chain the records' account types are read from (nameRecordAccounts.ts). */
-  getChain: () => Chain | undefined
+  /**
+   * Each chain's bundler log (its live records) and node (the records' account types are read from it:
+   * nameRecordAccounts.ts); without a chain, the stored records are served.
+   */
+  chains: ConsoleChains
 }
 
 const ListQuery = z.object({
@@ -38,6 +44,7 @@ const ListQuery = z.object({
     .nonnegative()
     .optional()
     .meta({ description: 'The `seq` of the last item seen (`nextBefore` of the previous page)' }),
+  chainId: ChainQuery.shape.chainId.meta({ description: "Only this chain's (every chain's without it)" }),
 })
 
 /** What the two routes share in the OpenAPI document. */
@@ -48,14 +55,15 @@ const DOC = {
 } as const satisfies Partial<RouteDoc>
 
 /**
- * The activity feed of the console: `GET /console/api/user-operations?limit&before` (newest first, `before` is
- * the `seq` cursor of the last item seen) and `GET /console/api/user-operations/:hash`.
+ * The activity feed of the console: `GET /console/api/user-operations?limit&before&chainId` (newest first, `before` is
+ * the `seq` cursor of the last item seen; every chain's records, or one chain's) and
+ * `GET /console/api/user-operations/:hash`.
  */
 export async function registerUserOperationRoutes(
   app: FastifyInstance,
   options: UserOperationRoutesOptions,
 ): Promise<void> {
-  const { store } = options
+  const { store, chains: registry } = options
   const fromStore = (limit: number, before?: number) =>
     [...store.data.userOperations]
       .reverse()
@@ -66,16 +74,27 @@ export async function registerUserOperationRoutes(
     '/console/api/user-operations',
     withDoc({
       ...DOC,
-      summary: 'Every UserOperation the bundler saw, newest first, a page at a time',
+      summary:
+        "Every UserOperation the bundlers saw (every chain's, or `chainId`'s), newest first, a page at a time",
       query: ListQuery,
       data: UserOperationPageSchema,
+      errors: { 400: CHAIN_NOT_RUN },
     }),
     async (request, reply) => {
       authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
-      const { limit, before } = parseInput(ListQuery, request.query ?? {})
-      const log = options.getUserOperations()
-      const items = log ? await log.list({ limit, before }) : fromStore(limit, before)
-      await nameRecordAccounts(items, options.getChain(), log)
+      const { limit, before, chainId } = parseInput(ListQuery, request.query ?? {})
+      const chains = chainId === undefined ? registry.list() : [requireConsoleChain(registry, chainId)]
+      const items =
+        chains.length === 0 ? fromStore(limit, before) : await listEveryChain(chains, { limit, before })
+      await Promise.all(
+        chains.map((c) =>
+          nameRecordAccounts(
+            items.filter((r) => chains.length === 1 || r.chainId === c.chainId),
+            c.chain,
+            c.bundler.userOperations,
+          ),
+        ),
+      )
       const last = items.at(-1)
       return sendOk(reply, 'UserOperations fetched', {
         items: items.map(toView),
@@ -96,14 +115,42 @@ export async function registerUserOperationRoutes(
     async (request, reply) => {
       authenticate(store, request, { apiKey: false, missingMessage: AUTH_TOKEN_REQUIRED })
       const hash = request.params.hash.toLowerCase()
-      // An older operation's record comes from the bundler's history (store/userOperationHistory.ts).
-      const log = options.getUserOperations()
-      const record = (await log?.find(hash)) ?? store.data.userOperations.find((r) => r.userOpHash === hash)
+      // An older operation's record comes from its chain's bundler history (store/userOperationHistory.ts).
+      const found = await findOnEveryChain(registry.list(), hash)
+      const record = found?.record ?? store.data.userOperations.find((r) => r.userOpHash === hash)
       if (!record) throw new NotFoundError(`UserOperation ${request.params.hash} not found`)
-      await nameRecordAccounts([record], options.getChain(), log)
+      if (found) await nameRecordAccounts([record], found.chain.chain, found.chain.bundler.userOperations)
       return sendOk(reply, 'UserOperation fetched', toView(record))
     },
   )
+}
+
+/**
+ * The newest records of every chain's log (before `before`), newest first: the logs number their records from one
+ * sequence, so a page of each, merged by `seq`, holds the page of them all.
+ */
+async function listEveryChain(
+  chains: readonly ConsoleChain[],
+  page: { limit: number; before?: number },
+): Promise<UserOperationRecord[]> {
+  if (chains.length === 1) return (chains[0] as ConsoleChain).bundler.userOperations.list(page)
+  const pages = await Promise.all(chains.map((c) => c.bundler.userOperations.list(page)))
+  return pages
+    .flat()
+    .sort((a, b) => b.seq - a.seq)
+    .slice(0, page.limit)
+}
+
+/** The record of a userOpHash in the log (or history) of the chain that holds it. */
+async function findOnEveryChain(
+  chains: readonly ConsoleChain[],
+  hash: string,
+): Promise<{ record: UserOperationRecord; chain: ConsoleChain } | undefined> {
+  for (const chain of chains) {
+    const record = await chain.bundler.userOperations.find(hash)
+    if (record) return { record, chain }
+  }
+  return undefined
 }
 
 /**

@@ -54,7 +54,7 @@ export const consoleApi = {
     body: { action: 'deposit' | 'withdraw'; amountWei: string; entryPointVersion: EntryPointVersion },
   ) => requestJson<GasTankChange>(`/console/api/dapps/${enc(apiKey)}/gas-tank`, { method: 'POST', body }),
 
-  listUserOperations: (query: { limit?: number; before?: number } = {}) =>
+  listUserOperations: (query: { limit?: number; before?: number; chainId?: number } = {}) =>
     requestJson<UserOperationPage>('/console/api/user-operations', { query }),
   getUserOperation: (hash: string) =>
     requestJson<UserOperationView>(`/console/api/user-operations/${enc(hash)}`),
@@ -72,17 +72,32 @@ export const consoleApi = {
       body: { webhookData },
     }),
 
-  /** The chain's time and the console's named snapshots of the whole stack (console/time.routes.ts). */
-  getTime: () => requestJson<TimeView>('/console/api/time'),
-  advanceTime: (seconds: number) =>
-    requestJson<TimeView>('/console/api/time/advance', { method: 'POST', body: { seconds } }),
-  mineBlocks: (blocks: number) =>
-    requestJson<TimeView>('/console/api/time/mine', { method: 'POST', body: { blocks } }),
-  takeSnapshot: (name: string) =>
-    requestJson<TimeView>('/console/api/time/snapshots', { method: 'POST', body: { name } }),
-  revertToSnapshot: (id: string) =>
-    requestJson<TimeUndoView>(`/console/api/time/snapshots/${enc(id)}/revert`, { method: 'POST' }),
-  resetStack: () => requestJson<TimeUndoView>('/console/api/time/reset', { method: 'POST' }),
+  /**
+   * The chain's time and the console's named snapshots of the whole stack (console/time.routes.ts), on the chain
+   * `chainId` names (the service's first chain without it).
+   */
+  getTime: (chainId?: number) => requestJson<TimeView>('/console/api/time', { query: { chainId } }),
+  advanceTime: (seconds: number, chainId?: number) =>
+    requestJson<TimeView>('/console/api/time/advance', {
+      method: 'POST',
+      body: { seconds },
+      query: { chainId },
+    }),
+  mineBlocks: (blocks: number, chainId?: number) =>
+    requestJson<TimeView>('/console/api/time/mine', { method: 'POST', body: { blocks }, query: { chainId } }),
+  takeSnapshot: (name: string, chainId?: number) =>
+    requestJson<TimeView>('/console/api/time/snapshots', {
+      method: 'POST',
+      body: { name },
+      query: { chainId },
+    }),
+  revertToSnapshot: (id: string, chainId?: number) =>
+    requestJson<TimeUndoView>(`/console/api/time/snapshots/${enc(id)}/revert`, {
+      method: 'POST',
+      query: { chainId },
+    }),
+  resetStack: (chainId?: number) =>
+    requestJson<TimeUndoView>('/console/api/time/reset', { method: 'POST', query: { chainId } }),
 
   getSettings: () => requestJson<SettingsView>('/console/api/settings'),
   updateSettings: (patch: SettingsPatch) =>
@@ -94,24 +109,32 @@ export const consoleApi = {
   applySetup: (setup: unknown) =>
     requestJson<ApplySetupResult>('/console/api/setup', { method: 'PUT', body: setup }),
 
+  /** The sandbox, on the chain `chainId` names (the service's first chain without it). */
   sandbox: {
-    listAccounts: () => requestJson<SandboxAccount[]>('/console/api/sandbox/accounts'),
-    createAccount: (body: CreateSandboxAccountRequest) =>
-      requestJson<SandboxAccount>('/console/api/sandbox/accounts', { method: 'POST', body }),
-    buildUserOperation: (address: string, body: BuildUserOperationRequest) =>
+    listAccounts: (chainId?: number) =>
+      requestJson<SandboxAccount[]>('/console/api/sandbox/accounts', { query: { chainId } }),
+    createAccount: (body: CreateSandboxAccountRequest, chainId?: number) =>
+      requestJson<SandboxAccount>('/console/api/sandbox/accounts', {
+        method: 'POST',
+        body,
+        query: { chainId },
+      }),
+    buildUserOperation: (address: string, body: BuildUserOperationRequest, chainId?: number) =>
       requestJson<BuildUserOperationResponse>(
         `/console/api/sandbox/accounts/${enc(address)}/user-operation`,
-        {
-          method: 'POST',
-          body,
-        },
+        { method: 'POST', body, query: { chainId } },
       ),
-    signUserOperation: (address: string, body: SignUserOperationRequest) =>
+    signUserOperation: (address: string, body: SignUserOperationRequest, chainId?: number) =>
       requestJson<SignUserOperationResponse>(`/console/api/sandbox/accounts/${enc(address)}/sign`, {
         method: 'POST',
         body,
+        query: { chainId },
       }),
-    faucet: (body: FaucetRequest) =>
-      requestJson<FaucetResponse>('/console/api/sandbox/faucet', { method: 'POST', body }),
+    faucet: (body: FaucetRequest, chainId?: number) =>
+      requestJson<FaucetResponse>('/console/api/sandbox/faucet', {
+        method: 'POST',
+        body,
+        query: { chainId },
+      }),
   },
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { chainStateTone } from '../features/chains/chainList'
 import { ChainClock } from '../features/time/ChainClock'
 import { useRouteStore } from '../stores/useRouteStore'
 import { useServiceStore } from '../stores/useServiceStore'
@@ -18,6 +19,7 @@ const NAV = [
 
 function ChainState() {
   const chain = useServiceStore((s) => s.status?.chain)
+  const chains = useServiceStore((s) => s.status?.chains)
   const error = useServiceStore((s) => s.error)
   if (error) {
     return (
@@ -27,15 +29,26 @@ function ChainState() {
     )
   }
   if (!chain) return null
-  const tone =
-    chain.state === 'ready'
-      ? chain.missing.length
-        ? 'warn'
-        : 'ok'
-      : ['starting', 'restarting', 'recovering', 'stalled'].includes(chain.state)
-        ? 'warn'
-        : 'bad'
+  // Several chains: each chain's own state, the first's with its missing contracts and its message.
+  if (chains && chains.length > 1) {
+    return (
+      <div className="nav-status nav-status-chains" data-testid="nav-status">
+        {chains.map((c, i) => (
+          <div
+            key={c.chainId}
+            data-testid={`nav-chain-${c.chainId}`}
+            title={i === 0 ? chain.message : undefined}
+          >
+            <span className={`dot dot-${chainStateTone(c.state, i === 0 ? chain.missing.length : 0)}`} />{' '}
+            chain {c.chainId} {c.state}
+          </div>
+        ))}
+      </div>
+    )
+  }
   const label = chain.kind === 'none' ? 'no chain' : `chain ${chain.state}`
+  // No chain shows red here (the Overview shows it neutral).
+  const tone = chain.state === 'none' ? 'bad' : chainStateTone(chain.state, chain.missing.length)
   return (
     <div className="nav-status" data-testid="nav-status" title={chain.message}>
       <span className={`dot dot-${tone}`} /> {label}

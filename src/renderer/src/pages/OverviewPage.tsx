@@ -1,5 +1,4 @@
 import { useState } from 'react'
-import type { ChainStatus } from '../../../shared/serviceInfo'
 import { CopyButton } from '../components/CopyButton'
 import { Badge, Empty, ErrorBanner, Spinner } from '../components/Feedback'
 import { GettingStarted } from '../components/GettingStarted'
@@ -7,16 +6,16 @@ import { Kv } from '../components/Kv'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { CopyField, Hex } from '../components/Mono'
+import {
+  chainStateTone,
+  chainUrlsOf,
+  listChains,
+  paymasterUrlOf,
+  runsSeveralChains,
+} from '../features/chains/chainList'
 import { biconomySnippet, curlSnippet, viemSnippet } from '../lib/snippets'
 import { usePaymastersStore } from '../stores/usePaymastersStore'
-import { paymasterUrlFor, useServiceStore } from '../stores/useServiceStore'
-
-function chainTone(chain: ChainStatus): 'ok' | 'warn' | 'bad' | 'neutral' {
-  if (chain.state === 'ready') return chain.missing.length ? 'warn' : 'ok'
-  if (['starting', 'restarting', 'recovering', 'stalled'].includes(chain.state)) return 'warn'
-  if (chain.state === 'none') return 'neutral'
-  return 'bad'
-}
+import { useServiceStore } from '../stores/useServiceStore'
 
 function ChainPanel() {
   const status = useServiceStore((s) => s.status)
@@ -27,11 +26,14 @@ function ChainPanel() {
     ? Object.entries(chain.addresses).filter(([, v]) => typeof v === 'string')
     : []
   return (
-    <Section title="Chain" testId="chain-panel">
+    <Section
+      title={runsSeveralChains(status) ? `Chain ${status.chainId} (the first)` : 'Chain'}
+      testId="chain-panel"
+    >
       <div className="kv-grid">
         <Kv label="State">
           <span>
-            <Badge tone={chainTone(chain)} testId="chain-state">
+            <Badge tone={chainStateTone(chain.state, chain.missing.length)} testId="chain-state">
               {chain.state}
             </Badge>{' '}
             {busy ? (
@@ -106,6 +108,49 @@ function ChainPanel() {
   )
 }
 
+/** Several chains: each chain's state and its URLs (with one chain, the Endpoints and the Chain panel say it all). */
+function ChainsPanel() {
+  const status = useServiceStore((s) => s.status)
+  if (!runsSeveralChains(status)) return null
+  return (
+    <Section title="Chains" testId="chains-panel">
+      <table className="table">
+        <thead>
+          <tr>
+            <th className="nowrap">Chain</th>
+            <th className="nowrap">State</th>
+            <th>URLs</th>
+          </tr>
+        </thead>
+        <tbody>
+          {listChains(status).map((c) => (
+            <tr key={c.chainId} data-testid={`chain-row-${c.chainId}`}>
+              <td className="nowrap">
+                <span className="mono">{c.chainId}</span>
+                <div className="muted small">{c.kind}</div>
+              </td>
+              <td className="nowrap">
+                <Badge tone={chainStateTone(c.state)} testId={`chain-state-${c.chainId}`}>
+                  {c.state}
+                </Badge>
+              </td>
+              <td>
+                <CopyField label="Bundler URL" value={c.bundlerUrl} testId={`chain-bundler-${c.chainId}`} />
+                <CopyField
+                  label="Paymaster URL template"
+                  value={c.paymasterUrlTemplate}
+                  testId={`chain-paymaster-${c.chainId}`}
+                />
+                <CopyField label="Chain RPC" value={c.rpcUrl} testId={`chain-rpc-${c.chainId}`} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Section>
+  )
+}
+
 function AuthTokenPanel() {
   const authToken = useServiceStore((s) => s.authToken)
   const regenerating = useServiceStore((s) => s.regenerating)
@@ -173,15 +218,18 @@ function Snippets() {
   const [tab, setTab] = useState<'biconomy' | 'viem' | 'curl'>('biconomy')
   if (!status) return null
   const apiKey = selected ?? paymasters?.[0]?.apiKey ?? '<apiKey>'
+  const dapp = paymasters?.find((p) => p.apiKey === apiKey)
+  // The URLs of the dApp's chain.
+  const chainId = dapp?.chainId ?? status.chainId
+  const urls = chainUrlsOf(status, chainId)
   const input = {
-    bundlerUrl: status.bundlerUrl,
-    paymasterUrl: paymasterUrlFor(status, apiKey),
-    rpcUrl: status.rpcUrl ?? 'http://127.0.0.1:8545',
-    chainId: status.chainId,
+    bundlerUrl: urls.bundlerUrl,
+    paymasterUrl: paymasterUrlOf(status, { apiKey, chainId }),
+    rpcUrl: urls.rpcUrl ?? 'http://127.0.0.1:8545',
+    chainId,
   }
   const code =
     tab === 'biconomy' ? biconomySnippet(input) : tab === 'viem' ? viemSnippet(input) : curlSnippet(input)
-  const dapp = paymasters?.find((p) => p.apiKey === apiKey)
   return (
     <Section
       title="Use it from a dApp"
@@ -205,7 +253,8 @@ function Snippets() {
       <p className="hint">
         {dapp ? (
           <>
-            Filled in for the dApp <strong>{dapp.name}</strong>.
+            Filled in for the dApp <strong>{dapp.name}</strong>
+            {runsSeveralChains(status) ? ` on chain ${dapp.chainId}` : ''}.
           </>
         ) : (
           <>
@@ -244,6 +293,11 @@ export function OverviewPage() {
       <GettingStarted />
       <div className="grid-2">
         <Section title="Endpoints" testId="endpoints">
+          {runsSeveralChains(status) ? (
+            <p className="hint">
+              The URLs of the first chain, {status.chainId}; every chain's are under Chains below.
+            </p>
+          ) : null}
           <CopyField
             label="Bundler URL"
             value={status.bundlerUrl}
@@ -274,6 +328,7 @@ export function OverviewPage() {
           <AuthTokenPanel />
         </div>
       </div>
+      <ChainsPanel />
       <Section title="Paymaster URL of each dApp" testId="dapp-urls">
         {paymasters.error ? <ErrorBanner message={paymasters.error} /> : null}
         {paymasters.data?.length ? (
@@ -294,8 +349,8 @@ export function OverviewPage() {
                   <td className="nowrap">{p.chainId}</td>
                   <td>
                     <span className="hex-wrap">
-                      <code className="mono">{paymasterUrlFor(status, p.apiKey)}</code>
-                      <CopyButton value={paymasterUrlFor(status, p.apiKey)} />
+                      <code className="mono">{paymasterUrlOf(status, p)}</code>
+                      <CopyButton value={paymasterUrlOf(status, p)} />
                     </span>
                   </td>
                 </tr>

@@ -9,8 +9,9 @@ import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
 import { CopyField } from '../components/Mono'
 import { Tabs } from '../components/Tabs'
+import { chainUrlsOf, paymasterUrlOf } from '../features/chains/chainList'
 import { usePaymaster, usePaymastersStore } from '../stores/usePaymastersStore'
-import { paymasterUrlFor, useServiceStore } from '../stores/useServiceStore'
+import { useServiceStore } from '../stores/useServiceStore'
 
 export function PaymasterPage({ apiKey, tab }: { apiKey: string; tab: string }) {
   const paymaster = usePaymaster(apiKey)
@@ -64,11 +65,15 @@ export function PaymasterPage({ apiKey, tab }: { apiKey: string; tab: string }) 
             />
             <CopyField
               label="Paymaster URL"
-              value={paymasterUrlFor(status, paymaster.apiKey)}
+              value={paymasterUrlOf(status, paymaster)}
               testId="paymaster-url"
               hint="paymasterUrl for the Biconomy SDK"
             />
-            <CopyField label="Bundler URL" value={status?.bundlerUrl ?? ''} testId="paymaster-bundler-url" />
+            <CopyField
+              label="Bundler URL"
+              value={chainUrlsOf(status, paymaster.chainId).bundlerUrl}
+              testId="paymaster-bundler-url"
+            />
           </Section>
           <GasTankPanel apiKey={apiKey} paymasterId={paymaster.paymasterId} />
           <SponsorshipChart apiKey={apiKey} />

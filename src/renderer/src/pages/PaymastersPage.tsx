@@ -5,11 +5,12 @@ import { CopyButton } from '../components/CopyButton'
 import { Empty, ErrorBanner, InactiveBadge, Spinner } from '../components/Feedback'
 import { PageHeader, Section } from '../components/Layout'
 import { Link } from '../components/Link'
+import { listChains, paymasterUrlOf, runsSeveralChains } from '../features/chains/chainList'
 import { formatDateTime, formatEth } from '../lib/format'
 import { useGasTankStore } from '../stores/useGasTankStore'
 import { usePaymastersStore } from '../stores/usePaymastersStore'
 import { useRouteStore } from '../stores/useRouteStore'
-import { paymasterUrlFor, useServiceStore } from '../stores/useServiceStore'
+import { useServiceStore } from '../stores/useServiceStore'
 
 const VERSIONS = ['1.1.0', '1.0.0']
 
@@ -18,6 +19,7 @@ function CreatePaymasterForm() {
   const create = usePaymastersStore((s) => s.create)
   const navigate = useRouteStore((s) => s.navigate)
   const [name, setName] = useState('')
+  const chains = listChains(status)
   const [chainId, setChainId] = useState(String(status?.chainId ?? 31337))
   const [version, setVersion] = useState(VERSIONS[0] ?? '1.1.0')
   const [busy, setBusy] = useState(false)
@@ -52,18 +54,36 @@ function CreatePaymasterForm() {
             maxLength={100}
           />
         </label>
-        <label className="field">
-          <span>Chain</span>
-          <input
-            data-testid="paymaster-chain"
-            className="narrow mono"
-            type="number"
-            min={1}
-            value={chainId}
-            onChange={(e) => setChainId(e.target.value)}
-            title={`This service serves chain ${status?.chainId ?? 31337}`}
-          />
-        </label>
+        {chains.length > 1 ? (
+          // Several chains: the dApp is made on one of them (its gas tanks and paymaster URL are that chain's).
+          <label className="field">
+            <span>Chain</span>
+            <select
+              data-testid="paymaster-chain"
+              value={chainId}
+              onChange={(e) => setChainId(e.target.value)}
+            >
+              {chains.map((c) => (
+                <option key={c.chainId} value={String(c.chainId)}>
+                  {c.chainId}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <label className="field">
+            <span>Chain</span>
+            <input
+              data-testid="paymaster-chain"
+              className="narrow mono"
+              type="number"
+              min={1}
+              value={chainId}
+              onChange={(e) => setChainId(e.target.value)}
+              title={`This service serves chain ${status?.chainId ?? 31337}`}
+            />
+          </label>
+        )}
         <label className="field">
           <span>Paymaster version</span>
           <select
@@ -120,7 +140,11 @@ export function PaymastersPage() {
     <div className="page" data-testid="paymasters-page">
       <PageHeader
         title="Paymasters"
-        subtitle="Each dApp gets an apiKey, its own paymaster URL and a gas tank on the local chain."
+        subtitle={
+          runsSeveralChains(status)
+            ? 'Each dApp gets an apiKey, its own paymaster URL and a gas tank on its chain.'
+            : 'Each dApp gets an apiKey, its own paymaster URL and a gas tank on the local chain.'
+        }
         actions={
           <button type="button" className="btn" onClick={() => void load()}>
             Refresh
@@ -147,7 +171,7 @@ export function PaymastersPage() {
             </thead>
             <tbody>
               {list.data.map((p) => {
-                const url = paymasterUrlFor(status, p.apiKey)
+                const url = paymasterUrlOf(status, p)
                 return (
                   <tr key={p.apiKey} data-testid={`paymaster-row-${p.name}`}>
                     <td>
@@ -159,7 +183,9 @@ export function PaymastersPage() {
                       </Link>
                       <InactiveBadge active={p.active} />
                     </td>
-                    <td className="nowrap">{p.chainId}</td>
+                    <td className="nowrap" data-testid="paymaster-chain-id">
+                      {p.chainId}
+                    </td>
                     <td className="nowrap">{p.version ?? '—'}</td>
                     <td>
                       <div className="key-and-url">

@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import type { ServiceInfo } from '../../../shared/serviceInfo'
 import { consoleApi } from '../api/console'
 import { ApiError, configureConnection, errorMessage, isNotAvailable } from '../api/http'
+import { isChainSettling } from '../features/chains/chainList'
 import {
   isEventStreamOpen,
   reconnectEventStream,
@@ -102,7 +103,7 @@ const STATUS_EVENTS = new Set<ServiceEvent['name']>(['chain.status', 'settings.c
 
 /**
  * Keeps the status fresh: refreshed on pushed `chain.status` / `settings.changed` events while the event stream is
- * open; otherwise polled, every 1 s while the chain starts or restarts, else every 5 s.
+ * open; otherwise polled, every 1 s while a chain starts or restarts, else every 5 s.
  */
 export function startStatusPolling(): () => void {
   const refresh = () => void useServiceStore.getState().refreshStatus()
@@ -113,8 +114,7 @@ export function startStatusPolling(): () => void {
     const busy =
       status !== undefined &&
       status !== null &&
-      status.chain.state !== 'ready' &&
-      status.chain.state !== 'none'
+      (isChainSettling(status.chain.state) || status.chains.some((c) => isChainSettling(c.state)))
     const now = Date.now()
     if (busy || now - last >= 5000) {
       last = now
@@ -133,9 +133,4 @@ export function startStatusPolling(): () => void {
     unsubscribe()
     unwatch()
   }
-}
-
-/** The paymaster URL of a dApp, from the service's template. */
-export function paymasterUrlFor(status: ServiceInfo | null, apiKey: string): string {
-  return status ? status.paymasterUrlTemplate.replace('{apiKey}', apiKey) : ''
 }

@@ -37,6 +37,25 @@ describe('the activity feed', () => {
     expect(keys('all', '', 'nobody')).toEqual([])
   })
 
+  it("filters by chain: one chain's operations and decisions, or every chain's for none", () => {
+    const onOtherChain = toOperationEntry(
+      userOperationView({
+        userOpHash: hashOf(7),
+        seq: 3,
+        chainId: 31338,
+        updatedAt: '2026-01-02T03:07:00.000Z',
+      }),
+    )
+    const { rows } = buildFeed([operation, onOtherChain], [decision])
+    const keys = (chainId: number | null | undefined) =>
+      filterFeed(rows, { kind: 'all', status: '', search: '', chainId }).map((r) => r.key)
+    expect(onOtherChain.chainId).toBe(31338)
+    expect(keys(31338)).toEqual([onOtherChain.key])
+    expect(keys(31337)).toEqual([operation.key, decision.key])
+    expect(keys(null)).toEqual([onOtherChain.key, operation.key, decision.key])
+    expect(keys(undefined)).toEqual(keys(null))
+  })
+
   it("offers the rows' statuses, each once, sorted", () => {
     expect(listStatuses(buildFeed([operation, unsponsored], [decision]).rows)).toEqual([
       'mined',

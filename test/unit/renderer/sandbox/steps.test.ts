@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createRun, type Exchange, type Run } from '../../../../src/renderer/src/features/sandbox/run'
 import { buildOperation } from '../../../../src/renderer/src/features/sandbox/steps/build'
 import { waitForReceipt } from '../../../../src/renderer/src/features/sandbox/steps/receipt'
+import { signOperation } from '../../../../src/renderer/src/features/sandbox/steps/sign'
 import { sponsorOperation } from '../../../../src/renderer/src/features/sandbox/steps/sponsor'
 import type { StepContext } from '../../../../src/renderer/src/features/sandbox/steps/stepContext'
 import type { UserOperationJson } from '../../../../src/shared/sandbox'
@@ -39,6 +40,7 @@ function answerRequests(answer: Answer) {
 }
 
 const rpcResult = (result: unknown) => ({ jsonrpc: '2.0', id: 1, result })
+const hashOf = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`
 
 /** A step's context over `run`: its changes applied to the returned `state`, its logs and notes recorded. */
 function contextOf(run: Run) {
@@ -96,6 +98,27 @@ describe('the sandbox steps', () => {
     expect(state.run).toMatchObject({ op: OP, entryPoint: '0xep' })
     expect(state.notes).toEqual(['first operation: deploys the account (factory, factoryData)'])
     expect(state.logs.map((l) => l.label)).toEqual(['build'])
+  })
+
+  it('build and sign: a run on a chain of several asks the service for that chain (?chainId=), and shows so', async () => {
+    answerRequests((request) => ({
+      statusCode: 200,
+      message: 'ok',
+      data: request.url.includes('/sign')
+        ? { userOperation: OP, userOpHash: hashOf(9), signature: '0x' }
+        : { userOperation: OP, entryPoint: '0xep', deployed: true },
+    }))
+    const built = contextOf(createRun(runConfig('SPONSORED', { chainId: 31338 })))
+    await buildOperation(built.context)
+    const signed = contextOf({ ...built.state.run, op: OP, entryPoint: '0xep' })
+    await signOperation(signed.context)
+
+    const account = '/console/api/sandbox/accounts/0x1111111111111111111111111111111111111111'
+    expect(sent.map((s) => s.url)).toEqual([
+      `${account}/user-operation?chainId=31338`,
+      `${account}/sign?chainId=31338`,
+    ])
+    expect([...built.state.logs, ...signed.state.logs].map((l) => l.url)).toEqual(sent.map((s) => s.url))
   })
 
   it("sponsor: sends the Biconomy SDK's SPONSORED context (with smartAccountInfo for a Smart Account v2) and takes the paymaster's fields, gas limits as hex", async () => {

@@ -4,10 +4,12 @@ import { PageHeader, Section } from '../../components/Layout'
 import { VirtualTable } from '../../components/VirtualTable'
 import { useMediaQuery } from '../../lib/useMediaQuery'
 import { useRouteStore } from '../../stores/useRouteStore'
+import { useServiceStore } from '../../stores/useServiceStore'
+import { listChains } from '../chains/chainList'
 import { ChainTimeNote } from '../time/ChainClock'
 import { ActivityDetail } from './ActivityDetail'
 import { type FeedKind, filterFeed, listStatuses } from './feed'
-import { FEED_COLUMNS, feedRowTestId } from './feedColumns'
+import { feedColumns, feedRowTestId } from './feedColumns'
 import { LiveState } from './LiveState'
 import { subscribeToActivity, useActivityStore } from './useActivityStore'
 import { useFeed } from './useFeed'
@@ -17,7 +19,7 @@ const FEED_STACKED = '(max-width: 1359px)'
 
 /**
  * Activity: every UserOperation the bundler saw and every sponsorship decision, live, filtered by kind, status and
- * a search; the selected row's detail beside the feed (or under it on a narrow window).
+ * a search (and by chain, with several: each row then shows its chain); the selected row's detail beside the feed (or under it on a narrow window).
  */
 export function ActivityPage({ selected }: { selected: string | null }) {
   const opsState = useActivityStore((s) => s.userOperations)
@@ -30,10 +32,19 @@ export function ActivityPage({ selected }: { selected: string | null }) {
   const [kind, setKind] = useState<FeedKind>('all')
   const [status, setStatus] = useState('')
   const [search, setSearch] = useState('')
+  const serviceStatus = useServiceStore((s) => s.status)
+  const chains = listChains(serviceStatus)
+  const severalChains = chains.length > 1
+  /** Several chains: one chain's rows, or every chain's (null). */
+  const [chainId, setChainId] = useState<number | null>(null)
   const stacked = useMediaQuery(FEED_STACKED)
   useEffect(() => subscribeToActivity(), [])
 
-  const visible = useMemo(() => filterFeed(rows, { kind, status, search }), [rows, kind, status, search])
+  const visible = useMemo(
+    () => filterFeed(rows, { kind, status, search, chainId: severalChains ? chainId : null }),
+    [rows, kind, status, search, chainId, severalChains],
+  )
+  const columns = useMemo(() => feedColumns(severalChains), [severalChains])
   const statuses = useMemo(() => listStatuses(rows), [rows])
   const firstLoad =
     opsState.data === undefined &&
@@ -87,6 +98,20 @@ export function ActivityPage({ selected }: { selected: string | null }) {
             </button>
           ))}
         </div>
+        {severalChains ? (
+          <select
+            value={chainId === null ? '' : String(chainId)}
+            onChange={(e) => setChainId(e.target.value ? Number(e.target.value) : null)}
+            data-testid="activity-chain"
+          >
+            <option value="">every chain</option>
+            {chains.map((c) => (
+              <option key={c.chainId} value={String(c.chainId)}>
+                chain {c.chainId}
+              </option>
+            ))}
+          </select>
+        ) : null}
         <select value={status} onChange={(e) => setStatus(e.target.value)} data-testid="activity-status">
           <option value="">any status</option>
           {statuses.map((s) => (
@@ -133,7 +158,7 @@ export function ActivityPage({ selected }: { selected: string | null }) {
               <Empty>Nothing yet. Send an operation from the Sandbox or your dApp.</Empty>
             )
           }
-          columns={FEED_COLUMNS}
+          columns={columns}
         />
         <Section title="Detail" testId="activity-detail">
           {selected ? (

@@ -5,6 +5,7 @@ import { rpcRequest } from '../../api/rpc'
 import { ErrorBanner } from '../../components/Feedback'
 import { useRouteStore } from '../../stores/useRouteStore'
 import { useServiceStore } from '../../stores/useServiceStore'
+import { chainUrlsOf, runsSeveralChains } from '../chains/chainList'
 import { bringUpToDate } from '../sandbox/replayChainState'
 import { toReplayFields, useReplayStore } from '../sandbox/useReplayStore'
 
@@ -31,7 +32,9 @@ async function readUserOperation(
  * deployment brought up to date with the chain (a mined operation used its nonce and deployed its account).
  */
 export function OpenInSandbox({ record }: { record: UserOperationView }) {
-  const bundlerUrl = useServiceStore((s) => s.status?.bundlerUrl)
+  // The bundler of the operation's chain.
+  const bundlerUrl = useServiceStore((s) => chainUrlsOf(s.status, record.chainId).bundlerUrl || undefined)
+  const severalChains = useServiceStore((s) => runsSeveralChains(s.status))
   const navigate = useRouteStore((s) => s.navigate)
   const openReplay = useReplayStore((s) => s.open)
   const [error, setError] = useState<string | null>(null)
@@ -43,7 +46,13 @@ export function OpenInSandbox({ record }: { record: UserOperationView }) {
     try {
       const sent = toReplayFields(await readUserOperation(record, bundlerUrl))
       const { fields, changes } = await bringUpToDate(bundlerUrl, record.entryPoint, sent)
-      openReplay({ fromUserOpHash: record.userOpHash, entryPoint: record.entryPoint, fields, changes })
+      openReplay({
+        fromUserOpHash: record.userOpHash,
+        entryPoint: record.entryPoint,
+        ...(severalChains ? { chainId: record.chainId } : {}),
+        fields,
+        changes,
+      })
       navigate('sandbox')
     } catch (err) {
       setError(errorMessage(err))

@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import type { UserOperationView } from '../../../../shared/api/userOperations'
 import { useServiceStore } from '../../stores/useServiceStore'
+import { chainUrlsOf } from '../chains/chainList'
 import { ExplanationResult } from '../explain/ExplanationResult'
 import { useExplanationRequest } from '../explain/useExplanationRequest'
 import { OpenInSandbox } from './OpenInSandbox'
@@ -12,7 +13,8 @@ const FAILED = new Set(['failed', 'rejected', 'dropped'])
  * changes), and for a failed one the way to the Sandbox with its fields.
  */
 export function OperationExplanation({ record }: { record: UserOperationView }) {
-  const bundlerUrl = useServiceStore((s) => s.status?.bundlerUrl)
+  // The bundler of the operation's chain.
+  const bundlerUrl = useServiceStore((s) => chainUrlsOf(s.status, record.chainId).bundlerUrl || undefined)
   const { request, ...state } = useExplanationRequest()
   const { userOpHash, status } = record
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new status is the trigger to trace again

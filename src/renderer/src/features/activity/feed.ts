@@ -1,7 +1,8 @@
 import type { DecisionEntry, FeedEntry } from './feedEntries'
 
 export type FeedKind = 'all' | FeedEntry['kind']
-export type FeedFilter = { kind: FeedKind; status: string; search: string }
+/** `chainId`: one chain's rows only (none or null: every chain's). */
+export type FeedFilter = { kind: FeedKind; status: string; search: string; chainId?: number | null }
 
 /** Decisions by the userOpHash they were for (lowercase), newest first as the decisions came. */
 export type DecisionsByHash = Map<string, DecisionEntry[]>
@@ -34,12 +35,13 @@ export function buildFeed(
   return { rows, decisionsByHash }
 }
 
-/** The rows of a kind and status whose sender, userOpHash or dApp name holds the search (any case). */
+/** The rows of a kind, status and chain whose sender, userOpHash or dApp name holds the search (any case). */
 export function filterFeed(rows: FeedEntry[], filter: FeedFilter): FeedEntry[] {
   const q = filter.search.trim().toLowerCase()
   return rows.filter(
     (r) =>
       (filter.kind === 'all' || r.kind === filter.kind) &&
+      (filter.chainId == null || r.chainId === filter.chainId) &&
       (!filter.status || r.status === filter.status) &&
       (!q ||
         r.sender?.toLowerCase().includes(q) ||

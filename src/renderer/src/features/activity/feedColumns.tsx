@@ -89,6 +89,25 @@ export const FEED_COLUMNS: Column<FeedEntry>[] = [
   },
 ]
 
+/** Where the feed mixes chains: the chain of each operation and decision. */
+const CHAIN_COLUMN: Column<FeedEntry> = {
+  id: 'chain',
+  header: 'Chain',
+  width: '64px',
+  render: (r) => (
+    <span className="mono" data-testid="feed-chain">
+      {r.chainId}
+    </span>
+  ),
+}
+
+/** The feed's columns; with several chains, the chain after the kind. */
+export function feedColumns(severalChains: boolean): Column<FeedEntry>[] {
+  if (!severalChains) return FEED_COLUMNS
+  const kind = FEED_COLUMNS.findIndex((c) => c.id === 'kind')
+  return [...FEED_COLUMNS.slice(0, kind + 1), CHAIN_COLUMN, ...FEED_COLUMNS.slice(kind + 1)]
+}
+
 /** The row's test id: `feed-op-<status>` or `feed-decision-<status>`, spaces as dashes. */
 export function feedRowTestId(r: FeedEntry): string {
   return `feed-${r.kind === 'userOperation' ? 'op' : 'decision'}-${r.status.replace(/ /g, '-')}`

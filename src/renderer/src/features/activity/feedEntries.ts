@@ -12,6 +12,8 @@ type FeedEntryFields = {
   at: number
   /** The chain's time at `at` (ms since epoch), when the service stamped it (records since chain time was kept). */
   chainAt: number | null
+  /** The chain the operation was sent on (the decision made on). */
+  chainId: number
   /** received | bundled | mined | failed | rejected | dropped | replaced | sponsored | not sponsored */
   status: string
   sender: string | null
@@ -67,6 +69,7 @@ export function toOperationEntry(record: UserOperationView): OperationEntry {
     kind: 'userOperation',
     at: toMs(record.updatedAt),
     chainAt: record.chainTime === undefined ? null : record.chainTime * 1000,
+    chainId: record.chainId,
     status: labelOperationStatus(record.status),
     sender: record.sender,
     userOpHash: record.userOpHash,
@@ -89,6 +92,7 @@ export function toDecisionEntry(record: SponsorshipView): DecisionEntry {
     kind: 'sponsorship',
     at: toMs(record.at),
     chainAt: record.chainTime === undefined ? null : record.chainTime * 1000,
+    chainId: record.chainId,
     status: record.sponsored ? 'sponsored' : 'not sponsored',
     sender: record.sender,
     userOpHash: record.userOpHash || null,

@@ -8,6 +8,7 @@ import { Section } from '../../components/Layout'
 import { Link } from '../../components/Link'
 import { Hex } from '../../components/Mono'
 import { useServiceStore } from '../../stores/useServiceStore'
+import { chainUrlsOf } from '../chains/chainList'
 import { ExplanationResult } from '../explain/ExplanationResult'
 import { useExplanationRequest } from '../explain/useExplanationRequest'
 import { bringUpToDate } from './replayChainState'
@@ -34,7 +35,7 @@ export function ReplayPanel() {
   const setField = useReplayStore((s) => s.setField)
   const setFields = useReplayStore((s) => s.setFields)
   const close = useReplayStore((s) => s.close)
-  const bundlerUrl = useServiceStore((s) => s.status?.bundlerUrl)
+  const bundlerUrl = useServiceStore((s) => chainUrlsOf(s.status, replay?.chainId).bundlerUrl || undefined)
   const accounts = useSandboxStore((s) => s.accounts.data)
   const { request, ...simulation } = useExplanationRequest()
   const [message, setMessage] = useState<{ ok: boolean; text: string; userOpHash?: string } | null>(null)
@@ -65,9 +66,11 @@ export function ReplayPanel() {
   const sign = () =>
     act(async () => {
       if (!ownAccount) return
-      const signed = await consoleApi.sandbox.signUserOperation(ownAccount.address, {
-        userOperation: toUserOperation(replay.fields) as UserOperationJson,
-      })
+      const signed = await consoleApi.sandbox.signUserOperation(
+        ownAccount.address,
+        { userOperation: toUserOperation(replay.fields) as UserOperationJson },
+        replay.chainId,
+      )
       setFields(toReplayFields(signed.userOperation), replay.changes)
       setMessage({ ok: true, text: `Signed again by ${ownAccount.label}.` })
     })

@@ -27,7 +27,7 @@ export function RunPanel() {
   const done = !next
   return (
     <Section
-      title={`Run: ${run.config.mode === 'SELF' ? 'self-paid' : run.config.mode === 'ERC20' ? 'ERC20 (user pays in tokens)' : 'sponsored'}`}
+      title={`Run${run.config.chainId === undefined ? '' : ` on chain ${run.config.chainId}`}: ${run.config.mode === 'SELF' ? 'self-paid' : run.config.mode === 'ERC20' ? 'ERC20 (user pays in tokens)' : 'sponsored'}`}
       testId="sandbox-run"
       actions={
         <span className="inline-actions">

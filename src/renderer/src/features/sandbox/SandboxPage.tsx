@@ -4,13 +4,16 @@ import { ErrorBanner } from '../../components/Feedback'
 import { PageHeader, Section } from '../../components/Layout'
 import { Link } from '../../components/Link'
 import { usePaymastersStore } from '../../stores/usePaymastersStore'
-import { paymasterUrlFor, useServiceStore } from '../../stores/useServiceStore'
+import { useServiceStore } from '../../stores/useServiceStore'
+import { findChain, listChains, pickChain, pickDappOnChain, runsSeveralChains } from '../chains/chainList'
 import { AccountPanel } from './AccountPanel'
 import { CallBuilder } from './CallBuilder'
+import { ChainRunsPanel } from './ChainRunsPanel'
+import { type ChainRunOutcome, type RunRequest, runConfigOn } from './chainRuns'
 import type { CallDraft } from './draftCall'
 import { ReplayPanel } from './ReplayPanel'
 import { RunPanel } from './RunPanel'
-import type { SandboxMode } from './run'
+import type { RunConfig, SandboxMode } from './run'
 import { useChainTokens } from './useChainTokens'
 import { useSandboxStore } from './useSandboxStore'
 
@@ -21,12 +24,24 @@ import { useSandboxStore } from './useSandboxStore'
 export function SandboxPage() {
   const status = useServiceStore((s) => s.status)
   const loadAccounts = useSandboxStore((s) => s.loadAccounts)
+  const preferredChainId = useSandboxStore((s) => s.preferredChainId)
+  const preferChain = useSandboxStore((s) => s.preferChain)
+  const select = usePaymastersStore((s) => s.select)
   const selected = useSandboxStore((s) => s.selectedAddress)
   const account = useSandboxStore((s) => s.accounts.data?.find((a) => a.address === selected))
   const start = useSandboxStore((s) => s.start)
+  const runOnChains = useSandboxStore((s) => s.runOnChains)
   const busy = useSandboxStore((s) => s.busy)
-  const apiKey = usePaymastersStore((s) => s.selectedApiKey)
+  const selectedApiKey = usePaymastersStore((s) => s.selectedApiKey)
   const paymasters = usePaymastersStore((s) => s.list.data)
+  // Several chains: the sandbox acts on the chain picked (the first until one is), with a dApp of that chain.
+  const severalChains = runsSeveralChains(status)
+  const chainId = severalChains ? pickChain(status, preferredChainId)?.chainId : undefined
+  const dapp =
+    chainId === undefined
+      ? paymasters?.find((p) => p.apiKey === selectedApiKey)
+      : pickDappOnChain(paymasters ?? [], selectedApiKey, chainId)
+  const apiKey = chainId === undefined ? selectedApiKey : (dapp?.apiKey ?? null)
   const { tokens, tokenPaymasterFor } = useChainTokens()
   const [mode, setMode] = useState<SandboxMode>('SPONSORED')
   const [feeToken, setFeeToken] = useState<string>('')
@@ -36,41 +51,91 @@ export function SandboxPage() {
   /** The user pressed Send or Step through: the call's problems show on every field, not only those left. */
   const [submitted, setSubmitted] = useState(false)
   useEffect(() => {
-    void loadAccounts()
-  }, [loadAccounts])
+    void loadAccounts(chainId)
+  }, [loadAccounts, chainId])
+  // The dApp picker shows the dApp the sandbox uses on its chain.
+  useEffect(() => {
+    if (chainId !== undefined && apiKey && apiKey !== selectedApiKey) select(apiKey)
+  }, [chainId, apiKey, selectedApiKey, select])
 
-  const chainReady = status?.chain.state === 'ready'
+  const chainState =
+    (chainId === undefined ? undefined : findChain(status, chainId)?.state) ?? status?.chain.state
+  const chainReady = chainState === 'ready'
   const token = feeToken || tokens[0]?.address || ''
 
-  function begin(then: 'step' | 'send' | 'simulate') {
+  /** What the run sends, checked; null (with the reason shown) when something is missing. */
+  function readRequest(): RunRequest | null {
     setStartError(null)
     setSubmitted(true)
-    if (!account) return setStartError('Create or pick a smart account first.')
-    if (!apiKey && mode !== 'SELF') return setStartError('Pick a dApp: its paymaster URL is used.')
+    if (!account) {
+      setStartError('Create or pick a smart account first.')
+      return null
+    }
     // The call builder shows what is wrong with the call next to its fields.
-    if (!draft.call) return
+    if (!draft.call) return null
     let data: unknown = {}
     if (mode === 'SPONSORED' && webhookData.trim()) {
       try {
         data = JSON.parse(webhookData)
       } catch (err) {
-        return setStartError(`webhookData is not valid JSON: ${(err as Error).message}`)
+        setStartError(`webhookData is not valid JSON: ${(err as Error).message}`)
+        return null
       }
     }
-    if (!status) return
-    start({
+    return {
       account,
-      apiKey: apiKey ?? '',
-      paymasterUrl: paymasterUrlFor(status, apiKey ?? ''),
-      bundlerUrl: status.bundlerUrl,
       mode,
       feeToken: mode === 'ERC20' ? token : null,
       tokenPaymaster: tokenPaymasterFor(account.entryPointVersion),
       calls: [draft.call],
       webhookData: data,
-    })
+    }
+  }
+
+  function begin(then: 'step' | 'send' | 'simulate') {
+    setSubmitted(true)
+    if (!account) return setStartError('Create or pick a smart account first.')
+    if (!apiKey && mode !== 'SELF') {
+      return setStartError(
+        chainId === undefined
+          ? 'Pick a dApp: its paymaster URL is used.'
+          : `Create a dApp on chain ${chainId}: its paymaster URL is used.`,
+      )
+    }
+    const request = readRequest()
+    if (!request || !status) return
+    start(
+      runConfigOn(
+        status,
+        chainId,
+        apiKey ? { apiKey, chainId: dapp?.chainId ?? status.chainId } : null,
+        request,
+      ),
+    )
     if (then === 'send') void useSandboxStore.getState().runAll()
     if (then === 'simulate') void useSandboxStore.getState().simulateRun()
+  }
+
+  /** The same operation on every chain, one after another, each with that chain's dApp (the same name first). */
+  function sendOnEveryChain() {
+    const request = readRequest()
+    if (!request || !status) return
+    const runs: RunConfig[] = []
+    const skipped: ChainRunOutcome[] = []
+    for (const chain of listChains(status)) {
+      const onChain = pickDappOnChain(paymasters ?? [], selectedApiKey, chain.chainId)
+      if (!onChain && mode !== 'SELF')
+        skipped.push({
+          chainId: chain.chainId,
+          ok: false,
+          outcome: 'no dApp on this chain',
+          userOpHash: null,
+        })
+      else if (chain.state !== 'ready')
+        skipped.push({ chainId: chain.chainId, ok: false, outcome: `chain ${chain.state}`, userOpHash: null })
+      else runs.push(runConfigOn(status, chain.chainId, onChain, request))
+    }
+    void runOnChains(runs, skipped)
   }
 
   return (
@@ -78,14 +143,37 @@ export function SandboxPage() {
       <PageHeader
         title="Sandbox"
         subtitle="Send a UserOperation the way a dApp does, one request at a time, and see each request and response."
-        actions={<DappPicker />}
+        actions={
+          <>
+            {severalChains && chainId !== undefined ? (
+              <label className="inline-field">
+                <span>Chain</span>
+                <select
+                  data-testid="sandbox-chain"
+                  value={String(chainId)}
+                  onChange={(e) => preferChain(Number(e.target.value))}
+                >
+                  {listChains(status).map((c) => (
+                    <option key={c.chainId} value={String(c.chainId)}>
+                      {c.chainId}
+                      {c.state === 'ready' ? '' : ` · ${c.state}`}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
+            <DappPicker chainId={chainId ?? null} />
+          </>
+        }
       />
       {!chainReady ? (
         <ErrorBanner
           message={
-            status?.chain.state === 'none'
+            chainState === 'none'
               ? 'No chain is running: the sandbox needs one.'
-              : `The chain is ${status?.chain.state ?? 'unknown'}.`
+              : chainId === undefined
+                ? `The chain is ${chainState ?? 'unknown'}.`
+                : `Chain ${chainId} is ${chainState ?? 'unknown'}.`
           }
         />
       ) : null}
@@ -154,6 +242,11 @@ export function SandboxPage() {
               <div className="muted">
                 No dApp yet: <Link to="paymasters">create one</Link> to get a paymaster.
               </div>
+            ) : paymasters && chainId !== undefined && !dapp && mode !== 'SELF' ? (
+              <div className="muted" data-testid="sandbox-no-dapp-on-chain">
+                No dApp on chain {chainId} yet: <Link to="paymasters">create one</Link> to get a paymaster
+                there.
+              </div>
             ) : null}
           </Section>
         </div>
@@ -194,11 +287,24 @@ export function SandboxPage() {
               >
                 Send
               </button>
+              {severalChains ? (
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={busy}
+                  data-testid="sandbox-send-every-chain"
+                  title="Send the same operation on each chain in turn, each with a dApp of that chain"
+                  onClick={sendOnEveryChain}
+                >
+                  Send on every chain
+                </button>
+              ) : null}
             </div>
             <ErrorBanner message={startError} testId="sandbox-start-error" />
           </Section>
         </div>
       </div>
+      <ChainRunsPanel />
       <RunPanel />
     </div>
   )

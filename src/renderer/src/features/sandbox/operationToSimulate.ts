@@ -19,9 +19,11 @@ export async function operationToSimulate(run: Run & { op: UserOperationJson }):
   const { op, filled } = withSimulationLimits(run.op)
   const limits = filled.length ? `with generous limits (${filled.join(', ')})` : 'as built'
   try {
-    const signed = await consoleApi.sandbox.signUserOperation(run.config.account.address, {
-      userOperation: op,
-    })
+    const signed = await consoleApi.sandbox.signUserOperation(
+      run.config.account.address,
+      { userOperation: op },
+      run.config.chainId,
+    )
     return {
       op: signed.userOperation,
       note: `"${failed.title}" failed: simulated ${limits}, signed, to show why.`,

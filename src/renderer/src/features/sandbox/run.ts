@@ -26,6 +26,8 @@ export type Step = {
 }
 
 export type RunConfig = {
+  /** The chain it sends on, with several chains (its URLs are that chain's); undefined: the service's first. */
+  chainId?: number
   account: SandboxAccount
   apiKey: string
   paymasterUrl: string

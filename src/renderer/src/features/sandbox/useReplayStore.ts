@@ -8,6 +8,8 @@ export type Replay = {
   /** The operation it came from. */
   fromUserOpHash: string
   entryPoint: string
+  /** The chain it was sent on, when the service runs several (the first chain otherwise). */
+  chainId?: number
   fields: ReplayFields
   /** What was changed from the operation as sent to match the chain now (its nonce, its deployment). */
   changes: string[]

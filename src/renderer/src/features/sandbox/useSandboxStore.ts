@@ -9,6 +9,7 @@ import {
   IDLE_EXPLANATION,
   requestExplanation,
 } from '../explain/useExplanationRequest'
+import { type ChainRunOutcome, describeChainRun } from './chainRuns'
 import { operationToSimulate } from './operationToSimulate'
 import {
   createRun,
@@ -24,6 +25,10 @@ import { rpcExchange } from './steps/stepContext'
 import { STEP_FUNCTIONS } from './steps/stepFunctions'
 
 type SandboxState = {
+  /** The chain the sandbox acts on, with several chains (undefined: the service's first, as with one chain). */
+  chainId: number | undefined
+  /** The chain last picked (kept for the session; the page falls back to the first chain when it is not run). */
+  preferredChainId: number | null
   accounts: Loadable<SandboxAccount[]>
   selectedAddress: string | null
   creating: boolean
@@ -35,7 +40,9 @@ type SandboxState = {
   simulation: ExplanationRequest
   /** How the simulated operation differs from the run's (a failed step: generous limits, signed anyway). */
   simulationNote: string | null
-  loadAccounts: () => Promise<void>
+  /** Reads the accounts on a chain (the sandbox's chain without one), which becomes the sandbox's chain. */
+  loadAccounts: (chainId?: number) => Promise<void>
+  preferChain: (chainId: number) => void
   createAccount: (type: SandboxAccountType) => Promise<void>
   selectAccount: (address: string | null) => void
   faucet: (asset: string, amount: string, symbol: string) => Promise<void>
@@ -45,11 +52,24 @@ type SandboxState = {
   runAll: () => Promise<void>
   /** Runs the steps before the send (those left), then simulates the operation they built instead of sending it. */
   simulateRun: () => Promise<void>
+  /** How each chain's run of the last "Send on every chain" ended (null before one). */
+  chainRuns: ChainRunOutcome[] | null
+  /**
+   * Sends the same operation on each chain in turn (one run after another, each run's steps shown as it goes);
+   * `skipped` are the chains it cannot send on (no dApp there), said as they are.
+   */
+  runOnChains: (runs: RunConfig[], skipped: ChainRunOutcome[]) => Promise<void>
   /** Manual / interval bundling: asks the bundler to bundle what is pending now. */
   bundleNow: () => Promise<void>
 }
 
 const SELECTED_ACCOUNT = 'opstation.sandboxAccount'
+const PREFERRED_CHAIN = 'opstation.sandboxChain'
+
+function readPreferredChain(): number | null {
+  const stored = Number(sessionStorage.getItem(PREFERRED_CHAIN))
+  return Number.isInteger(stored) && stored > 0 ? stored : null
+}
 
 /**
  * The sandbox: its accounts, and a run of the steps a dApp's SDK makes for one UserOperation, one step at a time
@@ -63,6 +83,8 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     )
 
   return {
+    chainId: undefined,
+    preferredChainId: readPreferredChain(),
     accounts: idle(),
     selectedAddress: localStorage.getItem(SELECTED_ACCOUNT),
     creating: false,
@@ -72,11 +94,14 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     busy: false,
     simulation: IDLE_EXPLANATION,
     simulationNote: null,
+    chainRuns: null,
 
-    async loadAccounts() {
-      set({ accounts: loading(get().accounts) })
+    async loadAccounts(chainId = get().chainId) {
+      set({ chainId, accounts: loading(get().accounts) })
       try {
-        const list = await consoleApi.sandbox.listAccounts()
+        const list = await consoleApi.sandbox.listAccounts(chainId)
+        // Another chain was picked meanwhile: its read says.
+        if (get().chainId !== chainId) return
         set({ accounts: loaded(list) })
         const selected = get().selectedAddress
         if (!selected || !list.some((a) => a.address === selected))
@@ -89,12 +114,17 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     async createAccount(type) {
       set({ creating: true })
       try {
-        const account = await consoleApi.sandbox.createAccount({ type })
+        const account = await consoleApi.sandbox.createAccount({ type }, get().chainId)
         await get().loadAccounts()
         get().selectAccount(account.address)
       } finally {
         set({ creating: false })
       }
+    },
+
+    preferChain(chainId) {
+      sessionStorage.setItem(PREFERRED_CHAIN, String(chainId))
+      set({ preferredChainId: chainId })
     },
 
     selectAccount(address) {
@@ -107,7 +137,7 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
       if (!address) return
       set({ faucetBusy: asset, faucetMessage: null })
       try {
-        await consoleApi.sandbox.faucet({ address, asset, amount })
+        await consoleApi.sandbox.faucet({ address, asset, amount }, get().chainId)
         set({ faucetMessage: { ok: true, text: `Sent ${amount} ${symbol}.` } })
         await get().loadAccounts()
       } catch (err) {
@@ -118,7 +148,7 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
     },
 
     start(config) {
-      set({ run: createRun(config), simulation: IDLE_EXPLANATION, simulationNote: null })
+      set({ run: createRun(config), simulation: IDLE_EXPLANATION, simulationNote: null, chainRuns: null })
     },
 
     reset() {
@@ -187,6 +217,18 @@ export const useSandboxStore = create<SandboxState>()((set, get) => {
           run.entryPoint,
         ]),
       })
+    },
+
+    async runOnChains(runs, skipped) {
+      const outcomes: ChainRunOutcome[] = [...skipped]
+      set({ chainRuns: outcomes })
+      for (const config of runs) {
+        get().start(config)
+        set({ chainRuns: [...outcomes] })
+        await get().runAll()
+        outcomes.push(describeChainRun(config.chainId ?? 0, get().run))
+        set({ chainRuns: [...outcomes] })
+      }
     },
 
     async runAll() {

@@ -5,6 +5,8 @@ import { ConfirmButton } from '../../components/ConfirmButton'
 import { Empty, ErrorBanner, NotAvailable, Spinner } from '../../components/Feedback'
 import { PageHeader, Section } from '../../components/Layout'
 import { formatDateTime } from '../../lib/format'
+import { useServiceStore } from '../../stores/useServiceStore'
+import { listChains, runsSeveralChains } from '../chains/chainList'
 import { useWallSeconds } from './ChainClock'
 import { describeDuration, isChainTimeOffset, subscribeToChainTime, useTimeStore } from './useTimeStore'
 
@@ -34,11 +36,22 @@ function useAction() {
   return { busy, message, error, run }
 }
 
-function Clocks({ chainTime, blockNumber }: { chainTime: number; blockNumber: number }) {
+function Clocks({
+  chainTime,
+  blockNumber,
+  chainId,
+}: {
+  chainTime: number
+  blockNumber: number
+  chainId: number | undefined
+}) {
   const wall = useWallSeconds()
-  const offset = useTimeStore((s) => s.offsetSeconds)
+  // The first chain's as the console's clock hears it; another chain's as the panel last read it.
+  const offset = useTimeStore((s) =>
+    s.chainId === undefined ? s.offsetSeconds : (s.time.data?.offsetSeconds ?? 0),
+  )
   return (
-    <div className="kv-grid" data-testid="time-clocks">
+    <div className="kv-grid" data-testid="time-clocks" data-chain-id={chainId}>
       <div>
         <div className="muted small">Chain time</div>
         <div className="mono" data-testid="chain-time" data-unix={wall + offset}>
@@ -79,6 +92,11 @@ export function TimePage() {
   const [blocks, setBlocks] = useState('1')
   const [name, setName] = useState('')
   useEffect(() => subscribeToChainTime(), [])
+  // Several chains: the panel acts on the chain picked (the first, the console's clock, is asked without a chain id).
+  const status = useServiceStore((s) => s.status)
+  const chains = listChains(status)
+  const firstChainId = chains[0]?.chainId
+  const pickedChainId = useTimeStore((s) => s.chainId) ?? firstChainId
 
   const advance = (e: FormEvent) => {
     e.preventDefault()
@@ -102,6 +120,27 @@ export function TimePage() {
       <PageHeader
         title="Time and snapshots"
         subtitle="The chain's time, and snapshots of the whole stack: the chain, the mempool, the records, the policies"
+        actions={
+          runsSeveralChains(status) ? (
+            <label className="inline-field">
+              <span>Chain</span>
+              <select
+                data-testid="time-chain"
+                value={String(pickedChainId)}
+                onChange={(e) => {
+                  const chainId = Number(e.target.value)
+                  void store.pickChain(chainId === firstChainId ? undefined : chainId)
+                }}
+              >
+                {chains.map((c) => (
+                  <option key={c.chainId} value={String(c.chainId)}>
+                    {c.chainId}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null
+        }
       />
       {time.notAvailable ? <NotAvailable what="Time and snapshots" endpoint="/console/api/time" /> : null}
       <ErrorBanner message={time.notAvailable ? null : time.error} onRetry={() => void store.load()} />
@@ -118,7 +157,11 @@ export function TimePage() {
       ) : (
         <>
           <Section title="Clock" testId="time-clock">
-            <Clocks chainTime={time.data.chainTime} blockNumber={time.data.blockNumber} />
+            <Clocks
+              chainTime={time.data.chainTime}
+              blockNumber={time.data.blockNumber}
+              chainId={pickedChainId}
+            />
             <form className="form-row" onSubmit={advance}>
               <label className="field">
                 <span>Advance by</span>

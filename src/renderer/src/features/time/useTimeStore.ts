@@ -10,9 +10,16 @@ import { forgetActivity } from '../activity/useActivityStore'
 const OFFSET_SHOWN_SECONDS = 60
 
 type TimeState = {
+  /** The chain the panel acts on, with several chains (undefined: the service's first, the console's clock). */
+  chainId: number | undefined
   time: Loadable<TimeView>
-  /** Chain time minus wall time (seconds), as last heard: from a read or a pushed `chain.time` event. */
+  /**
+   * The first chain's chain time minus wall time (seconds), as last heard: from a read or a pushed `chain.time`
+   * event. The console's clock (the navigation, Activity).
+   */
   offsetSeconds: number
+  /** Moves the panel to a chain (undefined: the first) and reads its time. */
+  pickChain: (chainId: number | undefined) => Promise<void>
   load: () => Promise<void>
   advance: (seconds: number) => Promise<string>
   mine: (blocks: number) => Promise<string>
@@ -23,41 +30,56 @@ type TimeState = {
 }
 
 export const useTimeStore = create<TimeState>()((set, get) => {
-  const show = (view: TimeView) => set({ time: loaded(view), offsetSeconds: view.offsetSeconds })
+  // Another chain's time is the panel's only: the console's clock stays the first chain's.
+  const show = (view: TimeView) =>
+    set(
+      get().chainId === undefined
+        ? { time: loaded(view), offsetSeconds: view.offsetSeconds }
+        : { time: loaded(view) },
+    )
   const undo = (view: TimeUndoView, what: string) => {
     show(view)
     readAgainAfterRevert()
     return `${what}: ${describeUndone(view.undone)}`
   }
   return {
+    chainId: undefined,
     time: idle(),
     offsetSeconds: 0,
+    async pickChain(chainId) {
+      if (chainId === get().chainId) return
+      set({ chainId, time: idle() })
+      await get().load()
+    },
     async load() {
+      const { chainId } = get()
       set({ time: loading(get().time) })
       try {
-        show(await consoleApi.getTime())
+        const view = await consoleApi.getTime(chainId)
+        // Another chain was picked meanwhile: its read says.
+        if (get().chainId === chainId) show(view)
       } catch (err) {
         set({ time: failed(get().time, err) })
       }
     },
     async advance(seconds) {
-      show(await consoleApi.advanceTime(seconds))
+      show(await consoleApi.advanceTime(seconds, get().chainId))
       return `Chain time advanced by ${describeDuration(seconds)}`
     },
     async mine(blocks) {
-      show(await consoleApi.mineBlocks(blocks))
+      show(await consoleApi.mineBlocks(blocks, get().chainId))
       return `${blocks} block${blocks === 1 ? '' : 's'} mined`
     },
     async snapshot(name) {
-      show(await consoleApi.takeSnapshot(name))
+      show(await consoleApi.takeSnapshot(name, get().chainId))
       return `Snapshot '${name}' taken`
     },
     async revert(id) {
       const name = get().time.data?.snapshots.find((s) => s.id === id)?.name ?? id
-      return undo(await consoleApi.revertToSnapshot(id), `Reverted to '${name}'`)
+      return undo(await consoleApi.revertToSnapshot(id, get().chainId), `Reverted to '${name}'`)
     },
     async reset() {
-      return undo(await consoleApi.resetStack(), 'Reset to the first start')
+      return undo(await consoleApi.resetStack(get().chainId), 'Reset to the first start')
     },
   }
 })

@@ -1,6 +1,6 @@
 import { consoleApi } from '../../../api/console'
 import { approveCall } from '../userOperationFields'
-import { logConsoleCall, type StepFunction } from './stepContext'
+import { chainQuery, logConsoleCall, type StepFunction } from './stepContext'
 
 /** The service builds the operation for the account's calls (ERC20 mode first approves the token paymaster). */
 export const buildOperation: StepFunction = async ({ run, log, update, note }) => {
@@ -10,9 +10,9 @@ export const buildOperation: StepFunction = async ({ run, log, update, note }) =
       ? [approveCall(config.feeToken, config.tokenPaymaster), ...config.calls]
       : config.calls
   const body = { calls }
-  const url = `/console/api/sandbox/accounts/${config.account.address}/user-operation`
+  const url = `/console/api/sandbox/accounts/${config.account.address}/user-operation${chainQuery(config)}`
   const built = await logConsoleCall(log, { label: 'build', url, request: body }, () =>
-    consoleApi.sandbox.buildUserOperation(config.account.address, body),
+    consoleApi.sandbox.buildUserOperation(config.account.address, body, config.chainId),
   )
   update({ op: built.userOperation, entryPoint: built.entryPoint })
   note(

@@ -1,6 +1,6 @@
 import { ApiError, errorMessage } from '../../../api/http'
 import type { RpcExchange } from '../../../api/rpc'
-import type { Exchange, Run } from '../run'
+import type { Exchange, Run, RunConfig } from '../run'
 
 /** What a step works with: the run so far, and how it reports. A step throws when it fails. */
 export type StepContext = {
@@ -59,4 +59,9 @@ export function requireOperation(run: Run): NonNullable<Run['op']> {
 export function requireOperationAndEntryPoint(run: Run): { op: NonNullable<Run['op']>; entryPoint: string } {
   if (!run.op || !run.entryPoint) throw new Error('build the operation first')
   return { op: run.op, entryPoint: run.entryPoint }
+}
+
+/** The query of a console call on the run's chain (`?chainId=`, with several chains; none otherwise). */
+export function chainQuery(config: Pick<RunConfig, 'chainId'>): string {
+  return config.chainId === undefined ? '' : `?chainId=${config.chainId}`
 }
