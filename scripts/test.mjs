@@ -6,8 +6,8 @@
 // that wait on timers, a browser waiting for a page) runs beside what does not, in two lanes:
 //   in front:  the unit tests (and the contracts check), the integration tests, the SDK client tests, then the
 //              console e2e tests
-//   beside:    the SDK client package (install, typecheck), then, once the e2e tests start, the lifecycle files
-//              (services started, killed and restarted) and the npm package end to end
+//   beside:    the SDK client package (install, typecheck), the npm package end to end (beside the integration
+//              tests), then, once the e2e tests start, the lifecycle files (services started, killed and restarted)
 // The front lane streams its output; a step beside writes a log in test-results/ that is printed when it ends. Each
 // phase says how busy it kept the cores. The vitest reports are merged into test-results/vitest.json, and the
 // README's client table is written from it.
@@ -240,8 +240,13 @@ async function runEverything() {
   phase.end()
   // 2. The integration tests that keep both cores busy, at once (the SDK client package's install, mostly download,
   //    may still be running: it took five minutes of a CI run's first six), then the SDK client tests once their
-  //    package is installed.
-  phase = startPhase('integration tests')
+  //    package is installed. Beside them, the npm package end to end (a clone, a build, an npm install, a few
+  //    services: mostly waiting), in the core-time the integration tests leave (they kept the cores 82 % busy); it
+  //    ran beside the lifecycle files before, which made that lane the longest of the e2e phase.
+  phase = startPhase('integration tests, and beside them the npm package')
+  const packaged = runVitest('vitest: the npm package', VITEST_SELECTION.package, 'vitest-package.json', {
+    log: 'vitest-package.log',
+  })
   reports.push(
     await runVitest(
       'vitest: integration and mocking',
@@ -254,11 +259,12 @@ async function runEverything() {
       await runVitest('vitest: SDK clients', ['--project', 'sdk-clients'], 'vitest-sdk-clients.json'),
     )
   else reports.push(null)
+  reports.push(await packaged)
   phase.end()
-  // 3. The console e2e tests in front; beside, one after another, what spends much of its time waiting. The desktop
-  //    build (out/, which the e2e tests serve and the packaging test packs) is made first, once, so that nothing
-  //    rebuilds it while a browser loads it.
-  phase = startPhase('console e2e tests, and beside them lifecycle and package')
+  // 3. The console e2e tests in front; beside, what spends much of its time waiting: the lifecycle files (services
+  //    started, killed and restarted). The desktop build (out/, which the e2e tests serve and the packaging test
+  //    packs) is made first, once, so that nothing rebuilds it while a browser loads it.
+  phase = startPhase('console e2e tests, and beside them lifecycle')
   try {
     buildDesktopIfStale()
   } catch (error) {
@@ -266,27 +272,11 @@ async function runEverything() {
     failed += 1
     exitCode = 1
   }
-  const beside = (async () => {
-    const lifecycle = await runVitest(
-      'vitest: lifecycle',
-      ['--project', 'lifecycle'],
-      'vitest-lifecycle.json',
-      {
-        log: 'vitest-lifecycle.log',
-      },
-    )
-    const packaged = await runVitest(
-      'vitest: the npm package',
-      VITEST_SELECTION.package,
-      'vitest-package.json',
-      {
-        log: 'vitest-package.log',
-      },
-    )
-    return [lifecycle, packaged]
-  })()
+  const beside = runVitest('vitest: lifecycle', ['--project', 'lifecycle'], 'vitest-lifecycle.json', {
+    log: 'vitest-lifecycle.log',
+  })
   await runPlaywright()
-  reports.push(...(await beside))
+  reports.push(await beside)
   failSdkClients(await sdkChecked)
   phase.end()
   for (const report of reports) countVitest(report)
