@@ -1,4 +1,5 @@
 import type { MenuItemConstructorOptions, Tray } from 'electron'
+import type { ServiceInfo } from '../../shared/serviceInfo'
 import type { Service } from '../service/createService'
 import type { DesktopElectron } from './electronApi'
 import { createTrayIcon } from './trayIcon'
@@ -20,9 +21,8 @@ export function createDesktopTray(
   const refresh = () => {
     const info = service.info()
     const status = `Running on ${info.dashboardUrl}`
-    const chain =
-      info.chain.kind === 'none' ? 'No chain (--no-chain)' : `Chain ${info.chainId}: ${info.chain.state}`
-    tray.setToolTip(`Opstation ${info.version}\n${status}\n${chain}`)
+    const chains = describeTrayChains(info, { messages: false })
+    tray.setToolTip(`Opstation ${info.version}\n${status}\n${chains.join('\n')}`)
     tray.setContextMenu(electron.Menu.buildFromTemplate(trayMenuTemplate(electron, service, actions)))
   }
   tray.on('click', () => actions.showWindow())
@@ -53,13 +53,7 @@ export function trayMenuTemplate(
   })
   return [
     { label: `Opstation ${info.version}: running on ${info.dashboardUrl}`, enabled: false },
-    {
-      label:
-        info.chain.kind === 'none'
-          ? 'No chain (started with --no-chain)'
-          : `Chain ${info.chainId}: ${info.chain.state}${info.chain.message ? ` (${info.chain.message})` : ''}`,
-      enabled: false,
-    },
+    ...describeTrayChains(info, { messages: true }).map((label) => ({ label, enabled: false })),
     { type: 'separator' },
     { label: 'Open Console', click: () => actions.showWindow() },
     { label: 'Open Console in Browser', click: () => void electron.shell.openExternal(info.consoleLoginUrl) },
@@ -69,6 +63,14 @@ export function trayMenuTemplate(
         copy('Bundler URL', info.bundlerUrl),
         copy('Paymaster URL (template)', info.paymasterUrlTemplate),
         copy('Chain RPC URL', info.rpcUrl),
+        // A service of several chains: each other chain's URLs too (the ones above are the first chain's).
+        ...info.chains
+          .slice(1)
+          .flatMap((chain) => [
+            copy(`Bundler URL (chain ${chain.chainId})`, chain.bundlerUrl),
+            copy(`Paymaster URL template (chain ${chain.chainId})`, chain.paymasterUrlTemplate),
+            copy(`Chain RPC URL (chain ${chain.chainId})`, chain.rpcUrl),
+          ]),
         copy('Dashboard API URL', info.dashboardUrl),
         copy('Console URL', info.consoleUrl),
         copy('Console Login URL (signs in)', info.consoleLoginUrl),
@@ -77,4 +79,18 @@ export function trayMenuTemplate(
     { type: 'separator' },
     { label: 'Quit Opstation', click: () => actions.quit() },
   ]
+}
+
+/**
+ * The tray's chain lines: `Chain 31337: ready` for each chain the service runs (the first chain's with its last
+ * message when `messages`: the service keeps messages for that chain only), or the line of a service without a chain.
+ */
+export function describeTrayChains(
+  info: Pick<ServiceInfo, 'chainId' | 'chain' | 'chains'>,
+  { messages }: { messages: boolean },
+): string[] {
+  if (info.chain.kind === 'none')
+    return [messages ? 'No chain (started with --no-chain)' : 'No chain (--no-chain)']
+  const first = `Chain ${info.chainId}: ${info.chain.state}${messages && info.chain.message ? ` (${info.chain.message})` : ''}`
+  return [first, ...info.chains.slice(1).map((chain) => `Chain ${chain.chainId}: ${chain.state}`)]
 }
