@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../../util/files/writeFileAtomic'
+import { parseJsonOrUndefined } from './readDataFile'
 
 /** Where one chain of a service keeps its files in the data folder. */
 export type ChainFolders = {
@@ -53,14 +54,6 @@ export async function recordFolderKeeper(dataDir: string, chainId: number): Prom
   const chainDir = path.join(dataDir, 'chain')
   await mkdir(chainDir, { recursive: true, mode: 0o700 })
   await writeFileAtomic(path.join(chainDir, KEEPER_FILE), `${JSON.stringify({ chainId })}\n`)
-}
-
-function parseJsonOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
 
 /** The folders of the chains other than the data folder's own chain that the data folder holds (`chains/`, each chain's and its `chain/`). */

@@ -23,7 +23,8 @@ export async function readDataFile<T extends z.ZodType>(
   return parsed.data
 }
 
-function parseJsonOrUndefined(text: string): unknown {
+/** The JSON value of `text`, or undefined when it does not parse (a schema then refuses it). */
+export function parseJsonOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
