@@ -2,7 +2,6 @@ import {
   type Address,
   encodeFunctionData,
   type Hex,
-  keccak256,
   numberToHex,
   type PublicClient,
   parseAbi,
@@ -11,6 +10,7 @@ import {
 import type { Logger } from '../../log/logger'
 import { entryPointAbi } from '../abis/entryPoint'
 import { canonicalAddresses, defaults } from '../constants'
+import { keccak256Hex } from '../keccak256'
 import { requestRpc } from '../node/requestRpc'
 import type { SubmitTransaction } from '../transactions/submitTransaction'
 import type { NodeCapabilities } from '../types'
@@ -164,7 +164,7 @@ async function placeState(p: DeployAccountZooParameters, state: readonly ZooAcco
 /** The code is the recorded one (by hash); a contract whose hash for this chain id is unknown only has to exist. */
 export function holdsZooCode(code: Hex, contract: ZooContract, chainId: number): boolean {
   const expected = getExpectedCodeHash(contract, chainId)
-  return expected === null || keccak256(code) === expected
+  return expected === null || keccak256Hex(code) === expected
 }
 
 /** Sets the code of the singleton deployers a fresh node lacks (dev nodes); returns the ones that cannot be used. */
@@ -180,7 +180,7 @@ async function ensureDeployers(
   for (const deployer of zooEtchedDeployers) {
     const code = await p.publicClient.getCode({ address: deployer.address })
     if (hasCode(code)) {
-      if (keccak256(code!) !== keccak256(deployer.code)) {
+      if (code!.toLowerCase() !== deployer.code.toLowerCase()) {
         unusable.add(deployer.name)
         p.log.warn(
           { deployer: deployer.name },
