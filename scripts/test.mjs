@@ -4,8 +4,8 @@
 //
 // The full run keeps both cores busy: what leaves a core idle (a single-threaded typecheck, npm install, services
 // that wait on timers, a browser waiting for a page) runs beside what does not, in two lanes:
-//   in front:  the unit tests (and the contracts check), the integration tests, the SDK client tests, then the
-//              console e2e tests
+//   in front:  the unit tests (and the contracts check), the integration tests with the SDK client tests (in the
+//              same run when their package is installed by then, else after), then the console e2e tests
 //   beside:    the SDK client package (install, typecheck), the npm package end to end (beside the integration
 //              tests), then, once the e2e tests start, the lifecycle files (services started, killed and restarted)
 // The front lane streams its output; a step beside writes a log in test-results/ that is printed when it ends. Each
@@ -233,6 +233,10 @@ async function runEverything() {
   //    core), which nothing waits for: it is only counted at the end.
   let phase = startPhase('unit tests')
   const sdkInstalled = installSdkClientPackage({ log: 'sdk-clients.log' })
+  let sdkInstallEnded = false
+  sdkInstalled.finally(() => {
+    sdkInstallEnded = true
+  })
   const sdkChecked = sdkInstalled.then(
     (installed) => installed && typecheckSdkClients({ log: 'sdk-clients-typecheck.log' }),
   )
@@ -247,18 +251,24 @@ async function runEverything() {
   const packaged = runVitest('vitest: the npm package', VITEST_SELECTION.package, 'vitest-package.json', {
     log: 'vitest-package.log',
   })
+  // The SDK client tests join the integration run when their package is installed by now (one run keeps both workers
+  // busy to its end, where a second run started after it would wait for the first's last file and load vitest
+  // again); otherwise they run once it is.
+  const sdkReady = sdkInstallEnded && (await sdkInstalled)
   reports.push(
     await runVitest(
-      'vitest: integration and mocking',
-      ['--project', 'integration', '--project', 'mocking'],
+      sdkReady ? 'vitest: integration, mocking and SDK clients' : 'vitest: integration and mocking',
+      ['--project', 'integration', '--project', 'mocking', ...(sdkReady ? ['--project', 'sdk-clients'] : [])],
       'vitest-integration.json',
     ),
   )
-  if (await sdkInstalled)
-    reports.push(
-      await runVitest('vitest: SDK clients', ['--project', 'sdk-clients'], 'vitest-sdk-clients.json'),
-    )
-  else reports.push(null)
+  if (!sdkReady) {
+    if (await sdkInstalled)
+      reports.push(
+        await runVitest('vitest: SDK clients', ['--project', 'sdk-clients'], 'vitest-sdk-clients.json'),
+      )
+    else reports.push(null)
+  }
   reports.push(await packaged)
   phase.end()
   // 3. The console e2e tests in front; beside, what spends much of its time waiting: the lifecycle files (services
