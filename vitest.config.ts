@@ -62,7 +62,7 @@ export default defineConfig({
           isolate: false,
           // Some spawn a process or wait for timers: seconds on a loaded machine.
           testTimeout: 60_000,
-          // vitest's default on a 2-core machine is one worker; two keep both cores busy beside the contracts check.
+          // vitest's default on a 2-core machine is one worker; two keep both cores busy.
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
@@ -70,8 +70,8 @@ export default defineConfig({
       {
         test: {
           // The artifacts check recompiles every contract with solc (a minute on a quiet machine, three beside a
-          // typecheck at load 10: hence its time-out): beside the unit tests in `npm test`, out of the quick loop
-          // (`npm run test:fast`).
+          // typecheck at load 10: hence its time-out): its own run beside the integration tests in `npm test`, with the
+          // unit tests in `npm run test:unit`, out of the quick loop (`npm run test:fast`).
           name: 'contracts',
           include: [CONTRACTS_CHECK],
           environment: 'node',

@@ -4,10 +4,11 @@
 //
 // The full run keeps both cores busy: what leaves a core idle (a single-threaded typecheck, npm install, services
 // that wait on timers, a browser waiting for a page) runs beside what does not, in two lanes:
-//   in front:  the unit tests (and the contracts check), the integration tests with the SDK client tests (in the
-//              same run when their package is installed by then, else after), then the console e2e tests
-//   beside:    the SDK client package (install, typecheck), the npm package end to end (beside the integration
-//              tests), then, once the e2e tests start, the lifecycle files (services started, killed and restarted)
+//   in front:  the unit tests, the integration tests with the SDK client tests (in the same run when their package
+//              is installed by then, else after), then the console e2e tests
+//   beside:    the SDK client package (install, typecheck); the npm package end to end and the contracts check (beside
+//              the integration tests); then, once the e2e tests start, the lifecycle files (services started, killed
+//              and restarted)
 // The front lane streams its output; a step beside writes a log in test-results/ that is printed when it ends. Each
 // phase says how busy it kept the cores. The vitest reports are merged into test-results/vitest.json, and the
 // README's client table is written from it.
@@ -240,17 +241,27 @@ async function runEverything() {
   const sdkChecked = sdkInstalled.then(
     (installed) => installed && typecheckSdkClients({ log: 'sdk-clients-typecheck.log' }),
   )
-  reports.push(await runVitest('vitest: unit and contracts', VITEST_SELECTION.unit, 'vitest-unit.json'))
+  reports.push(await runVitest('vitest: unit', ['--project', 'unit'], 'vitest-unit.json'))
   phase.end()
   // 2. The integration tests that keep both cores busy, at once (the SDK client package's install, mostly download,
   //    may still be running: it took five minutes of a CI run's first six), then the SDK client tests once their
   //    package is installed. Beside them, the npm package end to end (a clone, a build, an npm install, a few
   //    services: mostly waiting), in the core-time the integration tests leave (they kept the cores 82 % busy); it
   //    ran beside the lifecycle files before, which made that lane the longest of the e2e phase.
-  phase = startPhase('integration tests, and beside them the npm package')
+  phase = startPhase('integration tests, and beside them the npm package and the contracts check')
   const packaged = runVitest('vitest: the npm package', VITEST_SELECTION.package, 'vitest-package.json', {
     log: 'vitest-package.log',
   })
+  // The contracts check (one solc process, about a minute of one core) takes the core-time the integration tests and
+  // the npm package leave; in the unit phase, which keeps both cores busy, it was that phase's longest file.
+  const contractsChecked = runVitest(
+    'vitest: contracts check',
+    ['--project', 'contracts'],
+    'vitest-contracts.json',
+    {
+      log: 'vitest-contracts.log',
+    },
+  )
   // The SDK client tests join the integration run when their package is installed by now (one run keeps both workers
   // busy to its end, where a second run started after it would wait for the first's last file and load vitest
   // again); otherwise they run once it is.
@@ -270,6 +281,7 @@ async function runEverything() {
     else reports.push(null)
   }
   reports.push(await packaged)
+  reports.push(await contractsChecked)
   phase.end()
   // 3. The console e2e tests in front; beside, what spends much of its time waiting: the lifecycle files (services
   //    started, killed and restarted). The desktop build (out/, which the e2e tests serve and the packaging test
