@@ -3,9 +3,10 @@
 // fails. Used by the desktop packaging test and by `npm test`, which builds out/ once before the steps that read it
 // run side by side (the console e2e tests serve out/renderer meanwhile).
 import { spawnSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { releaseLockDir, takeLockDirSync } from './lib/lockDir.mjs'
 import { newestMtime } from './newestMtime.mjs'
 import { publishConsole } from './publishConsole.mjs'
 
@@ -32,7 +33,20 @@ export function isDesktopBuildFresh() {
   )
 }
 
+/** Held while one process checks and builds out/: another caller (the packaging test beside npm test's build) waits. */
+const BUILD_LOCK = path.join(root, 'out', '.desktop-build-lock')
+
 export function buildDesktopIfStale() {
+  mkdirSync(path.dirname(BUILD_LOCK), { recursive: true })
+  takeLockDirSync(BUILD_LOCK)
+  try {
+    return buildUnlessFresh()
+  } finally {
+    releaseLockDir(BUILD_LOCK)
+  }
+}
+
+function buildUnlessFresh() {
   if (isDesktopBuildFresh()) return 'fresh'
   const electronVite = path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
   const built = spawnSync(process.execPath, [electronVite, 'build', '--logLevel', 'warn'], {

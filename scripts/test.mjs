@@ -284,9 +284,13 @@ async function runEverything() {
   reports.push(await contractsChecked)
   phase.end()
   // 3. The console e2e tests in front; beside, what spends much of its time waiting: the lifecycle files (services
-  //    started, killed and restarted). The desktop build (out/, which the e2e tests serve and the packaging test
-  //    packs) is made first, once, so that nothing rebuilds it while a browser loads it.
+  //    started, killed and restarted), which start at once. The desktop build (out/, which the e2e tests serve and the
+  //    packaging test packs) is made before the e2e tests, once, so that nothing rebuilds it while a browser loads it;
+  //    the packaging test, the only lifecycle file that reads out/, waits for it (buildDesktopIfStale takes a lock).
   phase = startPhase('console e2e tests, and beside them lifecycle')
+  const beside = runVitest('vitest: lifecycle', ['--project', 'lifecycle'], 'vitest-lifecycle.json', {
+    log: 'vitest-lifecycle.log',
+  })
   try {
     buildDesktopIfStale()
   } catch (error) {
@@ -294,9 +298,6 @@ async function runEverything() {
     failed += 1
     exitCode = 1
   }
-  const beside = runVitest('vitest: lifecycle', ['--project', 'lifecycle'], 'vitest-lifecycle.json', {
-    log: 'vitest-lifecycle.log',
-  })
   await runPlaywright()
   reports.push(await beside)
   failSdkClients(await sdkChecked)
