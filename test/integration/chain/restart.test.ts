@@ -1,4 +1,4 @@
-import { readdir, writeFile } from 'node:fs/promises'
+import { open, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -15,6 +15,28 @@ import {
 } from '../../../src/main/service/chain'
 import { testTokenArtifact } from '../../../src/main/service/chain/artifacts'
 import { makeDataDir, withEmbeddedChain } from './userOpHelpers'
+
+/**
+ * Waits until the chain's saved state (anvil's dump, which begins with its block: `{"block":{"number":"0x…"`) holds
+ * block `number`.
+ */
+async function waitForSavedBlock(chain: Chain, number: bigint): Promise<void> {
+  const statePath = chain.anvil?.statePath
+  if (!statePath) throw new Error('no embedded anvil')
+  const readSavedBlock = async () => {
+    const head = Buffer.alloc(200)
+    const file = await open(statePath).catch(() => undefined)
+    if (!file) return -1n
+    try {
+      await file.read(head, 0, head.length, 0)
+    } finally {
+      await file.close()
+    }
+    const saved = /^\{"block":\{"number":"(0x[0-9a-f]+)"/.exec(head.toString('utf8'))?.[1]
+    return saved === undefined ? -1n : BigInt(saved)
+  }
+  while ((await readSavedBlock()) < number) await new Promise((r) => setTimeout(r, 50))
+}
 
 describe('embedded anvil supervision', () => {
   let chain: Chain
@@ -34,11 +56,12 @@ describe('embedded anvil supervision', () => {
       bytecode: testTokenArtifact.bytecode,
       args: ['Restart Token', 'RST', 9],
     })
-    const deployed = (await chain.publicClient.waitForTransactionReceipt({ hash: deployHash }))
-      .contractAddress
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash: deployHash })
+    const deployed = receipt.contractAddress
     if (!deployed) throw new Error('no contract address')
-    // The state is saved within moments of each change (startStateSaver): give it that moment before the kill.
-    await new Promise((r) => setTimeout(r, 2500))
+    // The state is saved within moments of each change (startStateSaver): wait until the saved state holds the
+    // deploy's block, the last change, before the kill.
+    await waitForSavedBlock(chain, receipt.blockNumber)
 
     const events: ChainEvent[] = []
     const restarted = new Promise<void>((resolve) => {
