@@ -1,4 +1,4 @@
-import { open, readdir, writeFile } from 'node:fs/promises'
+import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -14,28 +14,14 @@ import {
   testTokenAbi,
 } from '../../../src/main/service/chain'
 import { testTokenArtifact } from '../../../src/main/service/chain/artifacts'
+import { readSavedChainHead } from '../../helpers/savedChainHead'
 import { makeDataDir, withEmbeddedChain } from './userOpHelpers'
 
-/**
- * Waits until the chain's saved state (anvil's dump, which begins with its block: `{"block":{"number":"0x…"`) holds
- * block `number`.
- */
+/** Waits until the chain's saved state holds block `number`. */
 async function waitForSavedBlock(chain: Chain, number: bigint): Promise<void> {
   const statePath = chain.anvil?.statePath
   if (!statePath) throw new Error('no embedded anvil')
-  const readSavedBlock = async () => {
-    const head = Buffer.alloc(200)
-    const file = await open(statePath).catch(() => undefined)
-    if (!file) return -1n
-    try {
-      await file.read(head, 0, head.length, 0)
-    } finally {
-      await file.close()
-    }
-    const saved = /^\{"block":\{"number":"(0x[0-9a-f]+)"/.exec(head.toString('utf8'))?.[1]
-    return saved === undefined ? -1n : BigInt(saved)
-  }
-  while ((await readSavedBlock()) < number) await new Promise((r) => setTimeout(r, 50))
+  while ((await readSavedChainHead(statePath)) < number) await new Promise((r) => setTimeout(r, 50))
 }
 
 describe('embedded anvil supervision', () => {
