@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { childrenOf } from '../../helpers/childrenOf'
 import { rpcOverHttp as rpc } from '../../helpers/rpcOverHttp'
+import { readSavedChainHead } from '../../helpers/savedChainHead'
 import { spawnCli } from '../../helpers/spawnCli'
 import { seedWithChainTemplate, startTestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
@@ -111,15 +111,11 @@ describe('UserOperation records across a crash (records reach the disk in batche
       // records written every second may not have reached opstation.json yet when both processes die. Wait for a
       // saved state that holds the last block (a dump under way when it was mined may be written after it, without it).
       const statePath = path.join(dataDir, 'chain', 'anvil-state.json')
-      await waitFor(async () => {
-        try {
-          const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { best_block_number?: number | string }
-          return BigInt(saved.best_block_number ?? 0) >= lastBlock ? true : null
-        } catch {
-          return null
-        }
+      await waitFor(
+        async () => ((await readSavedChainHead(statePath)) >= lastBlock ? true : null),
         // The saver waits 20 times as long as its last dump took before the next: on a loaded machine, seconds.
-      }, 45_000)
+        45_000,
+      )
       const anvils = childrenOf(first.child.pid as number)
       first.child.kill('SIGKILL')
       for (const pid of anvils) process.kill(pid, 'SIGKILL')

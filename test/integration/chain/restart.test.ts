@@ -14,7 +14,15 @@ import {
   testTokenAbi,
 } from '../../../src/main/service/chain'
 import { testTokenArtifact } from '../../../src/main/service/chain/artifacts'
+import { readSavedChainHead } from '../../helpers/savedChainHead'
 import { makeDataDir, withEmbeddedChain } from './userOpHelpers'
+
+/** Waits until the chain's saved state holds block `number`. */
+async function waitForSavedBlock(chain: Chain, number: bigint): Promise<void> {
+  const statePath = chain.anvil?.statePath
+  if (!statePath) throw new Error('no embedded anvil')
+  while ((await readSavedChainHead(statePath)) < number) await new Promise((r) => setTimeout(r, 50))
+}
 
 describe('embedded anvil supervision', () => {
   let chain: Chain
@@ -34,11 +42,12 @@ describe('embedded anvil supervision', () => {
       bytecode: testTokenArtifact.bytecode,
       args: ['Restart Token', 'RST', 9],
     })
-    const deployed = (await chain.publicClient.waitForTransactionReceipt({ hash: deployHash }))
-      .contractAddress
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash: deployHash })
+    const deployed = receipt.contractAddress
     if (!deployed) throw new Error('no contract address')
-    // The state is saved within moments of each change (startStateSaver): give it that moment before the kill.
-    await new Promise((r) => setTimeout(r, 2500))
+    // The state is saved within moments of each change (startStateSaver): wait until the saved state holds the
+    // deploy's block, the last change, before the kill.
+    await waitForSavedBlock(chain, receipt.blockNumber)
 
     const events: ChainEvent[] = []
     const restarted = new Promise<void>((resolve) => {

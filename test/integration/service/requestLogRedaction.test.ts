@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { makeTempDir } from '../../helpers/makeTempDir'
 import { spawnCli } from '../../helpers/spawnCli'
 
-/** The JSON lines the service's logger wrote (stderr also has the one-line summary for people). */
+/**
+ * The JSON lines the service's logger wrote so far (stderr also has the one-line summary for people); a line still
+ * being written is left for the next read.
+ */
 function logLines(stderr: string): Record<string, any>[] {
   return stderr
+    .slice(0, stderr.lastIndexOf('\n') + 1)
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line))
@@ -49,23 +53,39 @@ describe('request logs at info', () => {
       expect(events.status).toBe(200)
       stream.abort()
       await fetch(`${dashboardUrl}/api/v2/public/sdk/smart-contract`, { headers: { authToken, apiKey } })
-      await new Promise((r) => setTimeout(r, 300))
 
-      const lines = logLines(cli.stderr())
-      const urls = lines.filter((l) => l.msg === 'incoming request').map((l) => l.req.url as string)
-      expect(urls).toEqual(
-        expect.arrayContaining([
-          '/api/v2/31337/[redacted]',
-          '/api/v2/31337/[redacted]/',
-          '/api/v1/31337/[redacted]',
-          '/api/v2/31337/[redacted]/not-a-route',
-          '/console/api/dapps/[redacted]/policies',
-          '/console/api/status?authToken=[redacted]&limit=5',
-          '/console/?token=[redacted]',
-          '/console/api/events?authToken=[redacted]',
-          '/api/v2/public/sdk/smart-contract',
-        ]),
+      // The log lines reach stderr shortly after the answers: wait until every request's line has, and the line
+      // of its completion (the event stream's, aborted, has none).
+      const readLines = () => {
+        const lines = logLines(cli.stderr())
+        const incoming = lines.filter((l) => l.msg === 'incoming request')
+        const completed = new Set(lines.filter((l) => l.msg === 'request completed').map((l) => l.reqId))
+        const pending = incoming.filter(
+          (l) => !completed.has(l.reqId) && !String(l.req.url).startsWith('/console/api/events'),
+        )
+        return { lines, urls: incoming.map((l) => l.req.url as string), pending }
+      }
+      await vi.waitFor(
+        () => {
+          const { urls, pending } = readLines()
+          expect(urls).toEqual(
+            expect.arrayContaining([
+              '/api/v2/31337/[redacted]',
+              '/api/v2/31337/[redacted]/',
+              '/api/v1/31337/[redacted]',
+              '/api/v2/31337/[redacted]/not-a-route',
+              '/console/api/dapps/[redacted]/policies',
+              '/console/api/status?authToken=[redacted]&limit=5',
+              '/console/?token=[redacted]',
+              '/console/api/events?authToken=[redacted]',
+              '/api/v2/public/sdk/smart-contract',
+            ]),
+          )
+          expect(pending).toEqual([])
+        },
+        { timeout: 10_000, interval: 20 },
       )
+      const { lines } = readLines()
       const logged = lines.map((l) => JSON.stringify(l)).join('\n')
       for (const secret of [authToken, bundlerKey, apiKey]) expect(logged).not.toContain(secret)
     } finally {
