@@ -1,10 +1,11 @@
-import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, type Page, type TestInfo, test } from '@playwright/test'
 import { DESKTOP_BUILD, isDesktopBuildFresh } from '../../scripts/buildDesktopIfStale.mjs'
 import {
+  buildConsoleWithVite,
   buildDesktopWithElectronVite,
   type DesktopBuild,
   runConsoleStaleCheck,
@@ -32,10 +33,8 @@ import { watchConsoleLoad } from './pages/consoleLoadProbe'
  * globalSetup), run in a copy of the checkout, and the packaged app (electron-builder `--dir` of that
  * electron-vite build against a stand-in Electron, whose app.asar's out/renderer is extracted and served; Linux
  * x64/arm64 only, skipped elsewhere). Under `npm test`, which builds out/ just before, the electron-vite path reads
- * that build and its package (shared with the packaging test) instead of building and packing the app again. The
- * `npm run build:renderer` path serves a copy of the stale check's first build, made by the same two commands.
- * `npm start` with Electron runs `npm run build` and serves out/renderer the same way; the Electron window itself
- * cannot run here (no Electron binary).
+ * that build and its package (shared with the packaging test) instead of building and packing the app again. `npm start` with Electron runs `npm run build` and serves out/renderer the same
+ * way; the Electron window itself cannot run here (no Electron binary).
  */
 
 // One worker, in order: the packaged path packs the `npm run build` path's electron-vite build. Each test builds (vite,
@@ -55,31 +54,6 @@ const electronViteBuild = () =>
     : buildDesktopWithElectronVite(path.join(temp, 'npm-run-build')))
 /** Decided once, before any test of this file: whether the repository's out/ is the current desktop build. */
 const repositoryBuildIsCurrent = isDesktopBuildFresh()
-
-type StaleCheckFirstRun = Awaited<ReturnType<typeof runConsoleStaleCheck>> & {
-  checkout: string
-  /** The first build's index.html, as the check wrote it. */
-  firstIndex: string
-  /** A copy of the first build, in a folder of the build:renderer test's own. */
-  copy: string
-}
-let staleCheckFirstRun: Promise<StaleCheckFirstRun> | undefined
-/**
- * The headless stale check's first run, once per worker, in a copy of the checkout without a console: it builds
- * with the two commands of `npm run build:renderer` (`vite build --config vite.renderer.config.ts`, then
- * publishConsole into out/renderer), so the build:renderer test serves a copy of this build instead of running the
- * same vite build a third time (about 10 CPU-s).
- */
-const runStaleCheckFirst = () =>
-  (staleCheckFirstRun ??= (async () => {
-    const checkout = path.join(temp, 'checkout')
-    stageConsoleCheckout(checkout)
-    const first = await runConsoleStaleCheck(checkout)
-    const copy = path.join(temp, 'build-renderer', 'renderer')
-    if (first.built) cpSync(first.consoleDir, copy, { recursive: true })
-    const firstIndex = readFileSync(path.join(first.consoleDir, 'index.html'), 'utf8')
-    return { ...first, checkout, firstIndex, copy }
-  })())
 
 test.beforeAll(async () => {
   temp = await mkdtemp(path.join(os.tmpdir(), 'opstation-build-paths-'))
@@ -195,17 +169,8 @@ const ready = (service: { ready: Record<string, unknown> }, key: string) => serv
 test('npm run build:renderer (vite, then publishConsole): deep routes load and reload', async ({
   page,
 }, testInfo) => {
-  // The stale check's first build (runStaleCheckFirst) is this script's build as long as the script is these two
-  // commands, the ones scripts/buildConsoleIfStale.mjs runs.
-  const scripts = JSON.parse(
-    readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8'),
-  ).scripts
-  expect(scripts['build:renderer']).toBe(
-    'vite build --config vite.renderer.config.ts && node scripts/publishConsole.mjs',
-  )
-  const build = await runStaleCheckFirst()
-  expect(build.built, 'the console was built').toBe(true)
-  await expectDeepRoutesLoad(page, build.copy, testInfo)
+  const consoleDir = await buildConsoleWithVite(path.join(temp, 'build-renderer'))
+  await expectDeepRoutesLoad(page, consoleDir, testInfo)
 })
 
 test('npm run build (electron-vite, then publishConsole): deep routes load and reload', async ({
@@ -220,9 +185,12 @@ test('npm run build (electron-vite, then publishConsole): deep routes load and r
 test('the headless stale check (npm run serve, npm start without Electron): builds, rebuilds when stale; deep routes load', async ({
   page,
 }, testInfo) => {
-  const { checkout, firstIndex, ...first } = await runStaleCheckFirst()
+  const checkout = path.join(temp, 'checkout')
+  stageConsoleCheckout(checkout)
+  const first = await runConsoleStaleCheck(checkout)
   expect(first.built, 'a missing console is built').toBe(true)
   const index = path.join(first.consoleDir, 'index.html')
+  const firstIndex = readFileSync(index, 'utf8')
   expect((await runConsoleStaleCheck(checkout)).built, 'a current console is left alone').toBe(false)
   // A source edited after the build (new styles: a new stylesheet name) makes it stale.
   const styles = path.join(checkout, 'src', 'renderer', 'src', 'styles.css')

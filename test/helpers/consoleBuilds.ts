@@ -11,6 +11,28 @@ import { runCommand } from './runCommand'
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const nodeBin = (pkg: string, bin: string) => path.join(ROOT, 'node_modules', pkg, 'bin', bin)
 
+/** `npm run build:renderer`: `vite build --config vite.renderer.config.ts`, then scripts/publishConsole.mjs. */
+export async function buildConsoleWithVite(tempDir: string): Promise<string> {
+  const buildDir = path.join(tempDir, 'renderer-build')
+  const consoleDir = path.join(tempDir, 'renderer')
+  await runCommand(
+    process.execPath,
+    [
+      nodeBin('vite', 'vite.js'),
+      'build',
+      '--config',
+      'vite.renderer.config.ts',
+      '--outDir',
+      buildDir,
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: ROOT, what: 'vite build' },
+  )
+  publishConsole({ buildDir, consoleDir })
+  return consoleDir
+}
+
 export type DesktopBuild = { main: string; preload: string; renderer: string }
 
 /**
