@@ -139,6 +139,13 @@ describe('traceFromStructLogs (native traces for the ERC-7562 checks)', () => {
     expect(validation([step('ADD', 2)])).toMatchObject({ probesCodeSize: false })
   })
 
+  it("passes over the call tree's frame of a SELFDESTRUCT, counting the opcode", () => {
+    const logs = [step('SELFDESTRUCT', 2)]
+    const trace = validation(logs, [call('SELFDESTRUCT', REGISTRY, { from: ACCOUNT })])
+    expect('frames' in trace && trace.frames[0]?.opcodes).toEqual({ SELFDESTRUCT: 1 })
+    expect('frames' in trace && trace.frames[0]?.calls).toEqual([])
+  })
+
   it('records the contracts a frame creates, with their creator, from the call tree', () => {
     const logs = [step('CREATE2', 2), step('STOP', 3), step('CREATE', 2), step('RETURN', 3)]
     const trace = validation(logs, [

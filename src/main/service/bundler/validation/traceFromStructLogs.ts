@@ -128,6 +128,8 @@ export function traceFromStructLogs(
     const op = log.op
 
     let child: CallFrame | undefined
+    // The call tree has a frame for a SELFDESTRUCT, which runs no code (the JavaScript tracer only counts the opcode).
+    if (op === 'SELFDESTRUCT' && call.frame.calls?.[call.nextChild]?.type === 'SELFDESTRUCT') call.nextChild++
     if (FRAME_OPCODES.has(op)) {
       child = call.frame.calls?.[call.nextChild++]
       if (!child || child.type !== op) return { gap: 'call tree and struct log differ' }
