@@ -138,7 +138,7 @@ describe('native validation traces (safe mode without the JavaScript tracer)', (
     expect(foreign.some((frame) => Object.keys(frame.access).length > 1)).toBe(true)
   })
 
-  it("decide an operation that follows the rules and refuse a banned opcode on their own; a storage violation is confirmed by the JavaScript tracer, and both verdicts are the JavaScript tracer's", async () => {
+  it("decide an operation that follows the rules and refuse a banned opcode on their own; a storage violation is confirmed on the struct log with stacks, and every verdict is the JavaScript tracer's", async () => {
     const account = await deployRuleTestContracts(chain)
     const operation = () => ruleTestOperation(account.address)
     const simulate = async () =>
@@ -172,7 +172,7 @@ describe('native validation traces (safe mode without the JavaScript tracer)', (
 
     await account.setMode(2)
     const foreign = await simulate()
-    expect(foreign.tracer).toBe('javascript')
+    expect(foreign.tracer).toBe('native')
     expect(foreign.violations.map((v) => v.rule)).toEqual(['STO-033'])
     expect(foreign.violations).toEqual(await javascriptVerdict())
   })

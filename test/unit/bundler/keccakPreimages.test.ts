@@ -29,4 +29,16 @@ describe('KeccakPreimages', () => {
     memory.learn(['0x1234', `0x${'ab'.repeat(129)}`])
     expect(memory.size).toBe(0)
   })
+
+  it('gives the preimages of the hashes near a slot, and nothing when one of them is not known', () => {
+    const memory = new KeccakPreimages()
+    const mapped = concat([pad(ACCOUNT), numberToHex(3, { size: 32 })])
+    const learned = concat([pad(ACCOUNT), numberToHex(12345, { size: 32 })])
+    memory.learn([learned])
+    const unknown = keccak256(concat([pad(ACCOUNT), numberToHex(99, { size: 32 })]))
+    const hashes = [keccak256(mapped), keccak256(learned), unknown]
+    const slots = [slotAt(keccak256(mapped), 1n), keccak256(learned)]
+    expect(memory.preimagesOfBases(hashes, slots, [ACCOUNT])).toEqual([mapped, learned])
+    expect(memory.preimagesOfBases(hashes, [...slots, slotAt(unknown, 127n)], [ACCOUNT])).toBeUndefined()
+  })
 })

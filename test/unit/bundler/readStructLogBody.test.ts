@@ -47,4 +47,40 @@ describe('readStructLogBody', () => {
       /unreadable struct log step/,
     )
   })
+
+  it('keeps the stack of the steps whose operands the checks read, and of the step after a KECCAK256', () => {
+    const withStacks = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 8,
+      result: {
+        structLogs: [
+          { pc: 0, op: 'PUSH1', gas: 9, gasCost: 3, depth: 1, stack: ['0x1'], refund: 0 },
+          { pc: 2, op: 'KECCAK256', gas: 6, gasCost: 36, depth: 1, stack: ['0x40', '0x0'], refund: 0 },
+          { pc: 3, op: 'DUP1', gas: 3, gasCost: 3, depth: 1, stack: [SLOT], refund: 0 },
+          {
+            pc: 4,
+            op: 'SLOAD',
+            gas: 2,
+            gasCost: 100,
+            depth: 1,
+            stack: [SLOT],
+            storage: { [SLOT]: VALUE },
+            refund: 0,
+          },
+          { pc: 5, op: 'POP', gas: 1, gasCost: 2, depth: 1, stack: [VALUE], refund: 0 },
+        ],
+      },
+    })
+    expect(readStructLogBody(withStacks)).toEqual({
+      result: {
+        structLogs: [
+          { op: 'PUSH1', depth: 1 },
+          { op: 'KECCAK256', depth: 1, stack: ['0x40', '0x0'] },
+          { op: 'DUP1', depth: 1, stack: [SLOT] },
+          { op: 'SLOAD', depth: 1, stack: [SLOT], storage: { [SLOT]: VALUE } },
+          { op: 'POP', depth: 1 },
+        ],
+      },
+    })
+  })
 })

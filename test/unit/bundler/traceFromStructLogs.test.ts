@@ -27,9 +27,20 @@ function call(type: string, to: Address, parts: Partial<CallFrame> = {}): CallFr
 
 /** EntryPoint (depth 1) calls the account (depth 2); `inner` are the account's steps, `calls` its call frames. */
 function validation(inner: StructLog[], calls: CallFrame[] = [], account: Partial<CallFrame> = {}) {
+  const { logs, root } = validationLogs(inner, calls, account)
+  return traceFromStructLogs(logs, root, '0xdead')
+}
+
+/** As `validation`, from a struct log with stacks. */
+function validationWithStack(inner: StructLog[], calls: CallFrame[] = []) {
+  const { logs, root } = validationLogs(inner, calls, {})
+  return traceFromStructLogs(logs, root, '0xdead', { withStack: true })
+}
+
+function validationLogs(inner: StructLog[], calls: CallFrame[], account: Partial<CallFrame>) {
   const logs = [step('PUSH1', 1), step('CALL', 1), ...inner, step('RETURN', 2), step('POP', 1)]
   const root = call('CALL', ENTRY_POINT, { calls: [call('CALL', ACCOUNT, { calls, ...account })] })
-  return traceFromStructLogs(logs, root, '0xdead')
+  return { logs, root }
 }
 
 describe('traceFromStructLogs (native traces for the ERC-7562 checks)', () => {
@@ -128,6 +139,13 @@ describe('traceFromStructLogs (native traces for the ERC-7562 checks)', () => {
     expect(validation([step('ADD', 2)])).toMatchObject({ probesCodeSize: false })
   })
 
+  it("passes over the call tree's frame of a SELFDESTRUCT, counting the opcode", () => {
+    const logs = [step('SELFDESTRUCT', 2)]
+    const trace = validation(logs, [call('SELFDESTRUCT', REGISTRY, { from: ACCOUNT })])
+    expect('frames' in trace && trace.frames[0]?.opcodes).toEqual({ SELFDESTRUCT: 1 })
+    expect('frames' in trace && trace.frames[0]?.calls).toEqual([])
+  })
+
   it('records the contracts a frame creates, with their creator, from the call tree', () => {
     const logs = [step('CREATE2', 2), step('STOP', 3), step('CREATE', 2), step('RETURN', 3)]
     const trace = validation(logs, [
@@ -139,5 +157,70 @@ describe('traceFromStructLogs (native traces for the ERC-7562 checks)', () => {
       { opcode: 'CREATE', from: ACCOUNT, to: REGISTRY },
     ])
     expect('frames' in trace && trace.frames[0]?.opcodes).toEqual({})
+  })
+})
+
+describe('traceFromStructLogs with stacks (what the struct log without them leaves to the JavaScript tracer)', () => {
+  const HASH = `0x${'ab'.repeat(32)}` as const
+
+  it('takes each slot from the stack, so a slot read again is that slot only, and records transient storage', () => {
+    const logs = [
+      step('CALL', 2),
+      step('SLOAD', 3, { stack: ['0xa'], storage: { [SLOT_A]: WORD_1 } }),
+      step('SLOAD', 3, { stack: ['0xb'], storage: { [SLOT_A]: WORD_1, [SLOT_B]: WORD_2 } }),
+      step('SLOAD', 3, { stack: ['0x7', '0xb'], storage: { [SLOT_A]: WORD_1, [SLOT_B]: WORD_2 } }),
+      step('TSTORE', 3, { stack: ['0x1', '0xa'] }),
+      step('TLOAD', 3, { stack: ['0xb'] }),
+      step('RETURN', 3),
+    ]
+    const trace = validationWithStack(logs, [call('CALL', REGISTRY)])
+    expect('frames' in trace && trace.frames[0]?.access[REGISTRY]).toEqual({
+      reads: { [SLOT_A]: true, [SLOT_B]: true },
+      writes: { [SLOT_A]: true },
+    })
+  })
+
+  it('keeps the hash of each KECCAK256 of 32 to 128 bytes, from the stack of the step after it', () => {
+    const logs = [
+      step('KECCAK256', 2, { stack: ['0x40', '0x0'] }),
+      step('SLOAD', 2, { stack: [HASH] }),
+      step('KECCAK256', 2, { stack: ['0x20', '0x0'] }),
+      step('POP', 2, { stack: ['0x5'] }),
+      step('KECCAK256', 2, { stack: ['0x81', '0x0'] }),
+      step('POP', 2, { stack: ['0x6'] }),
+    ]
+    const trace = validationWithStack(logs)
+    expect(trace).toMatchObject({ keccakHashes: [HASH, `0x${'0'.repeat(63)}5`] })
+  })
+
+  it("lists the targets of EXTCODE* and of calls that ran no code for the node's state, and the EntryPoint's code read", () => {
+    const logs = [
+      step('EXTCODEHASH', 2, { stack: [REGISTRY] }),
+      step('EXTCODESIZE', 2, { stack: [ENTRY_POINT] }),
+      step('ISZERO', 2),
+      step('EXTCODESIZE', 2, { stack: [ENTRY_POINT] }),
+      step('PUSH1', 2),
+      step('EXTCODECOPY', 2, { stack: ['0x20', '0x0', '0x0', ENTRY_POINT] }),
+      step('CALL', 2),
+      step('POP', 2),
+    ]
+    const trace = validationWithStack(logs, [call('CALL', IMPLEMENTATION)])
+    if ('gap' in trace) throw new Error(trace.gap)
+    expect(trace.codeProbes.map(({ target, opcode }) => [opcode, target])).toEqual([
+      ['EXTCODEHASH', REGISTRY],
+      ['EXTCODESIZE', ENTRY_POINT],
+      ['EXTCODESIZE', ENTRY_POINT],
+      ['EXTCODECOPY', ENTRY_POINT],
+      ['CALL', IMPLEMENTATION],
+    ])
+    expect(trace.codeProbes[0]?.frame).toBe(trace.frames[0])
+    expect(trace.frames[0]?.entryPointCode).toEqual(['EXTCODESIZE', 'EXTCODECOPY'])
+  })
+
+  it('has a gap where a step it reads has no stack', () => {
+    expect(validationWithStack([step('TLOAD', 2)])).toEqual({ gap: 'struct log without the stack of TLOAD' })
+    expect(validationWithStack([step('KECCAK256', 2, { stack: ['0x40', '0x0'] }), step('POP', 2)])).toEqual({
+      gap: 'struct log without the hash of a KECCAK256',
+    })
   })
 })

@@ -42,6 +42,24 @@ export class KeccakPreimages {
     return [...found]
   }
 
+  /**
+   * The preimages of the hashes that lie at most 127 below one of the slots (the bases that can make a slot
+   * associated), after probing the mapping slots of the given addresses; undefined when one of them is not known.
+   */
+  preimagesOfBases(hashes: Iterable<Hex>, slots: Iterable<Hex>, addresses: Address[]): Hex[] | undefined {
+    for (const address of addresses) this.probe(address)
+    const values = [...slots].map((slot) => hexToBigInt(slot))
+    const found = new Set<Hex>()
+    for (const hash of hashes) {
+      const base = hexToBigInt(hash)
+      if (!values.some((value) => value >= base && value < base + ASSOCIATED_SLOT_RANGE)) continue
+      const preimage = this.preimageOfBase.get(base)
+      if (!preimage) return undefined
+      found.add(preimage)
+    }
+    return [...found]
+  }
+
   get size(): number {
     return this.preimageOfBase.size
   }

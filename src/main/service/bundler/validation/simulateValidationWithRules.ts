@@ -4,12 +4,17 @@ import { FailedOpError, SimulationRevertedError } from '../../chain/entryPoint/e
 import { type TraceCallRequest, traceCall } from '../../chain/node/traceCall'
 import type { Chain } from '../../chain/types'
 import { rejectEntryPointRevert, userOperationRejected } from '../../entryPoint/errors'
-import type { EntryPointModule, UserOperationBase, ValidationResult } from '../../entryPoint/types'
+import type {
+  EntryPointModule,
+  UserOperationBase,
+  UserOperationEntities,
+  ValidationResult,
+} from '../../entryPoint/types'
 import { ChainError } from '../../errors'
 import { createConcurrencyLimit } from '../../util/createConcurrencyLimit'
 import { checkValidationRules, type RuleViolation } from './checkValidationRules'
 import { KeccakPreimages } from './keccakPreimages'
-import { traceValidationNatively } from './traceValidationNatively'
+import { traceValidationNatively, traceValidationWithStack } from './traceValidationNatively'
 import { type ValidationTrace, validationTracer } from './validationTracer'
 
 /** Keccak preimages seen by JavaScript traces, shared by all validations of the process (facts of arithmetic). */
@@ -50,11 +55,14 @@ export type SimulateValidationWithRulesReturnType = {
  * EntryPoint.simulateValidation for eth_sendUserOperation. Unsafe mode: one eth_call. Safe mode: the
  * EntryPoint's result and what the validation frames did, checked against ERC-7562. First from the node's
  * native tracers (a tenth of the cost), which decide unless they cannot tell everything (a gap) or find a storage
- * violation; then from debug_traceCall with the JavaScript validation tracer, whose verdict stands. What the native
- * traces record is exact (frames, opcodes, calls, creations, out of gas) or, for storage, a superset: without keccak
- * preimages a slot may look unassociated, so a storage violation is only confirmed by the JavaScript tracer, while
- * an opcode, call or creation violation is the one it would report. A FailedOp becomes an RpcError with the AAxx
- * reason.
+ * violation; then from the struct log with stacks (a third of the cost), which tells everything the JavaScript
+ * tracer does but the keccak preimages, known when they were seen before or are the sender's and entities' mapping
+ * slots; then from debug_traceCall with the JavaScript validation tracer, whose verdict stands. What the struct log
+ * without stacks records is exact (frames, opcodes, calls, creations, out of gas) or, for storage, a superset:
+ * a slot it cannot pin counts as every slot the contract touched, and without keccak preimages a slot may look
+ * unassociated, so a storage violation is confirmed on the stacks (exact slots, and every hash that can make a slot
+ * associated with a known preimage) or by the JavaScript tracer, while an opcode, call or creation violation is the
+ * one it would report. A FailedOp becomes an RpcError with the AAxx reason.
  */
 export async function simulateValidationWithRules(
   params: SimulateValidationWithRulesParameters,
@@ -122,37 +130,72 @@ function listStorageAddresses(trace: Pick<ValidationTrace, 'frames'>): Address[]
 /** Rules about storage, which the native traces can only over-report (see simulateValidationWithRules). */
 const isStorageRule = (violation: RuleViolation) => violation.rule.startsWith('STO-')
 
+type NativeVerdict = {
+  result: ValidationResult
+  violations: RuleViolation[]
+  trace: Pick<ValidationTrace, 'frames'>
+}
+
 /**
  * The EntryPoint's result and the broken rules when the native traces decide; null when the JavaScript tracer has
- * to (a gap in the native traces, a node that refused them, or a storage violation to confirm).
+ * to. First the struct log without stacks (the cheapest), which decides unless it cannot tell everything or finds a
+ * storage violation (its slots are a superset); then the struct log with stacks, exact but for the keccak preimages,
+ * which decides when every hash that can make an accessed slot associated has a known preimage.
  */
 async function decideOnNativeTraces(
   params: SimulateValidationWithRulesParameters,
   request: TraceCallRequest,
   stateOverride: RpcStateOverride | undefined,
-): Promise<{
-  result: ValidationResult
-  violations: RuleViolation[]
-  trace: Pick<ValidationTrace, 'frames'>
-} | null> {
+): Promise<NativeVerdict | null> {
   const native = await limitTraces(() => traceValidationNatively(params.chain, request, stateOverride)).catch(
     () => null,
   )
-  if (!native || 'gap' in native) return null
+  if (!native) return null
+  if ('gap' in native) return decideOnStackTrace(params, request, stateOverride)
   const { sender, factory, paymaster } = params.entryPoint.readEntities(params.userOperation)
   // An EXTCODESIZE may have probed an account without code other than the sender being deployed (OP-041, OP-042).
-  if (native.codelessAccounts.some((address) => address !== sender)) return null
+  if (native.codelessAccounts.some((address) => address !== sender))
+    return decideOnStackTrace(params, request, stateOverride)
   const result = decodeValidationOutput(params, native)
-  const slots = native.frames.flatMap((frame) =>
+  const keccak = knownPreimages.preimagesFor(listSlots(native), listEntities({ sender, factory, paymaster }))
+  const violations = checkTrace({ ...native, keccak }, result, params)
+  if (violations.some(isStorageRule)) return decideOnStackTrace(params, request, stateOverride)
+  return { result, violations, trace: native }
+}
+
+/**
+ * The verdict on the struct log with stacks (traceValidationWithStack), with the preimages of its hashes from those
+ * remembered; null (the JavaScript tracer decides, and its preimages are remembered) when it has a gap or a hash
+ * near an accessed slot has a preimage not known yet.
+ */
+async function decideOnStackTrace(
+  params: SimulateValidationWithRulesParameters,
+  request: TraceCallRequest,
+  stateOverride: RpcStateOverride | undefined,
+): Promise<NativeVerdict | null> {
+  const entities = params.entryPoint.readEntities(params.userOperation)
+  const trace = await limitTraces(() =>
+    traceValidationWithStack(params.chain, request, stateOverride, entities.sender),
+  ).catch(() => null)
+  if (!trace || 'gap' in trace) return null
+  const keccak = knownPreimages.preimagesOfBases(trace.keccakHashes, listSlots(trace), listEntities(entities))
+  if (!keccak) return null
+  const result = decodeValidationOutput(params, trace)
+  return { result, violations: checkTrace({ ...trace, keccak }, result, params), trace }
+}
+
+/** Every slot any validation frame read or wrote. */
+function listSlots(trace: Pick<ValidationTrace, 'frames'>): Hex[] {
+  return trace.frames.flatMap((frame) =>
     Object.values(frame.access).flatMap((access) => [
       ...Object.keys(access.reads),
       ...Object.keys(access.writes),
     ]),
   ) as Hex[]
-  const entities = [sender, factory, paymaster].filter((address): address is Address => address !== null)
-  const keccak = knownPreimages.preimagesFor(slots, entities)
-  const violations = checkTrace({ ...native, keccak }, result, params)
-  return violations.some(isStorageRule) ? null : { result, violations, trace: native }
+}
+
+function listEntities({ sender, factory, paymaster }: UserOperationEntities): Address[] {
+  return [sender, factory, paymaster].filter((address): address is Address => address !== null)
 }
 
 function checkTrace(

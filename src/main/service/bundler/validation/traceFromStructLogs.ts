@@ -15,6 +15,11 @@ export type StructLog = {
   depth: number
   /** Storage of the running contract touched so far in the call (SLOAD/SSTORE steps only). */
   storage?: Record<string, string>
+  /**
+   * The stack before the step, its top last, as the struct logger writes it with `disableStack: false` (kept by
+   * readStructLogBody for the steps whose operands the checks read).
+   */
+  stack?: Hex[]
 }
 
 /** What the struct log and the call tree cannot tell exactly, so the JavaScript tracer has to. */
@@ -25,6 +30,16 @@ export type NativeTraceGap = { gap: string }
  * EntryPoint, OP-051): its target is on the stack only, so whether it has code (OP-041) is for the node's state to say.
  */
 export type NativeValidationTrace = Omit<ValidationTrace, 'keccak'> & { probesCodeSize: boolean }
+
+/** A call that ran no code, or an EXTCODE* opcode: its target is code-less (OP-041) if the node's state says so. */
+export type CodeProbe = { frame: ValidationFrame; target: Address; opcode: string }
+
+/**
+ * What the struct log with stacks adds: every storage slot exactly, the targets of the EXTCODE* opcodes and of the
+ * calls that ran no code (for the node's state to say which have code), and the hashes of the KECCAK256 steps the
+ * JavaScript tracer keeps the input of (32 to 128 bytes), whose preimages only the memory holds.
+ */
+export type StackValidationTrace = NativeValidationTrace & { codeProbes: CodeProbe[]; keccakHashes: Hex[] }
 
 const CALL_OPCODES = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL'])
 const FRAME_OPCODES = new Set([...CALL_OPCODES, 'CREATE', 'CREATE2'])
@@ -50,6 +65,11 @@ const RESTRICTED_OPCODES: Record<string, string> = {
 /** Opcodes whose operand (a transient slot, an inspected address) only the stack holds. */
 const STACK_ONLY_OPCODES = new Set(['TLOAD', 'TSTORE', 'EXTCODEHASH', 'EXTCODECOPY'])
 const CREATE_OPCODES = new Set(['CREATE', 'CREATE2'])
+/** Storage and transient storage accesses, by the owner of the running code's storage. */
+const STORAGE_OPCODES = new Set(['SLOAD', 'SSTORE', 'TLOAD', 'TSTORE'])
+const EXTCODE_OPCODES = new Set(['EXTCODESIZE', 'EXTCODEHASH', 'EXTCODECOPY'])
+/** Opcodes whose stack the checks read when the struct log has stacks. */
+const STACK_OPCODES = new Set([...STORAGE_OPCODES, ...EXTCODE_OPCODES, 'KECCAK256'])
 /** Calls to addresses up to this one are precompiles (the JavaScript tracer's bound). */
 const LAST_PRECOMPILE = 0xffff
 
@@ -68,8 +88,27 @@ export function traceFromStructLogs(
   logs: StructLog[],
   root: CallFrame,
   output: Hex | null,
-): NativeValidationTrace | NativeTraceGap {
+): NativeValidationTrace | NativeTraceGap
+/**
+ * With stacks (`disableStack: false`, read by readStructLogBody), what the JavaScript tracer records but the keccak
+ * preimages and the code-less targets: the slots come from the stack, not the storage snapshots, and the opcodes
+ * whose operand only the stack holds are no gap.
+ */
+export function traceFromStructLogs(
+  logs: StructLog[],
+  root: CallFrame,
+  output: Hex | null,
+  options: { withStack: true },
+): StackValidationTrace | NativeTraceGap
+export function traceFromStructLogs(
+  logs: StructLog[],
+  root: CallFrame,
+  output: Hex | null,
+  { withStack = false }: { withStack?: boolean } = {},
+): NativeValidationTrace | StackValidationTrace | NativeTraceGap {
   const frames: ValidationFrame[] = []
+  const codeProbes: CodeProbe[] = []
+  const keccakHashes: Hex[] = []
   const entryPoint = (root.to ?? '').toLowerCase()
   let probesCodeSize = false
   let current: ValidationFrame | null = null
@@ -89,6 +128,8 @@ export function traceFromStructLogs(
     const op = log.op
 
     let child: CallFrame | undefined
+    // The call tree has a frame for a SELFDESTRUCT, which runs no code (the JavaScript tracer only counts the opcode).
+    if (op === 'SELFDESTRUCT' && call.frame.calls?.[call.nextChild]?.type === 'SELFDESTRUCT') call.nextChild++
     if (FRAME_OPCODES.has(op)) {
       child = call.frame.calls?.[call.nextChild++]
       if (!child || child.type !== op) return { gap: 'call tree and struct log differ' }
@@ -102,12 +143,16 @@ export function traceFromStructLogs(
         })
       } else if (log.depth > 1 && !isPrecompile(child.to)) {
         // No code at the target, or a call that failed before it ran: only the node's state tells which.
-        return { gap: `${op} to ${child.to} ran no code` }
+        if (!withStack || current === null) return { gap: `${op} to ${child.to} ran no code` }
+        codeProbes.push({ frame: current, target: (child.to ?? '0x').toLowerCase() as Address, opcode: op })
       }
     }
 
     let slots: string[] = []
-    if (op === 'SLOAD' || op === 'SSTORE') {
+    if (withStack && STORAGE_OPCODES.has(op)) {
+      if (!log.stack?.length) return { gap: `struct log without the stack of ${op}` }
+      slots = [toWord(peek(log.stack, 0))]
+    } else if (op === 'SLOAD' || op === 'SSTORE') {
       if (!log.storage) return { gap: 'struct log without storage' }
       slots = touchedSlots(log.storage, lastStorage.get(call.storageOwner))
       lastStorage.set(call.storageOwner, log.storage)
@@ -128,21 +173,43 @@ export function traceFromStructLogs(
     lastOp = op
     const restricted = RESTRICTED_OPCODES[op]
     if (restricted) count(frame.opcodes, restricted)
-    if (STACK_ONLY_OPCODES.has(op)) return { gap: `${op} in validation` }
+    if (withStack) {
+      const stack = log.stack
+      if (STACK_OPCODES.has(op) && !stack?.length) return { gap: `struct log without the stack of ${op}` }
+      if (op === 'KECCAK256' && stack) {
+        const length = BigInt(peek(stack, 1))
+        if (length >= 32n && length <= 128n) {
+          const hash = logs[i + 1]?.stack
+          if (!hash?.length) return { gap: 'struct log without the hash of a KECCAK256' }
+          keccakHashes.push(toWord(peek(hash, 0)) as Hex)
+        }
+        continue
+      }
+      if (EXTCODE_OPCODES.has(op) && stack) {
+        // As the JavaScript tracer: a code-less target (OP-041) and the EntryPoint's code (OP-051, OP-054).
+        const target = toAddress(peek(stack, 0))
+        codeProbes.push({ frame, target, opcode: op })
+        if (target === entryPoint) {
+          if (op !== 'EXTCODESIZE') frame.entryPointCode.push(op)
+          else if (logs[i + 1] !== undefined && logs[i + 1]?.op !== 'ISZERO') frame.entryPointCode.push(op)
+        }
+        continue
+      }
+    } else if (STACK_ONLY_OPCODES.has(op)) return { gap: `${op} in validation` }
     if (op === 'EXTCODESIZE') {
       // Followed by ISZERO it may inspect the EntryPoint (OP-051); otherwise only the stack tells what it inspects.
       if (logs[i + 1]?.op !== 'ISZERO') return { gap: 'EXTCODESIZE in validation' }
       if (frame.target !== entryPoint) probesCodeSize = true
       continue
     }
-    if (op === 'SLOAD' || op === 'SSTORE') {
+    if (STORAGE_OPCODES.has(op)) {
       if (op === 'SSTORE' && log.gas !== undefined && log.gas < 2300) frame.outOfGas = true
       let access: StorageAccess | undefined = frame.access[call.storageOwner as Address]
       if (!access) {
         access = { reads: {}, writes: {} }
         frame.access[call.storageOwner as Address] = access
       }
-      const into = op === 'SLOAD' ? access.reads : access.writes
+      const into = op === 'SLOAD' || op === 'TLOAD' ? access.reads : access.writes
       for (const slot of slots) into[slot as Hex] = true
       continue
     }
@@ -167,7 +234,24 @@ export function traceFromStructLogs(
   for (const call of open) {
     if (call.nextChild !== (call.frame.calls?.length ?? 0)) return { gap: 'call tree and struct log differ' }
   }
-  return { frames, output, probesCodeSize }
+  return withStack
+    ? { frames, output, probesCodeSize, codeProbes, keccakHashes }
+    : { frames, output, probesCodeSize }
+}
+
+/** The stack entry `depth` below the top (the struct logger writes the top last). */
+function peek(stack: Hex[], depth: number): Hex {
+  return stack[stack.length - 1 - depth] ?? '0x0'
+}
+
+/** A stack entry as a 32-byte word, as the JavaScript tracer writes slots and hashes. */
+function toWord(value: Hex): string {
+  return `0x${value.slice(2).toLowerCase().padStart(64, '0')}`
+}
+
+/** A stack entry as the address it holds (its low 20 bytes), as the JavaScript tracer's toAddress. */
+function toAddress(value: Hex): Address {
+  return `0x${value.slice(2).toLowerCase().padStart(40, '0').slice(-40)}` as Address
 }
 
 /**

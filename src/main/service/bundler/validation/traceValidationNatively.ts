@@ -7,6 +7,7 @@ import { readStructLogBody } from './readStructLogBody'
 import {
   type NativeTraceGap,
   type NativeValidationTrace,
+  type StackValidationTrace,
   type StructLog,
   traceFromStructLogs,
 } from './traceFromStructLogs'
@@ -43,9 +44,62 @@ export async function traceValidationNatively(
   stateOverride: RpcStateOverride | undefined,
 ): Promise<NativeValidationResult | NativeTraceGap> {
   const blockTag = await requestRpc<Hex>(chain.publicClient, 'eth_blockNumber', [])
+  const traced = await traceStepsAndCalls(chain, request, stateOverride, blockTag, false)
+  if ('gap' in traced) return traced
+  const { trace } = traced
+  if (!trace.probesCodeSize) return { ...trace, codelessAccounts: [] }
+  const codeOf = await traceCodeOfTouchedAccounts(chain, request, stateOverride, blockTag)
+  const codelessAccounts = Object.entries(codeOf)
+    .filter(([address, code]) => !code && Number.parseInt(address, 16) > LAST_PRECOMPILE)
+    .map(([address]) => address as Address)
+  return { ...trace, codelessAccounts }
+}
+
+/**
+ * The struct log with stacks, the call tree and (when the validation calls a code-less target or runs an EXTCODE*
+ * opcode) the code of the accounts it touched: what the JavaScript tracer records but the keccak preimages, for
+ * which the hashes are given. The EntryPoint's stack-only operands, the exact storage slots and the code-less targets
+ * are no gap here: the gaps left are a validation too long to log, and a target created during the validation (whose
+ * code the state before it cannot tell), but the sender's, which the checks exempt (OP-042). A struct log with
+ * stacks is some five times the text of one without, and costs the node about a third of the JavaScript tracer.
+ */
+export async function traceValidationWithStack(
+  chain: Chain,
+  request: TraceCallRequest,
+  stateOverride: RpcStateOverride | undefined,
+  sender: Address,
+): Promise<Omit<StackValidationTrace, 'codeProbes'> | NativeTraceGap> {
+  const blockTag = await requestRpc<Hex>(chain.publicClient, 'eth_blockNumber', [])
+  const traced = await traceStepsAndCalls(chain, request, stateOverride, blockTag, true)
+  if ('gap' in traced) return traced
+  const { trace, calls } = traced
+  const { codeProbes, ...rest } = trace as StackValidationTrace
+  if (codeProbes.length > 0) {
+    const created = new Set(listCreatedAddresses(calls))
+    const codeOf = await traceCodeOfTouchedAccounts(chain, request, stateOverride, blockTag)
+    for (const { frame, target, opcode } of codeProbes) {
+      if (frame.codeless[target] !== undefined || Number.parseInt(target, 16) <= LAST_PRECOMPILE) continue
+      if (target === sender) continue
+      if (created.has(target)) return { gap: `${opcode} on ${target}, created during the validation` }
+      if (!(target in codeOf))
+        return { gap: `${opcode} on ${target}, which the prestate trace does not list` }
+      if (!codeOf[target]) frame.codeless[target] = opcode
+    }
+  }
+  return rest
+}
+
+/** The struct log (with or without stacks) and the call tree at one block, rebuilt into the validation frames. */
+async function traceStepsAndCalls(
+  chain: Chain,
+  request: TraceCallRequest,
+  stateOverride: RpcStateOverride | undefined,
+  blockTag: Hex,
+  withStack: boolean,
+): Promise<{ trace: NativeValidationTrace | StackValidationTrace; calls: CallFrame } | NativeTraceGap> {
   const [steps, calls] = await Promise.all([
     traceCall<StructLogResult>(chain, request, {
-      disableStack: true,
+      disableStack: !withStack,
       disableStorage: false,
       enableMemory: false,
       limit: MAX_NATIVE_STEPS,
@@ -58,17 +112,35 @@ export async function traceValidationNatively(
   if (!Array.isArray(steps?.structLogs) || !calls) return { gap: 'the node returned no struct log' }
   if (steps.structLogs.length >= MAX_NATIVE_STEPS)
     return { gap: `validation longer than ${MAX_NATIVE_STEPS} steps` }
-  const trace = traceFromStructLogs(steps.structLogs, calls, calls.output ?? null)
+  const trace = withStack
+    ? traceFromStructLogs(steps.structLogs, calls, calls.output ?? null, { withStack: true })
+    : traceFromStructLogs(steps.structLogs, calls, calls.output ?? null)
   if ('gap' in trace) return trace
-  if (!trace.probesCodeSize) return { ...trace, codelessAccounts: [] }
+  return { trace, calls }
+}
+
+/** Whether each account the call touched had code before it (prestateTracer, without storage), by lowercase address. */
+async function traceCodeOfTouchedAccounts(
+  chain: Chain,
+  request: TraceCallRequest,
+  stateOverride: RpcStateOverride | undefined,
+  blockTag: Hex,
+): Promise<Record<Address, boolean>> {
   const touched = await traceCall<PrestateResult>(chain, request, {
     tracer: 'prestateTracer',
     tracerConfig: { disableStorage: true },
     stateOverrides: stateOverride,
     blockTag,
   })
-  const codelessAccounts = Object.entries(touched ?? {})
-    .filter(([address, account]) => !account.code && Number.parseInt(address, 16) > LAST_PRECOMPILE)
-    .map(([address]) => address.toLowerCase() as Address)
-  return { ...trace, codelessAccounts }
+  const codeOf: Record<Address, boolean> = {}
+  for (const [address, account] of Object.entries(touched ?? {}))
+    codeOf[address.toLowerCase() as Address] = Boolean(account.code && account.code !== '0x')
+  return codeOf
+}
+
+/** The addresses the call tree's CREATE and CREATE2 frames made, lowercase. */
+function listCreatedAddresses(frame: CallFrame): Address[] {
+  const own =
+    frame.type === 'CREATE' || frame.type === 'CREATE2' ? [(frame.to ?? '0x').toLowerCase() as Address] : []
+  return [...own, ...(frame.calls ?? []).flatMap(listCreatedAddresses)]
 }
