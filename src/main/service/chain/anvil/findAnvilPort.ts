@@ -12,6 +12,23 @@ export const BROWSER_BLOCKED_PORTS = [
 ] as const
 
 /**
+ * Ports this process handed out in the last seconds: free when checked, not yet bound by the anvil they were given to.
+ * Chains of one service start together; without this two of them could be given the same port.
+ */
+const claimedPorts = new Set<number>()
+const CLAIM_MS = 15_000
+
+function claimPort(port: number): void {
+  claimedPorts.add(port)
+  setTimeout(() => claimedPorts.delete(port), CLAIM_MS).unref()
+}
+
+/** Whether anvil failed to start because its port was taken (another process bound it after it was checked). */
+export function isPortInUse(err: unknown): boolean {
+  return err instanceof Error && /address already in use/i.test(err.message)
+}
+
+/**
  * The port for anvil's own HTTP server, which cannot be switched off (the service talks to anvil over IPC and
  * serves the chain RPC to users behind its guards, chainRpcRoutes.ts): a free browser-blocked port, tried from a
  * random one so that instances started together rarely race for the same one; a random free port (with a warning)
@@ -21,7 +38,11 @@ export async function findAnvilPort(log: Logger, host = '127.0.0.1'): Promise<nu
   const start = Math.floor(Math.random() * BROWSER_BLOCKED_PORTS.length)
   for (let i = 0; i < BROWSER_BLOCKED_PORTS.length; i++) {
     const port = BROWSER_BLOCKED_PORTS[(start + i) % BROWSER_BLOCKED_PORTS.length] as number
-    if (await isPortFree(port, host)) return port
+    if (claimedPorts.has(port)) continue
+    if (await isPortFree(port, host)) {
+      claimPort(port)
+      return port
+    }
   }
   log.warn(
     { tried: BROWSER_BLOCKED_PORTS },

@@ -20,7 +20,7 @@ import {
   isPoolEmpty,
 } from './compactChainHistory'
 import { dumpState } from './dumpState'
-import { findAnvilPort } from './findAnvilPort'
+import { findAnvilPort, isPortInUse } from './findAnvilPort'
 import { type ForkConfig, type ForkPlan, prepareFork, redactForkUrl } from './prepareFork'
 import { resolveAnvilBinary } from './resolveAnvilBinary'
 import { startStateSaver } from './saveStateOnChange'
@@ -127,7 +127,10 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
       if (hadState) await copyFileAtomic(statePath, lastGoodPath).catch(() => {})
       return proc
     } catch (err) {
-      if (!hadState) throw err
+      // A port another process took between the check and anvil's bind says nothing of the state file: the start is
+      // tried again on another port (below), the state left as it is. Taken for an unreadable state, it moved the
+      // state aside and started a fresh chain (seen when two chains of one service started together).
+      if (!hadState || isPortInUse(err)) throw err
       // A state file anvil cannot load (e.g. cut off by a hard kill while dumping): keep it aside and fall back
       // to the last state that loaded, else to a fresh chain.
       const aside = `${statePath}.unreadable-${Date.now()}`
@@ -179,12 +182,17 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     }
   }
   await stopStaleAnvil(pidPath, [exitDumpPath, statePath], p.log)
-  let current = await spawnTracked().catch(async (err) => {
-    // Another instance took the port between the check and anvil's bind: once more on another one.
-    if (!/address already in use/i.test((err as Error).message)) throw err
-    spawnParameters.port = await findAnvilPort(p.log)
-    return spawnTracked()
-  })
+  /** Another process took the port between the check and anvil's bind: again on another one, a few times. */
+  const spawnOnFreePort = async (attempt = 1): Promise<AnvilProcess> => {
+    try {
+      return await spawnTracked()
+    } catch (err) {
+      if (!isPortInUse(err) || attempt >= 4) throw err
+      spawnParameters.port = await findAnvilPort(p.log)
+      return spawnOnFreePort(attempt + 1)
+    }
+  }
+  let current = await spawnOnFreePort()
   await fork?.record()
   const port = spawnParameters.port
   let stopping = false
