@@ -15,13 +15,14 @@ import {
 } from '../../../src/main/service/chain'
 import { testTokenArtifact } from '../../../src/main/service/chain/artifacts'
 import { readSavedChainHead } from '../../helpers/savedChainHead'
+import { waitFor } from '../bundler/bundlerTestKit'
 import { makeDataDir, withEmbeddedChain } from './userOpHelpers'
 
 /** Waits until the chain's saved state holds block `number`. */
 async function waitForSavedBlock(chain: Chain, number: bigint): Promise<void> {
   const statePath = chain.anvil?.statePath
   if (!statePath) throw new Error('no embedded anvil')
-  while ((await readSavedChainHead(statePath)) < number) await new Promise((r) => setTimeout(r, 50))
+  await waitFor(async () => ((await readSavedChainHead(statePath)) >= number ? true : null), 45_000, 50)
 }
 
 describe('embedded anvil supervision', () => {

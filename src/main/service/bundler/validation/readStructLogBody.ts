@@ -1,5 +1,5 @@
 import type { RpcResponseJson } from '../../chain/node/nodeRpcError'
-import type { StructLog } from './traceFromStructLogs'
+import { STACK_OPCODES, type StructLog } from './traceFromStructLogs'
 
 const STRUCT_LOGS = '"structLogs":['
 // Searched from their first letter, not the quote: every stack entry has two quotes, and indexOf stops at each.
@@ -9,25 +9,12 @@ const DEPTH = 'depth":'
 const STORAGE = 'storage":'
 /** The stack, where geth and anvil write it: right after the depth. */
 const STACK = ',"stack":['
-/**
- * Steps whose stack the checks read, when the response has stacks: the slot of a storage access, the address an
- * EXTCODE* inspects, the input of a KECCAK256 (and its hash, on the stack of the step after it).
- */
-const STACK_OPS = new Set([
-  'SLOAD',
-  'SSTORE',
-  'TLOAD',
-  'TSTORE',
-  'EXTCODESIZE',
-  'EXTCODEHASH',
-  'EXTCODECOPY',
-  'KECCAK256',
-])
 
 /**
  * Reads a struct-logger response (`debug_traceCall` without memory) straight from its text, keeping of each step
  * only what the validation checks use: op, depth, the gas left at SSTORE steps, the storage of SLOAD/SSTORE steps
- * and, when the response has stacks, the stack of the steps in STACK_OPS and of the step after a KECCAK256.
+ * and, when the response has stacks, the stack of the steps in STACK_OPCODES (traceFromStructLogs) and of the step
+ * after a KECCAK256.
  * JSON.parse of the same text builds every field of every step (a Smart Account validation: 5,000 steps,
  * 370 KB) and cost the service more than the rest of the operation. Expects the field order geth and anvil
  * write (op, gas, depth, then stack and storage); any other response (an error, no struct log) goes to JSON.parse.
@@ -48,7 +35,7 @@ export function readStructLogBody(text: string): RpcResponseJson {
     const step: StructLog = { op: text.slice(opStart, opEnd), depth: readInteger(text, depthStart) }
     if (step.op === 'SSTORE') step.gas = readInteger(text, text.indexOf(GAS, opEnd) + GAS.length)
     const next = text.indexOf(OP, depthAt)
-    if (afterKeccak || STACK_OPS.has(step.op)) {
+    if (afterKeccak || STACK_OPCODES.has(step.op)) {
       // Looked for at its place only: a search through the text would run to its end on every step without one.
       const stackAt = skipDigits(text, depthStart)
       if (text.startsWith(STACK, stackAt)) {

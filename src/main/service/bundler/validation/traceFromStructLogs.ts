@@ -68,8 +68,11 @@ const CREATE_OPCODES = new Set(['CREATE', 'CREATE2'])
 /** Storage and transient storage accesses, by the owner of the running code's storage. */
 const STORAGE_OPCODES = new Set(['SLOAD', 'SSTORE', 'TLOAD', 'TSTORE'])
 const EXTCODE_OPCODES = new Set(['EXTCODESIZE', 'EXTCODEHASH', 'EXTCODECOPY'])
-/** Opcodes whose stack the checks read when the struct log has stacks. */
-const STACK_OPCODES = new Set([...STORAGE_OPCODES, ...EXTCODE_OPCODES, 'KECCAK256'])
+/**
+ * Opcodes whose stack the checks read when the struct log has stacks (readStructLogBody keeps the stack of these, and
+ * of the step after a KECCAK256, which holds its hash).
+ */
+export const STACK_OPCODES = new Set([...STORAGE_OPCODES, ...EXTCODE_OPCODES, 'KECCAK256'])
 /** Calls to addresses up to this one are precompiles (the JavaScript tracer's bound). */
 const LAST_PRECOMPILE = 0xffff
 
