@@ -1,4 +1,4 @@
-import { readdir, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -15,6 +15,7 @@ import {
 } from '../../../src/main/service/chain'
 import { testTokenArtifact } from '../../../src/main/service/chain/artifacts'
 import { readSavedChainHead } from '../../helpers/savedChainHead'
+import { seedWithChainTemplate } from '../../helpers/startTestService'
 import { waitFor } from '../bundler/bundlerTestKit'
 import { makeDataDir, withEmbeddedChain } from './userOpHelpers'
 
@@ -90,6 +91,38 @@ describe('embedded anvil supervision', () => {
 })
 
 describe('embedded anvil state file recovery', () => {
+  it('keeps the state file where it is when anvil fails to start for another reason than its state', async () => {
+    const dataDir = await makeDataDir()
+    try {
+      await seedWithChainTemplate(dataDir.dir)
+      const first = await startChain({ dataDir: dataDir.dir })
+      const funded = privateKeyToAccount(generatePrivateKey()).address
+      await fundEth(first, funded, parseEther('2'))
+      const statePath = first.anvil?.statePath
+      await first.stop()
+      if (!statePath) throw new Error('no state path')
+      const saved = await readFile(statePath, 'utf8')
+
+      // A binary that exits at once (as a broken or foreign anvil would): the start fails with its reason.
+      await expect(startChain({ dataDir: dataDir.dir, anvilPath: '/bin/false' })).rejects.toThrow(
+        /anvil exited during start/,
+      )
+      expect(await readFile(statePath, 'utf8')).toBe(saved)
+      expect((await readdir(join(dataDir.dir, 'chain'))).filter((f) => f.includes('.unreadable-'))).toEqual(
+        [],
+      )
+
+      const again = await startChain({ dataDir: dataDir.dir })
+      try {
+        expect(await again.publicClient.getBalance({ address: funded })).toBe(parseEther('2'))
+      } finally {
+        await again.stop()
+      }
+    } finally {
+      await dataDir.remove()
+    }
+  })
+
   it('falls back to the last good state when the state file is unreadable (cut off by a hard kill)', async () => {
     const dataDir = await makeDataDir()
     try {

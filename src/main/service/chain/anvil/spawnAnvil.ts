@@ -136,6 +136,18 @@ function answersRpc(rpcUrl: string): Promise<boolean> {
   })
 }
 
+/**
+ * True when anvil refused to start because it could not load its state file. anvil checks `--load-state` as it
+ * parses its command line and exits with `invalid value '<path>' for '--load-state <PATH>': failed to parse json
+ * file: ...` for a file cut off, empty or of another shape. Any other failure (a taken port, a missing binary, an
+ * unknown flag, a time-out) says nothing of the state file.
+ */
+export function isStateUnloadable(err: unknown): boolean {
+  if (!(err instanceof StartupError)) return false
+  const output = (err.data as { output?: unknown } | undefined)?.output
+  return typeof output === 'string' && /for '--load-state <PATH>'/.test(output)
+}
+
 /** Spawns anvil and resolves once it answers `eth_chainId`. Throws a StartupError if it exits or times out. */
 export async function spawnAnvil(p: SpawnAnvilParameters): Promise<AnvilProcess> {
   const host = p.host ?? '127.0.0.1'

@@ -24,7 +24,7 @@ import { findAnvilPort, isPortInUse } from './findAnvilPort'
 import { type ForkConfig, type ForkPlan, prepareFork, redactForkUrl } from './prepareFork'
 import { resolveAnvilBinary } from './resolveAnvilBinary'
 import { startStateSaver } from './saveStateOnChange'
-import { type AnvilProcess, spawnAnvil } from './spawnAnvil'
+import { type AnvilProcess, isStateUnloadable, spawnAnvil } from './spawnAnvil'
 import { recordAnvilPid, stopStaleAnvil } from './stopStaleAnvil'
 import type { StateDumpTrim } from './trimStateDump'
 
@@ -127,10 +127,11 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
       if (hadState) await copyFileAtomic(statePath, lastGoodPath).catch(() => {})
       return proc
     } catch (err) {
-      // A port another process took between the check and anvil's bind says nothing of the state file: the start is
-      // tried again on another port (below), the state left as it is. Taken for an unreadable state, it moved the
-      // state aside and started a fresh chain (seen when two chains of one service started together).
-      if (!hadState || isPortInUse(err)) throw err
+      // Only anvil's own word that the state file does not load sets it aside. Any other failure leaves it as it is: a
+      // port another process took is tried again on another port (below); a missing binary or a time-out stops the
+      // start with its reason. Taken for an unreadable state, a taken port once moved the state aside and started a
+      // fresh chain (two chains of one service starting together).
+      if (!hadState || !isStateUnloadable(err)) throw err
       // A state file anvil cannot load (e.g. cut off by a hard kill while dumping): keep it aside and fall back
       // to the last state that loaded, else to a fresh chain.
       const aside = `${statePath}.unreadable-${Date.now()}`
