@@ -95,10 +95,12 @@ export default defineConfig({
       {
         test: {
           // The SDKs whose dependency trees cannot share the app's: test/sdk-clients is its own package, which
-          // scripts/test.mjs installs (and type-checks) first. Otherwise as `integration`.
+          // scripts/test.mjs installs (and type-checks). In `npm test` they are the integration run's last files, and
+          // each waits for that install (its setup file). Otherwise as `integration`.
           ...SERVICE_PROJECT,
           name: 'sdk-clients',
           include: ['test/sdk-clients/**/*.test.ts'],
+          setupFiles: ['test/helpers/awaitSdkClientInstall.ts'],
         },
       },
       {

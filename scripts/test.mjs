@@ -4,8 +4,8 @@
 //
 // The full run keeps both cores busy: what leaves a core idle (a single-threaded typecheck, npm install, services
 // that wait on timers, a browser waiting for a page) runs beside what does not, in two lanes:
-//   in front:  the unit tests, the integration tests with the SDK client tests (in the same run when their package
-//              is installed by then, else after), then the console e2e tests
+//   in front:  the unit tests, the integration tests with the SDK client tests (in the same run, last, each waiting
+//              for their package's install if it is still running), then the console e2e tests
 //   beside:    the SDK client package (install, typecheck); the npm package end to end and the contracts check (beside
 //              the integration tests); then, once the e2e tests start, the lifecycle files (services started, killed
 //              and restarted)
@@ -19,6 +19,9 @@ import { fileURLToPath } from 'node:url'
 import { buildDesktopIfStale } from './buildDesktopIfStale.mjs'
 import { installSdkClients, SDK_CLIENTS_DIR } from './installSdkClients.mjs'
 import { NATIVE_TSC } from './typecheck.mjs'
+
+/** test/helpers/awaitSdkClientInstall.ts reads the install's outcome from the file this names. */
+const SDK_CLIENT_INSTALL_STATUS_ENV = 'OPSTATION_SDK_CLIENT_INSTALL_STATUS'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const results = path.join(root, 'test-results')
@@ -233,21 +236,25 @@ async function runEverything() {
   // 1. The unit tests in front; beside, the SDK client package's install (mostly disk), then its typecheck (one
   //    core), which nothing waits for: it is only counted at the end.
   let phase = startPhase('unit tests')
-  const sdkInstalled = installSdkClientPackage({ log: 'sdk-clients.log' })
-  let sdkInstallEnded = false
-  sdkInstalled.finally(() => {
-    sdkInstallEnded = true
+  // The install's outcome, for the SDK client files of the integration run (test/helpers/awaitSdkClientInstall.ts).
+  const sdkInstallStatus = path.join(results, 'sdk-clients-install.status')
+  rmSync(sdkInstallStatus, { force: true })
+  const sdkInstalled = installSdkClientPackage({ log: 'sdk-clients.log' }).then((installed) => {
+    writeFileSync(sdkInstallStatus, installed ? 'installed' : 'npm ci failed')
+    return installed
   })
   const sdkChecked = sdkInstalled.then(
     (installed) => installed && typecheckSdkClients({ log: 'sdk-clients-typecheck.log' }),
   )
   reports.push(await runVitest('vitest: unit', ['--project', 'unit'], 'vitest-unit.json'))
   phase.end()
-  // 2. The integration tests that keep both cores busy, at once (the SDK client package's install, mostly download,
-  //    may still be running: it took five minutes of a CI run's first six), then the SDK client tests once their
-  //    package is installed. Beside them, the npm package end to end (a clone, a build, an npm install, a few
-  //    services: mostly waiting), in the core-time the integration tests leave (they kept the cores 82 % busy); it
-  //    ran beside the lifecycle files before, which made that lane the longest of the e2e phase.
+  // 2. The integration tests that keep both cores busy, with the SDK client tests in the same run: its last files (a
+  //    group's projects run in the order of their names), which wait for their package's install if it is still
+  //    running (it ended about a minute into this phase in CI runs), so that they fill the cores the integration
+  //    files' tail leaves, where a run of their own after this one waited for its last file. Beside them, the npm
+  //    package end to end (a clone, a build, an npm install, a few services: mostly waiting), in the core-time the
+  //    integration tests leave (they kept the cores 82 % busy); it ran beside the lifecycle files before, which made
+  //    that lane the longest of the e2e phase.
   phase = startPhase('integration tests, and beside them the npm package and the contracts check')
   const packaged = runVitest('vitest: the npm package', VITEST_SELECTION.package, 'vitest-package.json', {
     log: 'vitest-package.log',
@@ -262,24 +269,14 @@ async function runEverything() {
       log: 'vitest-contracts.log',
     },
   )
-  // The SDK client tests join the integration run when their package is installed by now (one run keeps both workers
-  // busy to its end, where a second run started after it would wait for the first's last file and load vitest
-  // again); otherwise they run once it is.
-  const sdkReady = sdkInstallEnded && (await sdkInstalled)
   reports.push(
     await runVitest(
-      sdkReady ? 'vitest: integration, mocking and SDK clients' : 'vitest: integration and mocking',
-      ['--project', 'integration', '--project', 'mocking', ...(sdkReady ? ['--project', 'sdk-clients'] : [])],
+      'vitest: integration, mocking and SDK clients',
+      ['--project', 'integration', '--project', 'mocking', '--project', 'sdk-clients'],
       'vitest-integration.json',
+      { env: { [SDK_CLIENT_INSTALL_STATUS_ENV]: sdkInstallStatus } },
     ),
   )
-  if (!sdkReady) {
-    if (await sdkInstalled)
-      reports.push(
-        await runVitest('vitest: SDK clients', ['--project', 'sdk-clients'], 'vitest-sdk-clients.json'),
-      )
-    else reports.push(null)
-  }
   reports.push(await packaged)
   reports.push(await contractsChecked)
   phase.end()
