@@ -21,6 +21,31 @@ describe('the libsecp256k1 account (executor, paymaster signer, bench owners)', 
     }
   })
 
+  it("has viem's address, public key and account shape, and signs EIP-7702 authorizations as viem does", async () => {
+    for (const key of keys.slice(0, 4)) {
+      const ours = toLibsecp256k1Account(key)
+      const viems = privateKeyToAccount(key)
+      expect(ours.address).toBe(viems.address)
+      expect(ours.publicKey).toBe(viems.publicKey)
+      expect(ours.type).toBe('local')
+      expect(ours.source).toBe('libsecp256k1')
+      expect(Object.keys(ours).sort()).toEqual(Object.keys(viems).sort())
+      const authorization = {
+        address: '0x000000000000000000000000000000000000beef',
+        chainId: 31337,
+        nonce: 7,
+      } as const
+      expect(await ours.signAuthorization?.(authorization)).toEqual(
+        await viems.signAuthorization(authorization),
+      )
+    }
+  })
+
+  it('refuses a private key outside the curve order', () => {
+    expect(() => toLibsecp256k1Account(`0x${'ff'.repeat(32)}`)).toThrow()
+    expect(() => toLibsecp256k1Account(`0x${'00'.repeat(32)}`)).toThrow()
+  })
+
   it('signs EIP-1559, EIP-2930 and legacy transactions byte-identical to viem', async () => {
     for (const [i, key] of keys.entries()) {
       const ours = toLibsecp256k1Account(key)

@@ -19,3 +19,21 @@ export function keccak256Bytes(data: Uint8Array): Hex {
 export function keccak256Words(hex: string): string {
   return jsSha3.keccak256(Buffer.from(hex, 'hex'))
 }
+
+/** Hashes of contract code kept by keccak256OfCode (a few dozen per chain; bounded for a process of many chains). */
+const codeHashes = new Map<Hex, Hex>()
+const CODE_HASHES_KEPT = 512
+
+/**
+ * keccak256Hex of contract code (init or runtime code: kilobytes), kept per process. Every start of a chain hashes
+ * the same code again (the deployment plan's CREATE2 addresses, the account zoo's code checks: about 80 ms of a start
+ * here), and a process starts chains again and again (restarts, several chains, a test worker's services).
+ */
+export function keccak256OfCode(code: Hex): Hex {
+  const known = codeHashes.get(code)
+  if (known !== undefined) return known
+  const hash = keccak256Hex(code)
+  if (codeHashes.size >= CODE_HASHES_KEPT) codeHashes.clear()
+  codeHashes.set(code, hash)
+  return hash
+}

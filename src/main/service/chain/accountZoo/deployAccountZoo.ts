@@ -10,7 +10,7 @@ import {
 import type { Logger } from '../../log/logger'
 import { entryPointAbi } from '../abis/entryPoint'
 import { canonicalAddresses, defaults } from '../constants'
-import { keccak256Hex } from '../keccak256'
+import { keccak256OfCode } from '../keccak256'
 import { requestRpc } from '../node/requestRpc'
 import type { SubmitTransaction } from '../transactions/submitTransaction'
 import type { NodeCapabilities } from '../types'
@@ -164,7 +164,7 @@ async function placeState(p: DeployAccountZooParameters, state: readonly ZooAcco
 /** The code is the recorded one (by hash); a contract whose hash for this chain id is unknown only has to exist. */
 export function holdsZooCode(code: Hex, contract: ZooContract, chainId: number): boolean {
   const expected = getExpectedCodeHash(contract, chainId)
-  return expected === null || keccak256Hex(code) === expected
+  return expected === null || keccak256OfCode(code) === expected
 }
 
 /** Sets the code of the singleton deployers a fresh node lacks (dev nodes); returns the ones that cannot be used. */

@@ -22,7 +22,7 @@ import {
 import { entryPointV09Artifact, simple7702AccountV09Artifact } from '../artifacts/v09'
 import { checksumAddress } from '../checksumAddress'
 import { canonicalAddresses, entryPointSalts, testTokens } from '../constants'
-import { keccak256Hex } from '../keccak256'
+import { keccak256Hex, keccak256OfCode } from '../keccak256'
 import { getSmartAccountFactoryCode } from './getSmartAccountFactoryCode'
 import { getAddressMappingSlot, getStorageSlot, toSlotHex, toStorageWord } from './getStorageSlot'
 import { fillZeroPush32, patchImmutables } from './patchImmutables'
@@ -72,7 +72,7 @@ const UNACCOUNTED_EP_GAS_OVERHEAD = 18_500n
  */
 export function getCreate2Address(initCode: Hex, salt: Hex = zeroSalt): Address {
   const hash = keccak256Hex(
-    concat(['0xff', canonicalAddresses.create2Deployer, pad(salt, { size: 32 }), keccak256Hex(initCode)]),
+    concat(['0xff', canonicalAddresses.create2Deployer, pad(salt, { size: 32 }), keccak256OfCode(initCode)]),
   )
   return checksumAddress(`0x${hash.slice(-40)}`)
 }
