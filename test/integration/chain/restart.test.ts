@@ -1,4 +1,5 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -14,10 +15,37 @@ import {
   testTokenAbi,
 } from '../../../src/main/service/chain'
 import { testTokenArtifact } from '../../../src/main/service/chain/artifacts'
+import { createHttpRequest } from '../../../src/main/service/chain/node/createHttpRequest'
 import { readSavedChainHead } from '../../helpers/savedChainHead'
 import { seedWithChainTemplate } from '../../helpers/startTestService'
 import { waitFor } from '../bundler/bundlerTestKit'
 import { makeDataDir, withEmbeddedChain } from './userOpHelpers'
+
+/** The chain's events from now on, and the moment of its next restart. */
+function watchForRestart(chain: Chain): { events: ChainEvent[]; restarted: Promise<void> } {
+  const events: ChainEvent[] = []
+  let resolve = () => {}
+  const restarted = new Promise<void>((r) => {
+    resolve = r
+  })
+  const unsubscribe = chain.onEvent((event) => {
+    events.push(event)
+    if (event.type !== 'chain.restarted') return
+    unsubscribe()
+    resolve()
+  })
+  return { events, restarted }
+}
+
+/** Whether process `pid` still runs. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** Waits until the chain's saved state holds block `number`. */
 async function waitForSavedBlock(chain: Chain, number: bigint): Promise<void> {
@@ -51,13 +79,7 @@ describe('embedded anvil supervision', () => {
     // deploy's block, the last change, before the kill.
     await waitForSavedBlock(chain, receipt.blockNumber)
 
-    const events: ChainEvent[] = []
-    const restarted = new Promise<void>((resolve) => {
-      chain.onEvent((event) => {
-        events.push(event)
-        if (event.type === 'chain.restarted') resolve()
-      })
-    })
+    const { events, restarted } = watchForRestart(chain)
     const urlBefore = chain.rpcUrl
     const pidBefore = chain.anvil?.pid()
     if (!pidBefore) throw new Error('no anvil pid')
@@ -87,6 +109,47 @@ describe('embedded anvil supervision', () => {
         functionName: 'decimals',
       }),
     ).toBe(9)
+  })
+
+  it('restarts anvil on another port, with its state, and the chain and its URL follow', async () => {
+    const funded = privateKeyToAccount(generatePrivateKey()).address
+    // Saved or not yet, the write is in the journal, which the restarted anvil gets.
+    await fundEth(chain, funded, parseEther('5'))
+    const { events, restarted } = watchForRestart(chain)
+    const urlBefore = chain.rpcUrl
+    const portBefore = chain.anvil?.port
+    const pidBefore = chain.anvil?.pid()
+    if (!portBefore || !pidBefore) throw new Error('no embedded anvil')
+
+    process.kill(pidBefore, 'SIGKILL')
+    await waitFor(async () => (isAlive(pidBefore) ? null : true), 10_000, 5)
+    // The supervisor waits a moment before it restarts: another process binds anvil's port meanwhile.
+    const squatter = createServer()
+    await new Promise<void>((resolve, reject) => {
+      squatter.once('error', reject)
+      squatter.listen(portBefore, '127.0.0.1', () => resolve())
+    })
+    try {
+      await restarted
+      expect(events.map((e) => e.type)).toEqual(['chain.exited', 'chain.restarted'])
+      expect(chain.anvil?.port).not.toBe(portBefore)
+      expect(chain.rpcUrl).not.toBe(urlBefore)
+      expect(chain.rpcUrl).toBe(`http://127.0.0.1:${chain.anvil?.port}`)
+      expect(events[1]).toMatchObject({ type: 'chain.restarted', rpcUrl: chain.rpcUrl })
+      expect(await chain.publicClient.getBalance({ address: funded })).toBe(parseEther('5'))
+      await fundEth(chain, funded, parseEther('1'))
+      expect(await chain.publicClient.getBalance({ address: funded })).toBe(parseEther('6'))
+      // anvil's own HTTP answers at the new URL, for the same chain.
+      // (node:http: fetch refuses the browser-blocked ports anvil listens on)
+      const overHttp = createHttpRequest(chain.rpcUrl)
+      try {
+        expect(Number(await overHttp('eth_chainId', []))).toBe(chain.chainId)
+      } finally {
+        overHttp.close()
+      }
+    } finally {
+      squatter.close()
+    }
   })
 })
 

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createIpcPool } from '../../../src/main/service/chain/node/createIpcPool'
 import { createIpcRequest, holdsLoneSurrogate } from '../../../src/main/service/chain/node/createIpcRequest'
 import { createNodeTransport } from '../../../src/main/service/chain/node/createNodeTransport'
+import { isNodeUnreachable } from '../../../src/main/service/chain/node/isNodeUnreachable'
 import { NodeRpcError } from '../../../src/main/service/chain/node/nodeRpcError'
 
 type Call = { id: number; method: string; params: unknown[] }
@@ -165,14 +166,12 @@ describe('createIpcPool', () => {
 })
 
 describe('createNodeTransport', () => {
-  it('sends calls over IPC when the endpoint answers, over HTTP when it does not', async () => {
-    const socketPath = await tempSocketPath()
-    const rpcUrl = await startHttpNode(() => '0x2')
-    const overIpc = createNodeTransport({ rpcUrl, ipcPath: socketPath })
-    cleanups.push(() => overIpc.close())
-    // No IPC server yet: HTTP answers.
-    expect(await overIpc.request('eth_blockNumber', [])).toBe('0x2')
-
+  it("reaches a node with an IPC endpoint over IPC only: never over its HTTP port, which may be another process's", async () => {
+    let httpCalls = 0
+    const rpcUrl = await startHttpNode(() => {
+      httpCalls += 1
+      return '0x2'
+    })
     const ipcPath = await tempSocketPath()
     await startIpcNode(ipcPath, (call, socket) => {
       socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: call.id, result: '0x1' })}\n`)
@@ -181,6 +180,26 @@ describe('createNodeTransport', () => {
     cleanups.push(() => node.close())
     const client = createPublicClient({ transport: node.transport })
     expect(await client.getBlockNumber({ cacheTime: 0 })).toBe(1n)
+
+    // No IPC server at all (anvil gone): the call fails as the node out of reach; HTTP is never asked.
+    const gone = createNodeTransport({ rpcUrl, ipcPath: await tempSocketPath() })
+    cleanups.push(() => gone.close())
+    const failure = await gone.request('eth_blockNumber', []).catch((err: unknown) => err)
+    expect(isNodeUnreachable(failure)).toBe(true)
+    expect(httpCalls).toBe(0)
+  })
+
+  it('sends a call again over IPC when its endpoint comes back within moments (anvil restarting)', async () => {
+    const ipcPath = await tempSocketPath()
+    const node = createNodeTransport({ rpcUrl: 'http://127.0.0.1:1', ipcPath })
+    const answered = node.request('eth_blockNumber', [])
+    await new Promise((r) => setTimeout(r, 50))
+    await startIpcNode(ipcPath, (call, socket) => {
+      socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: call.id, result: '0x7' })}\n`)
+    })
+    // Closed before the fake node (cleanups run last first), which waits for its connections to end.
+    cleanups.push(() => node.close())
+    expect(await answered).toBe('0x7')
   })
 
   it('hands the body reader of a call to the HTTP transport as well', async () => {

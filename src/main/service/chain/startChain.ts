@@ -60,9 +60,10 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       afterRestart: () => afterRestart(),
     })
   }
-  const rpcUrl = config.rpcUrl ?? (embedded as EmbeddedNode).rpcUrl
+  /** The node's URL: an embedded anvil's moves when a restart finds its port taken (startEmbeddedNode.ts). */
+  const nodeUrl = () => config.rpcUrl ?? (embedded as EmbeddedNode).rpcUrl
   // Every client of the chain (bundler, paymaster, deployment, console) shares this transport.
-  const node = createNodeTransport({ rpcUrl, ipcPath: embedded?.ipcPath })
+  const node = createNodeTransport({ rpcUrl: nodeUrl(), ipcPath: embedded?.ipcPath })
   // On the embedded node every state-changing call is journaled before it is answered (a hard kill loses nothing
   // a client was told); an external node keeps its own state.
   const request = embedded ? embedded.journal(node.request) : node.request
@@ -73,7 +74,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     try {
       chainId = await createPublicClient({ transport }).getChainId()
     } catch (err) {
-      throw new ChainError(`The node at ${rpcUrl} does not answer eth_chainId`, { cause: err })
+      throw new ChainError(`The node at ${nodeUrl()} does not answer eth_chainId`, { cause: err })
     }
     if (config.rpcUrl && config.chainId !== undefined && config.chainId !== chainId) {
       log.warn(
@@ -85,7 +86,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
       id: chainId,
       name: embedded ? 'Opstation anvil' : `Chain ${chainId}`,
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [rpcUrl] } },
+      rpcUrls: { default: { http: [nodeUrl()] } },
     })
     // The service's clients go through the gate, closed while the node is away (restarting, unreachable, being
     // recovered: `outage` says how); deployment and the watch (at start, after a restart, in recovery) do not.
@@ -171,12 +172,21 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
 
     const chain: Chain = {
       chainId,
-      rpcUrl,
+      get rpcUrl() {
+        return nodeUrl()
+      },
       kind: embedded ? 'embedded' : 'external',
       fork: embedded?.fork ? { url: redactForkUrl(embedded.fork.url), block: embedded.fork.block } : null,
       capabilities,
       anvil: embedded
-        ? { pid: embedded.pid, binary: embedded.binary, statePath: embedded.statePath, port: embedded.port }
+        ? {
+            pid: embedded.pid,
+            binary: embedded.binary,
+            statePath: embedded.statePath,
+            get port() {
+              return embedded.port
+            },
+          }
         : null,
       publicClient,
       // The chain RPC served to users and wallets (chainRpcRoutes.ts): refused like the service's own calls while
@@ -241,10 +251,10 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
           const run = runs
           if (embedded) await new Promise((resolve) => setTimeout(resolve, 1_000))
           if (restarting || runs !== run) return
-          outage = `the node at ${rpcUrl} has not answered since ${new Date().toISOString()}: ${verdict.error}`
+          outage = `the node at ${nodeUrl()} has not answered since ${new Date().toISOString()}: ${verdict.error}`
           emit({ type: 'chain.unreachable', since: new Date(), error: verdict.error })
         } else if (verdict.state === 'wrong-chain') {
-          outage = `the node at ${rpcUrl} now serves chain id ${verdict.chainId}, not ${chainId}`
+          outage = `the node at ${nodeUrl()} now serves chain id ${verdict.chainId}, not ${chainId}`
           emit({ type: 'chain.wrongChain', chainId: verdict.chainId })
         } else if (verdict.state === 'stalled') {
           emit({ type: 'chain.stalled', head: verdict.head, stillMs: verdict.stillMs })
@@ -259,7 +269,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
         } else {
           outage =
             verdict.state === 'reset'
-              ? `the node at ${rpcUrl} was reset (${verdict.why}): redeploying the contracts`
+              ? `the node at ${nodeUrl()} was reset (${verdict.why}): redeploying the contracts`
               : `contracts are missing on the node (${verdict.missing.join(', ')}): redeploying them`
           emit({ type: 'chain.recovering', reset: verdict.state === 'reset', missing: verdict.missing })
           try {
@@ -312,7 +322,7 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
 
     log.info(
       {
-        rpcUrl,
+        rpcUrl: nodeUrl(),
         chainId,
         kind: chain.kind,
         ms: chain.startMs,

@@ -43,10 +43,11 @@ export type StartEmbeddedNodeParameters = {
 }
 
 export type EmbeddedNode = {
-  rpcUrl: string
-  /** anvil's IPC endpoint (the cheaper transport; HTTP at `rpcUrl` is always there too). */
+  /** anvil's HTTP URL: the same port after a restart, unless another process took it meanwhile. */
+  readonly rpcUrl: string
+  /** anvil's IPC endpoint: the service's only way to it (HTTP at `rpcUrl` is there too, for nothing of ours). */
   ipcPath: string
-  port: number
+  readonly port: number
   binary: string
   statePath: string
   /** The fork this node runs (the data folder's `chain/fork.json`), or undefined. */
@@ -64,7 +65,8 @@ export type EmbeddedNode = {
 
 /**
  * Starts anvil on 127.0.0.1 and a free port with its state in `<chainDir>/anvil-state.json`, and keeps it
- * running: if it exits unexpectedly it is restarted from the saved state on the same port.
+ * running: if it exits unexpectedly it is restarted from the saved state on the same port, or on another one when
+ * another process took it meanwhile.
  */
 export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise<EmbeddedNode> {
   const binary = resolveAnvilBinary(p.anvilPath)
@@ -183,26 +185,30 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     }
   }
   await stopStaleAnvil(pidPath, [exitDumpPath, statePath], p.log)
-  /** Another process took the port between the check and anvil's bind: again on another one, a few times. */
+  /**
+   * Another process holds the port (taken between the check and anvil's bind, or, at a restart, since the crash):
+   * again on another one, a few times. The service reaches anvil over IPC, whose endpoint stays the same.
+   */
   const spawnOnFreePort = async (attempt = 1): Promise<AnvilProcess> => {
     try {
       return await spawnTracked()
     } catch (err) {
       if (!isPortInUse(err) || attempt >= 4) throw err
+      const taken = spawnParameters.port
       spawnParameters.port = await findAnvilPort(p.log)
+      p.log.info({ taken, port: spawnParameters.port }, "anvil's port is taken; starting it on another one")
       return spawnOnFreePort(attempt + 1)
     }
   }
   let current = await spawnOnFreePort()
   await fork?.record()
-  const port = spawnParameters.port
   let stopping = false
   p.log.info({ rpcUrl: current.rpcUrl, pid: current.pid, binary, statePath }, 'embedded anvil started')
 
   const restart = async (attempt: number): Promise<void> => {
     const started = Date.now()
     try {
-      current = await spawnTracked()
+      current = await spawnOnFreePort()
       watch(current)
       await p.afterRestart()
       p.log.info(
@@ -235,7 +241,7 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   watch(current)
   // Saves within a moment of every change, so a hard kill of anvil loses (almost) nothing; anvil's own dump
   // (adoptExitDump) is the backstop.
-  // Its own connection to the node (IPC, HTTP when that fails), for the saver and the dump on stop.
+  // Its own connection to the node (IPC), for the saver and the dump on stop.
   const connection = createNodeTransport({ rpcUrl: current.rpcUrl, ipcPath })
   node = connection
   // The service's calls to the node wait while the chain's old history is dropped from anvil (a save and a reload of
@@ -287,9 +293,13 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   }
 
   return {
-    rpcUrl: current.rpcUrl,
+    get rpcUrl() {
+      return current.rpcUrl
+    },
     ipcPath,
-    port,
+    get port() {
+      return spawnParameters.port
+    },
     binary,
     statePath,
     fork: fork?.plan,

@@ -5,8 +5,12 @@ import { isConnectionError, type NodeRequest } from './nodeRpcError'
 import { transportOf } from './transportOf'
 
 export type CreateNodeTransportParameters = {
+  /** The node's URL (http(s), or ws through viem's transport); not used when there is an `ipcPath`. */
   rpcUrl: string
-  /** The node's IPC endpoint (the embedded anvil's `--ipc` path): preferred, HTTP is the fallback. */
+  /**
+   * The embedded anvil's IPC endpoint (`--ipc`): its only transport. Its name is new at every start of the service
+   * and lies in the data folder, where anvil's HTTP port, after a crash, may be another process's.
+   */
   ipcPath?: string
 }
 
@@ -18,8 +22,6 @@ export type NodeTransport = {
   close: () => void
 }
 
-/** After the IPC endpoint failed to connect, calls go over HTTP for this long before IPC is tried again. */
-const IPC_RETRY_AFTER_MS = 1000
 /**
  * IPC connections to the embedded anvil, which answers each connection's calls in order (createIpcPool). Safe
  * mode's traced validations take 60-100 ms each: with one connection everything queued behind them (16-client
@@ -27,16 +29,36 @@ const IPC_RETRY_AFTER_MS = 1000
  * unsafe mode unchanged in ten).
  */
 const IPC_CONNECTIONS = 4
+/** A call whose IPC connection could not be made or was lost (anvil restarting) is sent again this often… */
+const IPC_RETRIES = 2
+/** …this long apart. */
+const IPC_RETRY_DELAY_MS = 100
 
 /**
  * The transport every viem client of the chain uses. Every UserOperation costs several node calls, so the
  * cost of one call matters: the embedded anvil is reached over its IPC socket (a few connections; about 0.1 ms
  * of CPU per call against 0.3 ms for keep-alive node:http and 1 ms for fetch), other nodes over node:http(s)
- * with keep-alive.
- * A call that loses the IPC connection (anvil restarting) is sent again over HTTP, which retries a refused
- * connection. Other URL schemes (ws) keep viem's own transport.
+ * with keep-alive. Other URL schemes (ws) keep viem's own transport.
+ * The embedded anvil is reached over IPC only. Calls that found its socket closed (anvil restarting) went over its
+ * HTTP port before; but a restart may find that port taken by another process (another service's anvil), which
+ * would have answered them: the wrong chain. A restart moves anvil to another port then (startEmbeddedNode.ts).
  */
 export function createNodeTransport({ rpcUrl, ipcPath }: CreateNodeTransportParameters): NodeTransport {
+  if (ipcPath) {
+    const overIpc = createIpcPool(ipcPath, IPC_CONNECTIONS)
+    const request: NodeRequest = async (method, params, readBody) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await overIpc(method, params, readBody)
+        } catch (err) {
+          if (!isConnectionError(err)) throw err
+          if (attempt >= IPC_RETRIES) throw asUnreachable(err, ipcPath)
+          await new Promise((r) => setTimeout(r, IPC_RETRY_DELAY_MS))
+        }
+      }
+    }
+    return { transport: transportOf(request), request, close: () => overIpc.close() }
+  }
   if (!/^https?:\/\//i.test(rpcUrl)) {
     const transport = http(rpcUrl, { retryCount: 2, retryDelay: 100, timeout: 30_000 })
     const client = transport({ retryCount: 0 })
@@ -47,25 +69,17 @@ export function createNodeTransport({ rpcUrl, ipcPath }: CreateNodeTransportPara
     }
   }
   const overHttp = createHttpRequest(rpcUrl)
-  const overIpc = ipcPath ? createIpcPool(ipcPath, IPC_CONNECTIONS) : undefined
-  let ipcDownUntil = 0
-  const request: NodeRequest = async (method, params, readBody) => {
-    if (overIpc && Date.now() >= ipcDownUntil) {
-      try {
-        return await overIpc(method, params, readBody)
-      } catch (err) {
-        if (!isConnectionError(err)) throw err
-        ipcDownUntil = Date.now() + IPC_RETRY_AFTER_MS
-      }
-    }
-    return overHttp(method, params, readBody)
-  }
-  return {
-    transport: transportOf(request),
-    request,
-    close() {
-      overIpc?.close()
-      overHttp.close()
-    },
-  }
+  return { transport: transportOf(overHttp), request: overHttp, close: () => overHttp.close() }
+}
+
+/**
+ * An IPC socket that is not there (ENOENT: anvil gone, between its exit and its restart) is the node out of reach,
+ * as a refused connection is (isNodeUnreachable.ts leaves ENOENT out: elsewhere it is a missing file).
+ */
+function asUnreachable(err: unknown, ipcPath: string): unknown {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return err
+  return Object.assign(new Error(`the node's IPC endpoint ${ipcPath} is not there`), {
+    code: 'ECONNREFUSED',
+    cause: err,
+  })
 }

@@ -1,7 +1,7 @@
 /**
  * Error codes of a connection that could not be made or was lost (node stopped, restarting, unreachable host).
- * ENOENT is left out: an IPC socket that is not there sends the call over HTTP (createNodeTransport.ts), and
- * elsewhere it means a missing file.
+ * ENOENT is left out: elsewhere it means a missing file (createNodeTransport.ts reports an IPC socket that is not
+ * there as a refused connection).
  */
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
