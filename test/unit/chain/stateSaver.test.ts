@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { dumpState } from '../../../src/main/service/chain/anvil/dumpState'
-import { startStateSaver } from '../../../src/main/service/chain/anvil/saveStateOnChange'
+import {
+  BUSY_DUMP_INTERVAL_MS,
+  startStateSaver,
+} from '../../../src/main/service/chain/anvil/saveStateOnChange'
 import type { NodeRequest } from '../../../src/main/service/chain/node/nodeRpcError'
 import type { Logger } from '../../../src/main/service/log/logger'
 import { makeTempDir } from '../../helpers/makeTempDir'
@@ -86,4 +89,27 @@ describe('startStateSaver', () => {
     },
     SAVER_WAIT_MS + 5_000,
   )
+
+  it('dumps a chain that never goes quiet every 30 s by default, not every 3 s (the journal holds the writes between)', async () => {
+    vi.useFakeTimers()
+    const node = busyNode(1)
+    const saver = startStateSaver({
+      request: node.request,
+      save: () => node.request('anvil_dumpState', []),
+      writeCount: () => 0,
+      log,
+    })
+    try {
+      // Ticks every 250 ms, each seeing a new block: busy from the first look on.
+      await vi.advanceTimersByTimeAsync(10_000)
+      expect(node.dumps).toEqual([])
+      await vi.advanceTimersByTimeAsync(BUSY_DUMP_INTERVAL_MS - 10_000 + 500)
+      expect(node.dumps).toHaveLength(1)
+      await vi.advanceTimersByTimeAsync(BUSY_DUMP_INTERVAL_MS)
+      expect(node.dumps).toHaveLength(2)
+    } finally {
+      await saver.stop()
+      vi.useRealTimers()
+    }
+  })
 })

@@ -195,4 +195,68 @@ describe('sponsorship usage sync', () => {
     expect(blockReads).toEqual([])
     expect(writes()).toBe(0)
   })
+
+  it('counts the operations of every EntryPoint version in one receipt, each with its own charge', async () => {
+    const { store } = await storeWithDapp()
+    await store.update((doc) => {
+      doc.dapps.push({ id: 'd2', chainId: 31337, paymasterId: SENDER } as (typeof doc.dapps)[number])
+    })
+    const ENTRY_POINT_V07: Address = '0x0000000071727De22E5E9d8BAf0edAc6f37da032'
+    const PAYMASTER_V07: Address = '0x2222222222222222222222222222222222222222'
+    const gasTankCharged = parseAbiItem(
+      'event GasTankCharged(address indexed paymasterId, address indexed sender, uint256 charge)',
+    )
+    // A chain running v0.6 and v0.7 (v0.8 and v0.9 at addresses where this receipt has no logs).
+    const chain = {
+      kind: 'embedded',
+      chainId: 31337,
+      addresses: {
+        entryPoint: ENTRY_POINT,
+        verifyingPaymaster: PAYMASTER,
+        entryPointV07: ENTRY_POINT_V07,
+        verifyingPaymasterV07: PAYMASTER_V07,
+        entryPointV08: '0x3333333333333333333333333333333333333333',
+        verifyingPaymasterV08: '0x4444444444444444444444444444444444444444',
+        entryPointV09: '0x5555555555555555555555555555555555555555',
+        verifyingPaymasterV09: '0x6666666666666666666666666666666666666666',
+      },
+      missing: [],
+      mismatched: [],
+    } as unknown as Chain
+    const tracker = createUsageTracker({ store, getChain: () => chain, log: silentLogger })
+    const v06 = `0x${'d'.repeat(64)}` as Hex
+    const v07 = `0x${'e'.repeat(64)}` as Hex
+    const [v07Tx] = bundleLogs(v07, 6n)
+    const v07Logs = [
+      {
+        ...v07Tx,
+        address: PAYMASTER_V07,
+        logIndex: '0x3',
+        topics: encodeEventTopics({ abi: [gasTankCharged], args: { paymasterId: SENDER, sender: SENDER } }),
+        data: encodeAbiParameters([{ type: 'uint256' }], [700n]),
+      },
+      {
+        ...v07Tx,
+        address: ENTRY_POINT_V07,
+        logIndex: '0x4',
+        topics: encodeEventTopics({
+          abi: [userOperationEvent],
+          args: { userOpHash: v07, sender: SENDER, paymaster: PAYMASTER_V07 },
+        }),
+        data: encodeAbiParameters(
+          [{ type: 'uint256' }, { type: 'bool' }, { type: 'uint256' }, { type: 'uint256' }],
+          [0n, true, 700n, 100_000n],
+        ),
+      },
+    ] as RpcLog[]
+    const logs = [...bundleLogs(v06, 6n), ...v07Logs].map((l) => ({
+      ...l,
+      transactionHash: v07Tx?.transactionHash,
+    }))
+    tracker.observeReceipt({ logs, blockTimestamp: numberToHex(1_700_000_006) })
+    expect([...store.data.sponsorshipUsage].sort((a, b) => a.dappId.localeCompare(b.dappId))).toMatchObject([
+      { userOpHash: v06, dappId: 'd1', paymasterId: PAYMASTER_ID, gasCostWei: '500', blockNumber: 6 },
+      { userOpHash: v07, dappId: 'd2', paymasterId: SENDER, gasCostWei: '700', blockNumber: 6 },
+    ])
+  })
 })

@@ -70,7 +70,7 @@ function listTankSources(chain: Chain) {
       const paymaster = c.verifying.address
       const event = module.paymaster.chargeEvent
       const toCharges = (logs: Log[]): TankCharge[] =>
-        parseEventLogs({ abi: [event], logs }).map((l) => {
+        (logs.length === 0 ? [] : parseEventLogs({ abi: [event], logs })).map((l) => {
           const args = l.args as {
             _paymasterId?: Address
             _charge?: bigint
@@ -283,13 +283,18 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
     if (logs.length === 0) return
     const receipt = { logs: logs.map((l) => formatLog(l)) }
     const minedAt = mined.blockTimestamp === undefined ? now() : Number(mined.blockTimestamp)
-    const operations = listTankSources(chain).map((source) => ({
-      op: parseEventLogs({
-        abi: [userOperationEvent],
-        logs: receipt.logs.filter((l) => sameAddress(l.address, source.entryPoint)),
-      }).filter((l) => sameAddress(l.args.paymaster, source.paymaster)),
-      charges: source.chargesIn(receipt.logs),
-    }))
+    // parseEventLogs hashes its event's signature on every call, logs or none, and this runs for every mined bundle:
+    // only an EntryPoint with logs in the receipt is parsed, and its paymaster's charges only when it sponsored one.
+    const operations = listTankSources(chain).map((source) => {
+      const atEntryPoint = receipt.logs.filter((l) => sameAddress(l.address, source.entryPoint))
+      const op =
+        atEntryPoint.length === 0
+          ? []
+          : parseEventLogs({ abi: [userOperationEvent], logs: atEntryPoint }).filter((l) =>
+              sameAddress(l.args.paymaster, source.paymaster),
+            )
+      return { op, charges: op.length === 0 ? [] : source.chargesIn(receipt.logs) }
+    })
     const entries = matchUsage(
       operations.flatMap(({ op, charges }) => op.map((o) => ({ op: o, charges }))),
       mapDappsByPaymasterId(store, chain.chainId),
