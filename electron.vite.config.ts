@@ -14,14 +14,14 @@ export default defineConfig({
     build: {
       outDir: resolve(root, 'out/main'),
       externalizeDeps: { exclude: ['lowdb', 'steno'] },
-      rollupOptions: { input: { index: resolve(root, 'src/main/index.ts') } },
+      rolldownOptions: { input: { index: resolve(root, 'src/main/index.ts') } },
     },
   },
   preload: {
     build: {
       outDir: resolve(root, 'out/preload'),
       externalizeDeps: true,
-      rollupOptions: {
+      rolldownOptions: {
         input: { index: resolve(root, 'src/preload/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },

@@ -27,7 +27,7 @@ export const rendererConfig = {
     target: 'es2022',
     sourcemap: true,
     chunkSizeWarningLimit: 1500,
-    rollupOptions: { input: resolve(root, 'src/renderer/index.html') },
+    rolldownOptions: { input: resolve(root, 'src/renderer/index.html') },
   },
   server: {
     // `vite --config vite.renderer.config.ts` for live editing: the API comes from a running service.
