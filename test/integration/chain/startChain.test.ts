@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { getContractAddress, type Hex, keccak256, parseEther } from 'viem'
 import {
   entryPoint07Abi,
@@ -32,6 +33,8 @@ import { makeDataDir } from './userOpHelpers'
 describe('startChain (embedded anvil)', () => {
   let dataDir: Awaited<ReturnType<typeof makeDataDir>>
   let chain: Chain | undefined
+  /** The head once the fresh start's deployment was done. */
+  let deploymentHead = 0
 
   beforeAll(async () => {
     dataDir = await makeDataDir()
@@ -43,6 +46,7 @@ describe('startChain (embedded anvil)', () => {
 
   it('deploys every contract at its canonical address on a fresh start, each with the expected runtime code', async () => {
     chain = await startChain({ dataDir: dataDir.dir })
+    deploymentHead = Number(await chain.publicClient.getBlockNumber({ cacheTime: 0 }))
     console.info(`fresh start with all deployments: ${chain.startMs} ms`)
     expect(chain.kind).toBe('embedded')
     expect(chain.chainId).toBe(31337)
@@ -218,8 +222,21 @@ describe('startChain (embedded anvil)', () => {
     const executor = chain.executor.address
     const signer = chain.paymasterSigner.address
     const firstUrl = chain.rpcUrl
+    const statePath = chain.anvil?.statePath
+    const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
     await chain.stop()
     chain = undefined
+    // The saved state leaves out the deployment's blocks and transactions (half of a fresh chain's state file): the
+    // genesis block and the blocks mined since.
+    if (!statePath) throw new Error('no state path')
+    const saved = JSON.parse(await readFile(statePath, 'utf8')) as {
+      blocks: { header: { number: string } }[]
+      transactions: { block_number: number }[]
+    }
+    const since = Array.from({ length: Number(head) - deploymentHead }, (_, i) => deploymentHead + 1 + i)
+    expect(since.length).toBeGreaterThan(0)
+    expect(saved.blocks.map((b) => Number(b.header.number)).sort((a, b) => a - b)).toEqual([0, ...since])
+    expect(saved.transactions.every((t) => t.block_number > deploymentHead)).toBe(true)
 
     chain = await startChain({ dataDir: dataDir.dir })
     console.info(`second start on the same folder: ${chain.startMs} ms`)

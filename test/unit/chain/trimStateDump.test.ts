@@ -114,6 +114,21 @@ describe('trimming a state dump', () => {
     expect(result.transactionsDropped).toBe(0)
   })
 
+  it("leaves out the blocks before the first one kept (a chain's deployment), but the genesis and the head", () => {
+    const dump = makeDump()
+    const json = JSON.stringify(dump)
+    const trimmed = (firstBlock: number) => {
+      const trimmer = createStateDumpTrimmer({ keepBlocks: 64, firstBlock })
+      return trimmer.push(json) + trimmer.end()
+    }
+    expect(trimmed(6)).toBe(JSON.stringify(expected(dump, 6)))
+    // Nothing mined since the deployment: the head alone.
+    expect(trimmed(11)).toBe(JSON.stringify(expected(dump, 10)))
+    // The window of newest blocks still bounds what is kept.
+    const trimmer = createStateDumpTrimmer({ keepBlocks: 2, firstBlock: 3 })
+    expect(trimmer.push(json) + trimmer.end()).toBe(JSON.stringify(expected(dump, 9)))
+  })
+
   it('keeps fewer of the newest blocks when theirs exceed the byte budget, and always the head block', () => {
     const dump = makeDump()
     const json = JSON.stringify(dump)

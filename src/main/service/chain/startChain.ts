@@ -167,6 +167,9 @@ export async function startChain(config: ChainConfig): Promise<Chain> {
     }
 
     const result = await deploy()
+    // What the deployment sent is history no client asks for again: the saved state leaves it out.
+    if (embedded && result.deployed.length > 0)
+      embedded.startHistoryAfter(Number(await deployClient.getBlockNumber({ cacheTime: 0 })))
     await applyMiningMode()
     let watchStop = () => {}
 

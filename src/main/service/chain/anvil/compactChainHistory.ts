@@ -51,18 +51,21 @@ export async function compactChainHistory({
   request,
   statePath,
   keepBlocks = historyBlocks(),
+  firstBlock,
 }: {
   /** The node's own connection, not held by the caller's gate. */
   request: NodeRequest
   statePath: string
   keepBlocks?: number
+  /** Blocks before it are not kept either (StateDumpTrimParameters). */
+  firstBlock?: number
 }): Promise<CompactChainHistoryResult | null> {
   const started = Date.now()
   if (!(await isPoolEmpty(request))) return null
   const head = (await request('eth_getBlockByNumber', ['latest', false])) as Block
   // The timestamp anvil's next block would get: its clock, with any evm_increaseTime in it.
   const pending = (await request('eth_getBlockByNumber', ['pending', false])) as Block | null
-  const trim = await dumpState(request, statePath, { keepBlocks })
+  const trim = await dumpState(request, statePath, { keepBlocks, firstBlock })
   const state = await gzipAsync(await readFile(statePath))
   try {
     await request('anvil_reset', [])

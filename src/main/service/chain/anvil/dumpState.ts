@@ -37,7 +37,7 @@ export async function dumpState(
       ? Buffer.from(result.slice(2), 'hex')
       : undefined
   if (!bytes || bytes.length === 0) throw new Error('anvil_dumpState returned no state')
-  const trimmed = createStateDumpTrimStream({ keepBlocks, keepBlockBytes })
+  const trimmed = createStateDumpTrimStream({ keepBlocks, keepBlockBytes, firstBlock: trim.firstBlock })
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
     await writeFileAtomic(statePath, Readable.from([bytes]).pipe(trimmed))
     return trimmed.result()

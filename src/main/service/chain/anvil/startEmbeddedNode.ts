@@ -55,6 +55,12 @@ export type EmbeddedNode = {
   /** pid of the current anvil process. */
   pid: () => number
   /**
+   * The saved state leaves out the blocks up to `block` but the head (the chain's deployment: 52 transactions with
+   * their creation code and call traces, half of the 3.5 MB state of a fresh chain, loaded at every start and
+   * written at every save). anvil itself keeps them until it restarts.
+   */
+  startHistoryAfter: (block: number) => void
+  /**
    * `request` (a transport to this node) with every state-changing call journaled before it is answered: what a
    * client was told survives a hard kill of the service and anvil (openWriteJournal.ts).
    */
@@ -103,8 +109,12 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
   let node: ReturnType<typeof createNodeTransport> | undefined
   /** What the last save left out of anvil's history: how many old blocks anvil holds that the saved state does not. */
   let lastTrim: StateDumpTrim | undefined
+  /** The first block the saved history holds (startHistoryAfter): the deployment's blocks are left out. */
+  let historyStart: number | undefined
   const save = async () => {
-    lastTrim = await dumpState((node as ReturnType<typeof createNodeTransport>).request, statePath)
+    lastTrim = await dumpState((node as ReturnType<typeof createNodeTransport>).request, statePath, {
+      firstBlock: historyStart,
+    })
   }
   const journal = openWriteJournal({ dir: join(chainDir, 'journal'), save })
 
@@ -252,7 +262,11 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     return hold.exclusive(() =>
       journal.checkpoint(async () => {
         try {
-          const compacted = await compactChainHistory({ request: connection.request, statePath })
+          const compacted = await compactChainHistory({
+            request: connection.request,
+            statePath,
+            firstBlock: historyStart,
+          })
           // A transaction came into anvil's pool meanwhile: a plain save (the journal's checkpoint needs one).
           if (!compacted) await save()
           else {
@@ -304,6 +318,9 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
     statePath,
     fork: fork?.plan,
     pid: () => current.pid,
+    startHistoryAfter: (block) => {
+      historyStart = block + 1
+    },
     journal: (request) => {
       const journaled = journal.wrap(request)
       return (method, params, readBody) => hold.shared(() => journaled(method, params, readBody))

@@ -38,6 +38,11 @@ export type StateDumpTrimParameters = {
    * bigger. The head block is always kept. Default: no limit.
    */
   keepBlockBytes?: number
+  /**
+   * Blocks before this one are dropped too (but for the genesis block and the head, which is always kept): the
+   * blocks of the chain's own deployment, megabytes of creation code and call traces no client asks for again.
+   */
+  firstBlock?: number
 }
 
 /**
@@ -55,6 +60,7 @@ export type StateDumpTrimParameters = {
 export function createStateDumpTrimmer({
   keepBlocks,
   keepBlockBytes = Number.POSITIVE_INFINITY,
+  firstBlock = 0,
 }: StateDumpTrimParameters) {
   const trim: StateDumpTrim = {
     bestBlockNumber: null,
@@ -227,7 +233,10 @@ export function createStateDumpTrimmer({
           ) {
             section = lastKey
             keptInSection = 0
-            if (section === 'blocks') oldest = (trim.bestBlockNumber as number) - keepBlocks + 1
+            if (section === 'blocks') {
+              const best = trim.bestBlockNumber as number
+              oldest = Math.min(best, Math.max(best - keepBlocks + 1, firstBlock))
+            }
             if (passStart >= 0) out.push(piece.slice(passStart, i + 1))
             passStart = -1
           } else if (depth === 3 && section !== null) {
