@@ -7,8 +7,8 @@
 //   in front:  the unit tests, the integration tests with the SDK client tests (in the same run, last, each waiting
 //              for their package's install if it is still running), then the console e2e tests
 //   beside:    the SDK client package (install, typecheck); the npm package end to end and the contracts check (beside
-//              the integration tests); then, once the e2e tests start, the lifecycle files (services started, killed
-//              and restarted)
+//              the integration tests); then, once those two are done, the lifecycle files (services started, killed and
+//              restarted), into the e2e phase
 // The front lane streams its output; a step beside writes a log in test-results/ that is printed when it ends. Each
 // phase says how busy it kept the cores. The vitest reports are merged into test-results/vitest.json, and the
 // README's client table is written from it.
@@ -255,7 +255,7 @@ async function runEverything() {
   //    package end to end (a clone, a build, an npm install, a few services: mostly waiting), in the core-time the
   //    integration tests leave (they kept the cores 82 % busy); it ran beside the lifecycle files before, which made
   //    that lane the longest of the e2e phase.
-  phase = startPhase('integration tests, and beside them the npm package and the contracts check')
+  phase = startPhase('integration tests, and beside them the npm package, the contracts check, then lifecycle')
   const packaged = runVitest('vitest: the npm package', VITEST_SELECTION.package, 'vitest-package.json', {
     log: 'vitest-package.log',
   })
@@ -269,6 +269,14 @@ async function runEverything() {
       log: 'vitest-contracts.log',
     },
   )
+  // Then the lifecycle files (services started, killed and restarted: much of their time is waiting), as soon as the
+  // npm package and the contracts check are done: the integration run's last files (the SDK clients) left a core
+  // idle for about a minute (cores 49-65 % busy in those 20-s windows of the last CI run).
+  const lifecycle = Promise.all([packaged, contractsChecked]).then(() =>
+    runVitest('vitest: lifecycle', ['--project', 'lifecycle'], 'vitest-lifecycle.json', {
+      log: 'vitest-lifecycle.log',
+    }),
+  )
   reports.push(
     await runVitest(
       'vitest: integration, mocking and SDK clients',
@@ -280,14 +288,11 @@ async function runEverything() {
   reports.push(await packaged)
   reports.push(await contractsChecked)
   phase.end()
-  // 3. The console e2e tests in front; beside, what spends much of its time waiting: the lifecycle files (services
-  //    started, killed and restarted), which start at once. The desktop build (out/, which the e2e tests serve and the
-  //    packaging test packs) is made before the e2e tests, once, so that nothing rebuilds it while a browser loads it;
-  //    the packaging test, the only lifecycle file that reads out/, waits for it (buildDesktopIfStale takes a lock).
-  phase = startPhase('console e2e tests, and beside them lifecycle')
-  const beside = runVitest('vitest: lifecycle', ['--project', 'lifecycle'], 'vitest-lifecycle.json', {
-    log: 'vitest-lifecycle.log',
-  })
+  // 3. The console e2e tests in front; beside, the rest of the lifecycle files. The desktop build (out/, which the e2e
+  //    tests serve and the packaging test packs) is made before the e2e tests, once, so that nothing rebuilds it while
+  //    a browser loads it; the packaging test, the only lifecycle file that reads out/, builds it or waits for this
+  //    build (buildDesktopIfStale takes a lock).
+  phase = startPhase('console e2e tests, and beside them the rest of lifecycle')
   try {
     buildDesktopIfStale()
   } catch (error) {
@@ -296,7 +301,7 @@ async function runEverything() {
     exitCode = 1
   }
   await runPlaywright()
-  reports.push(await beside)
+  reports.push(await lifecycle)
   failSdkClients(await sdkChecked)
   phase.end()
   for (const report of reports) countVitest(report)
