@@ -255,7 +255,9 @@ async function runEverything() {
   //    package end to end (a clone, a build, an npm install, a few services: mostly waiting), in the core-time the
   //    integration tests leave (they kept the cores 82 % busy); it ran beside the lifecycle files before, which made
   //    that lane the longest of the e2e phase.
-  phase = startPhase('integration tests, and beside them the npm package, the contracts check, then lifecycle')
+  phase = startPhase(
+    'integration tests, and beside them the npm package, the contracts check, then lifecycle',
+  )
   const packaged = runVitest('vitest: the npm package', VITEST_SELECTION.package, 'vitest-package.json', {
     log: 'vitest-package.log',
   })
