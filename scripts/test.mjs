@@ -143,6 +143,32 @@ function writeMergedVitestReport(reports) {
   writeFileSync(path.join(results, 'vitest.json'), JSON.stringify(merged))
 }
 
+/** test/helpers/chainTemplate.ts: the runs started with this variable set start their services from that folder. */
+const CHAIN_TEMPLATE_ENV = 'OPSTATION_TEST_CHAIN_TEMPLATE'
+
+/**
+ * Builds the deployed chain (test/helpers/printChainTemplate.ts) and resolves to its folder; null when it could not
+ * (each run then builds its own, and says why if that fails too).
+ */
+function buildChainTemplate() {
+  return new Promise((resolve) => {
+    const child = spawn(
+      node,
+      ['--import', 'tsx', path.join(root, 'test', 'helpers', 'printChainTemplate.ts')],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
+    let out = ''
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+    })
+    child.on('error', () => resolve(null))
+    child.on('exit', (status) => resolve(status === 0 && out.trim() ? out.trim() : null))
+  })
+}
+
 /** Installs the SDK client test package (its own dependencies: scripts/installSdkClients.mjs); false if it failed. */
 async function installSdkClientPackage(options) {
   if (!options?.log) return installSdkClients()
@@ -246,8 +272,13 @@ async function runEverything() {
   const sdkChecked = sdkInstalled.then(
     (installed) => installed && typecheckSdkClients({ log: 'sdk-clients-typecheck.log' }),
   )
+  // The deployed chain every service of the later phases starts from (test/helpers/chainTemplate.ts), built once
+  // here for the integration, lifecycle and e2e runs, each of which built its own at its start.
+  const chainTemplate = buildChainTemplate()
   reports.push(await runVitest('vitest: unit', ['--project', 'unit'], 'vitest-unit.json'))
   phase.end()
+  const templateDir = await chainTemplate
+  if (templateDir) process.env[CHAIN_TEMPLATE_ENV] = templateDir
   // 2. The integration tests that keep both cores busy, with the SDK client tests in the same run: its last files (a
   //    group's projects run in the order of their names), which wait for their package's install if it is still
   //    running (it ended about a minute into this phase in CI runs), so that they fill the cores the integration
@@ -306,6 +337,7 @@ async function runEverything() {
   reports.push(await lifecycle)
   failSdkClients(await sdkChecked)
   phase.end()
+  if (templateDir) rmSync(templateDir, { recursive: true, force: true })
   for (const report of reports) countVitest(report)
   writeMergedVitestReport(reports)
   await writeClientTable(existsSync(path.join(results, 'vitest.json')) && path.join(results, 'vitest.json'))

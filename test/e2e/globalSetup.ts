@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 // @ts-expect-error: a plain .mjs script without types
 import { buildConsoleIfStale } from '../../scripts/buildConsoleIfStale.mjs'
-import { buildChainTemplate, CHAIN_TEMPLATE_ENV } from '../helpers/chainTemplate'
+import { CHAIN_TEMPLATE_ENV, obtainChainTemplate } from '../helpers/chainTemplate'
 
 /**
  * Builds the console when out/renderer is missing or older than src/renderer, checks Chromium, and builds the
@@ -23,7 +23,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!existsSync(index))
     throw new Error('The console build failed: out/renderer/index.html is missing (npm run build:renderer)')
   if (statSync(index).mtimeMs !== before) process.stderr.write('console built into out/renderer\n')
-  const template = await buildChainTemplate()
+  const template = await obtainChainTemplate()
   process.env[CHAIN_TEMPLATE_ENV] = template.dir
   return template.remove
 }

@@ -43,6 +43,17 @@ export async function buildChainTemplate(): Promise<ChainTemplate> {
   }
 }
 
+/**
+ * The run's template: the one `npm test` built for all its runs (scripts/test.mjs names it in
+ * OPSTATION_TEST_CHAIN_TEMPLATE and removes it at the end), else one built now, removed by the caller.
+ */
+export async function obtainChainTemplate(): Promise<ChainTemplate> {
+  const shared = process.env[CHAIN_TEMPLATE_ENV]
+  if (shared && CHAIN_TEMPLATE_FILES.every((file) => existsSync(path.join(shared, file))))
+    return { dir: shared, remove: async () => {} }
+  return buildChainTemplate()
+}
+
 /** Copies the template's chain keys and state into `dataDir` (a fresh folder), private to the user as the service keeps them. */
 export async function copyChainTemplate(template: string, dataDir: string): Promise<void> {
   await mkdir(path.join(dataDir, 'chain'), { recursive: true, mode: 0o700 })

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node'
-import { buildChainTemplate, type ChainTemplate } from '../helpers/chainTemplate'
+import { type ChainTemplate, obtainChainTemplate } from '../helpers/chainTemplate'
 
 /** Held on the main process' global: the projects that name this setup share one template per run. */
 const holder = globalThis as { opstationChainTemplate?: { template: Promise<ChainTemplate>; users: number } }
@@ -10,7 +10,7 @@ const holder = globalThis as { opstationChainTemplate?: { template: Promise<Chai
  * knows it).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  holder.opstationChainTemplate ??= { template: buildChainTemplate(), users: 0 }
+  holder.opstationChainTemplate ??= { template: obtainChainTemplate(), users: 0 }
   const entry = holder.opstationChainTemplate
   entry.users++
   const template = await entry.template
