@@ -134,7 +134,22 @@ type Fixtures = {
   app: Page
 }
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, { sharedService: ServiceUnderTest }>({
+  // The worker's shared service (testSharingService below), started only for a worker that runs such a file. It is
+  // declared on every spec's `test`: Playwright runs a file whose worker fixtures differ in a worker of its own,
+  // after every other test (such a file was the e2e run's last 20 s, on one worker).
+  sharedService: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
+    async ({}, use) => {
+      const { service, stop } = await startService()
+      try {
+        await use(service)
+      } finally {
+        await stop()
+      }
+    },
+    { scope: 'worker' },
+  ],
   serviceArgs: [[], { option: true }],
   service: async ({ serviceArgs }, use, testInfo) => {
     const { service, stop } = await startService(serviceArgs)
@@ -208,19 +223,7 @@ export const test = base.extend<Fixtures>({
  * with `test.describe.configure({ mode: 'default' })` the file's tests run in order in one worker, so the file starts
  * one service (and its chain) instead of one per test. Each test still has its own page and session.
  */
-export const testSharingService = test.extend<object, { sharedService: ServiceUnderTest }>({
-  sharedService: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
-    async ({}, use) => {
-      const { service, stop } = await startService()
-      try {
-        await use(service)
-      } finally {
-        await stop()
-      }
-    },
-    { scope: 'worker' },
-  ],
+export const testSharingService = test.extend({
   service: async ({ sharedService }, use, testInfo) => {
     await use(sharedService)
     if (testInfo.status !== testInfo.expectedStatus) {
