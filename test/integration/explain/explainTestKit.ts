@@ -226,3 +226,9 @@ export async function createVersionAccount(
     },
   }
 }
+
+/** An explanation in a failure message: its status, reason, notes and phases, cut to a readable length. */
+export function describeExplanation(explanation: object): string {
+  const { status, reason, notes, phases } = explanation as Record<string, unknown>
+  return JSON.stringify({ status, reason, notes, phases }).slice(0, 2_000)
+}
