@@ -9,22 +9,10 @@
 // compiling its 9 MB took a quarter of a start's CPU, and Node 20 keeps no code cache for an ES module.
 // The npm package is built apart (scripts/buildPackage.mjs: dist/cli.js, its packages left to the user's install).
 import { randomUUID } from 'node:crypto'
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { newestMtime } from './newestMtime.mjs'
-
-const { readBuildId } = createRequire(import.meta.url)('./lib/requireWithCodeCache.cjs')
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const CLI_BUNDLE = path.join(root, 'out', 'cli', 'opstation.cjs')
@@ -48,18 +36,18 @@ export function isCliBundleFresh() {
   return statSync(CLI_BUNDLE).mtimeMs >= sources
 }
 
-/** The code caches of earlier builds (each named after its build's id). */
-function removeOldCodeCaches() {
+/** Removes the code caches of earlier builds (each is named after its build's id). */
+function removeOldCodeCaches(buildId) {
   const dir = path.dirname(CLI_BUNDLE)
-  const current = readBuildId(readFileSync(CLI_BUNDLE, 'utf8').slice(0, 100))
   for (const name of readdirSync(dir))
-    if (name.endsWith('.v8cache') && !name.includes(`.${current}.`))
+    if (name.endsWith('.v8cache') && !name.includes(`.${buildId}.`))
       rmSync(path.join(dir, name), { force: true })
 }
 
 /** Returns esbuild's metafile (what the bundle imports). */
 export async function bundleCli() {
   const { build } = await import('esbuild')
+  const buildId = randomUUID()
   const result = await build({
     entryPoints: [path.join(root, 'src', 'main', 'cliMain.ts')],
     outfile: CLI_BUNDLE,
@@ -72,7 +60,7 @@ export async function bundleCli() {
     define: { 'import.meta.url': '__opstationBundleUrl' },
     // The build id names the bundle's code cache (scripts/lib/requireWithCodeCache.cjs).
     banner: {
-      js: `// build ${randomUUID()}\nconst __opstationBundleUrl = require('node:url').pathToFileURL(__filename).href;`,
+      js: `// build ${buildId}\nconst __opstationBundleUrl = require('node:url').pathToFileURL(__filename).href;`,
     },
     write: false,
     metafile: true,
@@ -84,7 +72,7 @@ export async function bundleCli() {
     writeFileSync(tmp, file.contents)
     renameSync(tmp, file.path)
   }
-  removeOldCodeCaches()
+  removeOldCodeCaches(buildId)
   return result.metafile
 }
 

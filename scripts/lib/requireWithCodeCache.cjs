@@ -54,4 +54,4 @@ function writeCodeCache(script, cacheFile) {
   }
 }
 
-module.exports = { readBuildId, requireWithCodeCache }
+module.exports = { requireWithCodeCache }

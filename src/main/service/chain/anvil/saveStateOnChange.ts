@@ -14,8 +14,8 @@ const DUMP_COST_FACTOR = 20
  * How often a chain that never goes quiet (a load, an SDK sending operation after operation) is dumped. The dump is
  * not what makes a write durable: the write journal has every state-changing call on disk before it is answered
  * (openWriteJournal.ts), and a restart replays what the saved state lacks. A busy dump only shortens that replay,
- * and it is dear: with the account zoo the state is 3.5 MB, and one dump cost the service about 110 ms of CPU and
- * anvil about 70 ms. Every 3 s that was 3.5 ms of the service's CPU per operation of a sequential SDK loop (a fifth
+ * and it is dear: with the account zoo a fresh chain's state was 3.5 MB (1.8 MB since its deployment's blocks are
+ * left out), and one dump cost the service about 110 ms of CPU and anvil about 70 ms. Every 3 s that was 3.5 ms of the service's CPU per operation of a sequential SDK loop (a fifth
  * of it); every 30 s it is a tenth of that. A kill of the service and anvil loses nothing either way (the restart
  * replays at most 30 s of writes); a power cut, which the journal (in the page cache, not synced) does not survive,
  * can lose up to 30 s of a busy chain's writes instead of 3 s.
@@ -26,8 +26,9 @@ export const BUSY_DUMP_INTERVAL_MS = 30_000
  * Saves the embedded chain's state shortly after it changes: every `intervalMs` it looks at the block number
  * (and at dev methods such as anvil_setBalance that change state without a block). Once the chain has been quiet
  * for a tick it dumps; while blocks keep coming (a benchmark, a burst of bundles) it dumps at most every
- * `busyIntervalMs` (BUSY_DUMP_INTERVAL_MS), so a whole-state dump never runs on every block of a busy chain; and never sooner than
- * DUMP_COST_FACTOR times as long as the last dump took, so a long history does not turn the chain's time into dumps.
+ * `busyIntervalMs` (BUSY_DUMP_INTERVAL_MS), so a whole-state dump never runs on every block of a busy chain; and
+ * never sooner than DUMP_COST_FACTOR times as long as the last dump took, so a long history does not turn the chain's
+ * time into dumps.
  */
 export function startStateSaver(p: {
   /** The embedded node's transport (IPC: a tick costs a tenth of an HTTP fetch). */

@@ -36,12 +36,12 @@ const IPC_RETRY_DELAY_MS = 100
 
 /**
  * The transport every viem client of the chain uses. Every UserOperation costs several node calls, so the
- * cost of one call matters: the embedded anvil is reached over its IPC socket (a few connections; about 0.1 ms
+ * cost of one call matters: the embedded anvil is reached over its IPC socket only (a few connections; about 0.1 ms
  * of CPU per call against 0.3 ms for keep-alive node:http and 1 ms for fetch), other nodes over node:http(s)
  * with keep-alive. Other URL schemes (ws) keep viem's own transport.
- * The embedded anvil is reached over IPC only. Calls that found its socket closed (anvil restarting) went over its
- * HTTP port before; but a restart may find that port taken by another process (another service's anvil), which
- * would have answered them: the wrong chain. A restart moves anvil to another port then (startEmbeddedNode.ts).
+ * Calls that found anvil's socket closed (anvil restarting) went over its HTTP port before; but a restart may find
+ * that port taken by another process (another service's anvil), which would have answered them: the wrong chain. A
+ * restart moves anvil to another port then (startEmbeddedNode.ts).
  */
 export function createNodeTransport({ rpcUrl, ipcPath }: CreateNodeTransportParameters): NodeTransport {
   if (ipcPath) {
