@@ -16,6 +16,7 @@ import {
 } from '../../../src/main/service/chain'
 import { testTokenArtifact } from '../../../src/main/service/chain/artifacts'
 import { createHttpRequest } from '../../../src/main/service/chain/node/createHttpRequest'
+import { isProcessAlive } from '../../../src/main/service/util/process/isProcessAlive'
 import { readSavedChainHead } from '../../helpers/savedChainHead'
 import { seedWithChainTemplate } from '../../helpers/startTestService'
 import { waitFor } from '../bundler/bundlerTestKit'
@@ -35,16 +36,6 @@ function watchForRestart(chain: Chain): { events: ChainEvent[]; restarted: Promi
     resolve()
   })
   return { events, restarted }
-}
-
-/** Whether process `pid` still runs. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** Waits until the chain's saved state holds block `number`. */
@@ -122,7 +113,7 @@ describe('embedded anvil supervision', () => {
     if (!portBefore || !pidBefore) throw new Error('no embedded anvil')
 
     process.kill(pidBefore, 'SIGKILL')
-    await waitFor(async () => (isAlive(pidBefore) ? null : true), 10_000, 5)
+    await waitFor(async () => (isProcessAlive(pidBefore) ? null : true), 10_000, 5)
     // The supervisor waits a moment before it restarts: another process binds anvil's port meanwhile.
     const squatter = createServer()
     await new Promise<void>((resolve, reject) => {
