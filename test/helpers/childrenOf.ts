@@ -25,13 +25,3 @@ export function childAnvils(): number[] {
     }
   })
 }
-
-/** Whether a process with this pid runs (signal 0 checks without sending anything). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}

@@ -1,5 +1,5 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
+import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -14,6 +14,7 @@ import {
   startChain,
   testTokenAbi,
 } from '../../../src/main/service/chain'
+import { isPortFree } from '../../../src/main/service/chain/anvil/findFreePort'
 import { testTokenArtifact } from '../../../src/main/service/chain/artifacts'
 import { createHttpRequest } from '../../../src/main/service/chain/node/createHttpRequest'
 import { isProcessAlive } from '../../../src/main/service/util/process/isProcessAlive'
@@ -36,6 +37,47 @@ function watchForRestart(chain: Chain): { events: ChainEvent[]; restarted: Promi
     resolve()
   })
   return { events, restarted }
+}
+
+type KillRound = { events: ChainEvent[]; pidBefore: number; portBefore: number; urlBefore: string }
+
+/**
+ * SIGKILLs the chain's anvil and waits for its restart. With `squat`, a server of the test binds anvil's port in the
+ * moment between (the supervisor waits 250 ms before it restarts), and holds it until `release`. Other test processes
+ * start anvils on the same few browser-blocked ports (findAnvilPort.ts) and may take the freed port first: a round
+ * they spoil (the squatter could not bind, or without `squat` the chain moved because another process holds its port)
+ * is run again, up to three times, so that what the test asserts is the supervisor's doing.
+ */
+async function killAnvilAndWaitForRestart(
+  chain: Chain,
+  { squat }: { squat: boolean },
+): Promise<KillRound & { release: () => void }> {
+  for (let round = 1; ; round++) {
+    const { events, restarted } = watchForRestart(chain)
+    const urlBefore = chain.rpcUrl
+    const portBefore = chain.anvil?.port
+    const pidBefore = chain.anvil?.pid()
+    if (!portBefore || !pidBefore) throw new Error('no embedded anvil')
+    process.kill(pidBefore, 'SIGKILL')
+    await waitFor(async () => (isProcessAlive(pidBefore) ? null : true), 10_000, 5)
+    const squatter = squat ? await listenOn(portBefore) : null
+    await restarted
+    const spoiled = squat ? !squatter : chain.anvil?.port !== portBefore && !(await isPortFree(portBefore))
+    if (!spoiled || round === 3)
+      return { events, pidBefore, portBefore, urlBefore, release: () => squatter?.close() }
+    squatter?.close()
+  }
+}
+
+/** A server listening on `port`, or null when another process holds it. */
+async function listenOn(port: number): Promise<Server | null> {
+  const server = createServer()
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EADDRINUSE' ? resolve(null) : reject(err),
+    )
+    server.listen(port, '127.0.0.1', () => resolve(server))
+  })
 }
 
 /** Waits until the chain's saved state holds block `number`. */
@@ -70,12 +112,7 @@ describe('embedded anvil supervision', () => {
     // deploy's block, the last change, before the kill.
     await waitForSavedBlock(chain, receipt.blockNumber)
 
-    const { events, restarted } = watchForRestart(chain)
-    const urlBefore = chain.rpcUrl
-    const pidBefore = chain.anvil?.pid()
-    if (!pidBefore) throw new Error('no anvil pid')
-    process.kill(pidBefore, 'SIGKILL')
-    await restarted
+    const { events, pidBefore, urlBefore } = await killAnvilAndWaitForRestart(chain, { squat: false })
 
     expect(events.map((e) => e.type)).toEqual(['chain.exited', 'chain.restarted'])
     expect(events[0]).toMatchObject({ type: 'chain.exited', signal: 'SIGKILL' })
@@ -106,22 +143,10 @@ describe('embedded anvil supervision', () => {
     const funded = privateKeyToAccount(generatePrivateKey()).address
     // Saved or not yet, the write is in the journal, which the restarted anvil gets.
     await fundEth(chain, funded, parseEther('5'))
-    const { events, restarted } = watchForRestart(chain)
-    const urlBefore = chain.rpcUrl
-    const portBefore = chain.anvil?.port
-    const pidBefore = chain.anvil?.pid()
-    if (!portBefore || !pidBefore) throw new Error('no embedded anvil')
-
-    process.kill(pidBefore, 'SIGKILL')
-    await waitFor(async () => (isProcessAlive(pidBefore) ? null : true), 10_000, 5)
-    // The supervisor waits a moment before it restarts: another process binds anvil's port meanwhile.
-    const squatter = createServer()
-    await new Promise<void>((resolve, reject) => {
-      squatter.once('error', reject)
-      squatter.listen(portBefore, '127.0.0.1', () => resolve())
+    const { events, portBefore, urlBefore, release } = await killAnvilAndWaitForRestart(chain, {
+      squat: true,
     })
     try {
-      await restarted
       expect(events.map((e) => e.type)).toEqual(['chain.exited', 'chain.restarted'])
       expect(chain.anvil?.port).not.toBe(portBefore)
       expect(chain.rpcUrl).not.toBe(urlBefore)
@@ -139,7 +164,7 @@ describe('embedded anvil supervision', () => {
         overHttp.close()
       }
     } finally {
-      squatter.close()
+      release()
     }
   })
 })

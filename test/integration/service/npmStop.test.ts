@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isProcessAlive } from '../../helpers/childrenOf'
+import { isProcessAlive } from '../../../src/main/service/util/process/isProcessAlive'
 import { makeTempDir } from '../../helpers/makeTempDir'
 
 const root = path.resolve(import.meta.dirname, '../../..')

@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
-import { childrenOf, isProcessAlive } from '../../helpers/childrenOf'
+import { isProcessAlive } from '../../../src/main/service/util/process/isProcessAlive'
+import { childrenOf } from '../../helpers/childrenOf'
 import { makeTempDir } from '../../helpers/makeTempDir'
 import { type SpawnCliOptions, type SpawnedCli, spawnCli } from '../../helpers/spawnCli'
 import { seedWithChainTemplate } from '../../helpers/startTestService'
