@@ -5,6 +5,7 @@ import { DEFAULT_PORT, defaultDataDir, type ServiceConfigInput } from './service
 import { createService, type Service } from './service/createService'
 import { AppError } from './service/errors'
 import { InvalidSetupError } from './service/setup/InvalidSetupError'
+import { readPackageVersion } from './service/util/packageRoot'
 
 const USAGE = `Usage: opstation serve [options]
 
@@ -239,7 +240,6 @@ export async function runCli(argv: string[]): Promise<number> {
     return command === undefined ? 1 : 0
   }
   if (command === '-v' || command === '--version') {
-    const { readPackageVersion } = await import('./service/util/packageRoot')
     process.stdout.write(`${readPackageVersion()}\n`)
     return 0
   }
