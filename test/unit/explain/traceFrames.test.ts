@@ -14,6 +14,10 @@ const chainAnswering = (error: Error) =>
     },
   }) as unknown as Chain
 
+/** A chain whose node answers every request with `answer`. */
+const chainReturning = (answer: unknown) =>
+  ({ publicClient: { request: async () => answer } }) as unknown as Chain
+
 const hash = `0x${'11'.repeat(32)}` as const
 const call = { to: '0x0000000071727De22E5E9d8BAf0edAc6f37da032' } as const
 
@@ -48,5 +52,31 @@ describe('tracing an operation on a node', () => {
     ).catch((err) => err)
     expect(error).toBeInstanceOf(ChainError)
     expect(error.shortMessage).toBe('The node could not trace the operation: transaction not found')
+  })
+  it("an answer without a call trace (anvil's empty struct-log trace of a transaction it no longer keeps) is refused, not read as a call that did nothing", async () => {
+    const emptyStructLogs = { failed: false, gas: 0, returnValue: '0x', structLogs: [] }
+    const error = await traceTransactionFrames(chainReturning(emptyStructLogs), hash).catch((err) => err)
+    expect(error).toBeInstanceOf(ChainError)
+    expect(error.shortMessage).toBe(
+      'The node answered debug_traceTransaction without a call trace (an object with failed, gas, returnValue, ' +
+        'structLogs), so the operation cannot be explained',
+    )
+    const none = await traceCallFrames(chainReturning(null), call).catch((err) => err)
+    expect(none.shortMessage).toBe(
+      'The node answered debug_traceCall without a call trace (null), so the operation cannot be explained',
+    )
+  })
+
+  it('a callTracer frame is answered as the node gave it', async () => {
+    const frame = {
+      type: 'CALL',
+      from: call.to,
+      to: call.to,
+      input: '0x1fad948c',
+      gas: '0x1',
+      gasUsed: '0x1',
+    }
+    expect(await traceTransactionFrames(chainReturning(frame), hash)).toBe(frame)
+    expect(await traceCallFrames(chainReturning(frame), call)).toBe(frame)
   })
 })

@@ -180,4 +180,46 @@ describe('the history of mined UserOperations', () => {
     expect(again.stats()).toMatchObject({ explanations: 2, records: 1 })
     await again.close()
   })
+  it('finds every entry while its write is under way, as before and after it (a mined operation is never unknown)', async () => {
+    const dir = await makeTempDir('opstation-history-')
+    const history = openUserOperationHistory({ dir })
+    const tx = hash('c', 1)
+    const op = hash('a', 1)
+    const record = makeRecord(2)
+    history.keepMined({ userOpHash: op, receipt: makeReceipt(tx, [op]), userOperation: { sender: '0x01' } })
+    history.keepRecords([record])
+    history.keepExplanation(op, { status: 'mined' })
+    const lookUp = async () => ({
+      operation: await history.findOperation(op),
+      receipt: (await history.findReceipt(tx))?.transactionHash,
+      mined: await history.hasMined(op),
+      record: (await history.findRecord(record.userOpHash))?.seq,
+      listed: (await history.listRecords({ limit: 5 })).map((r) => r.seq),
+      explanation: await history.findExplanation(op),
+    })
+    const found = {
+      operation: { sender: '0x01' },
+      receipt: tx,
+      mined: true,
+      record: 2,
+      listed: [2],
+      explanation: { status: 'mined' },
+    }
+    // Looked up at every turn of the event loop from the flush until the lines are on disk and indexed: the
+    // entries left the pending ones when the write began, and were indexed only once the file was appended to.
+    let written = false
+    const flushing = history.flush().then(() => {
+      written = true
+    })
+    const seen: unknown[] = []
+    while (!written) {
+      seen.push(await lookUp())
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    await flushing
+    expect(seen.length).toBeGreaterThan(1)
+    for (const lookedUp of seen) expect(lookedUp).toEqual(found)
+    expect(await lookUp()).toEqual(found)
+    await history.close()
+  })
 })

@@ -79,6 +79,27 @@ describe('UserOperation records beyond the store document', () => {
     expect(all[all.length - 1]).toBe(stuck.userOpHash)
     await log.close()
   })
+  it('lists every record while a write moves the oldest into the history, as before and after it', async () => {
+    const dataDir = await makeTempDir('opstation-log-')
+    const { log } = await openLog(dataDir)
+    for (let i = 0; i < 6; i++) addMined(log, i)
+    // Looked up at every turn of the event loop until the write is done: the new records left the log's inserts when
+    // it began, and joined the document only after the history had taken the oldest ones.
+    let written = false
+    const flushing = log.flush().then(() => {
+      written = true
+    })
+    const listed: number[][] = []
+    while (!written) {
+      listed.push((await log.list({ limit: 10 })).map((r) => r.seq))
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    await flushing
+    expect(listed.length).toBeGreaterThan(1)
+    for (const seqs of listed) expect(seqs).toEqual([5, 4, 3, 2, 1, 0])
+    expect((await log.list({ limit: 10 })).map((r) => r.seq)).toEqual([5, 4, 3, 2, 1, 0])
+    await log.close()
+  })
 })
 
 describe("a record's chain time", () => {

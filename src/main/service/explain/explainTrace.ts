@@ -9,7 +9,7 @@ import { describeFailedPhase } from './describeFailedPhase'
 import type { ExplainContext } from './explainContext'
 import { explainGas } from './explainGas'
 import { explainPhases } from './explainPhases'
-import { findOperationFrames } from './findOperationFrames'
+import { describeMissingFrames, findOperationFrames } from './findOperationFrames'
 import { readBalanceChanges } from './readBalanceChanges'
 import { type CheckedAt, readValidationVerdicts } from './readValidity'
 import type { ExplainedPhase, Explanation, TracedFrame } from './types'
@@ -93,7 +93,9 @@ export async function explainTrace(
     balanceChanges,
     gas: explainGas(entryPoint, userOperation, events),
     ...(authorization ? { authorization } : {}),
-    notes: [...calls.notes, ...bounded.notes],
+    notes: [describeMissingFrames(handleOps, frames), ...calls.notes, ...bounded.notes].filter(
+      (note): note is string => note !== null,
+    ),
     handleOpsReverted: handleOps.error !== undefined,
     reason:
       summarize(phases) ?? (handleOps.error ? describeHandleOpsRevert(entryPoint, handleOps, book) : null),

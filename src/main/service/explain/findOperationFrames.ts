@@ -61,3 +61,18 @@ export function findOperationFrames({
   for (const key of Object.keys(found) as (keyof OperationFrames)[]) if (!found[key]) delete found[key]
   return found
 }
+
+/**
+ * What an explanation says when its trace holds none of the operation's calls although handleOps did not revert:
+ * every operation a handleOps accepts runs in an innerHandleOp carrying its userOpHash, so the trace is not of this
+ * operation (a node answering for another call or transaction). Its phases, events and balance changes are then
+ * missing, not none, and the explanation says so instead of passing for complete. Null when the trace has them.
+ */
+export function describeMissingFrames(handleOps: TracedFrame, frames: OperationFrames): string | null {
+  if (handleOps.error || frames.inner) return null
+  return (
+    `the call trace holds none of this operation's calls (no innerHandleOp with its userOpHash under the call to ` +
+    `${handleOps.to ?? 'the EntryPoint'}): its phases, events and balance changes could not be read from it, and ` +
+    'are missing rather than none'
+  )
+}

@@ -31,16 +31,43 @@ function traceFailed(method: string, err: unknown): Error {
   )
 }
 
+/**
+ * The node's answer when it is a callTracer frame (a call's type, sender and input); anything else is refused, never
+ * read as a call that did nothing. anvil answers debug_traceTransaction of a transaction it no longer keeps (past
+ * its `--transaction-block-keeper` blocks) with an empty struct-log trace (`{"failed":false,"gas":0,"structLogs":[]}`),
+ * not with an error: read as a frame, it is a handleOps that called nothing and emitted nothing.
+ */
+function requireCallFrame(answer: unknown, method: string): TracedFrame {
+  const frame = answer as Partial<TracedFrame> | null
+  if (
+    frame &&
+    typeof frame === 'object' &&
+    typeof frame.type === 'string' &&
+    typeof frame.from === 'string' &&
+    typeof frame.input === 'string'
+  )
+    return frame as TracedFrame
+  const shape =
+    frame && typeof frame === 'object'
+      ? `an object with ${Object.keys(frame).join(', ') || 'no fields'}`
+      : String(frame)
+  throw new ChainError(
+    `The node answered ${method} without a call trace (${shape}), so the operation cannot be explained`,
+  )
+}
+
 /** A mined transaction's call tree with its logs (`debug_traceTransaction`, callTracer). */
 export async function traceTransactionFrames(chain: Chain, transactionHash: Hex): Promise<TracedFrame> {
+  let answer: unknown
   try {
-    return await requestRpc<TracedFrame>(chain.publicClient, 'debug_traceTransaction', [
+    answer = await requestRpc<unknown>(chain.publicClient, 'debug_traceTransaction', [
       transactionHash,
       CALL_TRACER,
     ])
   } catch (err) {
     throw traceFailed('debug_traceTransaction', err)
   }
+  return requireCallFrame(answer, 'debug_traceTransaction')
 }
 
 /** A call's tree with its logs against the latest block, changing nothing (`debug_traceCall`, callTracer). */
@@ -49,9 +76,11 @@ export async function traceCallFrames(
   request: TraceCallRequest,
   stateOverrides?: RpcStateOverride,
 ): Promise<TracedFrame> {
+  let answer: unknown
   try {
-    return await traceCall<TracedFrame>(chain, request, { ...CALL_TRACER, stateOverrides })
+    answer = await traceCall<unknown>(chain, request, { ...CALL_TRACER, stateOverrides })
   } catch (err) {
     throw traceFailed('debug_traceCall', err)
   }
+  return requireCallFrame(answer, 'debug_traceCall')
 }

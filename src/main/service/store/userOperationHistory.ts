@@ -124,6 +124,14 @@ type BundleEntry = {
   operations: (Record<string, unknown> | null)[]
 }
 
+/** Entries kept and not yet written and indexed, by key (a bundle's by its transaction hash). */
+type Unwritten = {
+  records: Map<string, UserOperationRecord>
+  bundles: Map<string, BundleEntry>
+  explanations: Map<string, unknown>
+}
+const noEntries = (): Unwritten => ({ records: new Map(), bundles: new Map(), explanations: new Map() })
+
 export function openUserOperationHistory({
   dir,
   maxBytes = DEFAULT_HISTORY_MAX_BYTES,
@@ -143,9 +151,21 @@ export function openUserOperationHistory({
   /** Size of each file, by number. */
   const sizes = new Map<number, number>()
   let current = 1
-  const pendingRecords = new Map<string, UserOperationRecord>()
-  const pendingBundles = new Map<string, BundleEntry>()
-  const pendingExplanations = new Map<string, unknown>()
+  /** Entries kept since the last write began. */
+  let pending = noEntries()
+  /**
+   * The entries the write under way took from `pending`: looked up here until their lines are on disk and indexed.
+   * In between they were found nowhere, and a mined operation traced then was explained as no longer recorded.
+   */
+  let inWrite = noEntries()
+  /** The first entry `pick` finds among those not yet indexed, the newest first. */
+  const findUnwritten = <T>(pick: (entries: Unwritten) => T | undefined): T | undefined => {
+    for (const entries of [pending, inWrite]) {
+      const found = pick(entries)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
   const handles = new Map<number, Promise<FileHandle>>()
   let timer: NodeJS.Timeout | undefined
   let closed = false
@@ -268,9 +288,22 @@ export function openUserOperationHistory({
 
   const write = async () => {
     await ready
-    if (pendingRecords.size === 0 && pendingBundles.size === 0 && pendingExplanations.size === 0) return
+    const batch = pending
+    if (batch.records.size === 0 && batch.bundles.size === 0 && batch.explanations.size === 0) return
+    pending = noEntries()
+    inWrite = batch
+    try {
+      await writeEntries(batch)
+    } finally {
+      inWrite = noEntries()
+    }
+    await dropOldFiles()
+  }
+
+  /** Appends the entries' lines to the current file (a new one past fileBytes) and indexes them. */
+  const writeEntries = async (batch: Unwritten) => {
     const lines: { line: string; index: (at: Location) => void }[] = []
-    for (const [transactionHash, entry] of pendingBundles) {
+    for (const [transactionHash, entry] of batch.bundles) {
       const line = `${BUNDLE_PREFIX}${transactionHash}","h":${JSON.stringify(entry.hashes)},"r":${JSON.stringify(entry.receipt)},"o":${JSON.stringify(entry.operations)}}\n`
       lines.push({
         line,
@@ -280,17 +313,14 @@ export function openUserOperationHistory({
         },
       })
     }
-    for (const [hash, record] of pendingRecords) {
+    for (const [hash, record] of batch.records) {
       const line = `${RECORD_PREFIX}${hash}","s":${record.seq},"r":${JSON.stringify(record)}}\n`
       lines.push({ line, index: (at) => indexRecord(hash, record.seq, at) })
     }
-    for (const [hash, explanation] of pendingExplanations) {
+    for (const [hash, explanation] of batch.explanations) {
       const line = `${EXPLANATION_PREFIX}${hash}","x":${JSON.stringify(explanation)}}\n`
       lines.push({ line, index: (at) => explanations.set(hash, at) })
     }
-    pendingBundles.clear()
-    pendingRecords.clear()
-    pendingExplanations.clear()
     if ((sizes.get(current) ?? 0) >= fileBytes) {
       const full = current
       sizes.set(++current, 0)
@@ -308,7 +338,6 @@ export function openUserOperationHistory({
     await appendFile(join(dir, fileName(current)), chunk.join(''), { mode: 0o600 })
     sizes.set(current, offset)
     for (const index of indexes) index()
-    await dropOldFiles()
   }
 
   const flush = () => {
@@ -328,10 +357,10 @@ export function openUserOperationHistory({
       const hash = userOpHash.toLowerCase()
       const transactionHash = receipt.transactionHash.toLowerCase()
       if (!HASH.test(hash) || !HASH.test(transactionHash)) return
-      let entry = pendingBundles.get(transactionHash)
+      let entry = pending.bundles.get(transactionHash)
       if (!entry) {
         entry = { receipt: compactReceipt(receipt), hashes: [], operations: [] }
-        pendingBundles.set(transactionHash, entry)
+        pending.bundles.set(transactionHash, entry)
       }
       const i = entry.hashes.indexOf(hash)
       if (i === -1) {
@@ -343,32 +372,36 @@ export function openUserOperationHistory({
     keepRecords(list) {
       for (const record of list) {
         const hash = record.userOpHash.toLowerCase()
-        if (HASH.test(hash)) pendingRecords.set(hash, record)
+        if (HASH.test(hash)) pending.records.set(hash, record)
       }
       if (list.length > 0) schedule()
     },
     async findRecord(userOpHash) {
       const hash = userOpHash.toLowerCase()
-      const pending = pendingRecords.get(hash)
-      if (pending) return pending
+      const unwritten = findUnwritten((entries) => entries.records.get(hash))
+      if (unwritten) return unwritten
       await ready
       const at = records.get(hash)
       return at === undefined ? undefined : await readRecord(at)
     },
     async findReceipt(transactionHash) {
       const hash = transactionHash.toLowerCase()
-      const pending = pendingBundles.get(hash)
-      if (pending) return expandReceipt(pending.receipt)
+      const unwritten = findUnwritten((entries) => entries.bundles.get(hash))
+      if (unwritten) return expandReceipt(unwritten.receipt)
       await ready
       const at = bundles.get(hash)
       return at === undefined ? undefined : expandReceipt((await readEntry(at)).r as CompactReceipt)
     },
     async findOperation(userOpHash) {
       const hash = userOpHash.toLowerCase()
-      for (const entry of pendingBundles.values()) {
-        const i = entry.hashes.indexOf(hash)
-        if (i !== -1 && entry.operations[i]) return entry.operations[i] ?? undefined
-      }
+      const unwritten = findUnwritten((entries) => {
+        for (const entry of entries.bundles.values()) {
+          const i = entry.hashes.indexOf(hash)
+          if (i !== -1 && entry.operations[i]) return entry.operations[i] ?? undefined
+        }
+        return undefined
+      })
+      if (unwritten) return unwritten
       await ready
       const at = operations.get(hash)
       if (at === undefined) return undefined
@@ -378,12 +411,13 @@ export function openUserOperationHistory({
     keepExplanation(userOpHash, explanation) {
       const hash = userOpHash.toLowerCase()
       if (!HASH.test(hash)) return
-      pendingExplanations.set(hash, explanation)
+      pending.explanations.set(hash, explanation)
       schedule()
     },
     async findExplanation(userOpHash) {
       const hash = userOpHash.toLowerCase()
-      if (pendingExplanations.has(hash)) return pendingExplanations.get(hash)
+      const unwritten = findUnwritten((entries) => entries.explanations.get(hash))
+      if (unwritten !== undefined) return unwritten
       await ready
       const at = explanations.get(hash)
       if (at === undefined) return undefined
@@ -392,13 +426,17 @@ export function openUserOperationHistory({
     },
     async hasMined(userOpHash) {
       const hash = userOpHash.toLowerCase()
-      for (const entry of pendingBundles.values()) if (entry.hashes.includes(hash)) return true
+      const bundle = findUnwritten((entries) =>
+        [...entries.bundles.values()].find((entry) => entry.hashes.includes(hash)),
+      )
+      if (bundle) return true
       await ready
       return operations.has(hash)
     },
     async listRecords({ limit, before }) {
       await ready
-      const pending = [...pendingRecords.values()]
+      // The records of the write under way, and those kept since (newer versions first).
+      const unwritten = new Map([...inWrite.records, ...pending.records])
       // The position after the last kept seq below `before`.
       let high = seqs.length
       if (before !== undefined) {
@@ -413,12 +451,13 @@ export function openUserOperationHistory({
       const read = await Promise.all(
         picked.map(async (hash) => {
           const at = records.get(hash)
-          return pendingRecords.get(hash) ?? (at === undefined ? undefined : await readRecord(at))
+          return unwritten.get(hash) ?? (at === undefined ? undefined : await readRecord(at))
         }),
       )
-      const out = [...read, ...pending.filter((r) => !records.has(r.userOpHash.toLowerCase()))].filter(
-        (r): r is UserOperationRecord => r !== undefined && (before === undefined || r.seq < before),
-      )
+      const out = [
+        ...read,
+        ...[...unwritten.values()].filter((r) => !records.has(r.userOpHash.toLowerCase())),
+      ].filter((r): r is UserOperationRecord => r !== undefined && (before === undefined || r.seq < before))
       return out.sort((a, b) => b.seq - a.seq).slice(0, limit)
     },
     stats: () => ({
@@ -437,9 +476,7 @@ export function openUserOperationHistory({
     async truncateTo(mark) {
       if (timer) clearTimeout(timer)
       timer = undefined
-      pendingBundles.clear()
-      pendingRecords.clear()
-      pendingExplanations.clear()
+      pending = noEntries()
       await writing.catch(() => {})
       await ready.catch(() => {})
       const end = mark ?? { file: 0, size: 0 }

@@ -127,6 +127,11 @@ export function openUserOperationLog({
   const index = new Map<string, UserOperationRecord>()
   for (const record of ownRecords()) index.set(record.userOpHash, record)
   let inserts: UserOperationRecord[] = []
+  /**
+   * The records a write took from `inserts`, listed until they are in the document: the write first moves the oldest
+   * records into the history, and the new ones were listed nowhere meanwhile.
+   */
+  const insertsInWrite = new Set<UserOperationRecord>()
   let dirty = false
   let timer: NodeJS.Timeout | undefined
   let closed = false
@@ -139,6 +144,16 @@ export function openUserOperationLog({
     dirty = false
     const added = inserts
     inserts = []
+    for (const r of added) insertsInWrite.add(r)
+    try {
+      await moveIntoDocument(added)
+    } finally {
+      // A write that failed before the document took them leaves them out of it, as before.
+      for (const r of added) insertsInWrite.delete(r)
+    }
+  }
+  /** Adds the new records to the document, the oldest finished ones beyond maxRecords leaving it for the history. */
+  const moveIntoDocument = async (added: UserOperationRecord[]) => {
     // The oldest finished records beyond maxRecords leave the document: into the history first, so that a record is
     // always in one of them on disk.
     const leaving = new Set<UserOperationRecord>()
@@ -156,6 +171,8 @@ export function openUserOperationLog({
     }
     await store.update((doc) => {
       doc.userOperations.push(...added)
+      // Listed from the document from now on (the store changes it at once, before writing it).
+      for (const r of added) insertsInWrite.delete(r)
       if (leaving.size > 0) {
         doc.userOperations = doc.userOperations.filter((r) => !leaving.has(r))
         for (const r of leaving) if (index.get(r.userOpHash) === r) index.delete(r.userOpHash)
@@ -177,7 +194,7 @@ export function openUserOperationLog({
     find: async (userOpHash) =>
       index.get(userOpHash.toLowerCase()) ?? (await history?.findRecord(userOpHash)),
     async list({ limit, before }) {
-      const all = [...ownRecords(), ...inserts]
+      const all = [...ownRecords(), ...insertsInWrite, ...inserts]
       const out: UserOperationRecord[] = []
       // Records leave the document oldest (finished) first: the history's are all below its oldest finished one.
       let boundary = Number.POSITIVE_INFINITY
