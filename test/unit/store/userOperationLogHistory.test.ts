@@ -102,6 +102,45 @@ describe('UserOperation records beyond the store document', () => {
   })
 })
 
+describe('the log writes one batch at a time', () => {
+  it('a write due while a slow one runs waits for it: no two writes move the same oldest records into the history', async () => {
+    const dataDir = await makeTempDir('opstation-log-')
+    const store = await openStore({ dataDir })
+    const history = openUserOperationHistory({ dir: path.join(dataDir, 'history') })
+    // A history whose flush (the write's first step once records leave the document) takes 150 ms, as on a busy disk.
+    const kept = new Map<string, number>()
+    let flushing = 0
+    let overlapping = 0
+    const slowHistory: typeof history = {
+      ...history,
+      keepRecords(list) {
+        for (const r of list) kept.set(r.userOpHash, (kept.get(r.userOpHash) ?? 0) + 1)
+        history.keepRecords(list)
+      },
+      async flush() {
+        if (++flushing > 1) overlapping++
+        await new Promise((resolve) => setTimeout(resolve, 150))
+        await history.flush()
+        flushing--
+      },
+    }
+    const log = openUserOperationLog({ store, history: slowHistory, maxRecords: 3, flushIntervalMs: 20 })
+    for (let i = 0; i < 6; i++) addMined(log, i)
+    // The timer's write starts, and stays in the history's flush while more records come and their timer fires.
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    for (let i = 6; i < 9; i++) addMined(log, i)
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    await log.close()
+    expect(overlapping).toBe(0)
+    expect([...kept.values()].every((times) => times === 1)).toBe(true)
+    const doc = JSON.parse(await readFile(store.path, 'utf8'))
+    expect(doc.userOperations.map((r: { seq: number }) => r.seq)).toEqual([6, 7, 8])
+    const again = await openLog(dataDir)
+    expect((await again.log.list({ limit: 20 })).map((r) => r.seq)).toEqual([8, 7, 6, 5, 4, 3, 2, 1, 0])
+    await again.log.close()
+  })
+})
+
 describe("a record's chain time", () => {
   it("stamps the chain's now on a record when it is added and each time it changes, beside its wall time", async () => {
     const dataDir = await makeTempDir('opstation-log-')

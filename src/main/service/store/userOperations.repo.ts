@@ -152,6 +152,16 @@ export function openUserOperationLog({
       for (const r of added) insertsInWrite.delete(r)
     }
   }
+  /**
+   * Runs a write once the one under way has ended. Two at once (a timer's while a slow one waited on the history)
+   * each moved records in and out of the document from what it was when they began: records that had left it for the
+   * history came back, and the document outgrew maxRecords.
+   */
+  const runWrite = (): Promise<void> => {
+    const next = writing.catch(() => {}).then(write)
+    writing = next
+    return next
+  }
   /** Adds the new records to the document, the oldest finished ones beyond maxRecords leaving it for the history. */
   const moveIntoDocument = async (added: UserOperationRecord[]) => {
     // The oldest finished records beyond maxRecords leave the document: into the history first, so that a record is
@@ -183,7 +193,7 @@ export function openUserOperationLog({
     dirty = true
     if (!timer && !closed && held === 0) {
       timer = setTimeout(() => {
-        writing = write().catch(onError)
+        runWrite().catch(onError)
       }, flushIntervalMs)
       timer.unref?.()
     }
@@ -280,9 +290,7 @@ export function openUserOperationLog({
       if (timer) clearTimeout(timer)
       timer = undefined
       dirty = true
-      await writing
-      writing = write()
-      await writing
+      await runWrite()
     },
     async hold() {
       held++
@@ -305,10 +313,8 @@ export function openUserOperationLog({
       closed = true
       if (timer) clearTimeout(timer)
       timer = undefined
-      if (dirty || inserts.length > 0) {
-        dirty = true
-        await write()
-      }
+      if (inserts.length > 0) dirty = true
+      await runWrite()
       await history?.close()
     },
   }
