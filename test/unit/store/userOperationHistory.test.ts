@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { NodeReceipt } from '../../../src/main/service/store/compactReceipt'
@@ -180,6 +180,28 @@ describe('the history of mined UserOperations', () => {
     expect(again.stats()).toMatchObject({ explanations: 2, records: 1 })
     await again.close()
   })
+  it('keeps what a failed write could not put on disk, and writes it with the next one', async () => {
+    const dir = await makeTempDir('opstation-history-')
+    const tx = hash('c', 3)
+    const op = hash('a', 3)
+    const history = openUserOperationHistory({ dir, flushIntervalMs: 60_000 })
+    history.keepMined({ userOpHash: op, receipt: makeReceipt(tx, [op]), userOperation: { sender: '0x03' } })
+    history.keepRecords([makeRecord(3)])
+    // The file the write appends to is a folder: the append fails (as on a full disk).
+    const file = path.join(dir, 'user-operations-00000001.ndjson')
+    await mkdir(file)
+    await expect(history.flush()).rejects.toThrow()
+    expect(await history.findOperation(op)).toEqual({ sender: '0x03' })
+    expect((await history.findRecord(hash('a', 3)))?.seq).toBe(3)
+    await rm(file, { recursive: true })
+    await history.close()
+    const again = openUserOperationHistory({ dir })
+    expect(await again.findOperation(op)).toEqual({ sender: '0x03' })
+    expect((await again.findReceipt(tx))?.transactionHash).toBe(tx)
+    expect((await again.findRecord(hash('a', 3)))?.seq).toBe(3)
+    await again.close()
+  })
+
   it('finds every entry while its write is under way, as before and after it (a mined operation is never unknown)', async () => {
     const dir = await makeTempDir('opstation-history-')
     const history = openUserOperationHistory({ dir })

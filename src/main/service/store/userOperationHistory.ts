@@ -294,10 +294,39 @@ export function openUserOperationHistory({
     inWrite = batch
     try {
       await writeEntries(batch)
+    } catch (err) {
+      // Not on disk (a full disk, an I/O error): kept for the next write, behind what was kept since.
+      requeue(batch)
+      schedule()
+      throw err
     } finally {
       inWrite = noEntries()
     }
     await dropOldFiles()
+  }
+
+  /**
+   * Puts a batch whose write failed back among the pending entries: what was kept since stays the newer version of a
+   * record or an explanation, and a bundle kept in both has the operations of both.
+   */
+  const requeue = (batch: Unwritten) => {
+    const bundles = new Map(batch.bundles)
+    for (const [transactionHash, newer] of pending.bundles) {
+      const older = bundles.get(transactionHash)
+      if (older)
+        older.hashes.forEach((hash, i) => {
+          if (!newer.hashes.includes(hash)) {
+            newer.hashes.push(hash)
+            newer.operations.push(older.operations[i] ?? null)
+          }
+        })
+      bundles.set(transactionHash, newer)
+    }
+    pending = {
+      records: new Map([...batch.records, ...pending.records]),
+      bundles,
+      explanations: new Map([...batch.explanations, ...pending.explanations]),
+    }
   }
 
   /** Appends the entries' lines to the current file (a new one past fileBytes) and indexes them. */
