@@ -135,7 +135,7 @@ type Fixtures = {
 }
 
 export const test = base.extend<Fixtures, { sharedService: ServiceUnderTest }>({
-  // The worker's shared service (testSharingService below), started only for a worker that runs such a file. It is
+  // The worker's shared service (testSharingService below), started only for a worker that runs such a test. It is
   // declared on every spec's `test`: Playwright runs a file whose worker fixtures differ in a worker of its own,
   // after every other test (such a file was the e2e run's last 20 s, on one worker).
   sharedService: [
@@ -219,9 +219,14 @@ export const test = base.extend<Fixtures, { sharedService: ServiceUnderTest }>({
 })
 
 /**
- * `test` whose tests share one service per worker, for a spec file whose tests do not disturb each other's state:
- * with `test.describe.configure({ mode: 'default' })` the file's tests run in order in one worker, so the file starts
- * one service (and its chain) instead of one per test. Each test still has its own page and session.
+ * `test` whose tests share the worker's service (and its chain) instead of starting one each: about 1.6 CPU-s saved
+ * per test. A worker runs one test at a time and keeps the service for every such test it runs, from any file, until
+ * it stops (after a failed test: a retry gets a fresh one), so no mode is needed and the tests stay fully parallel.
+ * A test that shares creates what it looks at under a name no other sharing test uses (its dApp, account, contract,
+ * webhook) and asserts on those only, or on a list as it was before plus its own; a test that changes what every
+ * test sees (settings, the auth token, chain time, snapshots, chains, service flags, `--setup` imports, the sign-in
+ * flow) or asserts on a new service's state (empty lists, the getting-started checklist, a quiet event stream) keeps
+ * `test`'s own service. Each test still has its own page and session.
  */
 export const testSharingService = test.extend({
   service: async ({ sharedService }, use, testInfo) => {
