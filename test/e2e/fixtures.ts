@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Page, type WorkerFixture } from '@playwright/test'
 import type { ChainInfo } from '../../src/shared/serviceInfo'
 import { CHAIN_TEMPLATE_ENV, copyChainTemplate } from '../helpers/chainTemplate'
 import { spawnCli } from '../helpers/spawnCli'
@@ -134,22 +134,28 @@ type Fixtures = {
   app: Page
 }
 
-export const test = base.extend<Fixtures, { sharedService: ServiceUnderTest }>({
-  // The worker's shared service (testSharingService below), started only for a worker that runs such a test. It is
-  // declared on every spec's `test`: Playwright runs a file whose worker fixtures differ in a worker of its own,
-  // after every other test (such a file was the e2e run's last 20 s, on one worker).
-  sharedService: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
-    async ({}, use) => {
-      const { service, stop } = await startService()
-      try {
-        await use(service)
-      } finally {
-        await stop()
-      }
-    },
-    { scope: 'worker' },
-  ],
+type WorkerFixtures = { sharedService: ServiceUnderTest }
+
+/**
+ * The worker's shared service (testSharingService below), started only for a worker that runs such a test. It is
+ * declared on every spec's `test` (and testWithoutService): Playwright runs a file whose worker fixtures differ in a
+ * worker of its own, after every other test (such a file was the e2e run's last 20 s, on one worker).
+ */
+const sharedService: [WorkerFixture<ServiceUnderTest, WorkerFixtures>, { scope: 'worker' }] = [
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
+  async ({}, use) => {
+    const { service, stop } = await startService()
+    try {
+      await use(service)
+    } finally {
+      await stop()
+    }
+  },
+  { scope: 'worker' },
+]
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  sharedService,
   serviceArgs: [[], { option: true }],
   service: async ({ serviceArgs }, use, testInfo) => {
     const { service, stop } = await startService(serviceArgs)
@@ -239,6 +245,12 @@ export const testSharingService = test.extend({
     }
   },
 })
+
+/**
+ * Playwright's own `test` (its page signed in to nothing, no service started) with `test`'s worker fixtures: for a
+ * spec that starts `opstation serve` its own way, and runs in the same workers as every other spec.
+ */
+export const testWithoutService = base.extend<Record<never, never>, WorkerFixtures>({ sharedService })
 
 export { expect }
 
