@@ -229,7 +229,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
  * per test. A worker runs one test at a time and keeps the service for every such test it runs, from any file, until
  * it stops (after a failed test: a retry gets a fresh one), so no mode is needed and the tests stay fully parallel.
  * A test that shares creates what it looks at under a name no other sharing test uses (its dApp, account, contract,
- * webhook) and asserts on those only, or on a list as it was before plus its own; a test that changes what every
+ * webhook) and asserts on those only, or on a list as it was before plus its own; it picks its dApp and account where
+ * a screen would start on the service's first (Contracts, Webhooks, Sandbox). A test that changes what every
  * test sees (settings, the auth token, chain time, snapshots, chains, service flags, `--setup` imports, the sign-in
  * flow) or asserts on a new service's state (empty lists, the getting-started checklist, a quiet event stream) keeps
  * `test`'s own service. Each test still has its own page and session.
