@@ -1,8 +1,9 @@
 import { defineConfig } from '@playwright/test'
 
 /**
- * Console e2e tests: the real service (headless, `opstation serve`, fresh data folder per test) driven in
- * Debian's Chromium. `npx playwright test` builds the console first when it is missing or stale.
+ * Console e2e tests: the real service (headless, `opstation serve`, on a fresh data folder: one per test, or one per
+ * worker for the tests that share it, test/e2e/fixtures.ts) driven in Debian's Chromium. `npx playwright test` builds
+ * the console first when it is missing or stale.
  * Screenshots of every screen land in test-results/screenshots/ (artifacts, not committed).
  */
 const CHROMIUM = process.env.OPSTATION_CHROMIUM ?? '/usr/bin/chromium'
@@ -15,7 +16,7 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: true,
-  // Each test runs its own service and anvil; two at a time suit a 2-core machine.
+  // Each test runs its own service and anvil, or shares the worker's; two at a time suit a 2-core machine.
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,

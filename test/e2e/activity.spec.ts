@@ -6,6 +6,7 @@ import {
   type ServiceUnderTest,
   screenshot,
   test,
+  testSharingService,
 } from './fixtures'
 import { ActivityScreen } from './pages/ActivityScreen'
 import { ConsoleApp } from './pages/ConsoleApp'
@@ -13,9 +14,10 @@ import { ConsoleApp } from './pages/ConsoleApp'
 /**
  * The feed with thousands of records: rows are virtualised (only those in view exist in the DOM), filters
  * and scrolling stay quick. The records come from a stubbed route so the test measures the console, not the
- * service's speed at producing 5,000 decisions.
+ * service's speed at producing 5,000 decisions; the operations' route answers none, so the feed holds those 5,000
+ * alone on the worker's service whatever other tests sent through it.
  */
-test('the activity feed stays fast with thousands of records', async ({ app }) => {
+testSharingService('the activity feed stays fast with thousands of records', async ({ app }) => {
   const now = Date.now()
   const decisions = Array.from({ length: 5000 }, (_, i) => ({
     id: `d-${i}`,
@@ -41,6 +43,9 @@ test('the activity feed stays fast with thousands of records', async ({ app }) =
   }))
   await app.route('**/console/api/sponsorship-decisions?*', (route) =>
     route.fulfill({ json: { statusCode: 200, message: 'ok', data: { items: decisions } } }),
+  )
+  await app.route('**/console/api/user-operations?*', (route) =>
+    route.fulfill({ json: { statusCode: 200, message: 'ok', data: { items: [], nextBefore: null } } }),
   )
   await app.route('**/console/api/sponsorship-decisions/*', (route) => {
     const id = route.request().url().split('/').pop()
@@ -76,59 +81,63 @@ test('the activity feed stays fast with thousands of records', async ({ app }) =
 
 /**
  * The policy steps of a decision in the detail panel: step names stay on one line next to long details
- * (addresses, reasons), which wrap instead. The decision comes from a stubbed route with real step texts.
+ * (addresses, reasons), which wrap instead. The decision comes from a stubbed route with real step texts (the only
+ * decision in the feed, whatever operations other tests sent through the worker's service).
  */
-test('the policy steps table keeps step names on one line beside long details', async ({ app }) => {
-  const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
-  const decision = {
-    id: 'd-steps',
-    dappId: 'x',
-    time: new Date().toISOString(),
-    at: new Date().toISOString(),
-    method: 'pm_sponsorUserOperation',
-    mode: 'SPONSORED',
-    sender: '0x4a0d6E8a36B2F1D6b8C5F7A0e5cD2a1B3c4D5e6F',
-    nonce: '0',
-    userOpHash: null,
-    sponsored: false,
-    reason: `approve (0x095ea7b3) is not a whitelisted method of tUSDC at ${token} (whitelisted: mint)`,
-    steps: [
-      { step: 'dapp', outcome: 'pass', detail: 'dApp "shop" is active on chain 31337' },
-      {
-        step: 'whitelist',
-        outcome: 'fail',
-        detail: `approve (0x095ea7b3) is not a whitelisted method of tUSDC at ${token} (whitelisted: mint)`,
-      },
-      { step: 'limits', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
-      { step: 'estimate', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
-      { step: 'gasTank', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
-      { step: 'webhook', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
-    ],
-    apiKey: 'k',
-    dappName: 'shop',
-  }
-  await app.route('**/console/api/sponsorship-decisions?*', (route) =>
-    route.fulfill({ json: { statusCode: 200, message: 'ok', data: { items: [decision] } } }),
-  )
-  await app.route('**/console/api/sponsorship-decisions/*', (route) =>
-    route.fulfill({ json: { statusCode: 200, message: 'ok', data: decision } }),
-  )
-  await new ConsoleApp(app).open('activity')
-  const activity = new ActivityScreen(app)
-  await activity.open('decision', 'not sponsored')
-  const steps = activity.detail().getByTestId('policy-steps')
-  await expect(steps.getByTestId('policy-step-whitelist')).toHaveAttribute('data-outcome', 'fail')
-  for (const name of ['dapp', 'whitelist', 'limits', 'estimate', 'gasTank', 'webhook']) {
-    const label = steps.getByTestId(`policy-step-${name}`).getByTestId('policy-step-name')
-    await expect(label).toHaveText(name)
-    const box = await label.boundingBox()
-    const lineHeight = await label.evaluate((el) =>
-      Number.parseFloat(el.ownerDocument.defaultView?.getComputedStyle(el).lineHeight ?? '20'),
+testSharingService(
+  'the policy steps table keeps step names on one line beside long details',
+  async ({ app }) => {
+    const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+    const decision = {
+      id: 'd-steps',
+      dappId: 'x',
+      time: new Date().toISOString(),
+      at: new Date().toISOString(),
+      method: 'pm_sponsorUserOperation',
+      mode: 'SPONSORED',
+      sender: '0x4a0d6E8a36B2F1D6b8C5F7A0e5cD2a1B3c4D5e6F',
+      nonce: '0',
+      userOpHash: null,
+      sponsored: false,
+      reason: `approve (0x095ea7b3) is not a whitelisted method of tUSDC at ${token} (whitelisted: mint)`,
+      steps: [
+        { step: 'dapp', outcome: 'pass', detail: 'dApp "shop" is active on chain 31337' },
+        {
+          step: 'whitelist',
+          outcome: 'fail',
+          detail: `approve (0x095ea7b3) is not a whitelisted method of tUSDC at ${token} (whitelisted: mint)`,
+        },
+        { step: 'limits', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
+        { step: 'estimate', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
+        { step: 'gasTank', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
+        { step: 'webhook', outcome: 'skip', detail: 'Not evaluated: the whitelist step failed' },
+      ],
+      apiKey: 'k',
+      dappName: 'shop',
+    }
+    await app.route('**/console/api/sponsorship-decisions?*', (route) =>
+      route.fulfill({ json: { statusCode: 200, message: 'ok', data: { items: [decision] } } }),
     )
-    expect(box?.height, `step name "${name}" on one line`).toBeLessThan(lineHeight * 1.5)
-  }
-  await screenshot(app, 'activity-policy-steps')
-})
+    await app.route('**/console/api/sponsorship-decisions/*', (route) =>
+      route.fulfill({ json: { statusCode: 200, message: 'ok', data: decision } }),
+    )
+    await new ConsoleApp(app).open('activity')
+    const activity = new ActivityScreen(app)
+    await activity.open('decision', 'not sponsored')
+    const steps = activity.detail().getByTestId('policy-steps')
+    await expect(steps.getByTestId('policy-step-whitelist')).toHaveAttribute('data-outcome', 'fail')
+    for (const name of ['dapp', 'whitelist', 'limits', 'estimate', 'gasTank', 'webhook']) {
+      const label = steps.getByTestId(`policy-step-${name}`).getByTestId('policy-step-name')
+      await expect(label).toHaveText(name)
+      const box = await label.boundingBox()
+      const lineHeight = await label.evaluate((el) =>
+        Number.parseFloat(el.ownerDocument.defaultView?.getComputedStyle(el).lineHeight ?? '20'),
+      )
+      expect(box?.height, `step name "${name}" on one line`).toBeLessThan(lineHeight * 1.5)
+    }
+    await screenshot(app, 'activity-policy-steps')
+  },
+)
 
 /** A decision the paymaster makes without the chain: the dApp is deactivated, the op brings its own gas. */
 async function declineOneOperation(service: ServiceUnderTest, api: Api, name: string): Promise<void> {
@@ -166,6 +175,7 @@ async function declineOneOperation(service: ServiceUnderTest, api: Api, name: st
   expect(((await res.json()) as { result: { paymasterAndData: string } }).result.paymasterAndData).toBe('0x')
 }
 
+// Its own service: it counts the feed's reads on a quiet service, where another test's leftover events would cause some.
 test('the feed is pushed: with the event stream open it stops polling and shows a new decision at once', async ({
   app,
   service,
@@ -202,17 +212,24 @@ test('the feed is pushed: with the event stream open it stops polling and shows 
   await screenshot(app, 'activity-live')
 })
 
-test('the feed falls back to polling when the event stream is refused', async ({ page, service, api }) => {
-  await page.route(/\/console\/api\/events(\?|$)/, (route) =>
-    route.fulfill({ status: 503, contentType: 'text/plain', body: 'no stream here' }),
-  )
-  await page.goto(service.consoleUrl)
-  await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
-  await new ConsoleApp(page).open('activity')
-  await expect(page.getByTestId('activity-live')).toHaveAttribute('data-state', 'failed')
-  await expect(page.getByTestId('activity-live')).toHaveText('polling')
+testSharingService(
+  'the feed falls back to polling when the event stream is refused',
+  async ({ page, service, api }) => {
+    await page.route(/\/console\/api\/events(\?|$)/, (route) =>
+      route.fulfill({ status: 503, contentType: 'text/plain', body: 'no stream here' }),
+    )
+    await page.goto(service.consoleUrl)
+    await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
+    await new ConsoleApp(page).open('activity')
+    await expect(page.getByTestId('activity-live')).toHaveAttribute('data-state', 'failed')
+    await expect(page.getByTestId('activity-live')).toHaveText('polling')
 
-  await declineOneOperation(service, api, 'polled')
-  await expect(new ActivityScreen(page).feedRow('decision', 'not sponsored')).toBeVisible({ timeout: 5000 })
-  await expect(page.getByTestId('nav-status')).toContainText('chain ready')
-})
+    // The feed narrowed to this test's dApp, empty until the poll brings its decision (other tests' decisions on the
+    // worker's service stay out of it).
+    await page.getByTestId('activity-search').fill('polled')
+    await expect(page.getByTestId('activity-count')).toHaveText(/^0 of /)
+    await declineOneOperation(service, api, 'polled')
+    await expect(new ActivityScreen(page).feedRow('decision', 'not sponsored')).toBeVisible({ timeout: 5000 })
+    await expect(page.getByTestId('nav-status')).toContainText('chain ready')
+  },
+)

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { expect, type Page, type TestInfo, test } from '@playwright/test'
+import { expect, type Page, type TestInfo } from '@playwright/test'
 import { DESKTOP_BUILD, isDesktopBuildFresh } from '../../scripts/buildDesktopIfStale.mjs'
 import {
   buildConsoleWithVite,
@@ -19,6 +19,7 @@ import {
   stagePackagingProject,
 } from '../helpers/linuxDirPackage'
 import { spawnCli } from '../helpers/spawnCli'
+import { testWithoutService as test } from './fixtures'
 import { watchConsoleLoad } from './pages/consoleLoadProbe'
 
 /**

@@ -1,4 +1,4 @@
-import { expect, screenshot, test } from './fixtures'
+import { expect, screenshot, testSharingService as test } from './fixtures'
 import { ConsoleApp } from './pages/ConsoleApp'
 import { ContractsScreen } from './pages/ContractsScreen'
 
@@ -36,6 +36,8 @@ test('add a contract with a pasted ABI, whitelist a method, edit, delete; REST e
   const contracts = new ContractsScreen(app)
   await app.reload()
   await ui.open('contracts')
+  // The worker's service holds other tests' dApps: this test's is picked.
+  await ui.pickDapp('contracts-dapp')
   await expect(app.getByTestId('contracts-empty')).toBeVisible()
 
   // A broken ABI is explained before anything is sent.

@@ -17,8 +17,7 @@ import { expect, screenshot, testSharingService as test } from './fixtures'
 import { ConsoleApp } from './pages/ConsoleApp'
 import { SandboxScreen } from './pages/SandboxScreen'
 
-// One service for the file: its tests send from accounts and contracts of their own, and open pages by hash.
-test.describe.configure({ mode: 'default' })
+// The worker's service for these tests: each sends from accounts and contracts of its own, and opens pages by hash.
 
 /**
  * A failed operation explained on its page, then fixed in the Sandbox: a SimpleAccount calls Vault.withdraw(7),
@@ -154,7 +153,11 @@ test('a nested custom-error revert is explained on its page, and fixed and simul
   await screenshot(app, 'operation-explained-mined')
 
   // The Sandbox's Simulate on a call that would revert: the estimate refuses it, the simulation says why.
-  await new ConsoleApp(app).open('sandbox')
+  const ui = new ConsoleApp(app)
+  await ui.open('sandbox')
+  // This test's dApp and account: the worker's service may hold other tests' (the Sandbox starts on the first of each).
+  await ui.pickDapp('explain-dapp')
+  await app.getByTestId('sandbox-account-picker').selectOption(account)
   const sandbox = new SandboxScreen(app)
   await sandbox.mode('SELF')
   await app.getByTestId('call-source-contract').click()

@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Page } from '@playwright/test'
 import { spawnCli } from '../helpers/spawnCli'
 import { startPlainAnvil } from '../helpers/startPlainAnvil'
-import { expect, screenshot, test } from './fixtures'
+import { expect, screenshot, testWithoutService as test } from './fixtures'
 
 /** Waits until the service has looked at its node `count` more times (its status' `chain.checkedAt` moved on). */
 async function waitForLooks(page: Page, dashboardUrl: string, count: number): Promise<void> {

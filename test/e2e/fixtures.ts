@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Page, type WorkerFixture } from '@playwright/test'
 import type { ChainInfo } from '../../src/shared/serviceInfo'
 import { CHAIN_TEMPLATE_ENV, copyChainTemplate } from '../helpers/chainTemplate'
 import { spawnCli } from '../helpers/spawnCli'
@@ -134,22 +134,28 @@ type Fixtures = {
   app: Page
 }
 
-export const test = base.extend<Fixtures, { sharedService: ServiceUnderTest }>({
-  // The worker's shared service (testSharingService below), started only for a worker that runs such a file. It is
-  // declared on every spec's `test`: Playwright runs a file whose worker fixtures differ in a worker of its own,
-  // after every other test (such a file was the e2e run's last 20 s, on one worker).
-  sharedService: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
-    async ({}, use) => {
-      const { service, stop } = await startService()
-      try {
-        await use(service)
-      } finally {
-        await stop()
-      }
-    },
-    { scope: 'worker' },
-  ],
+type WorkerFixtures = { sharedService: ServiceUnderTest }
+
+/**
+ * The worker's shared service (testSharingService below), started only for a worker that runs such a test. It is
+ * declared on every spec's `test` (and testWithoutService): Playwright runs a file whose worker fixtures differ in a
+ * worker of its own, after every other test (such a file was the e2e run's last 20 s, on one worker).
+ */
+const sharedService: [WorkerFixture<ServiceUnderTest, WorkerFixtures>, { scope: 'worker' }] = [
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
+  async ({}, use) => {
+    const { service, stop } = await startService()
+    try {
+      await use(service)
+    } finally {
+      await stop()
+    }
+  },
+  { scope: 'worker' },
+]
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  sharedService,
   serviceArgs: [[], { option: true }],
   service: async ({ serviceArgs }, use, testInfo) => {
     const { service, stop } = await startService(serviceArgs)
@@ -219,9 +225,15 @@ export const test = base.extend<Fixtures, { sharedService: ServiceUnderTest }>({
 })
 
 /**
- * `test` whose tests share one service per worker, for a spec file whose tests do not disturb each other's state:
- * with `test.describe.configure({ mode: 'default' })` the file's tests run in order in one worker, so the file starts
- * one service (and its chain) instead of one per test. Each test still has its own page and session.
+ * `test` whose tests share the worker's service (and its chain) instead of starting one each: about 1.6 CPU-s saved
+ * per test. A worker runs one test at a time and keeps the service for every such test it runs, from any file, until
+ * it stops (after a failed test: a retry gets a fresh one), so no mode is needed and the tests stay fully parallel.
+ * A test that shares creates what it looks at under a name no other sharing test uses (its dApp, account, contract,
+ * webhook) and asserts on those only, or on a list as it was before plus its own; it picks its dApp and account where
+ * a screen would start on the service's first (Contracts, Webhooks, Sandbox). A test that changes what every
+ * test sees (settings, the auth token, chain time, snapshots, chains, service flags, `--setup` imports, the sign-in
+ * flow) or asserts on a new service's state (empty lists, the getting-started checklist, a quiet event stream) keeps
+ * `test`'s own service. Each test still has its own page and session.
  */
 export const testSharingService = test.extend({
   service: async ({ sharedService }, use, testInfo) => {
@@ -234,6 +246,12 @@ export const testSharingService = test.extend({
     }
   },
 })
+
+/**
+ * Playwright's own `test` (its page signed in to nothing, no service started) with `test`'s worker fixtures: for a
+ * spec that starts `opstation serve` its own way, and runs in the same workers as every other spec.
+ */
+export const testWithoutService = base.extend<Record<never, never>, WorkerFixtures>({ sharedService })
 
 export { expect }
 

@@ -1,6 +1,7 @@
-import { expect, screenshot, test } from './fixtures'
+import { expect, screenshot, test, testSharingService } from './fixtures'
 import { ConsoleApp } from './pages/ConsoleApp'
 
+// Its own service: the getting-started checklist of a new service (no dApp yet).
 test('overview shows the URLs a dApp needs, with copy buttons, snippets and a hidden auth token', async ({
   app,
   service,
@@ -28,40 +29,39 @@ test('overview shows the URLs a dApp needs, with copy buttons, snippets and a hi
   await screenshot(app, 'overview')
 })
 
-test('a client-side route loads the app shell directly', async ({ page, service }) => {
+testSharingService('a client-side route loads the app shell directly', async ({ page, service }) => {
   await page.goto(`${service.consoleUrl}settings`)
   await expect(page.getByTestId('settings-page')).toBeVisible()
   await expect(page.getByTestId('setting-data-dir')).toContainText(service.dataDir)
 })
 
-test('deep console URLs load and reload: a dApp tab (its apiKey holds a dot) and an activity record', async ({
-  page,
-  service,
-  api,
-}) => {
-  const created = await api.rest<{ apiKey: string }>('POST', '/api/v2/public/sdk/paymaster', {
-    name: 'deep-link',
-    type: 'HYBRID',
-    chainId: service.chainId,
-    version: '1',
-  })
-  const apiKey = created.body.data!.apiKey
-  const failed: string[] = []
-  page.on('response', (response) => {
-    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
-  })
-  await page.goto(`${service.consoleUrl}paymasters/${encodeURIComponent(apiKey)}/policies`)
-  await expect(page.getByTestId('paymaster-page')).toBeVisible()
-  await expect(page.getByRole('heading', { name: 'deep-link' })).toBeVisible()
-  await page.reload()
-  await expect(page.getByTestId('paymaster-page')).toBeVisible()
-  // The dApp's own page: its last segment is the apiKey, whose dot reads like a file extension.
-  await page.goto(`${service.consoleUrl}paymasters/${encodeURIComponent(apiKey)}`)
-  await expect(page.getByTestId('paymaster-page')).toBeVisible()
-  await page.goto(`${service.consoleUrl}activity/op:0x${'ab'.repeat(32)}`)
-  await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
-  await page.reload()
-  await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
-  // No asset of the console, and no favicon request (the icon is inline), fails.
-  expect(failed.filter((line) => /\/console\/(assets|[^/]*\.\w+$)|favicon/.test(line))).toEqual([])
-})
+testSharingService(
+  'deep console URLs load and reload: a dApp tab (its apiKey holds a dot) and an activity record',
+  async ({ page, service, api }) => {
+    const created = await api.rest<{ apiKey: string }>('POST', '/api/v2/public/sdk/paymaster', {
+      name: 'deep-link',
+      type: 'HYBRID',
+      chainId: service.chainId,
+      version: '1',
+    })
+    const apiKey = created.body.data!.apiKey
+    const failed: string[] = []
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+    })
+    await page.goto(`${service.consoleUrl}paymasters/${encodeURIComponent(apiKey)}/policies`)
+    await expect(page.getByTestId('paymaster-page')).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'deep-link' })).toBeVisible()
+    await page.reload()
+    await expect(page.getByTestId('paymaster-page')).toBeVisible()
+    // The dApp's own page: its last segment is the apiKey, whose dot reads like a file extension.
+    await page.goto(`${service.consoleUrl}paymasters/${encodeURIComponent(apiKey)}`)
+    await expect(page.getByTestId('paymaster-page')).toBeVisible()
+    await page.goto(`${service.consoleUrl}activity/op:0x${'ab'.repeat(32)}`)
+    await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
+    await page.reload()
+    await expect(page.getByTestId('app-ready')).toHaveAttribute('data-state', 'ready')
+    // No asset of the console, and no favicon request (the icon is inline), fails.
+    expect(failed.filter((line) => /\/console\/(assets|[^/]*\.\w+$)|favicon/.test(line))).toEqual([])
+  },
+)

@@ -1,10 +1,10 @@
-import type { Page } from '@playwright/test'
-import { expect, screenshot, test } from './fixtures'
+import { expect, screenshot, test, testSharingService } from './fixtures'
 import { ActivityScreen } from './pages/ActivityScreen'
 import { ConsoleApp } from './pages/ConsoleApp'
 import { PaymastersScreen } from './pages/PaymastersScreen'
 import { SandboxScreen } from './pages/SandboxScreen'
 
+// Its own service: the Sandbox of a new service (no account yet; the list is the service's).
 test('self-paid: a SimpleAccount funded from the faucet sends ETH with raw callData, stepping one request at a time', async ({
   app,
 }) => {
@@ -38,56 +38,65 @@ test('self-paid: a SimpleAccount funded from the faucet sends ETH with raw callD
   await screenshot(app, 'sandbox-self-paid')
 })
 
-test('ERC20 mode: the account pays its gas in test tokens through the token paymaster', async ({ app }) => {
-  const ui = new ConsoleApp(app)
-  await ui.open('paymasters')
-  await new PaymastersScreen(app).create('erc20-dapp')
-  await ui.open('sandbox')
-  const sandbox = new SandboxScreen(app)
-  const account = await sandbox.createAccount('sa2')
-  await app.getByTestId('faucet-tUSDC').click()
-  await expect(app.getByTestId('sandbox-balance-tUSDC')).toHaveText('100')
+testSharingService(
+  'ERC20 mode: the account pays its gas in test tokens through the token paymaster',
+  async ({ app }) => {
+    const ui = new ConsoleApp(app)
+    await ui.open('paymasters')
+    await new PaymastersScreen(app).create('erc20-dapp')
+    await ui.open('sandbox')
+    const sandbox = new SandboxScreen(app)
+    const account = await sandbox.createAccount('sa2')
+    await app.getByTestId('faucet-tUSDC').click()
+    await expect(app.getByTestId('sandbox-balance-tUSDC')).toHaveText('100')
 
-  await sandbox.mode('ERC20')
-  await app.getByTestId('call-source-raw').click()
-  await app.getByTestId('call-raw-to').fill(account)
-  await app.getByTestId('call-raw-data').fill('0x')
-  await sandbox.send()
-  await expect(sandbox.step('quote')).toHaveAttribute('data-status', 'done')
-  await expect(sandbox.step('sponsor')).toHaveAttribute('data-status', 'done')
-  await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done')
-  await expect(app.getByTestId('sandbox-done')).toContainText('paid in tokens')
-  // Some tUSDC went to the token paymaster as the fee.
-  await expect(app.getByTestId('sandbox-balance-tUSDC')).not.toHaveText('100')
-  await screenshot(app, 'sandbox-erc20')
-})
+    await sandbox.mode('ERC20')
+    await app.getByTestId('call-source-raw').click()
+    await app.getByTestId('call-raw-to').fill(account)
+    await app.getByTestId('call-raw-data').fill('0x')
+    await sandbox.send()
+    await expect(sandbox.step('quote')).toHaveAttribute('data-status', 'done')
+    await expect(sandbox.step('sponsor')).toHaveAttribute('data-status', 'done')
+    await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done')
+    await expect(app.getByTestId('sandbox-done')).toContainText('paid in tokens')
+    // Some tUSDC went to the token paymaster as the fee.
+    await expect(app.getByTestId('sandbox-balance-tUSDC')).not.toHaveText('100')
+    await screenshot(app, 'sandbox-erc20')
+  },
+)
 
-test('a failing operation shows the AA error in plain words with the likely fix', async ({ app }) => {
-  const ui = new ConsoleApp(app)
-  await ui.open('sandbox')
-  const sandbox = new SandboxScreen(app)
-  await sandbox.createAccount('simple')
-  // Self-paid without any ETH: the EntryPoint refuses with AA21.
-  await sandbox.mode('SELF')
-  await app.getByTestId('call-source-raw').click()
-  await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
-  await sandbox.send()
-  const failed = app.locator('[data-testid^="step-"][data-status="failed"]')
-  await expect(failed).toHaveCount(1)
-  await expect(failed.getByTestId('aa-explanation')).toContainText('AA21')
-  await expect(failed.getByTestId('aa-explanation')).toContainText('Fund the account')
-  await screenshot(app, 'sandbox-aa21')
+testSharingService(
+  'a failing operation shows the AA error in plain words with the likely fix',
+  async ({ app }) => {
+    const ui = new ConsoleApp(app)
+    await ui.open('sandbox')
+    const sandbox = new SandboxScreen(app)
+    const account = await sandbox.createAccount('simple')
+    // Self-paid without any ETH: the EntryPoint refuses with AA21.
+    await sandbox.mode('SELF')
+    await app.getByTestId('call-source-raw').click()
+    await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
+    await sandbox.send()
+    const failed = app.locator('[data-testid^="step-"][data-status="failed"]')
+    await expect(failed).toHaveCount(1)
+    await expect(failed.getByTestId('aa-explanation')).toContainText('AA21')
+    await expect(failed.getByTestId('aa-explanation')).toContainText('Fund the account')
+    await screenshot(app, 'sandbox-aa21')
 
-  // The bundler's rejection is in the Activity feed too, explained the same way.
-  await ui.open('activity')
-  const activity = new ActivityScreen(app)
-  await activity.open('op', 'rejected')
-  await expect(activity.detail().getByTestId('operation-status')).toHaveText('rejected')
-  await expect(activity.detail().getByTestId('operation-failure')).toContainText('AA21')
-  await expect(activity.detail().getByTestId('aa-explanation')).toContainText('Likely fix')
-  await screenshot(app, 'activity-rejected')
-})
+    // The bundler's rejection is in the Activity feed too, explained the same way.
+    await ui.open('activity')
+    // The account's rows only: the worker's service holds other tests' operations.
+    await app.getByTestId('activity-search').fill(account)
+    const activity = new ActivityScreen(app)
+    await activity.open('op', 'rejected')
+    await expect(activity.detail().getByTestId('operation-status')).toHaveText('rejected')
+    await expect(activity.detail().getByTestId('operation-failure')).toContainText('AA21')
+    await expect(activity.detail().getByTestId('aa-explanation')).toContainText('Likely fix')
+    await screenshot(app, 'activity-rejected')
+  },
+)
 
+// Its own service: it turns the service's bundling mode to manual.
 test('manual bundling: the receipt step waits until "Bundle now"', async ({ app, api }) => {
   const changed = await api.json('PATCH', '/console/api/settings', { bundlingMode: 'manual' })
   expect(changed.status).toBe(200)
@@ -127,94 +136,90 @@ for (const [type, version, label, firstOp, accountType] of [
   ],
   ['safe', '0.7', 'Safe 1.4.1', 'deploys the account (factory, factoryData)', 'Safe 1.4.1'],
 ] as const) {
-  test(`sponsored on EntryPoint v${version}: a new ${label} is deployed (or delegated) and calls, and Activity shows its version and account type`, async ({
-    app,
-  }) => {
+  testSharingService(
+    `sponsored on EntryPoint v${version}: a new ${label} is deployed (or delegated) and calls, and Activity shows its version and account type`,
+    async ({ app }) => {
+      const ui = new ConsoleApp(app)
+      await ui.open('paymasters')
+      // A name of its own: two of these tests are on v0.7.
+      await new PaymastersScreen(app).create(`dapp-${type}`)
+      await ui.open('sandbox')
+      const sandbox = new SandboxScreen(app)
+      await sandbox.createAccount(type)
+      await expect(app.getByTestId('sandbox-account-entry-point')).toHaveText(`v${version}`)
+      await expect(app.getByTestId('sandbox-account-deployed')).toContainText('not yet')
+      await sandbox.mode('SPONSORED')
+      await app.getByTestId('call-source-raw').click()
+      await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
+      await app.getByTestId('call-raw-data').fill('0x')
+      await sandbox.send()
+      await expect(sandbox.step('sponsor')).toHaveAttribute('data-status', 'done')
+      await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done')
+      await expect(sandbox.step('build').getByTestId('step-build-note')).toContainText(firstOp)
+      await expect(app.getByTestId('sandbox-done')).toContainText('gas tank paid')
+      await expect(app.getByTestId('sandbox-account-deployed')).toHaveText('yes')
+      await screenshot(app, `sandbox-sponsored-v${version}`)
+
+      await app.getByTestId('sandbox-open-activity').click()
+      const activity = new ActivityScreen(app)
+      await expect(activity.detail().getByTestId('operation-status')).toHaveText('mined')
+      await expect(activity.detail().getByTestId('operation-entry-point')).toContainText(`v${version}`)
+      await expect(activity.detail().getByTestId('operation-account')).toHaveText(accountType)
+    },
+  )
+}
+
+testSharingService(
+  'an account-zoo kind on v0.6 is picked from the grouped create buttons, deployed sponsored, and named in Activity',
+  async ({ app }) => {
     const ui = new ConsoleApp(app)
     await ui.open('paymasters')
-    await new PaymastersScreen(app).create(`dapp-v${version}`)
+    await new PaymastersScreen(app).create('dapp-coinbase')
     await ui.open('sandbox')
     const sandbox = new SandboxScreen(app)
-    await sandbox.createAccount(type)
-    await expect(app.getByTestId('sandbox-account-entry-point')).toHaveText(`v${version}`)
-    await expect(app.getByTestId('sandbox-account-deployed')).toContainText('not yet')
+    await sandbox.createAccountWith('sandbox-create-coinbase')
+    await expect(app.getByTestId('sandbox-account-picker')).toContainText('Coinbase Smart Wallet v1 (v0.6)')
+    await expect(app.getByTestId('sandbox-account-entry-point')).toHaveText('v0.6')
+    await expect(app.getByTestId('sandbox-safe-mode-refusal')).toHaveCount(0)
     await sandbox.mode('SPONSORED')
     await app.getByTestId('call-source-raw').click()
     await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
     await app.getByTestId('call-raw-data').fill('0x')
     await sandbox.send()
-    await expect(sandbox.step('sponsor')).toHaveAttribute('data-status', 'done')
     await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done')
-    await expect(sandbox.step('build').getByTestId('step-build-note')).toContainText(firstOp)
-    await expect(app.getByTestId('sandbox-done')).toContainText('gas tank paid')
+    await expect(sandbox.step('build').getByTestId('step-build-note')).toContainText(
+      'deploys the account (initCode)',
+    )
     await expect(app.getByTestId('sandbox-account-deployed')).toHaveText('yes')
-    await screenshot(app, `sandbox-sponsored-v${version}`)
+    await screenshot(app, 'sandbox-zoo-kind')
 
     await app.getByTestId('sandbox-open-activity').click()
     const activity = new ActivityScreen(app)
     await expect(activity.detail().getByTestId('operation-status')).toHaveText('mined')
-    await expect(activity.detail().getByTestId('operation-entry-point')).toContainText(`v${version}`)
-    await expect(activity.detail().getByTestId('operation-account')).toHaveText(accountType)
-  })
-}
+    await expect(activity.detail().getByTestId('operation-account')).toHaveText('Coinbase Smart Wallet v1')
+  },
+)
 
-/** Creates an account with a create button SandboxScreen has no name for; waits until the picker shows it. */
-async function createAccountWith(app: Page, testId: string): Promise<void> {
-  const picker = app.getByTestId('sandbox-account-picker').locator('option')
-  const before = await picker.count().catch(() => 0)
-  await app.getByTestId(testId).click()
-  await expect(picker).toHaveCount(before + 1)
-}
-
-test('an account-zoo kind on v0.6 is picked from the grouped create buttons, deployed sponsored, and named in Activity', async ({
-  app,
-}) => {
-  const ui = new ConsoleApp(app)
-  await ui.open('paymasters')
-  await new PaymastersScreen(app).create('dapp-coinbase')
-  await ui.open('sandbox')
-  const sandbox = new SandboxScreen(app)
-  await createAccountWith(app, 'sandbox-create-coinbase')
-  await expect(app.getByTestId('sandbox-account-picker')).toContainText('Coinbase Smart Wallet v1 (v0.6)')
-  await expect(app.getByTestId('sandbox-account-entry-point')).toHaveText('v0.6')
-  await expect(app.getByTestId('sandbox-safe-mode-refusal')).toHaveCount(0)
-  await sandbox.mode('SPONSORED')
-  await app.getByTestId('call-source-raw').click()
-  await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
-  await app.getByTestId('call-raw-data').fill('0x')
-  await sandbox.send()
-  await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done')
-  await expect(sandbox.step('build').getByTestId('step-build-note')).toContainText(
-    'deploys the account (initCode)',
-  )
-  await expect(app.getByTestId('sandbox-account-deployed')).toHaveText('yes')
-  await screenshot(app, 'sandbox-zoo-kind')
-
-  await app.getByTestId('sandbox-open-activity').click()
-  const activity = new ActivityScreen(app)
-  await expect(activity.detail().getByTestId('operation-status')).toHaveText('mined')
-  await expect(activity.detail().getByTestId('operation-account')).toHaveText('Coinbase Smart Wallet v1')
-})
-
-test('Trust (Barz) says it needs unsafe mode, and the refused send step says why and how to run it', async ({
-  app,
-}) => {
-  const ui = new ConsoleApp(app)
-  await ui.open('paymasters')
-  await new PaymastersScreen(app).create('dapp-trust')
-  await ui.open('sandbox')
-  const sandbox = new SandboxScreen(app)
-  await createAccountWith(app, 'sandbox-create-trust')
-  const notice = app.getByTestId('sandbox-safe-mode-refusal')
-  await expect(notice).toContainText('[STO-033]')
-  await expect(notice).toContainText('The service is in safe mode')
-  await sandbox.mode('SPONSORED')
-  await app.getByTestId('call-source-raw').click()
-  await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
-  await app.getByTestId('call-raw-data').fill('0x')
-  await sandbox.send()
-  await expect(sandbox.step('send')).toHaveAttribute('data-status', 'failed')
-  await expect(sandbox.step('send').getByTestId('step-send-error')).toContainText('[STO-033]')
-  await expect(sandbox.step('send').getByTestId('step-send-refusal')).toContainText('Settings → Validation')
-  await screenshot(app, 'sandbox-trust-safe-mode')
-})
+testSharingService(
+  'Trust (Barz) says it needs unsafe mode, and the refused send step says why and how to run it',
+  async ({ app }) => {
+    const ui = new ConsoleApp(app)
+    await ui.open('paymasters')
+    await new PaymastersScreen(app).create('dapp-trust')
+    await ui.open('sandbox')
+    const sandbox = new SandboxScreen(app)
+    await sandbox.createAccountWith('sandbox-create-trust')
+    const notice = app.getByTestId('sandbox-safe-mode-refusal')
+    await expect(notice).toContainText('[STO-033]')
+    await expect(notice).toContainText('The service is in safe mode')
+    await sandbox.mode('SPONSORED')
+    await app.getByTestId('call-source-raw').click()
+    await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
+    await app.getByTestId('call-raw-data').fill('0x')
+    await sandbox.send()
+    await expect(sandbox.step('send')).toHaveAttribute('data-status', 'failed')
+    await expect(sandbox.step('send').getByTestId('step-send-error')).toContainText('[STO-033]')
+    await expect(sandbox.step('send').getByTestId('step-send-refusal')).toContainText('Settings → Validation')
+    await screenshot(app, 'sandbox-trust-safe-mode')
+  },
+)

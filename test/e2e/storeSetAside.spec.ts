@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { expect, test } from '@playwright/test'
 import { spawnCli } from '../helpers/spawnCli'
+import { expect, testWithoutService as test } from './fixtures'
 
 test('after a start with --reset-store over an unreadable store, the console says what was set aside', async ({
   page,

@@ -1,4 +1,4 @@
-import { expect, screenshot, test } from './fixtures'
+import { expect, screenshot, testSharingService as test } from './fixtures'
 import { ConsoleApp } from './pages/ConsoleApp'
 import { PaymastersScreen } from './pages/PaymastersScreen'
 import { WebhooksScreen } from './pages/WebhooksScreen'

@@ -17,13 +17,17 @@ export class SandboxScreen {
 
   /** Creates a local smart account (keys stay in the service) and returns its address. */
   async createAccount(type: keyof typeof CREATE_BUTTONS = 'sa2'): Promise<string> {
-    const before = await this.page
-      .getByTestId('sandbox-account-picker')
-      .locator('option')
-      .count()
-      .catch(() => 0)
-    await this.page.getByTestId(CREATE_BUTTONS[type]).click()
-    await expect(this.page.getByTestId('sandbox-account-picker').locator('option')).toHaveCount(before + 1)
+    return this.createAccountWith(CREATE_BUTTONS[type])
+  }
+
+  /** Creates an account with the create button `testId` (any kind of the grouped buttons); returns its address. */
+  async createAccountWith(testId: string): Promise<string> {
+    const picker = this.page.getByTestId('sandbox-account-picker')
+    // The service's accounts are read: the picker of those it has, or the note that it has none.
+    await expect(picker.or(this.page.getByTestId('sandbox-no-account'))).toBeVisible()
+    const before = await picker.locator('option').count()
+    await this.page.getByTestId(testId).click()
+    await expect(picker.locator('option')).toHaveCount(before + 1)
     const address = (await this.page.getByTestId('sandbox-account-address').getAttribute('title')) ?? ''
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
     return address
