@@ -158,7 +158,7 @@ for (const [type, version, label, firstOp, accountType] of [
       await expect(sandbox.step('build').getByTestId('step-build-note')).toContainText(firstOp)
       await expect(app.getByTestId('sandbox-done')).toContainText('gas tank paid')
       await expect(app.getByTestId('sandbox-account-deployed')).toHaveText('yes')
-      await screenshot(app, `sandbox-sponsored-v${version}`)
+      await screenshot(app, `sandbox-sponsored-v${version}-${type}`)
 
       await app.getByTestId('sandbox-open-activity').click()
       const activity = new ActivityScreen(app)
