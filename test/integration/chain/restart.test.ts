@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
-import { parseEther, parseUnits } from 'viem'
+import { type Address, parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import {
@@ -15,6 +15,7 @@ import {
   testTokenAbi,
 } from '../../../src/main/service/chain'
 import { isPortFree } from '../../../src/main/service/chain/anvil/findFreePort'
+import { resolveAnvilBinary } from '../../../src/main/service/chain/anvil/resolveAnvilBinary'
 import { testTokenArtifact } from '../../../src/main/service/chain/artifacts'
 import { createHttpRequest } from '../../../src/main/service/chain/node/createHttpRequest'
 import { isProcessAlive } from '../../../src/main/service/util/process/isProcessAlive'
@@ -169,6 +170,25 @@ describe('embedded anvil supervision', () => {
   })
 })
 
+/**
+ * A chain in `dir` (from the run's template) with `amount` sent to a new address, started again (which keeps the state
+ * it loaded as the last good copy) and stopped; then its state file is cut off, as a hard kill while dumping leaves it.
+ * Returns the funded address.
+ */
+async function cutOffStateAfterAGoodStart(dir: string, amount: bigint): Promise<Address> {
+  await seedWithChainTemplate(dir)
+  const first = await startChain({ dataDir: dir })
+  const funded = privateKeyToAccount(generatePrivateKey()).address
+  await fundEth(first, funded, amount)
+  await first.stop()
+  const second = await startChain({ dataDir: dir })
+  const statePath = second.anvil?.statePath
+  await second.stop()
+  if (!statePath) throw new Error('no state path')
+  await writeFile(statePath, '{"block": {"number": "0x')
+  return funded
+}
+
 describe('embedded anvil state file recovery', () => {
   it('keeps the state file where it is when anvil fails to start for another reason than its state', async () => {
     const dataDir = await makeDataDir()
@@ -202,19 +222,44 @@ describe('embedded anvil state file recovery', () => {
     }
   })
 
+  it("keeps the last good state when its start finds anvil's port taken: the start moves to another port", async () => {
+    const dataDir = await makeDataDir()
+    try {
+      const funded = await cutOffStateAfterAGoodStart(dataDir.dir, parseEther('3'))
+      // anvil itself, but at its second run (the one on the last good state) another process first takes its port.
+      const wrapper = join(dataDir.dir, 'anvil-port-taken.sh')
+      const count = join(dataDir.dir, 'anvil-runs')
+      await writeFile(
+        wrapper,
+        [
+          '#!/bin/sh',
+          `n=$(( $(cat '${count}' 2>/dev/null || echo 0) + 1 )); echo $n > '${count}'`,
+          'if [ "$n" = 2 ]; then',
+          '  port=; prev=; for a in "$@"; do [ "$prev" = --port ] && port=$a; prev=$a; done',
+          `  '${process.execPath}' -e "const s = require('net').createServer().listen($port, '127.0.0.1', () => console.log('up')); setTimeout(() => s.close(), 5000)" > '${count}.squat' &`,
+          `  until grep -q up '${count}.squat' 2>/dev/null; do sleep 0.05; done`,
+          'fi',
+          `exec '${resolveAnvilBinary()}' "$@"`,
+        ].join('\n'),
+        { mode: 0o755 },
+      )
+      const third = await startChain({ dataDir: dataDir.dir, anvilPath: wrapper })
+      try {
+        expect(await readFile(count, 'utf8')).toBe('3\n')
+        expect(third.deployed).toEqual([])
+        expect(await third.publicClient.getBalance({ address: funded })).toBe(parseEther('3'))
+      } finally {
+        await third.stop()
+      }
+    } finally {
+      await dataDir.remove()
+    }
+  })
+
   it('falls back to the last good state when the state file is unreadable (cut off by a hard kill)', async () => {
     const dataDir = await makeDataDir()
     try {
-      const first = await startChain({ dataDir: dataDir.dir })
-      const funded = privateKeyToAccount(generatePrivateKey()).address
-      await fundEth(first, funded, parseEther('1'))
-      await first.stop()
-      // Second start loads the state and keeps it as the last good copy.
-      const second = await startChain({ dataDir: dataDir.dir })
-      const statePath = second.anvil?.statePath
-      await second.stop()
-      if (!statePath) throw new Error('no state path')
-      await writeFile(statePath, '{"block": {"number": "0x')
+      const funded = await cutOffStateAfterAGoodStart(dataDir.dir, parseEther('1'))
 
       const third = await startChain({ dataDir: dataDir.dir })
       try {

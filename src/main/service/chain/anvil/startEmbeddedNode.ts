@@ -157,6 +157,9 @@ export async function startEmbeddedNode(p: StartEmbeddedNodeParameters): Promise
         try {
           return await spawnAnvil(spawnParameters)
         } catch (again) {
+          // As above: only anvil's word that the last good state does not load either sets it aside. A port taken
+          // meanwhile is tried again on another one (spawnOnFreePort), with the last good state in place.
+          if (!isStateUnloadable(again)) throw again
           await rename(statePath, `${aside}.last-good`)
           p.log.warn({ err: again }, 'the last good state does not load either; starting with a fresh chain')
         }
