@@ -189,9 +189,7 @@ test("the Sandbox's Simulate explains the operation being built without sending 
   await app.getByTestId('faucet-eth').click()
   await expect(app.getByTestId('faucet-message')).toHaveText('Sent 1 ETH.')
   await sandbox.mode('SELF')
-  await app.getByTestId('call-source-raw').click()
-  await app.getByTestId('call-raw-to').fill('0x000000000000000000000000000000000000dEaD')
-  await app.getByTestId('call-raw-data').fill('0x')
+  await sandbox.rawCall('0x000000000000000000000000000000000000dEaD', '0x')
   await app.getByTestId('call-value').fill('0.25')
   await app.getByTestId('sandbox-simulate').click()
 

@@ -37,6 +37,13 @@ export class SandboxScreen {
     await this.page.getByTestId(`mode-${mode}`).click()
   }
 
+  /** Switches the call form to raw calldata and fills its target and, when given, its data. */
+  async rawCall(to: string, data?: string): Promise<void> {
+    await this.page.getByTestId('call-source-raw').click()
+    await this.page.getByTestId('call-raw-to').fill(to)
+    if (data !== undefined) await this.page.getByTestId('call-raw-data').fill(data)
+  }
+
   /** Picks a registered contract's method (by name) and fills its typed arguments. */
   async contractCall(method: string, args: Record<string, string>): Promise<void> {
     await this.page.getByTestId('call-source-contract').click()
