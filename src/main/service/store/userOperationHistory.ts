@@ -132,6 +132,15 @@ type Unwritten = {
 }
 const noEntries = (): Unwritten => ({ records: new Map(), bundles: new Map(), explanations: new Map() })
 
+/** Adds an operation to its bundle's entry, or sets the operation of one already there when it is given. */
+function keepOperation(entry: BundleEntry, hash: string, operation: Record<string, unknown> | null): void {
+  const i = entry.hashes.indexOf(hash)
+  if (i === -1) {
+    entry.hashes.push(hash)
+    entry.operations.push(operation)
+  } else if (operation) entry.operations[i] = operation
+}
+
 export function openUserOperationHistory({
   dir,
   maxBytes = DEFAULT_HISTORY_MAX_BYTES,
@@ -307,24 +316,19 @@ export function openUserOperationHistory({
 
   /**
    * Puts a batch whose write failed back among the pending entries: what was kept since stays the newer version of a
-   * record or an explanation, and a bundle kept in both has the operations of both.
+   * record or an explanation, and a bundle kept in both has the operations of both (keepOperation, as keepMined).
    */
   const requeue = (batch: Unwritten) => {
-    const bundles = new Map(batch.bundles)
     for (const [transactionHash, newer] of pending.bundles) {
-      const older = bundles.get(transactionHash)
-      if (older)
-        older.hashes.forEach((hash, i) => {
-          if (!newer.hashes.includes(hash)) {
-            newer.hashes.push(hash)
-            newer.operations.push(older.operations[i] ?? null)
-          }
-        })
-      bundles.set(transactionHash, newer)
+      const older = batch.bundles.get(transactionHash)
+      if (!older) batch.bundles.set(transactionHash, newer)
+      else
+        for (const [i, hash] of newer.hashes.entries())
+          keepOperation(older, hash, newer.operations[i] ?? null)
     }
     pending = {
       records: new Map([...batch.records, ...pending.records]),
-      bundles,
+      bundles: batch.bundles,
       explanations: new Map([...batch.explanations, ...pending.explanations]),
     }
   }
@@ -391,11 +395,7 @@ export function openUserOperationHistory({
         entry = { receipt: compactReceipt(receipt), hashes: [], operations: [] }
         pending.bundles.set(transactionHash, entry)
       }
-      const i = entry.hashes.indexOf(hash)
-      if (i === -1) {
-        entry.hashes.push(hash)
-        entry.operations.push(userOperation)
-      } else if (userOperation) entry.operations[i] = userOperation
+      keepOperation(entry, hash, userOperation)
       schedule()
     },
     keepRecords(list) {
