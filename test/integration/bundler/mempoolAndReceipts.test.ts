@@ -1,5 +1,6 @@
 import { encodeFunctionData, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectRejectionLine } from '../../helpers/expectRejectionLine'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
 import {
@@ -222,7 +223,8 @@ describe('bundler methods around the mempool', () => {
     expect(rejected.body.error.code).toBe(-32521)
     // The frame the revert started in (the account's own execute, called by itself), with its decoded reason: the
     // account's ABI is not known, so it is named by its address only.
-    expect(rejected.body.error.message).toBe(
+    expectRejectionLine(
+      rejected.body.error,
       `execution reverted in unknown contract at ${getAddress(other.address)}: not from EntryPoint`,
     )
     expect(rejected.body.error.data).toMatchObject({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fullMessageOf } from '../../helpers/expectRejectionLine'
 import { requestJson, startTestService, type TestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress, waitFor } from './bundlerTestKit'
 import {
@@ -80,7 +81,7 @@ describe('ERC-7562 validation rules (safe mode by default, --unsafe skips them)'
     const rejected = await send(2n)
     expect(rejected.status).toBe(400)
     expect(rejected.body.error.code).toBe(-32502)
-    expect(rejected.body.error.message.toLowerCase()).toContain(account.registry.toLowerCase())
+    expect(fullMessageOf(rejected.body.error).toLowerCase()).toContain(account.registry.toLowerCase())
     expect(rejected.body.error.data.rules).toContain('STO-033')
 
     await setUnsafe(true)

@@ -8,6 +8,7 @@ import {
   zeroAddress,
 } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { expectRejectionLine } from '../../helpers/expectRejectionLine'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import type { TestService } from '../../helpers/startTestService'
 import { callBundler, randomAddress } from '../bundler/bundlerTestKit'
@@ -114,11 +115,8 @@ describe.each(Object.keys(ENTRY_POINTS) as EntryPointVersion[])(
             }
       for (const method of ['eth_estimateUserOperationGas', 'eth_sendUserOperation']) {
         const error = await bundlerError(method, op, entryPoint)
-        expect({ method, code: error.code, message: error.message }).toEqual({
-          method,
-          code: -32501,
-          message: expected.message,
-        })
+        expect({ method, code: error.code }).toEqual({ method, code: -32501 })
+        expectRejectionLine(error, expected.message)
         expect(error.data).toMatchObject({ aaCode: 'AA30', revertData: expected.revertData })
       }
     })
@@ -171,13 +169,11 @@ describe("EntryPoint v0.9's errors that have no frame: one code, message and dat
         args: [zeroAddress],
       }),
     }
-    for (const method of ['eth_estimateUserOperationGas', 'eth_sendUserOperation'])
-      expect({ method, ...(await bundlerError(method, op, entryPoint)) }).toMatchObject({
-        method,
-        code: -32602,
-        message,
-        data,
-      })
+    for (const method of ['eth_estimateUserOperationGas', 'eth_sendUserOperation']) {
+      const error = await bundlerError(method, op, entryPoint)
+      expect({ method, ...error }).toMatchObject({ method, code: -32602, data })
+      expectRejectionLine(error, message)
+    }
     const { result: simulated } = await simulate(op, entryPoint)
     expect(simulated).toMatchObject({ status: 'rejected', reason: message, phases: [] })
     // The rejected send's record: the same one cause, and no other told beside it.
@@ -190,9 +186,9 @@ describe("EntryPoint v0.9's errors that have no frame: one code, message and dat
     const account = await createVersionAccount(service, '0.9')
     const { eip7702Auth: _, ...op } = await account.signed(withdraw(0n), LIMITS)
     expect(op.factory).toBe('0x7702')
+    const message = `Eip7702SenderWithoutCode(${account.address}) (the sender has no code: its EIP-7702 authorization was not applied)`
     const expected = {
       code: -32500,
-      message: `Eip7702SenderWithoutCode(${account.address}) (the sender has no code: its EIP-7702 authorization was not applied)`,
       data: {
         phase: 'account-validation',
         revertData: encodeErrorResult({
@@ -202,7 +198,9 @@ describe("EntryPoint v0.9's errors that have no frame: one code, message and dat
         }),
       },
     }
-    expect(await bundlerError('eth_estimateUserOperationGas', op, entryPoint)).toMatchObject(expected)
+    const estimated = await bundlerError('eth_estimateUserOperationGas', op, entryPoint)
+    expect(estimated).toMatchObject(expected)
+    expectRejectionLine(estimated, message)
     const { apiKey } = await createDapp(service)
     const { body } = await callPaymaster(service, apiKey, 'pm_getPaymasterData', [
       op,
@@ -211,5 +209,6 @@ describe("EntryPoint v0.9's errors that have no frame: one code, message and dat
       { mode: 'SPONSORED' },
     ])
     expect(body.error).toMatchObject(expected)
+    expectRejectionLine(body.error, message)
   })
 })

@@ -3,6 +3,7 @@ import { formatUserOperationRequest } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
 import type { FundedWallet } from '../../helpers/createFundedWallet'
+import { expectRejectionLine } from '../../helpers/expectRejectionLine'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import type { TestService } from '../../helpers/startTestService'
 import { callBundler, createSimple7702Client, hex, randomAddress } from '../bundler/bundlerTestKit'
@@ -48,7 +49,7 @@ async function expectEstimateAndSendRejected(
   for (const method of ['eth_estimateUserOperationGas', 'eth_sendUserOperation']) {
     const error = await rpcErrorOf(rawBundler(service).request({ method, params: [op, entryPoint] } as never))
     expect({ method, code: error.code }).toEqual({ method, code: expected.code })
-    expect(error.message).toMatch(expected.line)
+    expectRejectionLine(error, expected.line)
     expect(error.data).toMatchObject(expected.fields)
   }
 }
@@ -142,13 +143,13 @@ describe.each(Object.keys(ENTRY_POINTS) as EntryPointVersion[])(
       // The estimate: -32521 kept, one line naming the frame, the revert data and the same fields in `data`.
       const estimate = await rpcErrorOf(account.estimate(calls))
       expect(estimate.code).toBe(-32521)
-      expect(estimate.message).toBe(line)
+      expectRejectionLine(estimate, line)
       expect(estimate.data).toMatchObject({ phase: 'execution', ...frame, revertData })
 
       // The send with the execution simulated (Biconomy SDK's validation_and_execution): the same line.
       const sent = await rpcErrorOf(sendSimulatingExecution(await account.signed(calls, LIMITS), entryPoint))
       expect(sent.code).toBe(-32521)
-      expect(sent.message).toBe(line)
+      expectRejectionLine(sent, line)
       expect(sent.data).toMatchObject({ phase: 'execution', ...frame, revertData })
 
       // Sent with its own limits and mined: the receipt's reason is decoded.
@@ -334,7 +335,8 @@ describe.each(Object.keys(ENTRY_POINTS) as EntryPointVersion[])(
       }
       const estimate = await rpcErrorOf(account.estimate(withdraw(0n), paymaster))
       expect(estimate.code).toBe(-32501)
-      expect(estimate.message).toMatch(
+      expectRejectionLine(
+        estimate,
         new RegExp(
           `^AA50 postOp revert(ed)? in RefusingPaymaster\\.${escapeRegExp(postOpOf(version))} at ${contracts.paymaster}: PostOpFailed\\(\\d+\\)$`,
         ),

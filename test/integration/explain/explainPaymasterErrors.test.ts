@@ -1,6 +1,7 @@
 import { encodeFunctionData, type Hex, hexToBigInt, http } from 'viem'
 import { createPaymasterClient } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { expectRejectionLine } from '../../helpers/expectRejectionLine'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import type { TestService } from '../../helpers/startTestService'
 import {
@@ -98,7 +99,7 @@ describe("the paymaster URL's estimate errors name the phase, the frame and the 
     const op = await buildSponsorRequestOp(service, undefined, withdraw(3n))
     const error = await paymasterError('pm_sponsorUserOperation', [op, sponsoredContext()])
     expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: -32521 })
-    expect(error.message).toBe(line)
+    expectRejectionLine(error, line)
     expect(error.data).toMatchObject(fields)
   })
 
@@ -110,7 +111,7 @@ describe("the paymaster URL's estimate errors name the phase, the frame and the 
       { mode: 'ERC20', tokenInfo: { tokenList: [] } },
     ])
     expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: -32521 })
-    expect(error.message).toBe(line)
+    expectRejectionLine(error, line)
     expect(error.data).toMatchObject(fields)
   })
 
@@ -121,7 +122,7 @@ describe("the paymaster URL's estimate errors name the phase, the frame and the 
       sponsoredContext({ entryPoint: service.chain!.addresses.entryPointV07 }),
     ])
     expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: -32500 })
-    expect(error.message).toMatch(line)
+    expectRejectionLine(error, line)
     expect(error.data).toMatchObject(fields)
   })
 
@@ -129,7 +130,7 @@ describe("the paymaster URL's estimate errors name the phase, the frame and the 
     const nested = nestedRevert(5n)
     const reverted = await rpcErrorOf(getPaymasterData(await buildSponsorRequestOpV07(service, withdraw(5n))))
     expect(reverted.code).toBe(-32521)
-    expect(reverted.message).toBe(nested.line)
+    expectRejectionLine(reverted, nested.line)
     expect(reverted.data).toMatchObject(nested.fields)
 
     const { line, fields } = aa23()
@@ -137,7 +138,7 @@ describe("the paymaster URL's estimate errors name the phase, the frame and the 
       getPaymasterData(await badSignatureOperation(service, contracts.badAccount, false)),
     )
     expect(rejected.code).toBe(-32500)
-    expect(rejected.message).toMatch(line)
+    expectRejectionLine(rejected, line)
     expect(rejected.data).toMatchObject(fields)
   })
 
@@ -151,7 +152,7 @@ describe("the paymaster URL's estimate errors name the phase, the frame and the 
       }),
     )
     expect(error.code).toBe(-32521)
-    expect(error.message).toBe(nested.line)
+    expectRejectionLine(error, nested.line)
     expect(error.data).toMatchObject(nested.fields)
   })
 })

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { type Chain, testTokenAbi } from '../../../src/main/service/chain'
 import { compileSolidityFixture, type SolidityArtifact } from '../../helpers/compileSolidityFixture'
 import { createFundedWallet, type FundedWallet } from '../../helpers/createFundedWallet'
+import { fullMessageOf } from '../../helpers/expectRejectionLine'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import {
   requestJson,
@@ -486,7 +487,8 @@ describe('explanations kept with their records', () => {
     const traced = await trace(hash as Hex)
     expect(traced).toMatchObject({
       status: 'rejected',
-      reason: sent.body.error.message,
+      // The line in full (the answer's message writes a hex literal that spells an AA code 0x…).
+      reason: fullMessageOf(sent.body.error),
       phases: [
         {
           name: 'account-validation',

@@ -1,6 +1,7 @@
 import { encodeFunctionData, parseEther } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { testTokenAbi } from '../../../src/main/service/chain'
+import { expectRejectionLine } from '../../helpers/expectRejectionLine'
 import { getSharedTestService } from '../../helpers/sharedTestService'
 import type { TestService } from '../../helpers/startTestService'
 import { randomAddress } from '../bundler/bundlerTestKit'
@@ -128,7 +129,8 @@ describe('paymaster rejections: deterministic, HTTP 4xx, with the reason in the 
       address: token,
       function: 'transfer(address,uint256)',
     })
-    expect(rpcError.message).toMatch(
+    expectRejectionLine(
+      rpcError,
       new RegExp(
         `^execution reverted in \\w+\\.transfer\\(address,uint256\\) at ${token}: .*ERC20: transfer amount exceeds balance`,
       ),

@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { fullMessageOf } from '../../../helpers/expectRejectionLine'
 import { startTestService, type TestService } from '../../../helpers/startTestService'
 import { hex } from '../../bundler/bundlerTestKit'
 import { createMempoolRuleKit, type MempoolRuleKit, operationKey } from '../harness/mempoolRuleKit'
@@ -42,7 +43,7 @@ describe('test_bundle.py: mempool limits and cross-operation rules', () => {
     }
     const fifth = await kit.send(ops[4]!)
     expect(fifth.error).toMatchObject({ code: -32505, message: expect.stringContaining('unstaked') })
-    expect(fifth.error.message).toContain(wallet.address)
+    expect(fullMessageOf(fifth.error)).toContain(wallet.address)
     expect(await kit.dumpMempool()).toEqual(ops.slice(0, 4).map(operationKey))
 
     await kit.sendBundleNow()

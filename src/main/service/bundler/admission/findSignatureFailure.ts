@@ -23,6 +23,7 @@ export async function findSignatureFailure(
     const validationData = accountFrame?.output ? BigInt(accountFrame.output.slice(0, 66)) : 0n
     return (validationData & ((1n << 160n) - 1n)) === 1n ? 'AA24 signature error' : 'AA34 signature error'
   } catch {
-    return 'AA24 signature error (or AA34 paymaster signature error)'
+    // One AA code only: viem types an error by the first code its list finds in the message, wherever it stands.
+    return "AA24 signature error (the account's or the paymaster's: the trace that tells them apart failed)"
   }
 }
