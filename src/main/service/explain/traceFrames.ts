@@ -20,15 +20,15 @@ function traceUnavailable(method: string, err: unknown): RpcError {
   )
 }
 
+/** What the error of a trace the node failed starts with, before the node's own words. */
+export const NODE_ERROR_PREFIX = 'The node could not trace the operation: '
+
 function traceFailed(method: string, err: unknown): Error {
   if (isMethodMissing(err)) return traceUnavailable(method, err)
   if (err instanceof ChainError) return err
-  return new ChainError(
-    `The node could not trace the operation: ${String((err as Error).message).split('\n')[0]}`,
-    {
-      cause: err,
-    },
-  )
+  return new ChainError(`${NODE_ERROR_PREFIX}${String((err as Error).message).split('\n')[0]}`, {
+    cause: err,
+  })
 }
 
 /**

@@ -1,12 +1,13 @@
-import type { Address, Hex } from 'viem'
+import { type Address, BaseError, type Hex, TransactionNotFoundError } from 'viem'
 import type { UserOperationRecord, UserOperationStatus } from '../../../shared/api/userOperations'
-import { RpcError } from '../errors'
+import { ChainError, RpcError } from '../errors'
 import { RpcCode } from '../errors/rpcCodes'
 import type { UserOperationLog } from '../store/userOperations.repo'
 import type { ExplainContext } from './explainContext'
+import { explainFromReceipt } from './explainFromReceipt'
 import { explainRejectedOperation } from './explainRejectedOperation'
 import { explainTrace } from './explainTrace'
-import { traceTransactionFrames } from './traceFrames'
+import { NODE_ERROR_PREFIX, traceTransactionFrames } from './traceFrames'
 import type { Explanation, ExplanationStatus } from './types'
 
 const STATUS: Record<UserOperationStatus, ExplanationStatus> = {
@@ -86,14 +87,33 @@ async function explainMined(
     beforeBlock: BigInt(Math.max(record.blockNumber - 1, 0)),
     checkedAt: block && { timestamp: block.timestamp, number: blockNumber },
   }).catch(async (err: unknown) => {
+    // Only a node's failure to answer (a trace, a balance at the block before) is read here: a node without the trace
+    // methods (an RpcError that says so) or a fault of the service's own is the answer's error.
+    if (!(err instanceof ChainError) && !(err instanceof BaseError)) throw err
     // A transaction the chain no longer holds cannot be traced: said as such, not as the node's error.
     const held = await context.chain.publicClient.getTransaction({ hash: transactionHash }).then(
       () => true,
-      () => false,
+      (lookup: unknown) => {
+        // Not answered at all (the node away): the trace's own error tells it.
+        if (lookup instanceof TransactionNotFoundError) return false
+        throw err
+      },
     )
-    if (held) throw err
+    // Held, but not its block's state (anvil after a restart or a compaction of its history): what the receipt tells.
+    if (held) return { untraceable: (err as Error).message.replace(NODE_ERROR_PREFIX, '') }
     return null
   })
+  if (traced && 'untraceable' in traced) {
+    const fromReceipt = await explainFromReceipt(context, {
+      entryPoint,
+      userOperation,
+      userOpHash: record.userOpHash as Hex,
+      transactionHash,
+      logRange: record.logRange,
+      traceError: traced.untraceable,
+    })
+    return { ...explanation, ...fromReceipt, notes: [...explanation.notes, ...fromReceipt.notes] }
+  }
   if (!traced)
     return {
       ...explanation,
