@@ -37,11 +37,18 @@ export async function startTestService({
   ...overrides
 }: TestServiceOptions = {}): Promise<TestService> {
   let dataDir = overrides.dataDir
+  const ownFolder = dataDir === undefined
   if (dataDir === undefined) {
     dataDir = await makeTestDataDir('opstation-test-')
     if (!fresh && usesDefaultEmbeddedChain(overrides)) await seedWithChainTemplate(dataDir)
   }
-  const service = await createService({ port: 0, logLevel: 'silent', ...overrides, dataDir })
+  // A start that fails (what some tests expect) stops what it started; the folder made for it goes with it.
+  const service = await createService({ port: 0, logLevel: 'silent', ...overrides, dataDir }).catch(
+    async (err: unknown) => {
+      if (ownFolder) await rm(dataDir, { recursive: true, force: true })
+      throw err
+    },
+  )
   return Object.assign(service, {
     baseUrl: service.info().dashboardUrl,
     dataDir,
