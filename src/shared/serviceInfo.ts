@@ -39,6 +39,12 @@ export type ChainInfo = {
   kind: 'embedded' | 'external'
   /** As `chain.state` of the service's (first) chain: this chain's own. */
   state: ChainStatus['state']
+  /** This chain's missing contracts (as `chain.missing`). */
+  missing: string[]
+  /** What happened last on this chain (as `chain.message`). */
+  message?: string
+  /** This chain's time minus wall time, in seconds (as `chainTimeOffsetSeconds` for the first chain). */
+  chainTimeOffsetSeconds: number
   /**
    * The chain's JSON-RPC URL: the service's guarded `/rpc/{chainId}` for an embedded chain (`/rpc` is the first
    * chain's too), the node's own URL for an external one.

@@ -7,7 +7,7 @@ import { SandboxScreen } from './pages/SandboxScreen'
 /** One service of two chains (`opstation serve --chains 31337,31338`): the console shows and acts on each. */
 test.use({ serviceArgs: ['--chains', '31337,31338'] })
 
-test('two chains: both listed with their states and URLs; a dApp and the same sponsored operation on the second chain (sent again, then on every chain) show their chain, Activity filters by chain, and Time moves the chain picked', async ({
+test('two chains: both listed with their states and URLs; a dApp and the same sponsored operation on the second chain (sent again, then on every chain) show their chain, Activity filters by chain, and Time moves the chain picked, whose clock the navigation then shows', async ({
   app,
   service,
 }) => {
@@ -106,7 +106,19 @@ test('two chains: both listed with their states and URLs; a dApp and the same sp
   await app.getByTestId('mine-blocks').click()
   await expect(app.getByTestId('time-message')).toHaveText('3 blocks mined')
   await expect(app.getByTestId('block-number')).toHaveText(String(secondBlock + 3))
+  // A day ahead on the second chain: the navigation shows that chain's clock, and none for the first.
+  await expect(app.getByTestId('nav-chain-clock')).toHaveCount(0)
+  await app.getByTestId('advance-amount').fill('1')
+  await app.getByTestId('advance-unit').selectOption({ label: 'days' })
+  await app.getByTestId('advance-time').click()
+  await expect(app.getByTestId('time-message')).toHaveText('Chain time advanced by 1 d')
+  await expect(app.getByTestId('nav-chain-clock-31338')).toContainText(
+    /^chain 31338 .*\+1 d( \d+ s)? from wall time$/,
+  )
+  await expect(app.getByTestId('nav-chain-clock-31337')).toHaveCount(0)
   await app.getByTestId('time-chain').selectOption('31337')
   await expect(clocks).toHaveAttribute('data-chain-id', '31337')
   await expect(app.getByTestId('block-number')).toHaveText(firstBlock ?? '')
+  await expect(app.getByTestId('nav-chain-clock-31338')).toBeVisible()
+  await expect(app.getByTestId('nav-chain-clock-31337')).toHaveCount(0)
 })

@@ -117,7 +117,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
     await ensureDefaultAccount(store)
     // Records of several chains share one sequence of numbers (each chain's log holds its own records).
     const sequence = severalChains ? createRecordSequence(store) : undefined
-    const stacks = started.map((chain, i) =>
+    const stacks = started.map((chain) =>
       composeChainStack({
         chain,
         store,
@@ -134,7 +134,6 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
           historyDir: folderOf(folders, chain.chainId).historyDir,
           sequence,
         },
-        isConsoleChain: i === 0,
       }),
     )
     // A revert or a reset the last run was killed in: finished or undone, on each chain, before anything is served.

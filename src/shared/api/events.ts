@@ -18,7 +18,10 @@ export type ServiceEvents = {
   }
   'sponsorship.decided': { id: string; dappId: string; sponsored: boolean }
   'webhook.called': { id: string; webhookId: string; verified: boolean }
-  /** The chain's time moved other than by the wall clock (evm_increaseTime, a mined block at a set time, a revert). */
+  /**
+   * A chain's time moved other than by the wall clock (evm_increaseTime, a mined block at a set time, a revert): every
+   * chain's, each naming its `chainId`.
+   */
   'chain.time': { chainTime: number; offsetSeconds: number; chainId?: number }
   /** The whole stack went back to a snapshot or to its first start: records the console holds may be gone. */
   'stack.reverted': { kind: 'revert' | 'reset'; chainId?: number }

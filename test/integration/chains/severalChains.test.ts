@@ -45,6 +45,8 @@ describe('a service of two chains', () => {
         chainId: 31337,
         kind: 'embedded',
         state: 'ready',
+        missing: [],
+        chainTimeOffsetSeconds: expect.any(Number),
         rpcUrl: `${base}/rpc/31337`,
         bundlerUrl: `${base}/api/v2/31337/${key}`,
         paymasterUrlTemplate: `${base}/api/v1/31337/{apiKey}`,
@@ -53,6 +55,8 @@ describe('a service of two chains', () => {
         chainId: 31338,
         kind: 'embedded',
         state: 'ready',
+        missing: [],
+        chainTimeOffsetSeconds: expect.any(Number),
         rpcUrl: `${base}/rpc/31338`,
         bundlerUrl: `${base}/api/v2/31338/${key}`,
         paymasterUrlTemplate: `${base}/api/v1/31338/{apiKey}`,
@@ -210,13 +214,35 @@ describe('a service of two chains', () => {
     await callRpc(chainOf(service, 31337).info.bundlerUrl, 'debug_bundler_sendBundleNow')
     await callRpc(chainOf(service, 31337).info.bundlerUrl, 'debug_bundler_setBundlingMode', ['auto'])
   }, 120_000)
-  it("moves one chain's clock at its URL and leaves the other's", async () => {
+  it("moves one chain's clock at its URL and leaves the other's: that chain tells the console, and the status gives each chain's time", async () => {
     const [first, second] = [chainOf(service, 31337).chain, chainOf(service, 31338).chain]
     const before = { first: first.clock.now(), second: second.clock.now() }
-    await callRpc(chainOf(service, 31338).info.rpcUrl, 'evm_increaseTime', ['0xe10'])
-    await callRpc(chainOf(service, 31338).info.rpcUrl, 'evm_mine')
+    const told: { chainId?: number; offsetSeconds: number }[] = []
+    const stopListening = service.events.on('chain.time', (payload) => told.push(payload))
+    try {
+      await callRpc(chainOf(service, 31338).info.rpcUrl, 'evm_increaseTime', ['0xe10'])
+      await callRpc(chainOf(service, 31338).info.rpcUrl, 'evm_mine')
+    } finally {
+      stopListening()
+    }
     expect(second.clock.now() - before.second).toBeGreaterThanOrEqual(3600)
     expect(first.clock.now() - before.first).toBeLessThan(60)
+    expect(told.length).toBeGreaterThan(0)
+    expect(told.every((event) => event.chainId === 31338)).toBe(true)
+    // An hour ahead of wall time (a chain's time lags the wall clock by its last block's age).
+    expect(told.at(-1)?.offsetSeconds).toBeGreaterThan(3500)
+    const status = await requestJson(`${service.baseUrl}/console/api/status`, {
+      headers: { authToken: service.authToken() },
+    })
+    const offsets = Object.fromEntries(
+      status.body.chains.map((c: { chainId: number; chainTimeOffsetSeconds: number }) => [
+        c.chainId,
+        c.chainTimeOffsetSeconds,
+      ]),
+    )
+    expect(offsets[31338]).toBeGreaterThan(3500)
+    expect(Math.abs(offsets[31337])).toBeLessThan(60)
+    expect(status.body.chainTimeOffsetSeconds).toBe(offsets[31337])
   })
 
   it("resets one chain at its URL: its activity is gone and its gas tanks funded again; the other chain's stays", async () => {

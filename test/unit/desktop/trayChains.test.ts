@@ -6,6 +6,8 @@ const chain = (chainId: number, state: ChainInfo['state']): ChainInfo => ({
   chainId,
   kind: 'embedded',
   state,
+  missing: [],
+  chainTimeOffsetSeconds: 0,
   rpcUrl: `http://127.0.0.1:1/rpc/${chainId}`,
   bundlerUrl: `http://127.0.0.1:1/api/v2/${chainId}/key`,
   paymasterUrlTemplate: `http://127.0.0.1:1/api/v1/${chainId}/{apiKey}`,

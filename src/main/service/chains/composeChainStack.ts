@@ -58,8 +58,6 @@ export type ComposeChainStackParameters = {
    */
   scope: StoreScope
   records?: { historyDir: string; sequence: RecordSequence }
-  /** The console's chain (the first): its clock's moves are told to the console as `chain.time`. */
-  isConsoleChain: boolean
 }
 
 /**
@@ -135,22 +133,21 @@ export function composeChainStack(p: ComposeChainStackParameters): ChainStack {
       },
     },
   })
-  // The console hears of it: a revert or a reset takes records away (the Activity reads its feed again), and the
-  // chain clock's moves show as chain time beside wall time.
+  // The console hears of it: a revert or a reset takes records away (the Activity reads its feed again), and each
+  // chain clock's moves show as that chain's time beside wall time.
   chain.stack.register({
     name: 'console events',
     capture: () => null,
     restore: () => events.emit('stack.reverted', { kind: 'revert', chainId }),
     reset: () => events.emit('stack.reverted', { kind: 'reset', chainId }),
   })
-  if (p.isConsoleChain)
-    chain.clock.onChange((chainTime) =>
-      events.emit('chain.time', {
-        chainTime,
-        offsetSeconds: chainTime - Math.floor(Date.now() / 1000),
-        chainId,
-      }),
-    )
+  chain.clock.onChange((chainTime) =>
+    events.emit('chain.time', {
+      chainTime,
+      offsetSeconds: chainTime - Math.floor(Date.now() / 1000),
+      chainId,
+    }),
+  )
   const bundler = createBundler({
     chain,
     store,
@@ -175,6 +172,9 @@ export function composeChainStack(p: ComposeChainStackParameters): ChainStack {
       chainId,
       kind: chain.kind,
       state: status.state,
+      missing: status.missing,
+      ...(status.message === undefined ? {} : { message: status.message }),
+      chainTimeOffsetSeconds: chain.clock.now() - Math.floor(Date.now() / 1000),
       // The embedded chain is reached through the service's guarded chain RPC (chainRpcRoutes.ts); an external node
       // by its own URL.
       rpcUrl: chain.kind === 'embedded' ? `${baseUrl}/rpc/${chainId}` : chain.rpcUrl,

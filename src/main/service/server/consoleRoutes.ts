@@ -91,6 +91,12 @@ const ServiceInfoSchema = z.object({
         chainId: z.number().int(),
         kind: z.enum(['embedded', 'external']),
         state: ChainStatusSchema.shape.state,
+        missing: ChainStatusSchema.shape.missing,
+        message: ChainStatusSchema.shape.message,
+        chainTimeOffsetSeconds: z
+          .number()
+          .int()
+          .meta({ description: "This chain's time minus wall time (seconds), by its chain clock" }),
         rpcUrl: z.string().meta({ description: 'The chain RPC: `/rpc/{chainId}` of an embedded chain' }),
         bundlerUrl: z.string(),
         paymasterUrlTemplate: z.string(),

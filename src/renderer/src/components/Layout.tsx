@@ -29,18 +29,14 @@ function ChainState() {
     )
   }
   if (!chain) return null
-  // Several chains: each chain's own state, the first's with its missing contracts and its message.
+  // Several chains: each chain's own state, with its own missing contracts and message.
   if (chains && chains.length > 1) {
     return (
       <div className="nav-status nav-status-chains" data-testid="nav-status">
-        {chains.map((c, i) => (
-          <div
-            key={c.chainId}
-            data-testid={`nav-chain-${c.chainId}`}
-            title={i === 0 ? chain.message : undefined}
-          >
-            <span className={`dot dot-${chainStateTone(c.state, i === 0 ? chain.missing.length : 0)}`} />{' '}
-            chain {c.chainId} {c.state}
+        {chains.map((c) => (
+          <div key={c.chainId} data-testid={`nav-chain-${c.chainId}`} title={c.message}>
+            <span className={`dot dot-${chainStateTone(c.state, c.missing.length)}`} /> chain {c.chainId}{' '}
+            {c.state}
           </div>
         ))}
       </div>

@@ -98,8 +98,8 @@ export const useServiceStore = create<ServiceState>()((set, get) => ({
   },
 }))
 
-/** Pushed events after which the status (chain state, settings) is read again. */
-const STATUS_EVENTS = new Set<ServiceEvent['name']>(['chain.status', 'settings.changed'])
+/** Pushed events after which the status (chain states, each chain's time, settings) is read again. */
+const STATUS_EVENTS = new Set<ServiceEvent['name']>(['chain.status', 'chain.time', 'settings.changed'])
 
 /**
  * Keeps the status fresh: refreshed on pushed `chain.status` / `settings.changed` events while the event stream is

@@ -19,6 +19,8 @@ const chainInfo = (chainId: number, change: Partial<ChainInfo> = {}): ChainInfo 
   chainId,
   kind: 'embedded',
   state: 'ready',
+  missing: [],
+  chainTimeOffsetSeconds: 0,
   rpcUrl: `${BASE}/rpc/${chainId}`,
   bundlerUrl: `${BASE}/api/v2/${chainId}/bkey`,
   paymasterUrlTemplate: `${BASE}/api/v1/${chainId}/{apiKey}`,

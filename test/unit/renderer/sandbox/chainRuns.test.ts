@@ -9,6 +9,8 @@ const chain = (chainId: number) => ({
   chainId,
   kind: 'embedded' as const,
   state: 'ready' as const,
+  missing: [],
+  chainTimeOffsetSeconds: 0,
   rpcUrl: `${BASE}/rpc/${chainId}`,
   bundlerUrl: `${BASE}/api/v2/${chainId}/bkey`,
   paymasterUrlTemplate: `${BASE}/api/v1/${chainId}/{apiKey}`,

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
 import { formatDateTime } from '../../lib/format'
 import { useServiceStore } from '../../stores/useServiceStore'
-import { describeDuration, isChainTimeOffset, useTimeStore } from './useTimeStore'
+import { isChainTimeOffset, listChainClocks } from './chainClocks'
+import { describeDuration, useTimeStore } from './useTimeStore'
 
 /** Wall time in unix seconds, ticking once a second while shown. */
 export function useWallSeconds(): number {
@@ -20,18 +21,32 @@ export function useChainTimeOffset(): number {
   return fromPanel ?? fromStatus
 }
 
-/** The console's clock in the navigation: chain time, with wall time beside it when the chain has moved ahead. */
+/**
+ * The chain clocks in the navigation: chain time, with its distance from wall time, for each chain away from it (with
+ * several chains, a line per such chain, named by its id).
+ */
 export function ChainClock() {
   const wall = useWallSeconds()
   const offset = useChainTimeOffset()
-  if (!isChainTimeOffset(offset)) return null
+  const chains = useServiceStore((s) => s.status?.chains)
+  const clocks = listChainClocks(chains ?? [], offset)
+  if (clocks.length === 0) return null
   return (
     <div className="small" data-testid="nav-chain-clock" title={`Wall time ${formatDateTime(wall)}`}>
-      <div>chain {formatDateTime(wall + offset)}</div>
-      <div className="muted">
-        {offset > 0 ? '+' : ''}
-        {describeDuration(offset)} from wall time
-      </div>
+      {clocks.map(({ chainId, offsetSeconds }) => (
+        <div
+          key={chainId ?? 'chain'}
+          data-testid={chainId === null ? undefined : `nav-chain-clock-${chainId}`}
+        >
+          <div>
+            {chainId === null ? 'chain' : `chain ${chainId}`} {formatDateTime(wall + offsetSeconds)}
+          </div>
+          <div className="muted">
+            {offsetSeconds > 0 ? '+' : ''}
+            {describeDuration(offsetSeconds)} from wall time
+          </div>
+        </div>
+      ))}
     </div>
   )
 }

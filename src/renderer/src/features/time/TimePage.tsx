@@ -8,7 +8,8 @@ import { formatDateTime } from '../../lib/format'
 import { useServiceStore } from '../../stores/useServiceStore'
 import { listChains, runsSeveralChains } from '../chains/chainList'
 import { useWallSeconds } from './ChainClock'
-import { describeDuration, isChainTimeOffset, subscribeToChainTime, useTimeStore } from './useTimeStore'
+import { isChainTimeOffset } from './chainClocks'
+import { describeDuration, subscribeToChainTime, useTimeStore } from './useTimeStore'
 
 const DURATION_UNITS = [
   { label: 'minutes', seconds: 60 },

@@ -4,10 +4,9 @@ import { consoleApi } from '../../api/console'
 import { failed, idle, type Loadable, loaded, loading } from '../../stores/loadable'
 import { subscribeToServiceEvents } from '../../stores/useEventStreamStore'
 import { usePaymastersStore } from '../../stores/usePaymastersStore'
+import { useServiceStore } from '../../stores/useServiceStore'
 import { forgetActivity } from '../activity/useActivityStore'
-
-/** The chain clock counts as offset from wall time past this (a block's timestamp lags the wall clock a little). */
-const OFFSET_SHOWN_SECONDS = 60
+import { isOfChain } from './chainClocks'
 
 type TimeState = {
   /** The chain the panel acts on, with several chains (undefined: the service's first, the console's clock). */
@@ -93,11 +92,6 @@ function readAgainAfterRevert(): void {
   void usePaymastersStore.getState().load()
 }
 
-/** Whether chain time is far enough from wall time to be shown beside it. */
-export function isChainTimeOffset(offsetSeconds: number): boolean {
-  return Math.abs(offsetSeconds) >= OFFSET_SHOWN_SECONDS
-}
-
 /** "1 d 2 h", "5 min", "30 s": a duration in its two largest units. */
 export function describeDuration(totalSeconds: number): string {
   const sign = totalSeconds < 0 ? '-' : ''
@@ -130,8 +124,11 @@ export function subscribeToChainTime(): () => void {
   if (subscribers === 1) {
     void useTimeStore.getState().load()
     const unsubscribe = subscribeToServiceEvents((events) => {
+      // The console's clock is the first chain's: another chain's time shows in the navigation from the status.
+      const firstChainId = useServiceStore.getState().status?.chainId
       for (const event of events)
-        if (event.name === 'chain.time') useTimeStore.setState({ offsetSeconds: event.payload.offsetSeconds })
+        if (event.name === 'chain.time' && isOfChain(event.payload.chainId, firstChainId))
+          useTimeStore.setState({ offsetSeconds: event.payload.offsetSeconds })
       if (events.some((e) => e.name === 'stack.reverted')) readAgainAfterRevert()
       if (events.some((e) => e.name === 'chain.time' || e.name === 'stack.reverted'))
         void useTimeStore.getState().load()
