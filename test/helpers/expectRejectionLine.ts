@@ -1,4 +1,5 @@
 import { expect } from 'vitest'
+import { HEX_PLACEHOLDER } from '../../src/main/service/jsonrpc/hideStrayAaCodes'
 
 /** A hex literal that spells an AA code (what a rejection's message writes as `0x…`, whole in `data.message`). */
 const CODE_SPELLING_HEX = /0x[0-9a-fA-F]*[aA][aA]\d\d/
@@ -21,7 +22,7 @@ export function expectRejectionLine(error: RejectionError, line: string | RegExp
   else expect(full).toMatch(line)
   expect(error.message).not.toMatch(CODE_SPELLING_HEX)
   const withHidden = error.message
-    .split('0x…')
+    .split(HEX_PLACEHOLDER)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('0x[0-9a-fA-F]{4,}')
   expect(full).toMatch(new RegExp(`^${withHidden}$`))

@@ -192,7 +192,7 @@ export async function createService(input: ServiceConfigInput): Promise<Service>
       chain: first
         ? { ...first.status, checkedAt: chain?.readCheckedAt()?.toISOString() }
         : { kind: 'none', state: 'none', addresses: null, missing: [] },
-      chainTimeOffsetSeconds: chain ? chain.clock.now() - Math.floor(Date.now() / 1000) : null,
+      chainTimeOffsetSeconds: chain ? chain.clock.offsetSeconds() : null,
       storeSetAside: store.recovery ?? null,
     })
 

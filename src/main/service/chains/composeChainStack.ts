@@ -144,7 +144,7 @@ export function composeChainStack(p: ComposeChainStackParameters): ChainStack {
   chain.clock.onChange((chainTime) =>
     events.emit('chain.time', {
       chainTime,
-      offsetSeconds: chainTime - Math.floor(Date.now() / 1000),
+      offsetSeconds: chain.clock.offsetSeconds(),
       chainId,
     }),
   )
@@ -173,8 +173,8 @@ export function composeChainStack(p: ComposeChainStackParameters): ChainStack {
       kind: chain.kind,
       state: status.state,
       missing: status.missing,
-      ...(status.message === undefined ? {} : { message: status.message }),
-      chainTimeOffsetSeconds: chain.clock.now() - Math.floor(Date.now() / 1000),
+      message: status.message,
+      chainTimeOffsetSeconds: chain.clock.offsetSeconds(),
       // The embedded chain is reached through the service's guarded chain RPC (chainRpcRoutes.ts); an external node
       // by its own URL.
       rpcUrl: chain.kind === 'embedded' ? `${baseUrl}/rpc/${chainId}` : chain.rpcUrl,

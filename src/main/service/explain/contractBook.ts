@@ -11,6 +11,7 @@ import type { Chain } from '../chain/types'
 import { VERSION_CONTRACTS } from '../chain/versionContracts'
 import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
 import type { Store } from '../store/openStore'
+import type { ExplainContext } from './explainContext'
 
 type AbiError = Extract<Abi[number], { type: 'error' }>
 type AbiEvent = Extract<Abi[number], { type: 'event' }>
@@ -52,7 +53,7 @@ export type BuildContractBookParameters = {
  * What the contract book needs to name an operation's sender: its address (named from its code), and the account
  * type its factory deploys when it deploys one.
  */
-export function readOperationAccounts(
+function readOperationAccounts(
   entryPoint: EntryPointModule,
   userOperation: UserOperationBase,
 ): Pick<BuildContractBookParameters, 'accounts' | 'deployments'> {
@@ -62,6 +63,20 @@ export function readOperationAccounts(
     accounts: [userOperation.sender],
     deployments: name ? [{ account: userOperation.sender, name }] : [],
   }
+}
+
+/** The contract book an explanation of `userOperation` reads: what the service knows, and the operation's sender. */
+export function buildOperationContractBook(
+  { chain, entryPoints, store }: ExplainContext,
+  entryPoint: EntryPointModule,
+  userOperation: UserOperationBase,
+): Promise<ContractBook> {
+  return buildContractBook({
+    chain,
+    entryPoints: entryPoints.list,
+    store,
+    ...readOperationAccounts(entryPoint, userOperation),
+  })
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
-import { buildContractBook, readOperationAccounts } from './contractBook'
+import { buildOperationContractBook } from './contractBook'
 import type { ExplainContext } from './explainContext'
 import { explainPhases } from './explainPhases'
 import { findOperationFrames } from './findOperationFrames'
@@ -22,13 +22,8 @@ export async function explainFailedPhases(
   context: ExplainContext,
   { entryPoint, userOperation, frame }: ExplainFailedPhasesParameters,
 ): Promise<ExplainedPhase[]> {
-  const { chain, entryPoints, store } = context
-  const book = await buildContractBook({
-    chain,
-    entryPoints: entryPoints.list,
-    store,
-    ...readOperationAccounts(entryPoint, userOperation),
-  })
+  const { chain } = context
+  const book = await buildOperationContractBook(context, entryPoint, userOperation)
   const { sender, paymaster } = entryPoint.readEntities(userOperation)
   const frames = findOperationFrames({
     handleOps: frame,

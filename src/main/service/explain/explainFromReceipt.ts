@@ -2,7 +2,7 @@ import type { Hex } from 'viem'
 import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
 import { boundEvents } from './boundExplanation'
 import { decodeEvent } from './collectEvents'
-import { buildContractBook, readOperationAccounts } from './contractBook'
+import { buildOperationContractBook } from './contractBook'
 import type { ExplainContext } from './explainContext'
 import { explainGas } from './explainGas'
 import type { Explanation } from './types'
@@ -39,15 +39,10 @@ export async function explainFromReceipt(
     traceError,
   }: ExplainFromReceiptParameters,
 ): Promise<Pick<Explanation, 'events' | 'gas' | 'notes'>> {
-  const { chain, entryPoints, store } = context
+  const { chain } = context
   const [receipt, book] = await Promise.all([
     chain.publicClient.getTransactionReceipt({ hash: transactionHash }),
-    buildContractBook({
-      chain,
-      entryPoints: entryPoints.list,
-      store,
-      ...readOperationAccounts(entryPoint, userOperation),
-    }),
+    buildOperationContractBook(context, entryPoint, userOperation),
   ])
   const hashTopic = userOpHash.toLowerCase()
   const own = receipt.logs.filter(

@@ -3,7 +3,7 @@ import type { EntryPointModule, UserOperationBase } from '../entryPoint/types'
 import { boundCallTree, boundEvents } from './boundExplanation'
 import { checkAuthorization } from './checkAuthorization'
 import { collectLogs, decodeEvent } from './collectEvents'
-import { buildContractBook, type ContractBook, readOperationAccounts } from './contractBook'
+import { buildOperationContractBook, type ContractBook } from './contractBook'
 import { decodeCallTree, explainFrameError } from './decodeCallTree'
 import { describeFailedPhase } from './describeFailedPhase'
 import type { ExplainContext } from './explainContext'
@@ -42,15 +42,10 @@ export async function explainTrace(
   context: ExplainContext,
   { entryPoint, userOperation, userOpHash, trace, beforeBlock, checkedAt }: ExplainTraceParameters,
 ): Promise<TraceParts> {
-  const { chain, entryPoints, store } = context
+  const { chain } = context
   const [handleOps, book] = await Promise.all([
     trace(),
-    buildContractBook({
-      chain,
-      entryPoints: entryPoints.list,
-      store,
-      ...readOperationAccounts(entryPoint, userOperation),
-    }),
+    buildOperationContractBook(context, entryPoint, userOperation),
   ])
   const { sender, paymaster } = entryPoint.readEntities(userOperation)
   const frames = findOperationFrames({

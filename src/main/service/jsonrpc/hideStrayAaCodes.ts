@@ -1,3 +1,4 @@
+import { readAaCode } from '../entryPoint/errors'
 import { Erc7769Code } from '../errors/rpcCodes'
 import type { RpcErrorObject } from './toRpcError'
 
@@ -9,8 +10,6 @@ const SPELLS_AA_CODE = /aa\d\d/i
 
 /** What a hex literal that spells a code is written as in a rejection's message; whole in `data.message`. */
 export const HEX_PLACEHOLDER = '0x…'
-
-const AA_CODE = /\bAA\d\d\b/
 
 /**
  * A rejection's message never spells an AA code besides its own: a hex literal (an address, decoded arguments, raw
@@ -47,6 +46,6 @@ export function hideStrayAaCodes(error: RpcErrorObject): RpcErrorObject {
 function isRejection({ code, message }: RpcErrorObject): boolean {
   return (
     (code <= Erc7769Code.simulateValidation && code > Erc7769Code.simulateValidation - 100) ||
-    AA_CODE.test(message)
+    readAaCode(message) !== null
   )
 }

@@ -9,6 +9,8 @@ import type { NodeRequest } from '../node/nodeRpcError'
 export type ChainClock = {
   /** Unix seconds by the chain: wall time plus the chain's offset, as last read. */
   now: () => number
+  /** The chain's time minus wall time, in seconds, as last read. */
+  offsetSeconds: () => number
   /** Reads the chain's time again (after a call that moved it); resolves with the new now. */
   sync: () => Promise<number>
   /** Called after each sync that moved the clock (the mempool drops what expired). */
@@ -47,6 +49,7 @@ export function createChainClock(request: NodeRequest): ChainClock {
   const now = () => wallSeconds() + offset
   return {
     now,
+    offsetSeconds: () => offset,
     async sync() {
       const before = now()
       const pending = await readTimestamp('pending').catch(() => undefined)
