@@ -25,9 +25,7 @@ test('a sponsored v0.7 operation: the decision shows v0.7 and the paymaster gas 
   const sandbox = new SandboxScreen(app)
   const account = await sandbox.createAccount('simple-v07')
   await expect(app.getByTestId('sandbox-account-entry-point')).toHaveText('v0.7')
-  await sandbox.mode('SPONSORED')
-  await sandbox.rawCall('0x000000000000000000000000000000000000dEaD', '0x')
-  await sandbox.send()
+  await sandbox.sendSponsoredEmptyCall()
   await expect(sandbox.step('sponsor')).toHaveAttribute('data-status', 'done')
   await expect(sandbox.step('receipt')).toHaveAttribute('data-status', 'done')
 

@@ -64,6 +64,13 @@ export class SandboxScreen {
     })
   }
 
+  /** A sponsored run of an empty call to 0x…dEaD (what a test sends when only the sending matters): mode, call, send. */
+  async sendSponsoredEmptyCall(): Promise<void> {
+    await this.mode('SPONSORED')
+    await this.rawCall('0x000000000000000000000000000000000000dEaD', '0x')
+    await this.send()
+  }
+
   step(id: string): Locator {
     return this.page.getByTestId(`step-${id}`)
   }
