@@ -52,8 +52,18 @@ function ignoreUnsupportedFolderSync(err: unknown): void {
 /** Node's file system. */
 export const nodeFileSystem: FileSystemOperations = {
   writeFile: async (path, data, mode) => {
-    if (data instanceof Readable) await pipeline(data, createWriteStream(path, { mode }))
-    else await writeFile(path, data, { mode })
+    if (data instanceof Readable) {
+      const out = createWriteStream(path, { mode })
+      // A source that fails before the file is open rejects the pipeline at once, while the stream still creates the
+      // file: the failure is answered once the stream has closed, so the caller's clean-up finds the file it removes.
+      const closed = new Promise<void>((resolve) => out.once('close', resolve))
+      try {
+        await pipeline(data, out)
+      } catch (err) {
+        await closed
+        throw err
+      }
+    } else await writeFile(path, data, { mode })
     // The mode a file is created with goes through the umask: set it as asked.
     await chmod(path, mode)
   },
