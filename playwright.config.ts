@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { defineConfig } from '@playwright/test'
 
 /**
@@ -6,7 +7,12 @@ import { defineConfig } from '@playwright/test'
  * the console first when it is missing or stale.
  * Screenshots of every screen land in test-results/screenshots/ (artifacts, not committed).
  */
-const CHROMIUM = process.env.OPSTATION_CHROMIUM ?? '/usr/bin/chromium'
+/**
+ * Debian's Chromium (/usr/bin/chromium, or $OPSTATION_CHROMIUM), started through test/e2e/chromium.sh: it leaves out
+ * the browser-UI renderers no test uses (the omnibox popup's, one per browser context) and keeps the features
+ * Playwright disables (Chromium reads only the last --disable-features switch, so the script passes both as one).
+ */
+const CHROMIUM_LAUNCHER = path.join(import.meta.dirname, 'test', 'e2e', 'chromium.sh')
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -31,7 +37,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     actionTimeout: 15_000,
     launchOptions: {
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_LAUNCHER,
       args: [
         '--headless',
         '--no-sandbox',
