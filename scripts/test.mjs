@@ -15,6 +15,7 @@
 import { spawn } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { buildDesktopIfStale } from './buildDesktopIfStale.mjs'
 import { installSdkClients, SDK_CLIENTS_DIR } from './installSdkClients.mjs'
@@ -199,9 +200,30 @@ async function writeClientTable(report) {
     await runStep('client table', node, [path.join(root, 'scripts', 'write-client-table.mjs'), report])
 }
 
+/** .ci/run: the file its install of Debian's chromium, beside the first phases, writes its exit status to. */
+const CHROMIUM_INSTALL_STATUS_ENV = 'OPSTATION_CHROMIUM_INSTALL_STATUS'
+
+/**
+ * Waits for .ci/run's install of Debian's chromium when it is still running (it writes its exit status to the file
+ * OPSTATION_CHROMIUM_INSTALL_STATUS names) and prints its log when it failed; returns at once otherwise.
+ */
+async function awaitChromiumInstall(timeoutMs = 15 * 60_000) {
+  const statusFile = process.env[CHROMIUM_INSTALL_STATUS_ENV]
+  if (!statusFile) return
+  const log = path.join(path.dirname(statusFile), 'chromium-install.log')
+  if (!existsSync(statusFile))
+    process.stdout.write(`\n── waiting for Debian's chromium to install (log: ${log})\n`)
+  const deadline = Date.now() + timeoutMs
+  while (!existsSync(statusFile) && Date.now() < deadline) await sleep(500)
+  const status = existsSync(statusFile) ? readFileSync(statusFile, 'utf8').trim() : 'still running'
+  if (status !== '0' && existsSync(log))
+    process.stdout.write(`\ninstalling Debian's chromium failed (${status}):\n${readFileSync(log, 'utf8')}\n`)
+}
+
 /** The console e2e tests; false (counted as a failure) when Chromium is missing. */
 async function runPlaywright() {
   if (!existsSync(path.join(root, 'playwright.config.ts'))) return
+  await awaitChromiumInstall()
   if (!existsSync('/usr/bin/chromium')) {
     process.stdout.write(
       "\nPlaywright needs Debian's Chromium at /usr/bin/chromium: apt-get install -y chromium\n",
