@@ -187,7 +187,10 @@ describe('the history of mined UserOperations', () => {
     const history = openUserOperationHistory({ dir, flushIntervalMs: 60_000 })
     history.keepMined({ userOpHash: op, receipt: makeReceipt(tx, [op]), userOperation: { sender: '0x03' } })
     history.keepRecords([makeRecord(3)])
-    // The file the write appends to is a folder: the append fails (as on a full disk).
+    // Once the history has read its folder (listing waits for that; made before, the folder below was read as a
+    // history file, EISDIR, on a busy machine), the file the write appends to is a folder: the append fails (as on a
+    // full disk).
+    expect((await history.listRecords({ limit: 5 })).map((record) => record.seq)).toEqual([3])
     const file = path.join(dir, 'user-operations-00000001.ndjson')
     await mkdir(file)
     await expect(history.flush()).rejects.toThrow()
