@@ -132,6 +132,9 @@ function clientParameters(setup: ClientTestSetup, sponsored: boolean) {
     chain,
     transport,
     signer: LocalAccountSigner.privateKeyToAccountSigner(generatePrivateKey()),
+    // waitForUserOperationTransaction sleeps before each receipt lookup: 2 s, then 1.5 times longer (account-kit's
+    // defaults, for a remote chain); here every 50 ms for up to 30 s, as the other clients' tests poll.
+    opts: { txRetryIntervalMs: 50, txRetryMultiplier: 1, txMaxRetries: 600 },
     ...(sponsored ? erc7677Middleware() : {}),
   }
 }

@@ -17,6 +17,12 @@ const setup = withClientTestService()
  */
 describe('userop.js (ethers v5) SimpleAccount on EntryPoint 0.6, everything at the bundler URL', () => {
   const bundlerUrl = () => setup.service.info().bundlerUrl
+  /** userop.js's client, looking for the operation's event every 50 ms (its default is every 5 s, for 30 s). */
+  const initClient = async () => {
+    const client = await Client.init(bundlerUrl())
+    client.waitIntervalMs = 50
+    return client
+  }
   const createAccount = (paymasterMiddleware?: Parameters<typeof Presets.Builder.SimpleAccount.init>[2]) =>
     Presets.Builder.SimpleAccount.init(
       new ethers.Wallet(generatePrivateKey()),
@@ -33,7 +39,7 @@ describe('userop.js (ethers v5) SimpleAccount on EntryPoint 0.6, everything at t
     })
     const account = await createAccount()
     await fundEth(setup.service.chain!, account.getSender() as Address, parseEther('1'))
-    const client = await Client.init(bundlerUrl())
+    const client = await initClient()
     const alice = randomAddress()
     const sent = await client.sendUserOperation(account.execute(setup.token, 0, setup.mint(alice, 5n).data))
     const event = await sent.wait()
@@ -51,7 +57,7 @@ describe('userop.js (ethers v5) SimpleAccount on EntryPoint 0.6, everything at t
     const account = await createAccount({
       paymasterMiddleware: Presets.Middleware.verifyingPaymaster(setup.dapp.paymasterUrl, {}),
     })
-    const client = await Client.init(bundlerUrl())
+    const client = await initClient()
     const alice = randomAddress()
     const sent = await client.sendUserOperation(account.execute(setup.token, 0, setup.mint(alice, 6n).data))
     const event = await sent.wait()
@@ -64,7 +70,7 @@ describe('userop.js (ethers v5) SimpleAccount on EntryPoint 0.6, everything at t
 
   it("shows the service's own message when the bundler refuses an operation (an unfunded account: AA21)", async () => {
     const account = await createAccount()
-    const client = await Client.init(bundlerUrl())
+    const client = await initClient()
     const error = await client
       .sendUserOperation(account.execute(randomAddress(), 0, '0x'))
       .then(() => null)
@@ -78,7 +84,7 @@ describe('userop.js (ethers v5) SimpleAccount on EntryPoint 0.6, everything at t
     const account = await createAccount({
       paymasterMiddleware: Presets.Middleware.verifyingPaymaster(setup.dapp.paymasterUrl, {}),
     })
-    const client = await Client.init(bundlerUrl())
+    const client = await initClient()
     const error = await client
       .sendUserOperation(account.execute(randomAddress(), 0, '0x'))
       .then(() => null)

@@ -1,4 +1,4 @@
-import { createSmartAccountClient } from '@biconomy/account'
+import { createBundler, createSmartAccountClient } from '@biconomy/account'
 import { toSimpleSmartAccount } from 'permissionless/accounts'
 import {
   type Address,
@@ -80,7 +80,11 @@ export async function callConsole(
   return requestJson(`${service.baseUrl}${path}`, { ...init, headers: { authToken: service.authToken() } })
 }
 
-/** A Biconomy SDK v4 Smart Account v2 (fresh owner, not deployed, no ETH) with both URLs at the service. */
+/**
+ * A Biconomy SDK v4 Smart Account v2 (fresh owner, not deployed, no ETH) with both URLs at the service. Its bundler
+ * looks for a receipt every 50 ms: the SDK's default for a chain it does not know is every 5 s (`wait()`) and 0.5 s
+ * (`waitForTxHash()`); test/integration/bundler/biconomySdk.test.ts keeps the defaults.
+ */
 export async function createBiconomyAccount(service: TestService, paymasterUrl: string) {
   const chain = service.chain!
   const owner = privateKeyToAccount(generatePrivateKey())
@@ -89,11 +93,18 @@ export async function createBiconomyAccount(service: TestService, paymasterUrl: 
     chain: chain.publicClient.chain,
     transport: http(service.info().rpcUrl!),
   })
+  const bundler = await createBundler({
+    bundlerUrl: service.info().bundlerUrl,
+    chainId: chain.chainId,
+    customChain: chain.publicClient.chain,
+    userOpReceiptIntervals: { [chain.chainId]: 50 },
+    userOpWaitForTxHashIntervals: { [chain.chainId]: 50 },
+  })
   const smartAccount = await createSmartAccountClient({
     signer,
     chainId: chain.chainId,
     rpcUrl: service.info().rpcUrl!,
-    bundlerUrl: service.info().bundlerUrl,
+    bundler,
     paymasterUrl,
   })
   return { smartAccount, owner, address: (await smartAccount.getAccountAddress()) as Address }
