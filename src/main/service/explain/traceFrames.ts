@@ -3,7 +3,7 @@ import { isMethodMissing } from '../chain/node/detectNodeCapabilities'
 import { requestRpc } from '../chain/node/requestRpc'
 import { type TraceCallRequest, traceCall } from '../chain/node/traceCall'
 import type { Chain } from '../chain/types'
-import { ChainError, RpcError } from '../errors'
+import { type AppErrorOptions, ChainError, RpcError } from '../errors'
 import { RpcCode } from '../errors/rpcCodes'
 import type { TracedFrame } from './types'
 
@@ -20,15 +20,20 @@ function traceUnavailable(method: string, err: unknown): RpcError {
   )
 }
 
-/** What the error of a trace the node failed starts with, before the node's own words. */
-export const NODE_ERROR_PREFIX = 'The node could not trace the operation: '
+/** A trace the node failed; `nodeMessage` is the node's own words (its error's first line). */
+export class TraceFailedError extends ChainError {
+  constructor(
+    readonly nodeMessage: string,
+    options: AppErrorOptions,
+  ) {
+    super(`The node could not trace the operation: ${nodeMessage}`, options)
+  }
+}
 
 function traceFailed(method: string, err: unknown): Error {
   if (isMethodMissing(err)) return traceUnavailable(method, err)
   if (err instanceof ChainError) return err
-  return new ChainError(`${NODE_ERROR_PREFIX}${String((err as Error).message).split('\n')[0]}`, {
-    cause: err,
-  })
+  return new TraceFailedError(String((err as Error).message).split('\n')[0]!, { cause: err })
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ExplainContext } from './explainContext'
 import { explainFromReceipt } from './explainFromReceipt'
 import { explainRejectedOperation } from './explainRejectedOperation'
 import { explainTrace } from './explainTrace'
-import { NODE_ERROR_PREFIX, traceTransactionFrames } from './traceFrames'
+import { TraceFailedError, traceTransactionFrames } from './traceFrames'
 import type { Explanation, ExplanationStatus } from './types'
 
 const STATUS: Record<UserOperationStatus, ExplanationStatus> = {
@@ -63,6 +63,12 @@ export async function traceUserOperation(
   return explainMined(context, record, explanation)
 }
 
+/** The node's own words in a failed trace or read at the operation's block, on one line. */
+function readNodeWords(err: ChainError | BaseError): string {
+  if (err instanceof TraceFailedError) return err.nodeMessage
+  return err instanceof BaseError ? err.shortMessage : (err.message.split('\n')[0] ?? '')
+}
+
 async function explainMined(
   context: ExplainContext & { userOperations: UserOperationLog },
   record: UserOperationRecord,
@@ -100,7 +106,7 @@ async function explainMined(
       },
     )
     // Held, but not its block's state (anvil after a restart or a compaction of its history): what the receipt tells.
-    if (held) return { untraceable: (err as Error).message.replace(NODE_ERROR_PREFIX, '') }
+    if (held) return { untraceable: readNodeWords(err) }
     return null
   })
   if (traced && 'untraceable' in traced) {
