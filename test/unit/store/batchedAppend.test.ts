@@ -1,25 +1,15 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { readFile } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
 import { flushBatchedAppenders, getBatchedAppender } from '../../../src/main/service/store/batchedAppend'
-import { openStore, type Store } from '../../../src/main/service/store/openStore'
 import {
   addSponsorship,
   findSponsorship,
   listSponsorships,
 } from '../../../src/main/service/store/sponsorships.repo'
 import type { Sponsorship } from '../../../src/shared/api/sponsorships'
+import { makeFreshStores } from './makeFreshStores'
 
-const dirs: string[] = []
-async function freshStore(): Promise<Store> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'opstation-batch-'))
-  dirs.push(dir)
-  return openStore({ dataDir: dir })
-}
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
+const freshStore = makeFreshStores('batch')
 
 const decision = (id: string, dappId = 'd1'): Sponsorship => ({
   id,

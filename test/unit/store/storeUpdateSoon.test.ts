@@ -1,23 +1,14 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { DEFERRED_WRITE_MS, openStore, type Store } from '../../../src/main/service/store/openStore'
+import { readFile } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+import { DEFERRED_WRITE_MS, type Store } from '../../../src/main/service/store/openStore'
 import type { SponsorshipUsage } from '../../../src/main/service/store/schema'
 import {
   addSponsorshipUsageSoon,
   listSponsorshipUsage,
 } from '../../../src/main/service/store/sponsorshipUsage.repo'
+import { makeFreshStores } from './makeFreshStores'
 
-const dirs: string[] = []
-async function freshStore(): Promise<Store> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'opstation-soon-'))
-  dirs.push(dir)
-  return openStore({ dataDir: dir })
-}
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
+const freshStore = makeFreshStores('soon')
 
 const usage = (userOpHash: string): SponsorshipUsage => ({
   userOpHash,

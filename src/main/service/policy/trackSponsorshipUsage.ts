@@ -20,6 +20,7 @@ import {
   addSponsorshipUsage,
   addSponsorshipUsageSoon,
   getLastUsageBlock,
+  readCountedUsage,
 } from '../store/sponsorshipUsage.repo'
 
 const userOperationEvent = parseAbiItem(
@@ -95,10 +96,6 @@ function listTankSources(chain: Chain) {
       }
     })
 }
-
-/** The userOpHashes (lower case) the store already counts. */
-const countedOperations = (store: Store) =>
-  new Set(store.data.sponsorshipUsage.map((u) => u.userOpHash.toLowerCase()))
 
 /** The chain's dApps by their gas tank id (the paymaster sits at one address on every chain: its tanks are per chain). */
 const mapDappsByPaymasterId = (store: Store, chainId: number) =>
@@ -230,7 +227,7 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
       )
       // Operations already counted (from their bundle's receipt as the service mined them, or by an earlier scan)
       // are left out before their blocks are read: every bundle the service mines shows here again.
-      const known = countedOperations(store)
+      const known = readCountedUsage(store)
       const operations = found.flat().filter(({ op }) => !known.has((op.args.userOpHash ?? '').toLowerCase()))
       const timestamps = new Map<bigint, number>()
       await Promise.all(
