@@ -1,27 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import type { Store } from '../../../src/main/service/store/openStore'
-import type { SponsorshipUsage } from '../../../src/main/service/store/schema'
 import {
   addSponsorshipUsage,
   addSponsorshipUsageSoon,
   MAX_SPONSORSHIP_USAGE,
   readCountedUsage,
 } from '../../../src/main/service/store/sponsorshipUsage.repo'
-import { makeFreshStores } from './makeFreshStores'
+import { makeFreshStores, makeUsage } from './storeFixtures'
 
 const freshStore = makeFreshStores('usage')
 
-const usage = (n: number): SponsorshipUsage => ({
-  userOpHash: `0x${n.toString(16).padStart(64, '0')}`,
-  dappId: 'd1',
-  chainId: 31337,
-  paymasterId: '0x00000f79B7FaF42EEBAdbA19aCc07cD08Af44789',
-  sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',
-  gasCostWei: '1000',
-  success: true,
-  blockNumber: n,
-  minedAt: 1_700_000_000 + n,
-})
+const usage = (n: number) =>
+  makeUsage(`0x${n.toString(16).padStart(64, '0')}`, { blockNumber: n, minedAt: 1_700_000_000 + n })
 const hashes = (store: Store) => store.data.sponsorshipUsage.map((u) => u.blockNumber)
 
 describe('sponsorship usage', () => {

@@ -6,21 +6,11 @@ import {
   addSponsorshipUsageSoon,
   listSponsorshipUsage,
 } from '../../../src/main/service/store/sponsorshipUsage.repo'
-import { makeFreshStores } from './makeFreshStores'
+import { makeFreshStores, makeUsage } from './storeFixtures'
 
 const freshStore = makeFreshStores('soon')
 
-const usage = (userOpHash: string): SponsorshipUsage => ({
-  userOpHash,
-  dappId: 'd1',
-  chainId: 31337,
-  paymasterId: '0x00000f79B7FaF42EEBAdbA19aCc07cD08Af44789',
-  sender: '0x9d7D81B4eecDf15CEb00bA42284EA36f8BE68B90',
-  gasCostWei: '1000',
-  success: true,
-  blockNumber: 7,
-  minedAt: 1_700_000_000,
-})
+const usage = makeUsage
 const onDisk = async (store: Store) => JSON.parse(await readFile(store.path, 'utf8')).sponsorshipUsage
 
 describe('store.updateSoon', () => {

@@ -11,13 +11,7 @@ import { type Logger, withLogFields } from '../log/logger'
 import { createPaymaster, type Paymaster } from '../paymaster/createPaymaster'
 import { forgetGasTanksFunded } from '../store/dapps.repo'
 import type { Store } from '../store/openStore'
-import {
-  captureStore,
-  resetStoreActivity,
-  restoreStore,
-  type StoreScope,
-  settleStore,
-} from '../store/storeSnapshots'
+import { captureStore, resetStoreActivity, restoreStore, type StoreScope } from '../store/storeSnapshots'
 import type { RecordSequence } from '../store/userOperations.repo'
 import { createRpcMethods } from './createRpcMethods'
 
@@ -111,7 +105,8 @@ export function composeChainStack(p: ComposeChainStackParameters): ChainStack {
   chain.stack.register({
     name: 'store',
     hold: () => paymaster.deps.usage.hold(),
-    settle: () => settleStore(store),
+    // The document on disk is the document in memory (before a capture).
+    settle: () => store.flush(),
     capture: () => captureStore(store, scope),
     async restore(state) {
       await restoreStore(store, state, scope)

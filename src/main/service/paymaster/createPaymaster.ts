@@ -2,7 +2,6 @@ import type { Chain } from '../chain'
 import type { EventBus } from '../events'
 import type { Logger } from '../log/logger'
 import { createUsageTracker, type MinedReceipt } from '../policy/trackSponsorshipUsage'
-import { flushBatchedAppenders } from '../store/batchedAppend'
 import type { Store } from '../store/openStore'
 import { createPaymasterMethods } from './methods'
 import type { PaymasterDeps } from './paymasterDeps'
@@ -52,7 +51,7 @@ export function createPaymaster(params: CreatePaymasterParameters): Paymaster {
     observeMinedBundle: (receipt) => usage.observeReceipt(receipt),
     async stop() {
       usage.stop()
-      await flushBatchedAppenders(params.store)
+      await params.store.flush()
     },
   }
 }

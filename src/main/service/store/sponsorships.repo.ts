@@ -1,23 +1,20 @@
 import type { Sponsorship } from '../../../shared/api/sponsorships'
-import { getBatchedAppender } from './batchedAppend'
+import { appendSoon } from './appendSoon'
 import type { Store } from './openStore'
 
 /** Decisions kept; the oldest are dropped first (the store rewrites the whole document on every change). */
 export const MAX_SPONSORSHIPS = 500
 
 /**
- * Queues a decision; it is readable at once (list/find below) and written with the next batch
- * (store/batchedAppend.ts), so the request path never waits for, or pays for, a whole-document write.
+ * Keeps a decision: readable at once (list/find below) and written with the store's next write (appendSoon.ts), so
+ * the request path never waits for, or pays for, a whole-document write.
  */
 export function addSponsorship(store: Store, sponsorship: Sponsorship): void {
-  getBatchedAppender(store, 'sponsorships', MAX_SPONSORSHIPS).add(sponsorship)
+  appendSoon(store, 'sponsorships', sponsorship, MAX_SPONSORSHIPS)
 }
 
-/** Every decision, oldest first: the document's then the queued ones. */
-function allSponsorships(store: Store): readonly Sponsorship[] {
-  const pending = getBatchedAppender(store, 'sponsorships', MAX_SPONSORSHIPS).pending()
-  return pending.length ? [...store.data.sponsorships, ...pending] : store.data.sponsorships
-}
+/** Every decision, oldest first. */
+const allSponsorships = (store: Store): readonly Sponsorship[] => store.data.sponsorships
 
 export type ListSponsorshipsParameters = {
   dappIds: string[]

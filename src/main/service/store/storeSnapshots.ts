@@ -1,4 +1,3 @@
-import { discardBatchedAppends, flushBatchedAppenders } from './batchedAppend'
 import type { Store } from './openStore'
 import type { StoreDocument } from './schema'
 
@@ -28,12 +27,6 @@ export type StoreState = string
  */
 export type StoreScope = number | undefined
 
-/** Writes every queued change: the document on disk is the document in memory (before a capture). */
-export async function settleStore(store: Store): Promise<void> {
-  await flushBatchedAppenders(store)
-  await store.flush()
-}
-
 export function captureStore(store: Store, scope?: StoreScope): StoreState {
   const copy: Partial<StoreDocument> = {}
   if (scope === undefined) {
@@ -48,14 +41,12 @@ export function captureStore(store: Store, scope?: StoreScope): StoreState {
 }
 
 /**
- * The document back to a captured state (its account and settings as they are), written before it resolves. Records
- * queued for a batch and not written yet are dropped: they were made after the snapshot. With a chain's scope, only
- * that chain's records go back (its records queued meanwhile are written, then replaced with the captured ones).
+ * The document back to a captured state (its account and settings as they are), written before it resolves: records
+ * made after the snapshot are dropped, written or not. With a chain's scope, only that chain's records go back.
  */
 export async function restoreStore(store: Store, state: StoreState, scope?: StoreScope): Promise<void> {
   const copy = JSON.parse(state) as Partial<StoreDocument>
   if (scope === undefined) {
-    await discardBatchedAppends(store)
     await store.update((doc) => {
       for (const key of Object.keys(doc) as (keyof StoreDocument)[])
         if (!KEPT_ACROSS_REVERTS.has(key) && !(key in copy)) Object.assign(doc, { [key]: [] })
@@ -63,8 +54,6 @@ export async function restoreStore(store: Store, state: StoreState, scope?: Stor
     })
     return
   }
-  // Another chain's queued records stay: everything queued goes into the document, the chain's then replaced.
-  await flushBatchedAppenders(store)
   await store.update((doc) => {
     // A dApp made after the snapshot is the chain's too (its contracts and webhooks go with it).
     const owns = ownedBy(doc, scope, copy.dapps ?? [])
@@ -81,8 +70,6 @@ export async function restoreStore(store: Store, state: StoreState, scope?: Stor
  * dApps, their policies, contracts and webhooks stay.
  */
 export async function resetStoreActivity(store: Store, chainId: number, scope?: StoreScope): Promise<void> {
-  if (scope === undefined) await discardBatchedAppends(store)
-  else await flushBatchedAppenders(store)
   await store.update((doc) => {
     for (const key of ACTIVITY)
       Object.assign(doc, {

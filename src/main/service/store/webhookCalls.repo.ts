@@ -1,19 +1,16 @@
 import type { WebhookCall } from '../../../shared/api/webhooks'
-import { getBatchedAppender } from './batchedAppend'
+import { appendSoon } from './appendSoon'
 import type { Store } from './openStore'
 
 /** Calls kept; the oldest are dropped first (the store rewrites the whole document on every change). */
 export const MAX_WEBHOOK_CALLS = 200
 
-/** Queues a call record; readable at once, written with the next batch (store/batchedAppend.ts). */
+/** Keeps a call record: readable at once, written with the store's next write (appendSoon.ts). */
 export function addWebhookCall(store: Store, call: WebhookCall): void {
-  getBatchedAppender(store, 'webhookCalls', MAX_WEBHOOK_CALLS).add(call)
+  appendSoon(store, 'webhookCalls', call, MAX_WEBHOOK_CALLS)
 }
 
-function allWebhookCalls(store: Store): readonly WebhookCall[] {
-  const pending = getBatchedAppender(store, 'webhookCalls', MAX_WEBHOOK_CALLS).pending()
-  return pending.length ? [...store.data.webhookCalls, ...pending] : store.data.webhookCalls
-}
+const allWebhookCalls = (store: Store): readonly WebhookCall[] => store.data.webhookCalls
 
 /** Newest first. */
 export function listWebhookCalls(
