@@ -71,9 +71,10 @@ export type OpenUserOperationLogParameters = {
   /** Where mined operations' receipts and records that leave the document are kept (userOperationHistory.ts). */
   history?: UserOperationHistory
   /**
-   * Changes are gathered and written at most this often (each write serialises the whole store document). A
-   * crash loses at most this much of the log: operations mined meanwhile are recorded again from the chain when
-   * the bundler starts (recoverMinedOperations).
+   * Changes are gathered and put in the document at most this often, then written with the store's next deferred
+   * write (at most DEFERRED_WRITE_MS later; each write serialises the whole store document). A crash loses at most
+   * this much of the log: operations mined meanwhile are recorded again from the chain when the bundler starts
+   * (recoverMinedOperations).
    */
   flushIntervalMs?: number
   /** The chain's now (unix seconds), stamped on a record with its wall time when it changes (`chainTime`). */
@@ -179,7 +180,9 @@ export function openUserOperationLog({
       history.keepRecords([...leaving])
       await history.flush()
     }
-    await store.update((doc) => {
+    // Into the document at once, written with the store's next write (updateSoon: the one that carries the paymaster's
+    // decisions and usage too, instead of a write of the whole document of its own); flush and close wait for it.
+    store.updateSoon((doc) => {
       doc.userOperations.push(...added)
       // Listed from the document from now on (the store changes it at once, before writing it).
       for (const r of added) insertsInWrite.delete(r)
@@ -291,6 +294,7 @@ export function openUserOperationLog({
       timer = undefined
       dirty = true
       await runWrite()
+      await store.flush()
     },
     async hold() {
       held++
@@ -315,6 +319,7 @@ export function openUserOperationLog({
       timer = undefined
       if (inserts.length > 0) dirty = true
       await runWrite()
+      await store.flush()
       await history?.close()
     },
   }
