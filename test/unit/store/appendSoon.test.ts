@@ -36,7 +36,6 @@ const decision = (id: string, dappId = 'd1'): Sponsorship => ({
   webhookCallId: null,
 })
 
-const usage = makeUsage
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const onDisk = async (path: string) => JSON.parse(await readFile(path, 'utf8'))
 
@@ -80,7 +79,7 @@ describe('records appended to bounded collections', () => {
     for (let i = 0; i < 20; i++) {
       addSponsorship(store, decision(`d${i}`))
       await sleep(10)
-      addSponsorshipUsageSoon(store, [usage(`0x${i}`)])
+      addSponsorshipUsageSoon(store, [makeUsage(`0x${i}`)])
       await sleep(20)
     }
     const elapsed = performance.now() - started

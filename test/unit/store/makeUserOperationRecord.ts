@@ -40,3 +40,9 @@ export function makeUserOperationRecord(i: number, tx = hash('e', i)): UserOpera
     updatedAt: '2026-01-01T00:00:00.000Z',
   }
 }
+
+/** Record `i` as the bundler adds it to the log: without the seq and times the log gives it. */
+export function makeRecordToAdd(i: number, tx?: string) {
+  const { seq: _seq, createdAt: _c, updatedAt: _u, ...record } = makeUserOperationRecord(i, tx)
+  return record
+}

@@ -11,7 +11,7 @@ import {
   openUserOperationLog,
   type UserOperationLog,
 } from '../../../src/main/service/store/userOperations.repo'
-import { hash, makeUserOperationRecord } from './makeUserOperationRecord'
+import { hash, makeRecordToAdd } from './makeUserOperationRecord'
 
 const SENDER: Address = `0x${'b'.repeat(40)}`
 const ERC1967_IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc'
@@ -49,8 +49,7 @@ async function logWithUnnamedRecords(n: number): Promise<{ log: UserOperationLog
   const store = await openStore({ dataDir: dir })
   const log = openUserOperationLog({ store, flushIntervalMs: 60_000 })
   for (let i = 1; i <= n; i++) {
-    const { seq: _seq, createdAt: _c, updatedAt: _u, ...record } = makeUserOperationRecord(i)
-    log.add(record)
+    log.add(makeRecordToAdd(i))
   }
   return { log, storePath: store.path }
 }

@@ -10,14 +10,13 @@ import { makeFreshStores, makeUsage } from './storeFixtures'
 
 const freshStore = makeFreshStores('soon')
 
-const usage = makeUsage
 const onDisk = async (store: Store) => JSON.parse(await readFile(store.path, 'utf8')).sponsorshipUsage
 
 describe('store.updateSoon', () => {
   it('applies the change at once and writes it with one write within DEFERRED_WRITE_MS', async () => {
     const store = await freshStore()
-    expect(addSponsorshipUsageSoon(store, [usage('0xa')])).toBe(1)
-    expect(addSponsorshipUsageSoon(store, [usage('0xa'), usage('0xb')])).toBe(1)
+    expect(addSponsorshipUsageSoon(store, [makeUsage('0xa')])).toBe(1)
+    expect(addSponsorshipUsageSoon(store, [makeUsage('0xa'), makeUsage('0xb')])).toBe(1)
     expect(listSponsorshipUsage(store, 'd1').map((u) => u.userOpHash)).toEqual(['0xa', '0xb'])
     expect(await onDisk(store)).toEqual([])
     await new Promise((resolve) => setTimeout(resolve, DEFERRED_WRITE_MS + 200))
@@ -27,10 +26,10 @@ describe('store.updateSoon', () => {
 
   it('is on disk once flush or any later update resolves', async () => {
     const store = await freshStore()
-    addSponsorshipUsageSoon(store, [usage('0xa')])
+    addSponsorshipUsageSoon(store, [makeUsage('0xa')])
     await store.flush()
     expect(await onDisk(store)).toHaveLength(1)
-    addSponsorshipUsageSoon(store, [usage('0xb')])
+    addSponsorshipUsageSoon(store, [makeUsage('0xb')])
     await store.update((doc) => {
       doc.tokenPrices = []
     })

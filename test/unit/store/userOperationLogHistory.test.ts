@@ -5,7 +5,7 @@ import { openStore } from '../../../src/main/service/store/openStore'
 import { openUserOperationHistory } from '../../../src/main/service/store/userOperationHistory'
 import { openUserOperationLog } from '../../../src/main/service/store/userOperations.repo'
 import { makeTempDir } from '../../helpers/makeTempDir'
-import { hash, makeUserOperationRecord } from './makeUserOperationRecord'
+import { hash, makeRecordToAdd } from './makeUserOperationRecord'
 
 /** The log over a store in `dataDir` keeping `maxRecords` in the document, with its history beside it. */
 async function openLog(dataDir: string, maxRecords = 3) {
@@ -16,7 +16,7 @@ async function openLog(dataDir: string, maxRecords = 3) {
 
 /** Adds record i as the bundler does: with its seq given by the log, created pending then mined. */
 function addMined(log: ReturnType<typeof openUserOperationLog>, i: number) {
-  const { seq: _seq, createdAt: _c, updatedAt: _u, ...record } = makeUserOperationRecord(i)
+  const record = makeRecordToAdd(i)
   log.add({
     ...record,
     status: 'pending',
@@ -69,7 +69,7 @@ describe('UserOperation records beyond the store document', () => {
   it('an unfinished record stays in the document however old, and the feed still lists every record once', async () => {
     const dataDir = await makeTempDir('opstation-log-')
     const { log } = await openLog(dataDir)
-    const { seq: _s, createdAt: _c, updatedAt: _u, ...stuck } = makeUserOperationRecord(100)
+    const stuck = makeRecordToAdd(100)
     log.add({ ...stuck, status: 'submitted' })
     for (let i = 0; i < 6; i++) addMined(log, i)
     await log.flush()
@@ -147,7 +147,7 @@ describe("a record's chain time", () => {
     const store = await openStore({ dataDir })
     let chainNow = 2_000_000_000
     const log = openUserOperationLog({ store, flushIntervalMs: 60_000, chainNow: () => chainNow })
-    const { seq: _seq, createdAt: _c, updatedAt: _u, ...record } = makeUserOperationRecord(1)
+    const record = makeRecordToAdd(1)
     log.add({ ...record, status: 'pending' })
     expect(log.get(record.userOpHash)?.chainTime).toBe(2_000_000_000)
     // A day of chain time later (evm_increaseTime): the next change carries it.

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AtomicJsonFile } from '../../../src/main/service/store/atomicJsonFile'
 import { DEFERRED_WRITE_MS } from '../../../src/main/service/store/openStore'
 import { openUserOperationLog } from '../../../src/main/service/store/userOperations.repo'
-import { makeUserOperationRecord } from './makeUserOperationRecord'
+import { makeRecordToAdd } from './makeUserOperationRecord'
 import { makeFreshStores } from './storeFixtures'
 
 const freshStore = makeFreshStores('log-writes')
@@ -13,12 +13,6 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-/** Record i as the bundler adds it (the log gives its seq and times). */
-function recordToAdd(i: number) {
-  const { seq: _seq, createdAt: _c, updatedAt: _u, ...record } = makeUserOperationRecord(i)
-  return record
-}
-
 describe('the UserOperation log', () => {
   it("puts its records in the document as often as it gathers them, and leaves their writing to the store's next deferred write", async () => {
     const store = await freshStore()
@@ -26,7 +20,7 @@ describe('the UserOperation log', () => {
     const write = vi.spyOn(AtomicJsonFile.prototype, 'write')
     const started = performance.now()
     for (let i = 0; i < 30; i++) {
-      log.add(recordToAdd(i))
+      log.add(makeRecordToAdd(i))
       await sleep(20)
     }
     const elapsed = performance.now() - started
@@ -42,10 +36,10 @@ describe('the UserOperation log', () => {
   it('is on disk once flush or close resolves', async () => {
     const store = await freshStore()
     const log = openUserOperationLog({ store, flushIntervalMs: 60_000 })
-    log.add(recordToAdd(1))
+    log.add(makeRecordToAdd(1))
     await log.flush()
     expect(JSON.parse(await readFile(store.path, 'utf8')).userOperations).toHaveLength(1)
-    log.add(recordToAdd(2))
+    log.add(makeRecordToAdd(2))
     await log.close()
     expect(JSON.parse(await readFile(store.path, 'utf8')).userOperations).toHaveLength(2)
   })

@@ -13,9 +13,6 @@ export function addSponsorship(store: Store, sponsorship: Sponsorship): void {
   appendSoon(store, 'sponsorships', sponsorship, MAX_SPONSORSHIPS)
 }
 
-/** Every decision, oldest first. */
-const allSponsorships = (store: Store): readonly Sponsorship[] => store.data.sponsorships
-
 export type ListSponsorshipsParameters = {
   dappIds: string[]
   sponsored?: boolean
@@ -29,7 +26,7 @@ export function listSponsorships(store: Store, params: ListSponsorshipsParameter
   const sender = params.sender?.toLowerCase()
   const out: Sponsorship[] = []
   const limit = params.limit ?? 100
-  const all = allSponsorships(store)
+  const all = store.data.sponsorships
   for (let i = all.length - 1; i >= 0 && out.length < limit; i--) {
     const s = all[i] as Sponsorship
     if (!dappIds.has(s.dappId)) continue
@@ -41,12 +38,12 @@ export function listSponsorships(store: Store, params: ListSponsorshipsParameter
 }
 
 export function findSponsorship(store: Store, id: string): Sponsorship | undefined {
-  return allSponsorships(store).find((s) => s.id === id)
+  return store.data.sponsorships.find((s) => s.id === id)
 }
 
 export function findSponsorshipByUserOpHash(store: Store, userOpHash: string): Sponsorship | undefined {
   const wanted = userOpHash.toLowerCase()
-  const all = allSponsorships(store)
+  const all = store.data.sponsorships
   for (let i = all.length - 1; i >= 0; i--) {
     const s = all[i] as Sponsorship
     if (s.userOpHash?.toLowerCase() === wanted) return s

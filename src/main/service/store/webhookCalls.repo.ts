@@ -10,8 +10,6 @@ export function addWebhookCall(store: Store, call: WebhookCall): void {
   appendSoon(store, 'webhookCalls', call, MAX_WEBHOOK_CALLS)
 }
 
-const allWebhookCalls = (store: Store): readonly WebhookCall[] => store.data.webhookCalls
-
 /** Newest first. */
 export function listWebhookCalls(
   store: Store,
@@ -20,7 +18,7 @@ export function listWebhookCalls(
   const dappIds = new Set(params.dappIds)
   const out: WebhookCall[] = []
   const limit = params.limit ?? 100
-  const all = allWebhookCalls(store)
+  const all = store.data.webhookCalls
   for (let i = all.length - 1; i >= 0 && out.length < limit; i--) {
     const call = all[i] as WebhookCall
     if (!dappIds.has(call.dappId)) continue
@@ -31,5 +29,5 @@ export function listWebhookCalls(
 }
 
 export function findWebhookCall(store: Store, id: string): WebhookCall | undefined {
-  return allWebhookCalls(store).find((c) => c.id === id)
+  return store.data.webhookCalls.find((c) => c.id === id)
 }
