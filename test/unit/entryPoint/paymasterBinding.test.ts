@@ -1,8 +1,19 @@
-import { describe, expect, it } from 'vitest'
-import type { ChainAddresses } from '../../../src/main/service/chain/types'
-import { entryPointV06, entryPointV07, entryPointV08 } from '../../../src/main/service/entryPoint'
+import { type Hex, hexToBigInt, recoverAddress, size, slice } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it, vi } from 'vitest'
+import type { Chain, ChainAddresses } from '../../../src/main/service/chain/types'
+import {
+  entryPointV06,
+  entryPointV07,
+  entryPointV08,
+  entryPointV09,
+  type PaymasterChoice,
+} from '../../../src/main/service/entryPoint'
+import { STUB_SIGNATURE } from '../../../src/main/service/entryPoint/paymaster/placeholderSignature'
 
 const sender = '0x9d7d81b4eecdf15ceb00ba42284ea36f8be68b90'
+/** The order of secp256k1: a signature's s at most half of it is low s (what OpenZeppelin's ECDSA accepts). */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
 const gas = { callGasLimit: 100n, verificationGasLimit: 10n, preVerificationGas: 1n }
 
 describe("each EntryPoint module's paymaster side", () => {
@@ -65,5 +76,43 @@ describe("each EntryPoint module's paymaster side", () => {
   it('charges a gas tank with its verifying paymaster event', () => {
     expect(entryPointV06.paymaster.chargeEvent.name).toBe('GasBalanceDeducted')
     expect(entryPointV07.paymaster.chargeEvent.name).toBe('GasTankCharged')
+  })
+
+  it('stub data of every version carries STUB_SIGNATURE and signs nothing: well-formed (low s, v 27/28, no zero byte) and never the paymaster signer', async () => {
+    const signer = privateKeyToAccount(generatePrivateKey())
+    const signed = { ...signer, sign: vi.fn(signer.sign), signMessage: vi.fn(signer.signMessage) }
+    const chain = {
+      chainId: 31337,
+      paymasterSigner: signed,
+      addresses: new Proxy({}, { get: () => `0x${'5'.repeat(40)}` }),
+    } as unknown as Chain
+    const choices: PaymasterChoice[] = [
+      { kind: 'verifying', paymasterId: `0x${'2'.repeat(40)}`, validUntil: 1_000, validAfter: 0 },
+      {
+        kind: 'token',
+        feeToken: `0x${'3'.repeat(40)}`,
+        exchangeRate: 10n ** 18n,
+        priceMarkup: 1_100_000,
+        validUntil: 1_000,
+        validAfter: 0,
+      },
+    ]
+    const request = { sender, nonce: '0x0', callData: '0x', signature: '0x' }
+    for (const module of [entryPointV06, entryPointV07, entryPointV08, entryPointV09])
+      for (const choice of choices) {
+        const stub = await module.paymaster.bind(request).stub(chain, choice)
+        const data = stub.fields?.paymasterSignature ?? stub.fields?.paymasterData ?? stub.paymasterAndData
+        expect(data.toLowerCase()).toContain(STUB_SIGNATURE.slice(2))
+      }
+    expect(signed.sign).not.toHaveBeenCalled()
+    expect(signed.signMessage).not.toHaveBeenCalled()
+
+    expect(size(STUB_SIGNATURE)).toBe(65)
+    expect(STUB_SIGNATURE.slice(2).match(/../g)).not.toContain('00')
+    expect([27n, 28n]).toContain(hexToBigInt(slice(STUB_SIGNATURE, 64)))
+    expect(hexToBigInt(slice(STUB_SIGNATURE, 32, 64))).toBeLessThanOrEqual(SECP256K1_N / 2n)
+    const recovered = await recoverAddress({ hash: `0x${'ab'.repeat(32)}` as Hex, signature: STUB_SIGNATURE })
+    expect(recovered).not.toBe('0x0000000000000000000000000000000000000000')
+    expect(recovered).not.toBe(signer.address)
   })
 })

@@ -5,11 +5,11 @@ import {
   type Hex,
   type Log,
   parseAbiItem,
-  parseEventLogs,
   type RpcLog,
   toEventSelector,
 } from 'viem'
 import type { Chain } from '../chain'
+import { createEventDecoder } from '../chain/abis/decodeEventLogs'
 import { isNodeUnreachable } from '../chain/node/isNodeUnreachable'
 import { holdsContracts } from '../chain/versionContracts'
 import { allEntryPoints } from '../entryPoint'
@@ -31,6 +31,11 @@ const USAGE_TOPICS: ReadonlySet<string> = new Set(
   [userOperationEvent, ...allEntryPoints.map((module) => module.paymaster.chargeEvent)].map((event) =>
     toEventSelector(event),
   ),
+)
+const decodeUserOperationEvents = createEventDecoder(userOperationEvent)
+/** Each version's charge event's decoder (versions may share one event). */
+const chargeDecoders = new Map(
+  allEntryPoints.map(({ paymaster: { chargeEvent } }) => [chargeEvent, createEventDecoder(chargeEvent)]),
 )
 
 /** A gas-tank charge of a verifying paymaster's postOp, whatever its version's event. */
@@ -71,7 +76,7 @@ function listTankSources(chain: Chain) {
       const paymaster = c.verifying.address
       const event = module.paymaster.chargeEvent
       const toCharges = (logs: Log[]): TankCharge[] =>
-        (logs.length === 0 ? [] : parseEventLogs({ abi: [event], logs })).map((l) => {
+        (chargeDecoders.get(event)?.(logs) ?? []).map((l) => {
           const args = l.args as {
             _paymasterId?: Address
             _charge?: bigint
@@ -280,14 +285,13 @@ export function createUsageTracker(params: CreateUsageTrackerParameters): UsageT
     if (logs.length === 0) return
     const receipt = { logs: logs.map((l) => formatLog(l)) }
     const minedAt = mined.blockTimestamp === undefined ? now() : Number(mined.blockTimestamp)
-    // parseEventLogs hashes its event's signature on every call, logs or none, and this runs for every mined bundle:
-    // only an EntryPoint with logs in the receipt is parsed, and its paymaster's charges only when it sponsored one.
+    // Only an EntryPoint with logs in the receipt is decoded, and its paymaster's charges only when it sponsored one.
     const operations = listTankSources(chain).map((source) => {
       const atEntryPoint = receipt.logs.filter((l) => sameAddress(l.address, source.entryPoint))
       const op =
         atEntryPoint.length === 0
           ? []
-          : parseEventLogs({ abi: [userOperationEvent], logs: atEntryPoint }).filter((l) =>
+          : (decodeUserOperationEvents(atEntryPoint) as (Log & OperationLog)[]).filter((l) =>
               sameAddress(l.args.paymaster, source.paymaster),
             )
       return { op, charges: op.length === 0 ? [] : source.chargesIn(receipt.logs) }

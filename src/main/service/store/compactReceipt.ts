@@ -112,15 +112,29 @@ export function expandReceipt(compact: CompactReceipt): NodeReceipt {
 export function logsBloom(logs: { address: string; topics: string[] }[]): string {
   const bloom = new Uint8Array(256)
   const add = (hex: string) => {
-    const hash = jsSha3.keccak256.array(Buffer.from(hex.slice(2), 'hex'))
-    for (let i = 0; i < 6; i += 2) {
-      const bit = (((hash[i] as number) << 8) | (hash[i + 1] as number)) & 2047
+    for (const bit of readBloomBits(hex))
       bloom[255 - (bit >> 3)] = (bloom[255 - (bit >> 3)] as number) | (1 << (bit & 7))
-    }
   }
   for (const log of logs) {
     add(log.address)
     for (const topic of log.topics) add(topic)
   }
   return `0x${Buffer.from(bloom).toString('hex')}`
+}
+
+/**
+ * The three bloom bits of an address or topic, kept for the ones seen last: most of a bundle's are the same every
+ * time (the EntryPoint and paymaster addresses, the events' selectors, the accounts), and each costs a keccak256.
+ */
+const bloomBits = new Map<string, readonly number[]>()
+const BLOOM_BITS_KEPT = 4096
+
+function readBloomBits(hex: string): readonly number[] {
+  const known = bloomBits.get(hex)
+  if (known) return known
+  const hash = jsSha3.keccak256.array(Buffer.from(hex.slice(2), 'hex'))
+  const bits = [0, 2, 4].map((i) => (((hash[i] as number) << 8) | (hash[i + 1] as number)) & 2047)
+  if (bloomBits.size >= BLOOM_BITS_KEPT) bloomBits.clear()
+  bloomBits.set(hex, bits)
+  return bits
 }

@@ -2,14 +2,14 @@ import * as ecc from 'tiny-secp256k1'
 import {
   bytesToHex,
   type Hex,
-  hashMessage,
   hashTypedData,
   hexToBytes,
-  keccak256,
   type LocalAccount,
   serializeTransaction,
+  toPrefixedMessage,
 } from 'viem'
 import { publicKeyToAddress, signAuthorization, toAccount } from 'viem/accounts'
+import { keccak256Hex } from '../keccak256'
 
 /**
  * A viem local account whose signatures come from libsecp256k1 (`tiny-secp256k1`, WebAssembly): the same bytes as
@@ -46,12 +46,13 @@ export function toLibsecp256k1Account(privateKey: Hex): LocalAccount {
       return signHash(hash)
     },
     async signMessage({ message }) {
-      return signHash(hashMessage(message))
+      // viem's hashMessage, hashed with js-sha3 (keccak256.ts).
+      return signHash(keccak256Hex(toPrefixedMessage(message)))
     },
     async signTransaction(transaction, { serializer = serializeTransaction } = {}) {
       // EIP-4844: the signed payload leaves out the sidecars (as viem does).
       const signable = transaction.type === 'eip4844' ? { ...transaction, sidecars: false } : transaction
-      const hash = keccak256(await serializer(signable as typeof transaction))
+      const hash = keccak256Hex(await serializer(signable as typeof transaction))
       return (await serializer(transaction, signParts(hash))) as Hex
     },
     async signTypedData(typedData) {

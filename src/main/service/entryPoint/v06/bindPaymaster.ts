@@ -5,7 +5,7 @@ import { getVersionContracts } from '../../chain/versionContracts'
 import { InvalidInputError } from '../../errors'
 import { parseParam } from '../../schemas/parseParam'
 import { formatDecimalSponsorResult } from '../paymaster/formatSponsorResult'
-import { PLACEHOLDER_SIGNATURE } from '../paymaster/placeholderSignature'
+import { PLACEHOLDER_SIGNATURE, STUB_SIGNATURE } from '../paymaster/placeholderSignature'
 import { overrideGasTankBalance, overrideTokenBalance } from '../paymaster/simulationOverrides'
 import type {
   Fees,
@@ -67,6 +67,15 @@ export function bindPaymasterV06(op: PartialUserOperation): SponsorableOperation
     exchangeRate: choice.exchangeRate,
     priceMarkup: choice.priceMarkup,
   })
+  /** paymasterAndData with a signature that is not the paymaster's (a placeholder or the stub's). */
+  const encodeUnsigned = (chain: Chain, choice: PaymasterChoice, signature: `0x${string}`) =>
+    choice.kind === 'verifying'
+      ? encodeVerifyingPaymasterAndData({
+          ...choice,
+          paymaster: chain.addresses.verifyingPaymaster,
+          signature,
+        })
+      : encodeTokenPaymasterAndData({ ...tokenFields(chain, choice), signature })
   const signFor = (chain: Chain, choice: PaymasterChoice) => (signable: SignableUserOperation) =>
     choice.kind === 'verifying'
       ? signVerifyingPaymasterAndData(signable, {
@@ -141,16 +150,8 @@ export function bindPaymasterV06(op: PartialUserOperation): SponsorableOperation
 
     estimate(chain, fees, choice) {
       if (!choice) return estimate(chain, fees)
-      const placeholder =
-        choice.kind === 'verifying'
-          ? encodeVerifyingPaymasterAndData({
-              ...choice,
-              paymaster: chain.addresses.verifyingPaymaster,
-              signature: PLACEHOLDER_SIGNATURE,
-            })
-          : encodeTokenPaymasterAndData({ ...tokenFields(chain, choice), signature: PLACEHOLDER_SIGNATURE })
       return estimate(chain, fees, {
-        placeholder,
+        placeholder: encodeUnsigned(chain, choice, PLACEHOLDER_SIGNATURE),
         sign: signFor(chain, choice),
         stateOverride:
           choice.kind === 'verifying'
@@ -170,14 +171,8 @@ export function bindPaymasterV06(op: PartialUserOperation): SponsorableOperation
     },
 
     async stub(chain, choice) {
-      // Signed over zero limits and fees: well-formed, but it does not verify for the operation as sent.
-      const zero = { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n }
-      return {
-        paymasterAndData: await signFor(
-          chain,
-          choice,
-        )({ ...op, ...zero, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }),
-      }
+      // Well-formed, but it does not verify (STUB_SIGNATURE): the paymaster signs the operation as sent.
+      return { paymasterAndData: encodeUnsigned(chain, choice, STUB_SIGNATURE) }
     },
 
     computeUserOpHash: (chain, gas: GasLimits, fees, paymaster) =>

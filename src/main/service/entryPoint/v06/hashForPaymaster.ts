@@ -1,4 +1,5 @@
-import { type Address, encodeAbiParameters, type Hash, keccak256 } from 'viem'
+import { type Address, encodeAbiParameters, type Hash } from 'viem'
+import { keccak256Hex } from '../../chain/keccak256'
 import type { UserOperationV06 } from './userOperation'
 
 /** The fields a paymaster signs over (everything except paymasterAndData and signature). */
@@ -32,14 +33,14 @@ export function hashForPaymaster(
   paymaster: Address,
   extra: { types: AbiWord[]; values: unknown[] },
 ): Hash {
-  return keccak256(
+  return keccak256Hex(
     encodeAbiParameters(
       [...OPERATION_WORDS, ...extra.types],
       [
         op.sender,
         op.nonce,
-        keccak256(op.initCode),
-        keccak256(op.callData),
+        keccak256Hex(op.initCode),
+        keccak256Hex(op.callData),
         op.callGasLimit,
         op.verificationGasLimit,
         op.preVerificationGas,

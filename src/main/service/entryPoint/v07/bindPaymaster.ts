@@ -6,7 +6,7 @@ import { getVersionContracts } from '../../chain/versionContracts'
 import { InvalidInputError } from '../../errors'
 import { parseParam } from '../../schemas/parseParam'
 import { formatErc7769SponsorResult } from '../paymaster/formatSponsorResult'
-import { PLACEHOLDER_SIGNATURE } from '../paymaster/placeholderSignature'
+import { PLACEHOLDER_SIGNATURE, STUB_SIGNATURE } from '../paymaster/placeholderSignature'
 import { overrideStorageWord, overrideTokenBalance } from '../paymaster/simulationOverrides'
 import type {
   GasLimits,
@@ -252,19 +252,15 @@ export function bindPaymasterV07(
       return signed(chain, choice, trial)
     },
 
-    stub(chain, choice) {
-      // Signed over zero account limits and fees: well-formed, but it does not verify for the operation as sent.
-      const trial = complete(
-        {},
-        {},
-        {
-          paymaster: paymasterAddress(chain, choice.kind),
-          paymasterData: '0x',
-          paymasterVerificationGasLimit: STUB_LIMITS[choice.kind].verification,
-          paymasterPostOpGasLimit: STUB_LIMITS[choice.kind].postOp,
-        },
-      )
-      return signed(chain, choice, trial)
+    async stub(chain, choice) {
+      // Well-formed, but it does not verify (STUB_SIGNATURE): the paymaster signs the operation as sent.
+      const fields: PackedPaymasterFields = {
+        paymaster: paymasterAddress(chain, choice.kind),
+        ...encodeData(choice, STUB_SIGNATURE),
+        paymasterVerificationGasLimit: STUB_LIMITS[choice.kind].verification,
+        paymasterPostOpGasLimit: STUB_LIMITS[choice.kind].postOp,
+      }
+      return { paymasterAndData: packPaymasterAndData(fields), fields }
     },
 
     computeUserOpHash: (chain, gas, fees, paymaster: SignedPaymaster | null) =>

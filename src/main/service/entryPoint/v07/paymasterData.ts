@@ -4,10 +4,10 @@ import {
   encodeAbiParameters,
   type Hash,
   type Hex,
-  keccak256,
   type LocalAccount,
   numberToHex,
 } from 'viem'
+import { keccak256Hex } from '../../chain/keccak256'
 import type { PackedUserOperation } from './packUserOperation'
 
 /**
@@ -44,8 +44,8 @@ function encodeOperation(op: PackedUserOperation, chainId: number, paymaster: Ad
     [
       op.sender,
       op.nonce,
-      keccak256(op.initCode),
-      keccak256(op.callData),
+      keccak256Hex(op.initCode),
+      keccak256Hex(op.callData),
       op.accountGasLimits,
       BigInt(`0x${op.paymasterAndData.slice(42, 106).padEnd(64, '0')}`),
       op.preVerificationGas,
@@ -61,7 +61,7 @@ export function getVerifyingPaymasterHashV07(
   op: PackedUserOperation,
   fields: VerifyingPaymasterDataFields & { chainId: number; paymaster: Address },
 ): Hash {
-  return keccak256(
+  return keccak256Hex(
     encodeAbiParameters(
       [{ type: 'bytes' }, { type: 'address' }, { type: 'uint48' }, { type: 'uint48' }],
       [
@@ -79,7 +79,7 @@ export function getTokenPaymasterHashV07(
   op: PackedUserOperation,
   fields: TokenPaymasterDataFields & { chainId: number; paymaster: Address },
 ): Hash {
-  return keccak256(
+  return keccak256Hex(
     encodeAbiParameters(
       [
         { type: 'bytes' },
