@@ -1,3 +1,4 @@
+import { freezeDeep } from './freezeDeep'
 import type { Store } from './openStore'
 import type { StoreDocument } from './schema'
 
@@ -11,6 +12,7 @@ type ArrayKeys = {
  * paymaster call, a webhook call) never wait for a write, and every change of that time shares one: the store
  * writes its whole document, which costs milliseconds per write once the collections are full. Each collection once
  * had a timer of its own, so a busy service wrote the document two or three times where one write would do.
+ * The record is frozen: it never changes once kept, and the store keeps its JSON between writes (documentSerializer.ts).
  */
 export function appendSoon<K extends ArrayKeys>(
   store: Store,
@@ -20,7 +22,7 @@ export function appendSoon<K extends ArrayKeys>(
 ): void {
   store.updateSoon((doc) => {
     const list = doc[collection] as StoreDocument[K][number][]
-    list.push(record)
+    list.push(freezeDeep(record))
     if (list.length > max) list.splice(0, list.length - max)
   })
 }

@@ -14,12 +14,18 @@ type Waiter = { resolve: () => void; reject: (err: unknown) => void }
 export class AtomicJsonFile<T> implements Adapter<T> {
   readonly filename: string
   readonly #mode: number
+  readonly #serialize: (data: T) => string
   #writing = false
   #next: { data: T; waiters: Waiter[] } | undefined
 
-  constructor(filename: string, options: { mode?: number } = {}) {
+  /**
+   * `serialize`: the data's text, compact JSON (JSON.stringify unless given: the whole document is written on every
+   * change, so indentation would cost time and disk).
+   */
+  constructor(filename: string, options: { mode?: number; serialize?: (data: T) => string } = {}) {
     this.filename = filename
     this.#mode = options.mode ?? 0o600
+    this.#serialize = options.serialize ?? ((data) => JSON.stringify(data))
   }
 
   /** Reads the raw text; `null` when the file does not exist. Parsing is the caller's job. */
@@ -55,8 +61,7 @@ export class AtomicJsonFile<T> implements Adapter<T> {
       const { data, waiters } = this.#next
       this.#next = undefined
       try {
-        // Compact JSON: the whole document is written on every change, so indentation would cost time and disk.
-        await writeFileAtomic(this.filename, JSON.stringify(data), { mode: this.#mode })
+        await writeFileAtomic(this.filename, this.#serialize(data), { mode: this.#mode })
         for (const w of waiters) w.resolve()
       } catch (err) {
         for (const w of waiters) w.reject(err)

@@ -5,6 +5,7 @@ import type { StoreSetAside } from '../../../shared/serviceInfo'
 import { StartupError } from '../errors'
 import { type Logger, silentLogger } from '../log/logger'
 import { AtomicJsonFile } from './atomicJsonFile'
+import { createDocumentSerializer } from './documentSerializer'
 import { type MigrationContext, migrateDocument, UnsupportedSchemaVersionError } from './migrations'
 import { createEmptyDocument, type StoreDocument, StoreDocumentSchema } from './schema'
 
@@ -26,6 +27,11 @@ export type Store = {
   updateSoon: <R>(change: (doc: StoreDocument) => R) => R
   /** Resolves once every change so far is on disk. */
   flush: () => Promise<void>
+  /**
+   * An item of an activity collection (`userOperations`, ...) was changed in place: the next write serializes it
+   * again (the store keeps each such item's JSON between writes: documentSerializer.ts).
+   */
+  changed: (item: object) => void
 }
 
 /** How long a change made with `updateSoon` may wait for its write (ms). */
@@ -55,7 +61,8 @@ export async function openStore({
   legacyChainId,
 }: OpenStoreParameters): Promise<Store> {
   const filename = path.join(dataDir, STORE_FILE_NAME)
-  const adapter = new AtomicJsonFile<StoreDocument>(filename)
+  const serializer = createDocumentSerializer()
+  const adapter = new AtomicJsonFile<StoreDocument>(filename, { serialize: serializer.serialize })
   let recovery: StoreSetAside | undefined
   let document: StoreDocument
 
@@ -124,6 +131,7 @@ export async function openStore({
       await lastWrite.catch(() => {})
       await write()
     },
+    changed: serializer.changed,
   }
 }
 

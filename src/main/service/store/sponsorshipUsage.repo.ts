@@ -1,3 +1,4 @@
+import { freezeDeep } from './freezeDeep'
 import type { Store } from './openStore'
 import type { SponsorshipUsage, StoreDocument } from './schema'
 
@@ -29,7 +30,7 @@ function addNewEntries(entries: SponsorshipUsage[]) {
       const hash = entry.userOpHash.toLowerCase()
       if (known.has(hash)) continue
       known.add(hash)
-      list.push(entry)
+      list.push(freezeDeep(entry))
       added++
     }
     if (list.length > MAX_SPONSORSHIP_USAGE) {

@@ -258,6 +258,7 @@ export function openUserOperationLog({
           ...(chainNow ? { chainTime: chainNow() } : {}),
           timeline: [...existing.timeline, ...partial.timeline],
         })
+        store.changed(existing)
         schedule()
         return existing
       }
@@ -280,6 +281,7 @@ export function openUserOperationLog({
       record.updatedAt = at.toISOString()
       if (chainNow) record.chainTime = chainNow()
       if (timeline) record.timeline.push({ ...timeline, at: record.updatedAt })
+      store.changed(record)
       schedule()
       return record
     },
@@ -287,6 +289,7 @@ export function openUserOperationLog({
       const record = index.get(userOpHash.toLowerCase())
       if (!record) return
       record.account = account
+      store.changed(record)
       schedule()
     },
     async flush() {
