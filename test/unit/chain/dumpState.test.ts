@@ -28,4 +28,26 @@ describe('dumpState', () => {
     await expect(dumpState(nodeAnswering(null), file)).rejects.toThrow('anvil_dumpState returned no state')
     await expect(readFile(file)).rejects.toMatchObject({ code: 'ENOENT' })
   })
+
+  it("trims a dump whose first head key is not the top-level one by reading it whole (not anvil's order)", async () => {
+    const file = path.join(await makeTempDir('dump-'), 'state.json')
+    const state = {
+      block: { number: '0x3' },
+      accounts: { '0x01': { nonce: 0, best_block_number: 9 } },
+      best_block_number: 2,
+      blocks: [0, 1, 2].map((n) => ({ header: { number: `0x${n}` } })),
+      transactions: [],
+    }
+    const trim = await dumpState(
+      nodeAnswering(`0x${gzipSync(JSON.stringify(state)).toString('hex')}`),
+      file,
+      {
+        keepBlocks: 1,
+      },
+    )
+    const written = JSON.parse(await readFile(file, 'utf8'))
+    expect(written.accounts).toEqual(state.accounts)
+    expect(written.blocks.map((b: { header: { number: string } }) => b.header.number)).toEqual(['0x2', '0x0'])
+    expect(trim).toMatchObject({ bestBlockNumber: 2, blocksKept: 2, blocksDropped: 1 })
+  })
 })

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import {
   createStateDumpTrimmer,
   createStateDumpTrimStream,
+  StateDumpLayoutError,
 } from '../../../src/main/service/chain/anvil/trimStateDump'
 
 const hex = (n: number) => `0x${n.toString(16)}`
@@ -41,6 +42,13 @@ function makeDump(best = 10) {
         balance: '0x10',
         code: '0x',
         storage: { '0x0': '0x1' },
+      },
+      // Not anvil's, but JSON: strings whose quotes, backslashes and brackets must not end them or count.
+      '0x0000000000000000000000000000000000000002': {
+        nonce: 0,
+        balance: '0x0',
+        code: '0x',
+        storage: { '0x1': 'a \\ "b" {c} [d] \\', '0x2': '"}]' },
       },
     },
     best_block_number: best,
@@ -164,5 +172,46 @@ describe('trimming a state dump', () => {
     const out = await text(Readable.from(chunks).pipe(stream))
     expect(JSON.parse(out)).toEqual(expected(dump as never, 9))
     expect(stream.result().blocksKept).toBe(3)
+  })
+
+  it('passes the bytes before the head key through unread and trims the rest as the trimmer does, however the bytes are cut', async () => {
+    const dump = makeDump()
+    const bytes = Buffer.from(JSON.stringify(dump), 'utf8')
+    for (const size of [1, 5, 64, bytes.length]) {
+      const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
+        bytes.subarray(i * size, (i + 1) * size),
+      )
+      const stream = createStateDumpTrimStream({ keepBlocks: 3 })
+      expect(await text(Readable.from(chunks).pipe(stream))).toBe(JSON.stringify(expected(dump, 8)))
+      expect(stream.result()).toMatchObject({ bestBlockNumber: 10, blocksKept: 4, transactionsKept: 3 })
+    }
+  })
+
+  it('fails with StateDumpLayoutError when the first head key is not the top-level one, and trims it read whole', async () => {
+    const dump = makeDump()
+    // An account with a field of the head key's name, before the real one.
+    const nested = {
+      ...dump,
+      accounts: {
+        ...dump.accounts,
+        '0x0000000000000000000000000000000000000003': { nonce: 0, best_block_number: 1 },
+      },
+    }
+    const json = JSON.stringify(nested)
+    await expect(
+      text(Readable.from([Buffer.from(json)]).pipe(createStateDumpTrimStream({ keepBlocks: 3 }))),
+    ).rejects.toThrow(StateDumpLayoutError)
+    const whole = createStateDumpTrimStream({ keepBlocks: 3, headFirst: false })
+    expect(await text(Readable.from([Buffer.from(json)]).pipe(whole))).toBe(
+      JSON.stringify(expected(nested as never, 8)),
+    )
+  })
+
+  it('passes a dump without a head key through whole', async () => {
+    const { best_block_number: _head, ...dump } = makeDump()
+    const json = JSON.stringify(dump)
+    expect(
+      await text(Readable.from([Buffer.from(json)]).pipe(createStateDumpTrimStream({ keepBlocks: 3 }))),
+    ).toBe(json)
   })
 })

@@ -274,24 +274,64 @@ export function createStateDumpTrimmer({
       finishBest()
       return element !== null ? element.join('') : ''
     },
+    /** Whether the text so far is whole JSON values: every bracket closed, no string open. */
+    isBalanced: (): boolean => depth === 0 && !inString,
     /** What was kept and dropped so far. */
     result: (): StateDumpTrim => ({ ...trim }),
   }
 }
 
-/** The trimmer as a stream: anvil's dump (bytes) in, the trimmed JSON (bytes) out; `result()` once it ended. */
+/**
+ * The key anvil writes after the block and the accounts (most of a dump: the chain's code and storage), as the
+ * stream looks for it in the bytes. `,"` is always outside a string (a quote inside one is escaped).
+ */
+const HEAD_KEY = Buffer.from(',"best_block_number":')
+
+/** The dump's layout was not what the stream took it for: it must be trimmed reading it whole (`headFirst: false`). */
+export class StateDumpLayoutError extends Error {}
+
+/**
+ * The trimmer as a stream: anvil's dump (bytes) in, the trimmed JSON (bytes) out; `result()` once it ended. With
+ * `headFirst` (anvil's order), the bytes before the head key pass through as they are, neither decoded nor read
+ * (they hold no block or transaction: reading them cost most of a save's CPU, and more than the rest of the service
+ * in the first seconds of a run, while the code is cold); the trimmer reads from the head key on, which must then end
+ * the document where its text ends (else the stream fails with StateDumpLayoutError). A dump without that key passes
+ * whole, as the trimmer passes a dump without a head.
+ */
 export function createStateDumpTrimStream(
-  parameters: StateDumpTrimParameters,
+  parameters: StateDumpTrimParameters & { headFirst?: boolean },
 ): Transform & { result: () => StateDumpTrim } {
   const trimmer = createStateDumpTrimmer(parameters)
   const decoder = new StringDecoder('utf8')
+  /** While the head key is looked for: the last bytes seen, which may begin it (null once it was found). */
+  let held: Buffer | null = parameters.headFirst === false ? null : Buffer.alloc(0)
+  const trimText = (text: string) => {
+    const out = trimmer.push(text)
+    return out.length > 0 ? Buffer.from(out, 'utf8') : undefined
+  }
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      const text = trimmer.push(decoder.write(chunk))
-      done(null, text.length > 0 ? Buffer.from(text, 'utf8') : undefined)
+      if (held === null) return done(null, trimText(decoder.write(chunk)))
+      const bytes = held.length > 0 ? Buffer.concat([held, chunk]) : chunk
+      const at = bytes.indexOf(HEAD_KEY)
+      if (at === -1) {
+        const kept = Math.min(bytes.length, HEAD_KEY.length - 1)
+        held = Buffer.from(bytes.subarray(bytes.length - kept))
+        return done(null, kept < bytes.length ? bytes.subarray(0, bytes.length - kept) : undefined)
+      }
+      held = null
+      // From the head key on, read as a document of its own whose first key it is (its comma made a brace).
+      const rest = trimmer.push(`{${decoder.write(bytes.subarray(at + 1))}`)
+      if (!rest.startsWith('{'))
+        return done(new StateDumpLayoutError('the head key did not start what was kept'))
+      done(null, Buffer.concat([bytes.subarray(0, at), Buffer.from(`,${rest.slice(1)}`, 'utf8')]))
     },
     flush(done) {
+      if (held !== null && parameters.headFirst !== false)
+        return done(null, held.length > 0 ? held : undefined)
       const text = trimmer.push(decoder.end()) + trimmer.end()
+      if (parameters.headFirst !== false && !trimmer.isBalanced())
+        return done(new StateDumpLayoutError('the state dump does not end where its head key says it does'))
       done(null, text.length > 0 ? Buffer.from(text, 'utf8') : undefined)
     },
   })
