@@ -1,12 +1,7 @@
-import type { StoreDocument } from './schema'
+import { ACTIVITY_COLLECTIONS, type StoreDocument } from './schema'
 
-/** The document's activity collections: long lists whose items rarely change once written. */
-const KEPT_COLLECTIONS: ReadonlySet<string> = new Set([
-  'userOperations',
-  'sponsorships',
-  'sponsorshipUsage',
-  'webhookCalls',
-])
+/** The collections whose items' JSON is kept: long lists whose items rarely change once written. */
+const KEPT_COLLECTIONS: ReadonlySet<string> = new Set(ACTIVITY_COLLECTIONS)
 
 export type DocumentSerializer = {
   /** The document as JSON.stringify gives it (compact, the same text), each activity item's JSON kept for the next. */

@@ -79,6 +79,18 @@ export const StoreDocumentSchema = z.object({
 })
 export type StoreDocument = z.infer<typeof StoreDocumentSchema>
 
+/**
+ * The activity collections: what the service records as it works (operations, sponsorship decisions, spending,
+ * webhook calls), bounded lists of many items. A reset of the chain empties them (storeSnapshots.ts); the store
+ * keeps each item's JSON between writes (documentSerializer.ts).
+ */
+export const ACTIVITY_COLLECTIONS = [
+  'userOperations',
+  'sponsorships',
+  'sponsorshipUsage',
+  'webhookCalls',
+] as const
+
 export function createEmptyDocument(now = new Date()): StoreDocument {
   return {
     schemaVersion: CURRENT_SCHEMA_VERSION,

@@ -1,5 +1,5 @@
 import type { Store } from './openStore'
-import type { StoreDocument } from './schema'
+import { ACTIVITY_COLLECTIONS, type StoreDocument } from './schema'
 
 /** What a revert leaves as it is: who the user is (the auth token) and the settings. */
 const KEPT_ACROSS_REVERTS = new Set<keyof StoreDocument>([
@@ -8,9 +8,6 @@ const KEPT_ACROSS_REVERTS = new Set<keyof StoreDocument>([
   'accounts',
   'settings',
 ])
-
-/** The activity a reset empties; the configuration (dApps, policies, contracts, webhooks) stays. */
-const ACTIVITY = ['userOperations', 'sponsorships', 'sponsorshipUsage', 'webhookCalls'] as const
 
 /** Collections whose records carry their chain. */
 const BY_CHAIN = ['dapps', 'sponsorships', 'sponsorshipUsage', 'webhookCalls', 'userOperations'] as const
@@ -71,7 +68,8 @@ export async function restoreStore(store: Store, state: StoreState, scope?: Stor
  */
 export async function resetStoreActivity(store: Store, chainId: number, scope?: StoreScope): Promise<void> {
   await store.update((doc) => {
-    for (const key of ACTIVITY)
+    // The activity goes; the configuration (dApps, policies, contracts, webhooks) stays.
+    for (const key of ACTIVITY_COLLECTIONS)
       Object.assign(doc, {
         [key]:
           scope === undefined ? [] : (doc[key] as { chainId: number }[]).filter((r) => r.chainId !== scope),

@@ -72,7 +72,7 @@ export type OpenUserOperationLogParameters = {
   history?: UserOperationHistory
   /**
    * Changes are gathered and put in the document at most this often, then written with the store's next deferred
-   * write (at most DEFERRED_WRITE_MS later; each write serialises the whole store document). A crash loses at most
+   * write (at most DEFERRED_WRITE_MS later; each write writes the whole store document). A crash loses at most
    * this much of the log: operations mined meanwhile are recorded again from the chain when the bundler starts
    * (recoverMinedOperations).
    */
@@ -201,6 +201,11 @@ export function openUserOperationLog({
       timer.unref?.()
     }
   }
+  /** A record changed in place: its JSON is made again at the store's next write (documentSerializer.ts). */
+  const scheduleChanged = (record: UserOperationRecord) => {
+    store.changed(record)
+    schedule()
+  }
 
   return {
     get: (userOpHash) => index.get(userOpHash.toLowerCase()),
@@ -258,8 +263,7 @@ export function openUserOperationLog({
           ...(chainNow ? { chainTime: chainNow() } : {}),
           timeline: [...existing.timeline, ...partial.timeline],
         })
-        store.changed(existing)
-        schedule()
+        scheduleChanged(existing)
         return existing
       }
       const record: UserOperationRecord = {
@@ -281,16 +285,14 @@ export function openUserOperationLog({
       record.updatedAt = at.toISOString()
       if (chainNow) record.chainTime = chainNow()
       if (timeline) record.timeline.push({ ...timeline, at: record.updatedAt })
-      store.changed(record)
-      schedule()
+      scheduleChanged(record)
       return record
     },
     keepAccountName(userOpHash, account) {
       const record = index.get(userOpHash.toLowerCase())
       if (!record) return
       record.account = account
-      store.changed(record)
-      schedule()
+      scheduleChanged(record)
     },
     async flush() {
       if (timer) clearTimeout(timer)

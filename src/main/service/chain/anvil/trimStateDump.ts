@@ -303,8 +303,9 @@ export function createStateDumpTrimStream(
 ): Transform & { result: () => StateDumpTrim } {
   const trimmer = createStateDumpTrimmer(parameters)
   const decoder = new StringDecoder('utf8')
-  /** While the head key is looked for: the last bytes seen, which may begin it (null once it was found). */
-  let held: Buffer | null = parameters.headFirst === false ? null : Buffer.alloc(0)
+  const headFirst = parameters.headFirst !== false
+  /** While the head key is looked for: the last bytes seen, which may begin it (null once found, or not looked for). */
+  let held: Buffer | null = headFirst ? Buffer.alloc(0) : null
   const trimText = (text: string) => {
     const out = trimmer.push(text)
     return out.length > 0 ? Buffer.from(out, 'utf8') : undefined
@@ -327,10 +328,9 @@ export function createStateDumpTrimStream(
       done(null, Buffer.concat([bytes.subarray(0, at), Buffer.from(`,${rest.slice(1)}`, 'utf8')]))
     },
     flush(done) {
-      if (held !== null && parameters.headFirst !== false)
-        return done(null, held.length > 0 ? held : undefined)
+      if (held !== null) return done(null, held.length > 0 ? held : undefined)
       const text = trimmer.push(decoder.end()) + trimmer.end()
-      if (parameters.headFirst !== false && !trimmer.isBalanced())
+      if (headFirst && !trimmer.isBalanced())
         return done(new StateDumpLayoutError('the state dump does not end where its head key says it does'))
       done(null, text.length > 0 ? Buffer.from(text, 'utf8') : undefined)
     },
